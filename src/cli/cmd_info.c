@@ -1,0 +1,129 @@
+/* cmd_info.c - `gk info`: build configuration, CPU topology, CUDA devices and
+ * the state of the tuning cache, as text or JSON. */
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static void human(double b, char *buf, size_t n)
+{
+    const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    int i = 0;
+    while (b >= 1024 && i < 4) { b /= 1024; i++; }
+    snprintf(buf, n, i ? "%.1f %s" : "%.0f %s", b, u[i]);
+}
+
+static void ver(int v, char *buf, size_t n) { snprintf(buf, n, "%d.%d", v / 1000, (v % 1000) / 10); }
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "json", no_argument, 0, 'j' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+    int json = 0, c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+        if (c == 'j') json = 1;
+        else if (c == 'h') {
+            printf("Usage: gk info [--json]\nPrint the build configuration, the CPU topology, "
+                   "each CUDA device and the tuning cache.\n");
+            return 0;
+        } else cli_usage_error("info: bad option '%s'", argv[optind - 1]);
+    }
+    if (optind < argc)
+        cli_usage_error("info: unexpected argument '%s'", argv[optind]);
+
+    const gk_build_info *b = gk_build_info_get();
+    gk_cpu_topology t;
+    gk_cpu_topology_get(&t);
+    int ndev = 0;
+    char nodev[1024] = "";
+    if (gk_gpu_count(&ndev) != GK_OK)
+        snprintf(nodev, sizeof nodev, "%s", gk_last_error());
+    char cache[4096];
+    if (gk_cache_dir(cache, sizeof cache) != GK_OK)
+        snprintf(cache, sizeof cache, "(none: %s)", gk_last_error());
+
+    if (json) {
+        json_begin();
+        json_str("version", b->version);
+        json_object("build");
+        json_str("cc", b->cc); json_str("configure_args", b->configure_args);
+        json_bool("openmp", b->has_openmp); json_bool("hwloc", b->has_hwloc);
+        json_str("cuda", b->cuda); json_str("cuda_archs", b->cuda_archs); json_str("nvrtc", b->nvrtc);
+        json_object_end();
+        json_object("cpu");
+        json_str("model", t.model); json_str("source", t.from_hwloc ? "hwloc" : "os");
+        json_int("packages", t.packages); json_int("numa_nodes", t.numa_nodes);
+        json_int("cores", t.cores); json_int("pus", t.pus); json_int("omp_max_threads", t.omp_max_threads);
+        json_object_end();
+        json_array("gpus");
+        for (int i = 0; i < ndev; i++) {
+            gk_device_info d;
+            if (gk_gpu_info(i, &d) != GK_OK) continue;
+            json_object(NULL);
+            json_int("ordinal", i); json_str("name", d.name);
+            char cc[16]; snprintf(cc, sizeof cc, "%d.%d", d.cc_major, d.cc_minor);
+            json_str("compute_capability", cc); json_int("sm_count", d.sm_count);
+            json_int("total_mem", (long long)d.total_mem); json_int("clock_khz", d.clock_khz);
+            json_int("mem_clock_khz", d.mem_clock_khz); json_int("mem_bus_bits", d.mem_bus_bits);
+            json_int("smem_per_block", (long long)d.smem_per_block);
+            json_int("smem_per_block_optin", (long long)d.smem_per_block_optin);
+            json_int("smem_per_sm", (long long)d.smem_per_sm); json_int("l2_bytes", d.l2_bytes);
+            json_int("regs_per_sm", d.regs_per_sm);
+            json_int("driver_version", d.driver_version); json_int("runtime_version", d.runtime_version);
+            json_str("pci_bus_id", d.pci_bus_id); json_str("local_cpus", d.local_cpus);
+            json_object_end();
+        }
+        json_array_end();
+        if (!ndev) json_str("gpu_status", nodev);
+        json_object("tuning_cache");
+        json_str("dir", cache);
+        json_object_end();
+        json_end();
+        return 0;
+    }
+
+    printf("gk %s\n\nBuild\n", b->version);
+    printf("  C compiler     %s\n", b->cc);
+    printf("  configure      %s\n", *b->configure_args ? b->configure_args : "(no arguments)");
+    printf("  OpenMP         %s\n", b->openmp);
+    printf("  hwloc          %s\n", b->hwloc);
+    printf("  CUDA toolkit   %s\n", b->cuda);
+    printf("  architectures  %s\n", b->cuda_archs);
+    printf("  NVRTC          %s\n", b->nvrtc);
+    printf("\nCPU\n  model          %s\n", *t.model ? t.model : "unknown");
+    if (t.from_hwloc)
+        printf("  topology       %d package(s), %d NUMA node(s), %d core(s), %d PU(s) (hwloc)\n",
+               t.packages, t.numa_nodes, t.cores, t.pus);
+    else
+        printf("  topology       %d PU(s) (from the OS; built without hwloc)\n", t.pus);
+    printf("  OpenMP threads %d\n", t.omp_max_threads);
+    printf("\nGPUs\n");
+    if (!ndev)
+        printf("  none: %s\n  gk runs on the CPU.\n", nodev);
+    for (int i = 0; i < ndev; i++) {
+        gk_device_info d;
+        char m1[32], m2[32], m3[32], m4[32], m5[32], dv[16], rv[16];
+        if (gk_gpu_info(i, &d) != GK_OK) {
+            printf("  %d: %s\n", i, gk_last_error());
+            continue;
+        }
+        human((double)d.total_mem, m1, sizeof m1);
+        human((double)d.smem_per_block, m2, sizeof m2);
+        human((double)d.smem_per_block_optin, m3, sizeof m3);
+        human((double)d.smem_per_sm, m4, sizeof m4);
+        human((double)d.l2_bytes, m5, sizeof m5);
+        ver(d.driver_version, dv, sizeof dv);
+        ver(d.runtime_version, rv, sizeof rv);
+        printf("  %d: %s\n", i, d.name);
+        printf("     compute capability %d.%d (sm_%d%d), %d SMs, %s memory\n",
+               d.cc_major, d.cc_minor, d.cc_major, d.cc_minor, d.sm_count, m1);
+        printf("     clocks: SM %d MHz, memory %d MHz, %d-bit bus\n",
+               d.clock_khz / 1000, d.mem_clock_khz / 1000, d.mem_bus_bits);
+        printf("     shared memory %s per block (%s opt-in), %s per SM; L2 %s; %d registers per SM\n",
+               m2, m3, m4, m5, d.regs_per_sm);
+        printf("     driver %s, runtime %s; PCI %s; close CPUs %s\n", dv, rv, d.pci_bus_id, d.local_cpus);
+    }
+    printf("\nTuning cache\n  directory      %s\n", cache);
+    return 0;
+}

@@ -1,0 +1,92 @@
+/* config.c - kernel configurations as NAME=VALUE lists. */
+#include "core/internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gk_config_clear(gk_config *c) { memset(c, 0, sizeof *c); }
+
+int gk_config_get(const gk_config *c, const char *name, int def)
+{
+    if (c)
+        for (int i = 0; i < c->n; i++)
+            if (!strcmp(c->p[i].name, name))
+                return c->p[i].value;
+    return def;
+}
+
+static int valid_name(const char *s, size_t len)
+{
+    if (len == 0 || len >= GK_PARAM_NAME_MAX || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+            return 0;
+    return 1;
+}
+
+gk_status gk_config_set(gk_config *c, const char *name, int value)
+{
+    if (!valid_name(name, strlen(name)))
+        return gk__fail(GK_EINVAL, "bad parameter name '%s'", name);
+    for (int i = 0; i < c->n; i++)
+        if (!strcmp(c->p[i].name, name)) {
+            c->p[i].value = value;
+            return GK_OK;
+        }
+    if (c->n == GK_CONFIG_MAX)
+        return gk__fail(GK_EINVAL, "too many parameters (at most %d)", GK_CONFIG_MAX);
+    snprintf(c->p[c->n].name, GK_PARAM_NAME_MAX, "%s", name);
+    c->p[c->n].value = value;
+    c->n++;
+    return GK_OK;
+}
+
+gk_status gk_config_parse(const char *text, gk_config *c)
+{
+    const char *s = text;
+    while (*s) {
+        const char *eq = strchr(s, '=');
+        const char *end = strchr(s, ',');
+        if (!end) end = s + strlen(s);
+        if (!eq || eq > end)
+            return gk__fail(GK_EINVAL, "bad configuration item '%.*s' (want NAME=VALUE)", (int)(end - s), s);
+        char name[GK_PARAM_NAME_MAX];
+        size_t len = (size_t)(eq - s);
+        if (!valid_name(s, len))
+            return gk__fail(GK_EINVAL, "bad parameter name '%.*s'", (int)len, s);
+        memcpy(name, s, len);
+        name[len] = '\0';
+        char num[32];
+        size_t vlen = (size_t)(end - eq - 1);
+        if (vlen == 0 || vlen >= sizeof num)
+            return gk__fail(GK_EINVAL, "bad value for %s", name);
+        memcpy(num, eq + 1, vlen);
+        num[vlen] = '\0';
+        char *stop;
+        errno = 0;
+        long v = strtol(num, &stop, 10);
+        if (errno || *stop || v < INT_MIN || v > INT_MAX)
+            return gk__fail(GK_EINVAL, "bad value '%s' for %s (want an integer)", num, name);
+        gk_status st = gk_config_set(c, name, (int)v);
+        if (st) return st;
+        s = *end ? end + 1 : end;
+    }
+    return GK_OK;
+}
+
+size_t gk_config_format(const gk_config *c, char *buf, size_t n)
+{
+    size_t len = 0;
+    if (n) buf[0] = '\0';
+    for (int i = 0; i < c->n; i++) {
+        int w = snprintf(buf + (len < n ? len : n), len < n ? n - len : 0, "%s%s=%d",
+                         i ? "," : "", c->p[i].name, c->p[i].value);
+        if (w > 0) len += (size_t)w;
+    }
+    return len;
+}

@@ -1,0 +1,32 @@
+/* internal.h - helpers shared inside libgk; not installed. */
+#ifndef GK_INTERNAL_H
+#define GK_INTERNAL_H
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include "gk.h"
+
+#include <stdarg.h>
+
+#if defined(__GNUC__)
+#define GK_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define GK_PRINTF(f, a)
+#endif
+
+/* Record a failure for gk_last_error() and return st. */
+gk_status gk__fail(gk_status st, const char *fmt, ...) GK_PRINTF(2, 3);
+/* Clear the calling thread's message. */
+void gk__clear_error(void);
+
+/* CPUs close to a PCI device ("0000:17:00.0"), as a list ("0-15,32-47"). */
+void gk__pci_local_cpus(const char *busid, char *buf, size_t n);
+
+/* Human size: "1.5 GiB". */
+const char *gk__human_bytes(double bytes, char *buf, size_t n);
+
+/* Allocate n bytes of host memory or fail with GK_ENOMEM naming what for. */
+gk_status gk__xmalloc(void **out, size_t n, const char *what);
+
+#endif /* GK_INTERNAL_H */

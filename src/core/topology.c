@@ -1,0 +1,99 @@
+/* topology.c - CPU topology (hwloc when built with it, else the OS) and the
+ * CPUs close to a PCI device. */
+#include "core/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef GK_HAVE_OPENMP
+#include <omp.h>
+#endif
+#ifdef GK_HAVE_HWLOC
+#include <hwloc.h>
+#endif
+
+static void read_cpu_model(char *buf, size_t n)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    buf[0] = '\0';
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "model name", 10)) {
+            char *p = strchr(line, ':');
+            if (p) {
+                p += 1 + strspn(p + 1, " \t");
+                p[strcspn(p, "\n")] = '\0';
+                snprintf(buf, n, "%s", p);
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+gk_status gk_cpu_topology_get(gk_cpu_topology *t)
+{
+    memset(t, 0, sizeof *t);
+    read_cpu_model(t->model, sizeof t->model);
+#ifdef GK_HAVE_OPENMP
+    t->omp_max_threads = omp_get_max_threads();
+#else
+    t->omp_max_threads = 1;
+#endif
+#ifdef GK_HAVE_HWLOC
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) == 0) {
+        if (hwloc_topology_load(topo) == 0) {
+            t->from_hwloc = 1;
+            t->packages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
+            t->numa_nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+            t->cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+            t->pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        }
+        hwloc_topology_destroy(topo);
+        if (t->from_hwloc)
+            return GK_OK;
+    }
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    t->pus = n > 0 ? (int)n : 1;
+    t->packages = t->numa_nodes = t->cores = 0; /* unknown without hwloc */
+    return GK_OK;
+}
+
+void gk__pci_local_cpus(const char *busid, char *buf, size_t n)
+{
+    snprintf(buf, n, "unknown");
+#ifdef GK_HAVE_HWLOC
+    unsigned dom, bus, dev, fn;
+    hwloc_topology_t topo;
+    if (sscanf(busid, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
+        return;
+    if (hwloc_topology_init(&topo) != 0)
+        return;
+    hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    if (hwloc_topology_load(topo) == 0) {
+        hwloc_obj_t pci = hwloc_get_pcidev_by_busid(topo, dom, bus, dev, fn);
+        hwloc_obj_t anc = pci ? hwloc_get_non_io_ancestor_obj(topo, pci) : NULL;
+        if (anc && anc->cpuset)
+            hwloc_bitmap_list_snprintf(buf, n, anc->cpuset);
+    }
+    hwloc_topology_destroy(topo);
+#else
+    /* Linux exposes the same list hwloc would read. */
+    char path[256], lower[64];
+    size_t i;
+    for (i = 0; busid[i] && i + 1 < sizeof lower; i++)
+        lower[i] = (char)(busid[i] >= 'A' && busid[i] <= 'F' ? busid[i] + 32 : busid[i]);
+    lower[i] = '\0';
+    snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/local_cpulist", lower);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (fgets(buf, (int)n, f))
+            buf[strcspn(buf, "\n")] = '\0';
+        fclose(f);
+    }
+#endif
+}

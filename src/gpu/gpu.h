@@ -1,0 +1,82 @@
+/* gpu.h - the GPU plumbing of libgk (host side, plain C): CUDA errors as gk
+ * errors, loading kernel images (the embedded fatbin or an NVRTC cubin),
+ * launching by handle, timing with events.  Built only with CUDA. */
+#ifndef GK_GPU_H
+#define GK_GPU_H
+
+#include "core/space.h"
+
+#include <cuda_runtime_api.h>
+
+/* A kernel source file as built into libgk: the nvcc fatbin (default
+ * parameters, every configured architecture) and the source text (for NVRTC
+ * variants and for the tuning cache's source hash). */
+typedef struct gk_kernel_image {
+    const char *name;
+    const unsigned char *fatbin;
+    size_t fatbin_size;
+    const char *source;
+    size_t source_size;
+} gk_kernel_image;
+
+extern const gk_kernel_image gk__image_vadd;
+extern const gk_kernel_image gk__image_apsp;
+extern const gk_kernel_image gk__image_stencil;
+
+/* Turn a CUDA error into GK_ECUDA with "what: message (name)". */
+gk_status gk__cuda_fail(cudaError_t e, const char *what);
+
+#define GK_CUDA_TRY(call) do { cudaError_t e_ = (call); \
+        if (e_ != cudaSuccess) return gk__cuda_fail(e_, #call); } while (0)
+/* For functions that release resources at a label: sets st and jumps. */
+#define GK_CUDA_GOTO(call, st, label) do { cudaError_t e_ = (call); \
+        if (e_ != cudaSuccess) { st = gk__cuda_fail(e_, #call); goto label; } } while (0)
+
+/* Select device 0 (or $GK_DEVICE) for this thread and return its info. */
+gk_status gk__gpu_open(gk_device_info *info);
+
+typedef struct gk_gpu_module {
+    cudaLibrary_t lib;
+    int from_nvrtc;            /* 0: embedded fatbin, 1: NVRTC cubin */
+    char log[4096];            /* NVRTC log when compile failed */
+} gk_gpu_module;
+
+/* Load img for the current device with configuration cfg (NULL or all
+ * defaults: the embedded fatbin; otherwise NVRTC with -DNAME=VALUE for each
+ * parameter and --maxrregcount=MAXRREG when that is > 0). */
+gk_status gk__gpu_module_load(const gk_kernel_image *img, const gk_space *space,
+                              const gk_config *cfg, gk_gpu_module *m);
+void gk__gpu_module_unload(gk_gpu_module *m);
+
+/* Compile img's source with NVRTC for sm_<cc> with -D options from the complete
+ * cfg; on success *cubin is malloc'ed.  Thread-safe (the tuner compiles in
+ * parallel). */
+gk_status gk__nvrtc_compile(const gk_kernel_image *img, const gk_space *space,
+                            const gk_config *cfg, int cc_major, int cc_minor,
+                            void **cubin, size_t *size, char *log, size_t logn);
+/* 1 if NVRTC can be opened here; otherwise 0 and the reason. */
+int gk__nvrtc_available(char *why, size_t n);
+
+gk_status gk__gpu_kernel(gk_gpu_module *m, const char *name, cudaKernel_t *k);
+/* Launch k; raises the kernel's dynamic shared memory limit first when smem is
+ * above the 48 KiB default, and checks the launch. */
+gk_status gk__gpu_launch(cudaKernel_t k, dim3 grid, dim3 block, size_t smem,
+                         cudaStream_t stream, void **args);
+
+/* Event pair for timing a region on a stream. */
+typedef struct gk_gpu_timer { cudaEvent_t start, stop; } gk_gpu_timer;
+gk_status gk__gpu_timer_init(gk_gpu_timer *t);
+gk_status gk__gpu_timer_start(gk_gpu_timer *t, cudaStream_t s);
+gk_status gk__gpu_timer_stop(gk_gpu_timer *t, cudaStream_t s, float *ms);
+void gk__gpu_timer_free(gk_gpu_timer *t);
+
+/* Measure device-to-device copy bandwidth (bytes read + written per second)
+ * over a buffer of `bytes`; median of `reps` after a warm-up. */
+gk_status gk__gpu_copy_bandwidth(size_t bytes, int reps, double *bytes_per_s);
+
+static inline dim3 gk__dim3(unsigned x, unsigned y, unsigned z)
+{
+    dim3 d; d.x = x; d.y = y; d.z = z; return d;
+}
+
+#endif /* GK_GPU_H */

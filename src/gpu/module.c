@@ -1,0 +1,59 @@
+/* module.c - load a kernel image (embedded fatbin or NVRTC cubin) with the
+ * CUDA runtime's library management and launch kernels by handle from C. */
+#include "gpu/gpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+gk_status gk__gpu_module_load(const gk_kernel_image *img, const gk_space *space,
+                              const gk_config *cfg, gk_gpu_module *m)
+{
+    gk_config full;
+    gk_status st;
+    memset(m, 0, sizeof *m);
+    if ((st = gk__space_complete(space, cfg, &full)))
+        return st;
+    if (gk__space_is_default(space, &full)) {
+        GK_CUDA_TRY(cudaLibraryLoadData(&m->lib, img->fatbin, NULL, NULL, 0, NULL, NULL, 0));
+        return GK_OK;
+    }
+    int dev;
+    struct cudaDeviceProp p;
+    GK_CUDA_TRY(cudaGetDevice(&dev));
+    GK_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
+    void *cubin = NULL;
+    size_t size = 0;
+    st = gk__nvrtc_compile(img, space, &full, p.major, p.minor, &cubin, &size, m->log, sizeof m->log);
+    if (st) return st;
+    cudaError_t e = cudaLibraryLoadData(&m->lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
+    free(cubin);
+    if (e != cudaSuccess)
+        return gk__cuda_fail(e, "cudaLibraryLoadData(NVRTC cubin)");
+    m->from_nvrtc = 1;
+    return GK_OK;
+}
+
+void gk__gpu_module_unload(gk_gpu_module *m)
+{
+    if (m->lib)
+        cudaLibraryUnload(m->lib);
+    m->lib = NULL;
+}
+
+gk_status gk__gpu_kernel(gk_gpu_module *m, const char *name, cudaKernel_t *k)
+{
+    cudaError_t e = cudaLibraryGetKernel(k, m->lib, name);
+    if (e != cudaSuccess)
+        return gk__fail(GK_ECUDA, "CUDA: kernel '%s' not found in image: %s", name, cudaGetErrorString(e));
+    return GK_OK;
+}
+
+gk_status gk__gpu_launch(cudaKernel_t k, dim3 grid, dim3 block, size_t smem,
+                         cudaStream_t stream, void **args)
+{
+    if (smem > 48 * 1024)
+        GK_CUDA_TRY(cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    GK_CUDA_TRY(cudaLaunchKernel((const void *)k, grid, block, args, smem, stream));
+    GK_CUDA_TRY(cudaGetLastError());
+    return GK_OK;
+}

@@ -1,0 +1,31 @@
+/* none.c - the GPU entry points of a CPU-only build (--without-cuda, or no
+ * toolkit found): each says so and fails with GK_ENODEV. */
+#include "core/internal.h"
+
+#include <stdio.h>
+
+#define NO_CUDA "gk was built without CUDA support"
+
+gk_status gk_gpu_count(int *count)
+{
+    *count = 0;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+gk_status gk_gpu_info(int ordinal, gk_device_info *info)
+{
+    (void)ordinal; (void)info;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+int gk_gpu_usable(char *why, size_t n)
+{
+    if (why) snprintf(why, n, NO_CUDA);
+    return 0;
+}
+
+gk_status gk_gpu_selftest(size_t n, float *ms)
+{
+    (void)n; (void)ms;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}

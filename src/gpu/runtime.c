@@ -1,0 +1,147 @@
+/* runtime.c - CUDA devices, errors and timing for libgk (static runtime). */
+#include "gpu/gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+gk_status gk__cuda_fail(cudaError_t e, const char *what)
+{
+    return gk__fail(GK_ECUDA, "CUDA: %s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+static gk_status count_devices(int *count)
+{
+    *count = 0;
+    cudaError_t e = cudaGetDeviceCount(count);
+    if (e == cudaSuccess && *count > 0)
+        return GK_OK;
+    *count = 0;
+    if (e == cudaErrorInsufficientDriver)
+        return gk__fail(GK_ENODEV, "no CUDA driver (or one older than CUDA %s): %s",
+                        GK_CUDA_VERSION_STR, cudaGetErrorString(e));
+    if (e == cudaSuccess || e == cudaErrorNoDevice)
+        return gk__fail(GK_ENODEV, "no CUDA device found");
+    return gk__fail(GK_ENODEV, "CUDA devices unavailable: %s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+gk_status gk_gpu_count(int *count) { return count_devices(count); }
+
+int gk_gpu_usable(char *why, size_t n)
+{
+    int count;
+    if (count_devices(&count) == GK_OK)
+        return 1;
+    if (why) snprintf(why, n, "%s", gk_last_error());
+    return 0;
+}
+
+static int attr(enum cudaDeviceAttr a, int dev)
+{
+    int v = 0;
+    return cudaDeviceGetAttribute(&v, a, dev) == cudaSuccess ? v : 0;
+}
+
+gk_status gk_gpu_info(int ordinal, gk_device_info *info)
+{
+    int count;
+    gk_status st = count_devices(&count);
+    if (st) return st;
+    if (ordinal < 0 || ordinal >= count)
+        return gk__fail(GK_EINVAL, "no CUDA device %d (there are %d)", ordinal, count);
+    struct cudaDeviceProp p;
+    GK_CUDA_TRY(cudaGetDeviceProperties(&p, ordinal));
+    memset(info, 0, sizeof *info);
+    info->ordinal = ordinal;
+    snprintf(info->name, sizeof info->name, "%s", p.name);
+    info->cc_major = p.major;
+    info->cc_minor = p.minor;
+    info->sm_count = p.multiProcessorCount;
+    info->total_mem = p.totalGlobalMem;
+    info->clock_khz = attr(cudaDevAttrClockRate, ordinal);
+    info->mem_clock_khz = attr(cudaDevAttrMemoryClockRate, ordinal);
+    info->mem_bus_bits = p.memoryBusWidth;
+    info->smem_per_block = p.sharedMemPerBlock;
+    info->smem_per_block_optin = p.sharedMemPerBlockOptin;
+    info->smem_per_sm = p.sharedMemPerMultiprocessor;
+    info->regs_per_sm = p.regsPerMultiprocessor;
+    info->max_threads_per_block = p.maxThreadsPerBlock;
+    info->l2_bytes = p.l2CacheSize;
+    cudaDriverGetVersion(&info->driver_version);
+    cudaRuntimeGetVersion(&info->runtime_version);
+    if (cudaDeviceGetPCIBusId(info->pci_bus_id, (int)sizeof info->pci_bus_id, ordinal) != cudaSuccess)
+        snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "unknown");
+    gk__pci_local_cpus(info->pci_bus_id, info->local_cpus, sizeof info->local_cpus);
+    return GK_OK;
+}
+
+gk_status gk__gpu_open(gk_device_info *info)
+{
+    const char *env = getenv("GK_DEVICE");
+    int ordinal = env && *env ? atoi(env) : 0;
+    gk_status st = gk_gpu_info(ordinal, info);
+    if (st) return st;
+    GK_CUDA_TRY(cudaSetDevice(ordinal));
+    return GK_OK;
+}
+
+gk_status gk__gpu_timer_init(gk_gpu_timer *t)
+{
+    t->start = t->stop = NULL;
+    GK_CUDA_TRY(cudaEventCreate(&t->start));
+    GK_CUDA_TRY(cudaEventCreate(&t->stop));
+    return GK_OK;
+}
+
+gk_status gk__gpu_timer_start(gk_gpu_timer *t, cudaStream_t s)
+{
+    GK_CUDA_TRY(cudaEventRecord(t->start, s));
+    return GK_OK;
+}
+
+gk_status gk__gpu_timer_stop(gk_gpu_timer *t, cudaStream_t s, float *ms)
+{
+    GK_CUDA_TRY(cudaEventRecord(t->stop, s));
+    GK_CUDA_TRY(cudaEventSynchronize(t->stop));
+    GK_CUDA_TRY(cudaEventElapsedTime(ms, t->start, t->stop));
+    return GK_OK;
+}
+
+void gk__gpu_timer_free(gk_gpu_timer *t)
+{
+    if (t->start) cudaEventDestroy(t->start);
+    if (t->stop) cudaEventDestroy(t->stop);
+    t->start = t->stop = NULL;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+gk_status gk__gpu_copy_bandwidth(size_t bytes, int reps, double *bytes_per_s)
+{
+    gk_status st = GK_OK;
+    void *a = NULL, *b = NULL;
+    gk_gpu_timer t = { 0 };
+    float ms[64];
+    if (reps < 1 || reps > 64) reps = 9;
+    GK_CUDA_GOTO(cudaMalloc(&a, bytes), st, out);
+    GK_CUDA_GOTO(cudaMalloc(&b, bytes), st, out);
+    GK_CUDA_GOTO(cudaMemset(a, 0x5a, bytes), st, out);
+    if ((st = gk__gpu_timer_init(&t))) goto out;
+    GK_CUDA_GOTO(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), st, out); /* warm-up */
+    for (int r = 0; r < reps; r++) {
+        if ((st = gk__gpu_timer_start(&t, 0))) goto out;
+        GK_CUDA_GOTO(cudaMemcpyAsync(r & 1 ? a : b, r & 1 ? b : a, bytes, cudaMemcpyDeviceToDevice, 0), st, out);
+        if ((st = gk__gpu_timer_stop(&t, 0, &ms[r]))) goto out;
+    }
+    qsort(ms, (size_t)reps, sizeof ms[0], cmp_float);
+    *bytes_per_s = 2.0 * (double)bytes / (ms[reps / 2] * 1e-3);
+out:
+    gk__gpu_timer_free(&t);
+    cudaFree(a);
+    cudaFree(b);
+    return st;
+}

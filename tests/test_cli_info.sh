@@ -1,0 +1,20 @@
+#!/bin/sh
+# gk info, --help, --version work with or without a GPU; info --json parses.
+. "$top_srcdir/tests/tap.sh"
+t_ok "gk --version" "$GK" --version
+grep -q "^gk (gk) " "$t_tmp/out"; t_result $? "version line names gk"
+t_ok "gk --help" "$GK" --help
+t_ok "gktune --help" "$GKTUNE" --help
+t_ok "gk info exits 0" "$GK" info
+grep -q "^GPUs" "$t_tmp/out" && grep -q "^CPU" "$t_tmp/out" && grep -q "Tuning cache" "$t_tmp/out"
+t_result $? "gk info has build, CPU, GPU and cache sections"
+t_ok "gk info --json exits 0" "$GK" info --json
+if command -v python3 >/dev/null 2>&1; then
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "gpus" in d and d["cpu"]["pus"] >= 1' "$t_tmp/out"
+  t_result $? "gk info --json is valid JSON with cpu and gpus"
+else
+  echo "ok $((t_n=t_n+1)) - JSON check # SKIP no python3"
+fi
+t_fails "unknown command is a usage error" 2 "unknown command" "$GK" frobnicate
+t_fails "bad info option is a usage error" 2 "bad option" "$GK" info --bogus
+t_done

@@ -1,0 +1,22 @@
+#!/bin/sh
+# install-deps.sh - install what building gk from git needs on Debian/Ubuntu,
+# only what is missing.  The CUDA toolkit is not installed here: gk builds
+# CPU-only without it (install NVIDIA's toolkit for the GPU backend).
+set -e
+need=
+have() { command -v "$1" >/dev/null 2>&1; }
+have gcc || need="$need gcc libc6-dev"
+have make || need="$need make"
+have autoreconf || need="$need autoconf"
+have automake || need="$need automake"
+have libtoolize || need="$need libtool"
+have pkg-config || need="$need pkg-config"
+pkg-config --exists hwloc 2>/dev/null || need="$need libhwloc-dev"
+have python3 || need="$need python3"
+[ -n "$need" ] || exit 0
+sudo=
+[ "$(id -u)" = 0 ] || sudo=sudo
+echo "install-deps: installing:$need" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends $need
