@@ -26,7 +26,8 @@ int main(void)
     st = gk_gpu_count(&n);
     ok(usable ? (st == GK_OK && n > 0) : (st == GK_ENODEV && n == 0), "gk_gpu_count agrees (%d)", n);
     gk_cpu_topology t;
-    ok(gk_cpu_topology_get(&t) == GK_OK && t.pus >= 1 && t.omp_max_threads >= 1, "CPU topology: %d PUs", t.pus);
+    st = gk_cpu_topology_get(&t);
+    ok(st == GK_OK && t.pus >= 1 && t.omp_max_threads >= 1, "CPU topology: %d PUs", t.pus);
     if (t.from_hwloc)
         ok(t.cores >= 1 && t.cores <= t.pus && t.packages >= 1, "hwloc counts are consistent");
     char dir[512];
