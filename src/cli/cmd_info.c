@@ -39,9 +39,21 @@ int cmd_info(int argc, char **argv)
     char nodev[1024] = "";
     if (gk_gpu_count(&ndev) != GK_OK)
         snprintf(nodev, sizeof nodev, "%s", gk_last_error());
-    char cache[4096];
+    char cache[4096], state[4400], lines[8192];
     if (gk_cache_dir(cache, sizeof cache) != GK_OK)
         snprintf(cache, sizeof cache, "(none: %s)", gk_last_error());
+    gk_tune_cache_describe(state, sizeof state, lines, sizeof lines);
+    /* Which configuration each kernel runs with now, at a typical size. */
+    static const struct { const char *kernel; int64_t size; } kernels[] = { { "apsp", 16384 }, { "stencil", 512 } };
+    enum { NK = sizeof kernels / sizeof kernels[0] };
+    gk_config kcfg[NK];
+    gk_config_source ksrc[NK];
+    char kdetail[NK][1024], kcfgtext[NK][512];
+    for (int i = 0; i < NK; i++) {
+        gk_tune_select(kernels[i].kernel, kernels[i].size, &kcfg[i], &ksrc[i], kdetail[i], sizeof kdetail[i]);
+        if (!gk_config_format(&kcfg[i], kcfgtext[i], sizeof kcfgtext[i]))
+            snprintf(kcfgtext[i], sizeof kcfgtext[i], "(kernel defaults)");
+    }
 
     if (json) {
         json_begin();
@@ -78,7 +90,17 @@ int cmd_info(int argc, char **argv)
         if (!ndev) json_str("gpu_status", nodev);
         json_object("tuning_cache");
         json_str("dir", cache);
+        json_str("state", state);
         json_object_end();
+        json_array("configs");
+        for (int i = 0; i < NK; i++) {
+            json_object(NULL);
+            json_str("kernel", kernels[i].kernel); json_int("size", kernels[i].size);
+            json_str("source", gk_config_source_name(ksrc[i])); json_str("config", kcfgtext[i]);
+            json_str("detail", kdetail[i]);
+            json_object_end();
+        }
+        json_array_end();
         json_end();
         return 0;
     }
@@ -124,6 +146,12 @@ int cmd_info(int argc, char **argv)
                m2, m3, m4, m5, d.regs_per_sm);
         printf("     driver %s, runtime %s; PCI %s; close CPUs %s\n", dv, rv, d.pci_bus_id, d.local_cpus);
     }
-    printf("\nTuning cache\n  directory      %s\n", cache);
+    printf("\nTuning cache\n  directory      %s\n  state          %s\n", cache, state);
+    for (char *l = strtok(lines, "\n"); l; l = strtok(NULL, "\n"))
+        printf("    %s\n", l);
+    printf("\nConfigurations in use\n");
+    for (int i = 0; i < NK; i++)
+        printf("  %-8s n=%-6lld %s: %s%s%s\n", kernels[i].kernel, (long long)kernels[i].size,
+               gk_config_source_name(ksrc[i]), kcfgtext[i], kdetail[i][0] ? "\n             " : "", kdetail[i]);
     return 0;
 }

@@ -1,28 +1,164 @@
-/* gktune.c - the gktune command: tune the kernels for this machine's GPU. */
+/* gktune.c - the gktune command: tune gk's kernels for this machine's GPU. */
 #include "cli/cli.h"
 
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(void)
 {
     printf("Usage: gktune [OPTION]...\n"
-           "Measure kernel variants on this machine's GPU, validate them against the CPU\n"
-           "and cache the winners for gk.\n\n"
-           "  --help     display this help and exit\n"
-           "  --version  output version information and exit\n"
+           "Compile variants of gk's kernels for this machine's GPU (NVRTC), time them with\n"
+           "CUDA events in a separate process, validate them against the CPU and cache the\n"
+           "winners; gk then uses them.  An interrupted run resumes where it stopped.\n\n"
+           "  --budget=SECONDS   wall-clock budget for the whole run (default 120)\n"
+           "  --exhaustive       measure every valid configuration (ignores --budget)\n"
+           "  --kernels=LIST     kernels to tune, e.g. apsp,stencil (default: all)\n"
+           "  --sizes=SPEC       size classes, e.g. 'apsp=4096,16384;stencil=256,512'\n"
+           "  --seed=S           random inputs and sampling (default 1)\n"
+           "  --csv=FILE         also write every measurement to FILE\n"
+           "  --list             print the search spaces and exit (no GPU needed)\n"
+           "  --json             print the results as JSON on stdout\n"
+           "  -q, --quiet        no progress line\n"
+           "  --help             display this help and exit\n"
+           "  --version          output version information and exit\n\n"
+           "The cache is $GK_CACHE_DIR, else $XDG_CACHE_HOME/gk, else ~/.cache/gk.\n"
            "Report bugs to <%s>.\n", PACKAGE_BUGREPORT);
+}
+
+static int tty;
+
+static void on_progress(void *user, const gk_tune_progress *p)
+{
+    (void)user;
+    if (!tty) return;
+    fprintf(stderr, "\r\033[K%s %lld: %d/%d configs, best %.4g ms, %.0f s elapsed, ~%.0f s left",
+            p->kernel, (long long)p->size, p->done, p->total, p->best_ms, p->elapsed_s, p->left_s);
+    fflush(stderr);
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    gk_tune_interrupt();
 }
 
 int main(int argc, char **argv)
 {
     cli_prog = "gktune";
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) { usage(); return 0; }
-        if (!strcmp(argv[i], "--version")) { cli_version(); return 0; }
-        cli_usage_error("unknown option '%s'", argv[i]);
+    if (argc == 2 && !strcmp(argv[1], "--worker"))   /* the measuring process (internal) */
+        return gk_tune_worker_main(0, 1);
+
+    static const struct option opts[] = {
+        { "budget", required_argument, 0, 'b' }, { "exhaustive", no_argument, 0, 'x' },
+        { "kernels", required_argument, 0, 'k' }, { "sizes", required_argument, 0, 's' },
+        { "seed", required_argument, 0, 'S' }, { "csv", required_argument, 0, 'c' },
+        { "list", no_argument, 0, 'l' }, { "json", no_argument, 0, 'j' },
+        { "quiet", no_argument, 0, 'q' }, { "help", no_argument, 0, 'h' },
+        { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
+    gk_tune_options o = { 0 };
+    int list = 0, json = 0, quiet = 0, c;
+    o.budget_s = 120;
+    o.seed = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "qhV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'b':
+            o.budget_s = cli_parse_double("--budget", optarg);
+            if (o.budget_s <= 0) cli_usage_error("--budget must be positive");
+            break;
+        case 'x': o.exhaustive = 1; break;
+        case 'k': o.kernels = optarg; break;
+        case 's': o.sizes = optarg; break;
+        case 'S': o.seed = (uint64_t)cli_parse_i64("--seed", optarg, 0, INT64_MAX); break;
+        case 'c': o.csv_path = optarg; break;
+        case 'l': list = 1; break;
+        case 'j': json = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(); return 0;
+        case 'V': cli_version(); return 0;
+        default: cli_usage_error("unrecognized option '%s'", argv[optind - 1]);
+        }
     }
-    char why[512];
-    if (!gk_gpu_usable(why, sizeof why))
-        cli_die("nothing to tune: %s", why);
-    cli_die("tuning is not implemented yet");
+    if (optind < argc)
+        cli_usage_error("unexpected argument '%s'", argv[optind]);
+    if (list) {
+        static char buf[1 << 16];
+        gk_status st = gk_tune_list_spaces(buf, sizeof buf);
+        if (st) cli_die_status(st);
+        fputs(buf, stdout);
+        return 0;
+    }
+    /* $GK_TUNE_WORKER replaces the measuring command, e.g. to run it under
+     * compute-sanitizer: "compute-sanitizer /usr/bin/gktune --worker". */
+    char *worker[16] = { "/proc/self/exe", "--worker", NULL };
+    const char *wenv = getenv("GK_TUNE_WORKER");
+    if (wenv && *wenv) {
+        char *copy = strdup(wenv);
+        int n = 0;
+        for (char *w = strtok(copy, " "); w && n < 15; w = strtok(NULL, " "))
+            worker[n++] = w;
+        worker[n] = NULL;
+    }
+    o.worker_argv = worker;
+    tty = !quiet && isatty(2);
+    o.progress = on_progress;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+
+    gk_tune_report rep;
+    gk_status st = gk_tune_run(&o, &rep);
+    if (tty) fputs("\r\033[K", stderr);
+    if (st) cli_die_status(st);
+    if (rep.interrupted) {
+        fprintf(stderr, "gktune: interrupted after %.0f s; what was measured is kept: run gktune again to resume\n",
+                rep.seconds);
+        return 130;
+    }
+    if (json) {
+        json_begin();
+        json_str("device", rep.device);
+        json_num("seconds", rep.seconds);
+        json_str("cache", rep.cache_file);
+        json_str("csv", rep.csv_file);
+        json_array("results");
+        for (int i = 0; i < rep.n; i++) {
+            const gk_tune_result *r = &rep.r[i];
+            char cfg[1024];
+            gk_config_format(&r->best, cfg, sizeof cfg);
+            json_object(NULL);
+            json_str("kernel", r->kernel); json_int("size", r->size); json_str("config", cfg);
+            json_num("best_ms", r->best_ms); json_num("default_ms", r->default_ms);
+            json_num("speedup", r->default_ms > 0 ? r->default_ms / r->best_ms : 0);
+            json_str("strategy", r->strategy); json_int("space", r->space_size);
+            json_int("excluded", r->excluded); json_int("measured", r->measured); json_int("resumed", r->resumed);
+            json_object("failed");
+            json_int("compile", r->failed_compile); json_int("launch", r->failed_launch);
+            json_int("wrong", r->failed_wrong); json_int("fault", r->failed_fault); json_int("timeout", r->failed_timeout);
+            json_object_end();
+            json_object_end();
+        }
+        json_array_end();
+        json_end();
+        return rep.n ? 0 : 1;
+    }
+    printf("gktune: %s, %.1f s\n", rep.device, rep.seconds);
+    printf("%-8s %8s %11s %11s %8s %6s %8s %8s  %-22s %s\n", "kernel", "size", "default ms", "tuned ms",
+           "speedup", "space", "excluded", "measured", "failed c/l/w/f/t", "config");
+    for (int i = 0; i < rep.n; i++) {
+        const gk_tune_result *r = &rep.r[i];
+        char cfg[1024], fails[64];
+        gk_config_format(&r->best, cfg, sizeof cfg);
+        snprintf(fails, sizeof fails, "%d/%d/%d/%d/%d", r->failed_compile, r->failed_launch, r->failed_wrong,
+                 r->failed_fault, r->failed_timeout);
+        printf("%-8s %8lld %11.4g %11.4g %7.2fx %6d %8d %8d  %-22s %s\n", r->kernel, (long long)r->size,
+               r->default_ms, r->best_ms, r->default_ms > 0 ? r->default_ms / r->best_ms : 0.0, r->space_size,
+               r->excluded, r->measured, fails, cfg);
+    }
+    printf("cache: %s\nmeasurements: %s\n", rep.cache_file, rep.csv_file);
+    if (!rep.n)
+        cli_die("no configuration could be validated");
+    return 0;
 }

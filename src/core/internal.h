@@ -23,6 +23,13 @@ void gk__clear_error(void);
 /* CPUs close to a PCI device ("0000:17:00.0"), as a list ("0-15,32-47"). */
 void gk__pci_local_cpus(const char *busid, char *buf, size_t n);
 
+/* 0 when the current CUDA context is broken (a sticky error such as an
+ * illegal address): the process must exit to recover. */
+int gk__gpu_healthy(void);
+/* Hand the next GPU module load of (image, complete cfg) a cubin compiled
+ * ahead (copied; used once). */
+void gk__gpu_cubin_offer(const char *image, const gk_config *full, const void *cubin, size_t size);
+
 /* Human size: "1.5 GiB". */
 const char *gk__human_bytes(double bytes, char *buf, size_t n);
 

@@ -11,7 +11,7 @@
 /* A kernel source file as built into libgk: the nvcc fatbin (default
  * parameters, every configured architecture) and the source text (for NVRTC
  * variants and for the tuning cache's source hash). */
-typedef struct gk_kernel_image {
+typedef struct gk_kernel_image {  /* also named in tune/tune.h */
     const char *name;
     const unsigned char *fatbin;
     size_t fatbin_size;
@@ -47,6 +47,7 @@ typedef struct gk_gpu_module {
 gk_status gk__gpu_module_load(const gk_kernel_image *img, const gk_space *space,
                               const gk_config *cfg, gk_gpu_module *m);
 void gk__gpu_module_unload(gk_gpu_module *m);
+
 
 /* Compile img's source with NVRTC for sm_<cc> with -D options from the complete
  * cfg; on success *cubin is malloc'ed.  Thread-safe (the tuner compiles in

@@ -3,7 +3,37 @@
 #include "gpu/gpu.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+
+/* A cubin compiled ahead (the tuner compiles variants in parallel in its
+ * parent process and hands them to the measuring process): used once by the
+ * next load of the same image and configuration. */
+static struct { char image[32]; char cfg[1024]; void *cubin; size_t size; } offered;
+
+void gk__gpu_cubin_offer(const char *image, const gk_config *full, const void *cubin, size_t size)
+{
+    free(offered.cubin);
+    offered.cubin = NULL;
+    if (!cubin || !(offered.cubin = malloc(size)))
+        return;
+    memcpy(offered.cubin, cubin, size);
+    offered.size = size;
+    snprintf(offered.image, sizeof offered.image, "%s", image);
+    gk_config_format(full, offered.cfg, sizeof offered.cfg);
+}
+
+static void *take_offered(const char *image, const gk_config *full, size_t *size)
+{
+    char cfg[1024];
+    gk_config_format(full, cfg, sizeof cfg);
+    if (!offered.cubin || strcmp(offered.image, image) || strcmp(offered.cfg, cfg))
+        return NULL;
+    void *c = offered.cubin;
+    *size = offered.size;
+    offered.cubin = NULL;
+    return c;
+}
 
 gk_status gk__gpu_module_load(const gk_kernel_image *img, const gk_space *space,
                               const gk_config *cfg, gk_gpu_module *m)
@@ -21,10 +51,12 @@ gk_status gk__gpu_module_load(const gk_kernel_image *img, const gk_space *space,
     struct cudaDeviceProp p;
     GK_CUDA_TRY(cudaGetDevice(&dev));
     GK_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
-    void *cubin = NULL;
     size_t size = 0;
-    st = gk__nvrtc_compile(img, space, &full, p.major, p.minor, &cubin, &size, m->log, sizeof m->log);
-    if (st) return st;
+    void *cubin = take_offered(img->name, &full, &size);
+    if (!cubin) {
+        st = gk__nvrtc_compile(img, space, &full, p.major, p.minor, &cubin, &size, m->log, sizeof m->log);
+        if (st) return st;
+    }
     cudaError_t e = cudaLibraryLoadData(&m->lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
     free(cubin);
     if (e != cudaSuccess)

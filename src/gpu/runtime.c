@@ -145,3 +145,12 @@ out:
     cudaFree(b);
     return st;
 }
+
+int gk__gpu_healthy(void)
+{
+    void *p = NULL;
+    if (cudaDeviceSynchronize() != cudaSuccess || cudaMalloc(&p, 256) != cudaSuccess)
+        return 0;
+    cudaFree(p);
+    return cudaGetLastError() == cudaSuccess;
+}

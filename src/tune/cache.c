@@ -1,0 +1,188 @@
+/* cache.c - the tuning cache file: versioned text, one line per (kernel,
+ * size class), written atomically under a lock.
+ *
+ *   # gk tuning cache - written by gktune(1); safe to delete.
+ *   gk-tune-cache 1
+ *   key device="NVIDIA H200" cc=9.0 sms=132 driver=13000 runtime=13000 gk=0.1.0
+ *   entry kernel=apsp size=16384 source=1f2e3d4c5b6a7988 ms=412.5 default_ms=530.1 when=2026-11-22T01:02:03Z config=BM=128,...
+ */
+#include "tune/tune.h"
+#include "core/io.h"
+#include "core/rng.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void gk__cache_path(const char *dir, const char *key, char *path, size_t n)
+{
+    snprintf(path, n, "%s/tune-%016llx.txt", dir, (unsigned long long)gk__tune_key_hash(key));
+}
+
+static int parse_entry(char *line, gk_cache_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    int have = 0;
+    for (char *tok = strtok(line, " \t\n"); tok; tok = strtok(NULL, " \t\n")) {
+        char *eq = strchr(tok, '=');
+        if (!eq) return 0;
+        *eq = '\0';
+        const char *k = tok, *v = eq + 1;
+        char *end;
+        if (!strcmp(k, "kernel")) { snprintf(e->kernel, sizeof e->kernel, "%s", v); have |= 1; }
+        else if (!strcmp(k, "size")) { e->size = strtoll(v, &end, 10); if (*end || e->size < 1) return 0; have |= 2; }
+        else if (!strcmp(k, "source")) { e->source = strtoull(v, &end, 16); if (*end) return 0; have |= 4; }
+        else if (!strcmp(k, "ms")) { e->ms = strtod(v, &end); if (*end || !(e->ms > 0)) return 0; have |= 8; }
+        else if (!strcmp(k, "default_ms")) { e->default_ms = strtod(v, &end); if (*end) return 0; }
+        else if (!strcmp(k, "when")) snprintf(e->when, sizeof e->when, "%s", v);
+        else if (!strcmp(k, "config")) { if (gk_config_parse(v, &e->cfg)) return 0; have |= 16; }
+        else return 0;
+    }
+    return have == 31;
+}
+
+gk_status gk__cache_load(const char *path, gk_cache *c)
+{
+    FILE *f = fopen(path, "r");
+    char line[2048];
+    int lineno = 0, version = 0;
+    memset(c, 0, sizeof *c);
+    if (!f)
+        return gk__fail(GK_EIO, "%s: %s", path, strerror(errno));
+    gk_status st = GK_OK;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) { st = gk__fail(GK_ECACHE, "%s:%d: line too long", path, lineno); break; }
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        if (!version) {
+            if (sscanf(line, "gk-tune-cache %d", &version) != 1) {
+                st = gk__fail(GK_ECACHE, "%s:%d: not a gk tuning cache", path, lineno);
+                break;
+            }
+            if (version != GK_CACHE_VERSION) {
+                st = gk__fail(GK_ECACHE, "%s: cache format version %d, this gk reads %d", path, version, GK_CACHE_VERSION);
+                break;
+            }
+        } else if (!strncmp(line, "key ", 4)) {
+            snprintf(c->key, sizeof c->key, "%.511s", line + 4);
+        } else if (!strncmp(line, "entry ", 6)) {
+            if (c->n == GK_CACHE_MAX_ENTRIES) { st = gk__fail(GK_ECACHE, "%s: too many entries", path); break; }
+            if (!parse_entry(line + 6, &c->e[c->n])) { st = gk__fail(GK_ECACHE, "%s:%d: corrupt entry", path, lineno); break; }
+            c->n++;
+        } else {
+            st = gk__fail(GK_ECACHE, "%s:%d: unknown line", path, lineno);
+            break;
+        }
+    }
+    fclose(f);
+    if (st == GK_OK && (!version || !c->key[0]))
+        st = gk__fail(GK_ECACHE, "%s: %s", path, !version ? "empty or truncated" : "no key line");
+    return st;
+}
+
+gk_status gk__mkdirs(const char *dir)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1; ; s++) {
+        if (*s == '/' || *s == '\0') {
+            char c = *s;
+            *s = '\0';
+            if (mkdir(p, 0755) != 0 && errno != EEXIST)
+                return gk__fail(GK_ECACHE, "cannot create %s: %s", p, strerror(errno));
+            *s = c;
+            if (!c) break;
+        }
+    }
+    return GK_OK;
+}
+
+gk_status gk__cache_save(const char *path, const gk_cache *c)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) { *slash = '\0'; gk_status st = gk__mkdirs(dir); if (st) return st; }
+    gk_outfile o;
+    gk_status st = gk__out_open(&o, path);
+    if (st) return st;
+    char line[2048], cfg[1024];
+    int len = snprintf(line, sizeof line, "# gk tuning cache - written by gktune(1); safe to delete.\n"
+                       "gk-tune-cache %d\nkey %s\n", GK_CACHE_VERSION, c->key);
+    st = gk__out_write(&o, line, (size_t)len);
+    for (int i = 0; i < c->n && !st; i++) {
+        const gk_cache_entry *e = &c->e[i];
+        gk_config_format(&e->cfg, cfg, sizeof cfg);
+        len = snprintf(line, sizeof line, "entry kernel=%s size=%lld source=%016llx ms=%.6g default_ms=%.6g when=%s config=%s\n",
+                       e->kernel, (long long)e->size, (unsigned long long)e->source, e->ms, e->default_ms,
+                       e->when[0] ? e->when : "unknown", cfg);
+        st = gk__out_write(&o, line, (size_t)len);
+    }
+    return gk__out_close(&o, st);
+}
+
+void gk__cache_put(gk_cache *c, const gk_cache_entry *e)
+{
+    for (int i = 0; i < c->n; i++)
+        if (!strcmp(c->e[i].kernel, e->kernel) && c->e[i].size == e->size) {
+            c->e[i] = *e;
+            return;
+        }
+    if (c->n < GK_CACHE_MAX_ENTRIES)
+        c->e[c->n++] = *e;
+}
+
+const gk_cache_entry *gk__cache_nearest(const gk_cache *c, const char *kernel, int64_t size, uint64_t source)
+{
+    const gk_cache_entry *best = NULL;
+    double bd = 0;
+    for (int i = 0; i < c->n; i++) {
+        if (strcmp(c->e[i].kernel, kernel) || c->e[i].source != source)
+            continue;
+        double d = fabs(log((double)c->e[i].size) - log((double)(size > 0 ? size : 1)));
+        if (!best || d < bd) { best = &c->e[i]; bd = d; }
+    }
+    return best;
+}
+
+gk_status gk__cache_lock(const char *dir, int *fd)
+{
+    char path[4200];
+    gk_status st = gk__mkdirs(dir);
+    if (st) return st;
+    snprintf(path, sizeof path, "%s/tune.lock", dir);
+    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (*fd < 0)
+        return gk__fail(GK_ECACHE, "%s: %s", path, strerror(errno));
+    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        char pid[32] = "";
+        ssize_t r = pread(*fd, pid, sizeof pid - 1, 0);
+        pid[r > 0 ? r : 0] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
+        close(*fd);
+        *fd = -1;
+        return gk__fail(GK_ECACHE, "the tuning cache %s is locked by another gktune%s%s%s", dir,
+                        pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
+    }
+    char buf[32];
+    int len = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
+    if (ftruncate(*fd, 0) == 0 && pwrite(*fd, buf, (size_t)len, 0) < 0) { /* informative only */ }
+    return GK_OK;
+}
+
+void gk__cache_unlock(int fd)
+{
+    if (fd >= 0) {
+        if (ftruncate(fd, 0) != 0) { /* informative only */ }
+        flock(fd, LOCK_UN);
+        close(fd);
+    }
+}

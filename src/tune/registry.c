@@ -1,0 +1,41 @@
+/* registry.c - the kernels gktune knows.  CPU-only builds have none. */
+#include "tune/tune.h"
+#include "core/rng.h"
+
+#include <string.h>
+
+#ifdef GK_HAVE_CUDA
+#include "tune/tunables.h"
+
+static const gk_tunable tunables[] = {
+    GK_TUNABLE_VADD,
+#ifdef GK_TUNABLE_APSP
+    GK_TUNABLE_APSP,
+#endif
+#ifdef GK_TUNABLE_STENCIL
+    GK_TUNABLE_STENCIL,
+#endif
+};
+int gk__tunable_count(void) { return (int)(sizeof tunables / sizeof tunables[0]); }
+const gk_tunable *gk__tunable_get(int i) { return i >= 0 && i < gk__tunable_count() ? &tunables[i] : NULL; }
+#else
+int gk__tunable_count(void) { return 0; }
+const gk_tunable *gk__tunable_get(int i) { (void)i; return NULL; }
+#endif
+
+const gk_tunable *gk__tunable_find(const char *kernel)
+{
+    for (int i = 0; i < gk__tunable_count(); i++)
+        if (!strcmp(gk__tunable_get(i)->kernel, kernel))
+            return gk__tunable_get(i);
+    return NULL;
+}
+
+#ifdef GK_HAVE_CUDA
+uint64_t gk__tunable_source_hash(const gk_tunable *t)
+{
+    return gk__fnv1a64(t->image->source, t->image->source_size);
+}
+#else
+uint64_t gk__tunable_source_hash(const gk_tunable *t) { (void)t; return 0; }
+#endif

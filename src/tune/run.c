@@ -1,0 +1,606 @@
+/* run.c - gk_tune_run: the search.
+ *
+ * For each kernel: enumerate its space and drop what the constraints exclude
+ * for this device; measure every remaining configuration when there are few
+ * (exhaustive), else a random sample refined by local search around the best
+ * (one parameter one step at a time) while the budget lasts.  Candidates are
+ * compiled by NVRTC in parallel threads here, validated against the CPU and
+ * timed in the worker process on the smallest size class; the best few and the
+ * default are then timed on each larger class, and each class's winner is
+ * verified again at that size before it goes into the cache.  Every result
+ * is appended to a journal first, so an interrupted run resumes. */
+#include "tune/worker.h"
+#include "core/io.h"
+#include "core/rng.h"
+#ifdef GK_HAVE_CUDA
+#include "gpu/gpu.h"
+#endif
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXHAUSTIVE_MAX 40      /* spaces this small are measured whole */
+#define SAMPLE 24              /* initial random sample otherwise */
+#define TOP_K 4                /* carried to the larger size classes */
+#define MEASURE_TIMEOUT_S 180.0
+
+static volatile sig_atomic_t stop_flag;
+void gk_tune_interrupt(void) { stop_flag = 1; }
+
+typedef struct meas {
+    char kernel[16];
+    int64_t size;
+    char cfg[512];
+    char status[16];           /* ok, compile, launch, wrong, fault, timeout, error */
+    double med, min;
+    int resumed;
+} meas;
+
+typedef struct tuner {
+    const gk_tune_options *o;
+    gk_tune_report *rep;
+    gk_worker w;
+    gk_device_info dev;
+    char key[512], dir[4096], journal[4200], tmpdir[4200];
+    FILE *jf;
+    meas *m;
+    int nm, cap;
+    double t0, budget;
+    int done, total;
+    uint64_t rng;
+} tuner;
+
+/* ---------------------------------------------------------------- journal */
+
+static meas *find(tuner *T, const char *kernel, int64_t size, const char *cfg)
+{
+    for (int i = 0; i < T->nm; i++)
+        if (T->m[i].size == size && !strcmp(T->m[i].kernel, kernel) && !strcmp(T->m[i].cfg, cfg))
+            return &T->m[i];
+    return NULL;
+}
+
+static meas *add(tuner *T, const meas *x)
+{
+    if (T->nm == T->cap) {
+        int cap = T->cap ? 2 * T->cap : 256;
+        meas *m = realloc(T->m, (size_t)cap * sizeof *m);
+        if (!m) return NULL;
+        T->m = m;
+        T->cap = cap;
+    }
+    T->m[T->nm] = *x;
+    return &T->m[T->nm++];
+}
+
+static void journal_append(tuner *T, const meas *x, const char *detail)
+{
+    char d[512];
+    size_t j = 0;
+    for (size_t i = 0; detail[i] && j + 1 < sizeof d; i++)
+        d[j++] = detail[i] == '"' ? '\'' : detail[i];
+    d[j] = '\0';
+    fprintf(T->jf, "%s,%lld,\"%s\",%s,%.6f,%.6f,\"%s\"\n", x->kernel, (long long)x->size, x->cfg,
+            x->status, x->med, x->min, d);
+    fflush(T->jf);
+    fsync(fileno(T->jf));
+}
+
+/* Reads back a journal of the same key; another key's journal is dropped. */
+static gk_status journal_open(tuner *T)
+{
+    char line[2048], keyline[600];
+    snprintf(keyline, sizeof keyline, "# key: %s", T->key);
+    FILE *f = fopen(T->journal, "r");
+    int resumed = 0;
+    if (f) {
+        int same = fgets(line, sizeof line, f) && (line[strcspn(line, "\n")] = '\0', !strcmp(line, keyline));
+        while (same && fgets(line, sizeof line, f)) {
+            meas x = { 0 };
+            long long size;
+            char *q1 = strchr(line, '"'), *q2 = q1 ? strchr(q1 + 1, '"') : NULL;
+            if (!q1 || !q2 || sscanf(line, "%15[^,],%lld,", x.kernel, &size) != 2)
+                continue;                              /* header or a torn last line */
+            snprintf(x.cfg, sizeof x.cfg, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
+            if (sscanf(q2 + 1, ",%15[^,],%lf,%lf", x.status, &x.med, &x.min) != 3)
+                continue;
+            x.size = size;
+            x.resumed = 1;
+            meas *old = find(T, x.kernel, x.size, x.cfg);
+            if (old) *old = x; else if (add(T, &x)) resumed++;
+        }
+        fclose(f);
+        if (!same) unlink(T->journal);
+    }
+    T->jf = fopen(T->journal, "a");
+    if (!T->jf)
+        return gk__fail(GK_ECACHE, "%s: %s", T->journal, strerror(errno));
+    if (ftell(T->jf) == 0)
+        fprintf(T->jf, "%s\nkernel,size,config,status,median_ms,min_ms,detail\n", keyline);
+    (void)resumed;
+    return GK_OK;
+}
+
+/* ---------------------------------------------------------------- compile */
+
+typedef struct compile_job {
+    tuner *T;
+    const gk_tunable *t;
+    gk_config *cfgs;
+    char (*paths)[4300];
+    gk_status *st;
+    char (*msg)[512];
+    int n;
+    int next;
+    pthread_mutex_t lock;
+} compile_job;
+
+#ifdef GK_HAVE_CUDA
+static void *compile_thread(void *arg)
+{
+    compile_job *J = arg;
+    for (;;) {
+        pthread_mutex_lock(&J->lock);
+        int i = J->next++;
+        pthread_mutex_unlock(&J->lock);
+        if (i >= J->n || stop_flag)
+            return NULL;
+        void *cubin = NULL;
+        size_t size = 0;
+        J->st[i] = gk__nvrtc_compile(J->t->image, J->t->space, &J->cfgs[i], J->T->dev.cc_major,
+                                     J->T->dev.cc_minor, &cubin, &size, NULL, 0);
+        if (J->st[i] == GK_OK) {
+            J->st[i] = gk__write_file_atomic(J->paths[i], cubin, size);
+            free(cubin);
+        }
+        if (J->st[i]) snprintf(J->msg[i], sizeof J->msg[i], "%s", gk_last_error());
+    }
+}
+#endif
+
+/* Compile the configurations not yet measured, in parallel; failures are
+ * recorded (status "compile") at once.  paths[i] = "" for the default and
+ * for those not compiled. */
+static void compile_batch(tuner *T, const gk_tunable *t, gk_config *cfgs, int n, int64_t size,
+                          char (*paths)[4300])
+{
+    compile_job J = { T, t, NULL, NULL, NULL, NULL, 0, 0, PTHREAD_MUTEX_INITIALIZER };
+    int *map = malloc((size_t)n * sizeof *map);
+    J.cfgs = malloc((size_t)n * sizeof *J.cfgs);
+    J.paths = malloc((size_t)n * sizeof *J.paths);
+    J.st = calloc((size_t)n, sizeof *J.st);
+    J.msg = calloc((size_t)n, sizeof *J.msg);
+    for (int i = 0; i < n; i++) {
+        char c[512];
+        paths[i][0] = '\0';
+        gk_config_format(&cfgs[i], c, sizeof c);
+        if (!map || !J.cfgs || !J.paths || !J.st || !J.msg || gk__space_is_default(t->space, &cfgs[i])
+            || find(T, t->kernel, size, c))
+            continue;
+        snprintf(paths[i], sizeof paths[i], "%s/%s-%016llx.cubin", T->tmpdir, t->kernel,
+                 (unsigned long long)gk__fnv1a64(c, strlen(c)));
+        if (access(paths[i], R_OK) == 0)
+            continue;                                  /* compiled for another class */
+        map[J.n] = i;
+        J.cfgs[J.n] = cfgs[i];
+        snprintf(J.paths[J.n], sizeof J.paths[J.n], "%s", paths[i]);
+        J.n++;
+    }
+#ifdef GK_HAVE_CUDA
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int nth = ncpu > 1 ? (int)(ncpu < 32 ? ncpu : 32) : 1;
+    pthread_t th[32];
+    int started = 0;
+    for (int k = 0; k < nth && k < J.n; k++)
+        started += pthread_create(&th[started], NULL, compile_thread, &J) == 0;
+    if (!started) compile_thread(&J);
+    for (int k = 0; k < started; k++)
+        pthread_join(th[k], NULL);
+#endif
+    for (int j = 0; j < J.n; j++) {
+        if (J.st[j] == GK_OK && !stop_flag)
+            continue;
+        int i = map[j];
+        meas x = { 0 };
+        snprintf(x.kernel, sizeof x.kernel, "%s", t->kernel);
+        x.size = size;
+        gk_config_format(&cfgs[i], x.cfg, sizeof x.cfg);
+        paths[i][0] = '\0';
+        if (stop_flag && J.st[j] == GK_OK) continue;   /* not compiled: measure later */
+        snprintf(x.status, sizeof x.status, "%s", J.st[j] == GK_ECOMPILE ? "compile" : "error");
+        if (add(T, &x)) journal_append(T, &x, J.msg[j]);
+    }
+    free(map); free(J.cfgs); free(J.paths); free(J.st); free(J.msg);
+}
+
+/* ---------------------------------------------------------------- measure */
+
+static void progress(tuner *T, const gk_tunable *t, int64_t size)
+{
+    if (!T->o->progress) return;
+    gk_tune_progress p = { t->kernel, size, T->done, T->total, 0, gk_wtime() - T->t0, 0 };
+    for (int i = 0; i < T->nm; i++)
+        if (T->m[i].size == size && !strcmp(T->m[i].kernel, t->kernel) && !strcmp(T->m[i].status, "ok")
+            && (p.best_ms == 0 || T->m[i].med < p.best_ms))
+            p.best_ms = T->m[i].med;
+    double per = T->done ? p.elapsed_s / T->done : 1.0;
+    p.left_s = (T->total - T->done) * per;
+    if (!T->o->exhaustive && p.left_s > T->budget - p.elapsed_s) p.left_s = fmax(0, T->budget - p.elapsed_s);
+    T->o->progress(T->o->user, &p);
+}
+
+static const meas *measure(tuner *T, const gk_tunable *t, int64_t size, const gk_config *cfg,
+                           const char *cubin, int validate)
+{
+    meas x = { 0 };
+    snprintf(x.kernel, sizeof x.kernel, "%s", t->kernel);
+    x.size = size;
+    gk_config_format(cfg, x.cfg, sizeof x.cfg);
+    meas *old = find(T, t->kernel, size, x.cfg);
+    if (old) return old;
+    if (stop_flag) return NULL;
+    char req[2048], ans[2048];
+    int reps = size == t->classes[0] ? 5 : 3;
+    snprintf(req, sizeof req, "measure %s %lld %d %llu %d %s %s", t->kernel, (long long)size, reps,
+             (unsigned long long)T->o->seed, validate, cubin && *cubin ? cubin : "-", x.cfg[0] ? x.cfg : "-");
+    if (gk__worker_request(&T->w, req, MEASURE_TIMEOUT_S, ans, sizeof ans))
+        return NULL;
+    const char *detail = "";
+    if (sscanf(ans, "ok %lf %lf", &x.med, &x.min) == 2) {
+        snprintf(x.status, sizeof x.status, "ok");
+    } else if (sscanf(ans, "fail %15s", x.status) == 1) {
+        detail = ans + 5 + strlen(x.status);
+        detail += *detail == ' ';
+    } else {
+        snprintf(x.status, sizeof x.status, "error");
+        detail = ans;
+    }
+    meas *m = add(T, &x);
+    if (m) journal_append(T, m, detail);
+    T->done++;
+    progress(T, t, size);
+    return m;
+}
+
+/* Compile then measure a list of complete configurations at size. */
+static void measure_list(tuner *T, const gk_tunable *t, gk_config *cfgs, int n, int64_t size, int validate)
+{
+    char (*paths)[4300] = malloc((size_t)(n ? n : 1) * sizeof *paths);
+    if (!paths) return;
+    compile_batch(T, t, cfgs, n, size, paths);
+    for (int i = 0; i < n && !stop_flag; i++)
+        measure(T, t, size, &cfgs[i], paths[i], validate);
+    free(paths);
+}
+
+static int cmp_meas(const void *a, const void *b)
+{
+    const meas *x = *(const meas *const *)a, *y = *(const meas *const *)b;
+    return (x->med > y->med) - (x->med < y->med);
+}
+
+/* The valid measurements of kernel at size, fastest first; returns count. */
+static int ranking(tuner *T, const char *kernel, int64_t size, const meas **out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < T->nm && n < max; i++)
+        if (T->m[i].size == size && !strcmp(T->m[i].kernel, kernel) && !strcmp(T->m[i].status, "ok"))
+            out[n++] = &T->m[i];
+    qsort(out, (size_t)n, sizeof *out, cmp_meas);
+    return n;
+}
+
+/* ---------------------------------------------------------------- a kernel */
+
+static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *classes, int nclasses, int kernels_left)
+{
+    const gk_space *s = t->space;
+    long N = gk__space_count(s);
+    long *valid = malloc((size_t)N * sizeof *valid);
+    gk_config *list = malloc((size_t)(N + 1) * sizeof *list);
+    const meas **rank = malloc((size_t)(N + 8) * sizeof *rank);
+    int nvalid = 0, nlist = 0;
+    gk_status st = GK_OK;
+    if (!valid || !list || !rank) { st = gk__fail(GK_ENOMEM, "tuner: out of memory"); goto out; }
+    char why[256];
+    for (long i = 0; i < N; i++) {
+        gk_config c;
+        gk__space_at(s, i, &c);
+        if (!s->reject || !s->reject(&c, &T->dev, why, sizeof why))
+            valid[nvalid++] = i;
+    }
+    gk_config def;
+    gk__space_complete(s, NULL, &def);
+    int exhaustive = T->o->exhaustive || nvalid <= EXHAUSTIVE_MAX;
+    double kbudget_end = T->t0 + T->budget - (T->budget - (gk_wtime() - T->t0)) * (kernels_left - 1) / kernels_left;
+    int64_t c0 = classes[0];
+
+    /* 1. the first (smallest) class: default + all or a sample */
+    list[nlist++] = def;
+    if (exhaustive) {
+        for (int i = 0; i < nvalid; i++) gk__space_at(s, valid[i], &list[nlist++]);
+    } else {
+        long *pool = malloc((size_t)nvalid * sizeof *pool);
+        if (!pool) { st = gk__fail(GK_ENOMEM, "tuner: out of memory"); goto out; }
+        memcpy(pool, valid, (size_t)nvalid * sizeof *pool);
+        for (int i = 0; i < SAMPLE && i < nvalid; i++) {      /* partial Fisher-Yates */
+            long j = i + (long)gk__rand_below(T->o->seed ^ 0x5a5a, T->rng++, (uint64_t)(nvalid - i));
+            long tmp = pool[i]; pool[i] = pool[j]; pool[j] = tmp;
+            gk__space_at(s, pool[i], &list[nlist++]);
+        }
+        free(pool);
+    }
+    T->total += nlist + (nclasses - 1) * (TOP_K + 1);
+    measure_list(T, t, list, nlist, c0, 1);
+
+    /* 2. local refinement around the best three */
+    while (!exhaustive && !stop_flag && gk_wtime() < kbudget_end) {
+        int nr = ranking(T, t->kernel, c0, rank, (int)N + 8);
+        nlist = 0;
+        for (int r = 0; r < nr && r < 3; r++) {
+            gk_config base;
+            if (gk_config_parse(rank[r]->cfg, (gk_config_clear(&base), &base))) continue;
+            long bi = gk__space_index(s, &base);
+            if (bi < 0) continue;
+            long mul = 1;
+            for (int j = 0; j < s->nparams; j++) {
+                int nv = s->params[j].nvalues;
+                long k = (bi / mul) % nv;
+                for (int d = -1; d <= 1; d += 2) {
+                    if (k + d < 0 || k + d >= nv) continue;
+                    long ni = bi + d * mul;
+                    gk_config c;
+                    char cs[512];
+                    gk__space_at(s, ni, &c);
+                    gk_config_format(&c, cs, sizeof cs);
+                    if (find(T, t->kernel, c0, cs) || (s->reject && s->reject(&c, &T->dev, why, sizeof why)))
+                        continue;
+                    int dup = 0;
+                    for (int q = 0; q < nlist; q++) dup |= !memcmp(&list[q], &c, sizeof c);
+                    if (!dup && nlist < (int)N) list[nlist++] = c;
+                }
+                mul *= nv;
+            }
+        }
+        if (!nlist) break;
+        T->total += nlist;
+        measure_list(T, t, list, nlist, c0, 1);
+    }
+
+    /* 3. the best few and the default on the larger classes */
+    int nr = ranking(T, t->kernel, c0, rank, (int)N + 8);
+    nlist = 0;
+    list[nlist++] = def;
+    for (int r = 0; r < nr && nlist <= TOP_K; r++) {
+        gk_config c;
+        gk_config_clear(&c);
+        if (gk_config_parse(rank[r]->cfg, &c) == GK_OK && memcmp(&c, &def, sizeof c))
+            list[nlist++] = c;
+    }
+    for (int ci = 1; ci < nclasses && !stop_flag; ci++)
+        measure_list(T, t, list, nlist, classes[ci], 0);
+
+    /* 4. per class: the winner, verified at that size, into the report */
+    for (int ci = 0; ci < nclasses && !stop_flag && T->rep->n < GK_TUNE_MAX_RESULTS; ci++) {
+        int64_t size = classes[ci];
+        gk_tune_result *R = &T->rep->r[T->rep->n];
+        memset(R, 0, sizeof *R);
+        snprintf(R->kernel, sizeof R->kernel, "%s", t->kernel);
+        snprintf(R->strategy, sizeof R->strategy, "%s", exhaustive ? "exhaustive" : "sampled+refined");
+        R->size = size;
+        R->space_size = (int)N;
+        R->excluded = (int)(N - nvalid);
+        for (int i = 0; i < T->nm; i++) {
+            const meas *m = &T->m[i];
+            if (m->size != size || strcmp(m->kernel, t->kernel)) continue;
+            R->measured++;
+            R->resumed += m->resumed;
+            R->failed_compile += !strcmp(m->status, "compile");
+            R->failed_launch += !strcmp(m->status, "launch") || !strcmp(m->status, "error");
+            R->failed_wrong += !strcmp(m->status, "wrong");
+            R->failed_fault += !strcmp(m->status, "fault");
+            R->failed_timeout += !strcmp(m->status, "timeout");
+        }
+        char dcfg[512];
+        gk_config_format(&def, dcfg, sizeof dcfg);
+        const meas *dm = find(T, t->kernel, size, dcfg);
+        R->default_ms = dm && !strcmp(dm->status, "ok") ? dm->med : 0;
+        nr = ranking(T, t->kernel, size, rank, (int)N + 8);
+        for (int r = 0; r < nr; r++) {
+            char req[2048], ans[2048];
+            snprintf(req, sizeof req, "verify %s %lld %llu %s", t->kernel, (long long)size,
+                     (unsigned long long)T->o->seed + 1, rank[r]->cfg);
+            if (gk__worker_request(&T->w, req, MEASURE_TIMEOUT_S, ans, sizeof ans) == GK_OK && !strncmp(ans, "ok", 2)) {
+                gk_config_clear(&R->best);
+                gk_config_parse(rank[r]->cfg, &R->best);
+                R->best_ms = rank[r]->med;
+                R->second_ms = r + 1 < nr ? rank[r + 1]->med : 0;
+                break;
+            }
+            R->failed_wrong++;
+        }
+        if (R->best_ms > 0) T->rep->n++;
+    }
+out:
+    free(valid); free(list); free(rank);
+    return st;
+}
+
+/* ---------------------------------------------------------------- sizes */
+
+/* "apsp=4096,16384;stencil=256" -> the classes given for kernel, sorted. */
+static gk_status parse_sizes(const char *spec, const gk_tunable *t, int64_t *out, int *n)
+{
+    *n = 0;
+    if (spec && *spec) {
+        const char *p = spec;
+        size_t kl = strlen(t->kernel);
+        while (*p) {
+            const char *end = strchr(p, ';');
+            if (!end) end = p + strlen(p);
+            if ((size_t)(end - p) > kl && !strncmp(p, t->kernel, kl) && p[kl] == '=') {
+                const char *q = p + kl + 1;
+                while (q < end) {
+                    char *e;
+                    long long v = strtoll(q, &e, 10);
+                    if (e == q || v < 1 || (*e != ',' && e != end) || *n == 4)
+                        return gk__fail(GK_EINVAL, "--sizes: bad list for %s (at most 4 positive sizes)", t->kernel);
+                    out[(*n)++] = v;
+                    q = *e == ',' ? e + 1 : e;
+                }
+            }
+            p = *end ? end + 1 : end;
+        }
+    }
+    if (!*n) { memcpy(out, t->classes, sizeof t->classes); *n = t->nclasses; }
+    for (int i = 1; i < *n; i++)                  /* insertion sort */
+        for (int j = i; j > 0 && out[j] < out[j - 1]; j--) { int64_t x = out[j]; out[j] = out[j - 1]; out[j - 1] = x; }
+    return GK_OK;
+}
+
+static int wanted(const char *list, const gk_tunable *t)
+{
+    if (!list || !*list) return !t->hidden;
+    size_t kl = strlen(t->kernel);
+    for (const char *p = list; (p = strstr(p, t->kernel)); p += kl)
+        if ((p == list || p[-1] == ',') && (p[kl] == ',' || p[kl] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- run */
+
+static gk_status worker_info(tuner *T)
+{
+    char ans[2048];
+    gk_status st = gk__worker_request(&T->w, "info", 60, ans, sizeof ans);
+    if (st) return st;
+    gk_device_info *d = &T->dev;
+    int off = 0;
+    memset(d, 0, sizeof *d);
+    if (sscanf(ans, "info %d %d %d %d %d %zu %zu %zu %d %d %d %zu %n", &d->cc_major, &d->cc_minor, &d->sm_count,
+               &d->driver_version, &d->runtime_version, &d->smem_per_block, &d->smem_per_block_optin,
+               &d->smem_per_sm, &d->regs_per_sm, &d->max_threads_per_block, &d->l2_bytes, &d->total_mem, &off) < 12 || !off) {
+        const char *m = !strncmp(ans, "fail nodev ", 11) ? ans + 11 : ans;
+        return gk__fail(GK_ENODEV, "no GPU to tune: %s", m);
+    }
+    snprintf(d->name, sizeof d->name, "%s", ans + off);
+    return GK_OK;
+}
+
+static gk_status save_cache(tuner *T, int from)
+{
+    char path[4200];
+    gk_cache c;
+    gk__cache_path(T->dir, T->key, path, sizeof path);
+    if (gk__cache_load(path, &c) != GK_OK || strcmp(c.key, T->key)) {
+        memset(&c, 0, sizeof c);
+        snprintf(c.key, sizeof c.key, "%s", T->key);
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    for (int i = from; i < T->rep->n; i++) {
+        const gk_tune_result *R = &T->rep->r[i];
+        gk_cache_entry e = { 0 };
+        snprintf(e.kernel, sizeof e.kernel, "%s", R->kernel);
+        e.size = R->size;
+        e.source = gk__tunable_source_hash(gk__tunable_find(R->kernel));
+        e.ms = R->best_ms;
+        e.default_ms = R->default_ms;
+        e.cfg = R->best;
+        strftime(e.when, sizeof e.when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        gk__cache_put(&c, &e);
+    }
+    snprintf(T->rep->cache_file, sizeof T->rep->cache_file, "%.4000s", path);
+    return gk__cache_save(path, &c);
+}
+
+gk_status gk_tune_run(const gk_tune_options *o, gk_tune_report *rep)
+{
+    tuner T;
+    int lockfd = -1;
+    memset(&T, 0, sizeof T);
+    memset(rep, 0, sizeof *rep);
+    T.o = o;
+    T.rep = rep;
+    T.t0 = gk_wtime();
+    T.budget = o->budget_s > 0 ? o->budget_s : 120;
+    stop_flag = 0;
+    gk__worker_init(&T.w, o->worker_argv);
+
+    gk_status st = gk_cache_dir(T.dir, sizeof T.dir);
+    if (st) return st;
+    if (o->kernels && *o->kernels) {           /* unknown names are an error, not a no-op */
+        char tmp[256];
+        snprintf(tmp, sizeof tmp, "%s", o->kernels);
+        for (char *k = strtok(tmp, ","); k; k = strtok(NULL, ","))
+            if (!gk__tunable_find(k))
+                return gk__fail(GK_EINVAL, "--kernels: no tunable kernel '%s'", k);
+    }
+    if ((st = worker_info(&T))) goto out;
+    snprintf(rep->device, sizeof rep->device, "%s", T.dev.name);
+    gk__tune_key(&T.dev, T.key, sizeof T.key);
+    if ((st = gk__cache_lock(T.dir, &lockfd))) goto out;
+    unsigned long long h = (unsigned long long)gk__tune_key_hash(T.key);
+    snprintf(T.journal, sizeof T.journal, "%s/journal-%016llx.csv", T.dir, h);
+    snprintf(T.tmpdir, sizeof T.tmpdir, "%s/cubins-%016llx", T.dir, h);
+    if ((st = gk__mkdirs(T.tmpdir)) || (st = journal_open(&T))) goto out;
+
+    int kernels = 0;
+    for (int i = 0; i < gk__tunable_count(); i++) kernels += wanted(o->kernels, gk__tunable_get(i));
+    for (int i = 0; i < gk__tunable_count() && !stop_flag && st == GK_OK; i++) {
+        const gk_tunable *t = gk__tunable_get(i);
+        int64_t classes[4];
+        int nc;
+        if (!wanted(o->kernels, t)) continue;
+        if ((st = parse_sizes(o->sizes, t, classes, &nc))) break;
+        int from = rep->n;
+        st = tune_kernel(&T, t, classes, nc, kernels--);
+        if (st == GK_OK && rep->n > from)
+            st = save_cache(&T, from);
+    }
+out:
+    gk__worker_stop(&T.w);
+    rep->interrupted = stop_flag;
+    rep->seconds = gk_wtime() - T.t0;
+    if (T.jf) {
+        fclose(T.jf);
+        if (st == GK_OK && !stop_flag) {        /* complete: the journal becomes the run's CSV */
+            snprintf(rep->csv_file, sizeof rep->csv_file, "%.4000s/tune-%016llx.csv", T.dir,
+                     (unsigned long long)gk__tune_key_hash(T.key));
+            if (rename(T.journal, rep->csv_file) != 0) rep->csv_file[0] = '\0';
+            if (o->csv_path && rep->csv_file[0]) {
+                FILE *in = fopen(rep->csv_file, "rb");
+                gk_outfile of;
+                if (in && gk__out_open(&of, o->csv_path) == GK_OK) {
+                    char buf[65536];
+                    size_t r;
+                    gk_status ws = GK_OK;
+                    while (!ws && (r = fread(buf, 1, sizeof buf, in)) > 0) ws = gk__out_write(&of, buf, r);
+                    st = gk__out_close(&of, ws);
+                    if (st == GK_OK) snprintf(rep->csv_file, sizeof rep->csv_file, "%s", o->csv_path);
+                }
+                if (in) fclose(in);
+            }
+            /* the cubins were only for this run */
+            for (int i = 0; i < T.nm; i++) {
+                char p[4400];
+                snprintf(p, sizeof p, "%s/%s-%016llx.cubin", T.tmpdir, T.m[i].kernel,
+                         (unsigned long long)gk__fnv1a64(T.m[i].cfg, strlen(T.m[i].cfg)));
+                unlink(p);
+            }
+            rmdir(T.tmpdir);
+        }
+    }
+    gk__cache_unlock(lockfd);
+    free(T.m);
+    return st;
+}

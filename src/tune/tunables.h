@@ -1,0 +1,16 @@
+/* tunables.h - each tunable kernel's registry entry (CUDA builds): its
+ * space, source, size classes and worker-side measure/validate. */
+#ifndef GK_TUNABLES_H
+#define GK_TUNABLES_H
+
+#include "gpu/gpu.h"
+#include "tune/tune.h"
+
+extern const gk_space gk__space_vadd;
+gk_status gk__vadd_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps, double *med, double *min);
+gk_status gk__vadd_validate(const gk_config *cfg, uint64_t seed);
+gk_status gk__vadd_verify(int64_t size, const gk_config *cfg, uint64_t seed);
+#define GK_TUNABLE_VADD { "vadd", &gk__space_vadd, &gk__image_vadd, "vadd", 1, { 1 << 24 }, "floats", 1, \
+                          gk__vadd_measure, gk__vadd_validate, gk__vadd_verify }
+
+#endif /* GK_TUNABLES_H */

@@ -1,0 +1,90 @@
+/* tune.h - the tuner's internals: cache key, cache file, lock, journal,
+ * the registry of tunable kernels, and the worker protocol. */
+#ifndef GK_TUNE_INTERNAL_H
+#define GK_TUNE_INTERNAL_H
+
+#include "core/space.h"
+
+#define GK_CACHE_VERSION 1
+#define GK_CACHE_MAX_ENTRIES 64
+
+/* What changes the answer: device name, compute capability, SM count,
+ * driver and runtime versions, gk version.  (The kernel-source hash is kept
+ * per entry, so one kernel's change re-tunes that kernel only.) */
+void gk__tune_key(const gk_device_info *d, char *buf, size_t n);
+uint64_t gk__tune_key_hash(const char *key);
+/* Explain how two keys differ ("driver 13000 -> 13010"), for messages. */
+void gk__tune_key_diff(const char *want, const char *have, char *buf, size_t n);
+
+typedef struct gk_cache_entry {
+    char kernel[16];
+    int64_t size;
+    uint64_t source;            /* FNV-1a of the kernel source it was tuned with */
+    double ms, default_ms;
+    gk_config cfg;              /* complete configuration */
+    char when[32];              /* UTC, ISO 8601 */
+} gk_cache_entry;
+
+typedef struct gk_cache {
+    char key[512];
+    int n;
+    gk_cache_entry e[GK_CACHE_MAX_ENTRIES];
+} gk_cache;
+
+/* dir/tune-<hash of key>.txt */
+void gk__cache_path(const char *dir, const char *key, char *path, size_t n);
+/* GK_EIO: no file; GK_ECACHE: corrupt or wrong version (message says where). */
+gk_status gk__cache_load(const char *path, gk_cache *c);
+/* Atomic (temp file + rename); creates dir. */
+gk_status gk__cache_save(const char *path, const gk_cache *c);
+/* Add or replace the entry for (kernel, size). */
+void gk__cache_put(gk_cache *c, const gk_cache_entry *e);
+/* The entry of kernel whose size is nearest to size (in log scale) among
+ * those with this source hash; NULL if none. */
+const gk_cache_entry *gk__cache_nearest(const gk_cache *c, const char *kernel, int64_t size, uint64_t source);
+/* mkdir -p */
+gk_status gk__mkdirs(const char *dir);
+/* Exclusive lock on dir/tune.lock (flock).  GK_ECACHE when another gktune
+ * holds it. */
+gk_status gk__cache_lock(const char *dir, int *fd);
+void gk__cache_unlock(int fd);
+
+/* ---- tunable kernels ---- */
+typedef struct gk_tunable {
+    const char *kernel;
+    const gk_space *space;
+    const struct gk_kernel_image *image;   /* kernel source (its hash keys the cache) */
+    const char *image_name;                /* the image's name (for offered cubins) */
+    int nclasses;
+    int64_t classes[4];         /* default size classes */
+    const char *size_unit;      /* "vertices", "points per axis" */
+    int hidden;                 /* not tuned unless asked for by name */
+    /* Worker side: random input of `size`, warm-up, `reps` timed runs; the
+     * median and the minimum in ms. */
+    gk_status (*measure)(int64_t size, const gk_config *cfg, uint64_t seed, int reps,
+                         double *median_ms, double *min_ms);
+    /* Worker side: a small odd-sized problem against the CPU reference;
+     * GK_EMISMATCH and the reason in gk_last_error() when wrong. */
+    gk_status (*validate)(const gk_config *cfg, uint64_t seed);
+    /* Worker side: the winner again at the target size: its output on a
+     * fresh random input against a trusted result (the CPU where affordable,
+     * else the built-in default kernel, itself validated against the CPU). */
+    gk_status (*verify)(int64_t size, const gk_config *cfg, uint64_t seed);
+} gk_tunable;
+
+int gk__tunable_count(void);
+const gk_tunable *gk__tunable_get(int i);
+const gk_tunable *gk__tunable_find(const char *kernel);
+uint64_t gk__tunable_source_hash(const gk_tunable *t);
+
+
+/* ---- configuration enumeration ---- */
+/* Number of combinations of the space's values (before constraints). */
+long gk__space_count(const gk_space *s);
+/* The idx-th combination (mixed radix), complete. */
+void gk__space_at(const gk_space *s, long idx, gk_config *out);
+/* Index of a complete configuration, or -1 if a value is not in the lists. */
+long gk__space_index(const gk_space *s, const gk_config *c);
+
+
+#endif /* GK_TUNE_INTERNAL_H */

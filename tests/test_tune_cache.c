@@ -1,0 +1,119 @@
+/* test_tune_cache.c - the tuning cache without a GPU: key and its diff,
+ * save/load round trip, corrupt and wrong-version files refused, nearest size
+ * class and kernel-source matching, the lock. */
+#include "tune/tune.h"
+#include "tap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/gk-test-cache-XXXXXX";
+    no_plan();
+    if (!mkdtemp(dir)) { ok(0, "mkdtemp"); return done_testing(); }
+
+    gk_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "Test \"GPU\" X");
+    d.cc_major = 9; d.cc_minor = 0; d.sm_count = 132; d.driver_version = 13000; d.runtime_version = 13000;
+    char key[512], key2[512], diff[256];
+    gk__tune_key(&d, key, sizeof key);
+    ok(strstr(key, "device=\"Test 'GPU' X\"") && strstr(key, "cc=9.0") && strstr(key, "sms=132")
+       && strstr(key, "driver=13000") && strstr(key, "runtime=13000") && strstr(key, "gk="), "key: %s", key);
+    d.driver_version = 13010;
+    gk__tune_key(&d, key2, sizeof key2);
+    ok(strcmp(key, key2) != 0, "a driver change changes the key");
+    gk__tune_key_diff(key2, key, diff, sizeof diff);
+    ok(!strcmp(diff, "driver 13000 -> 13010"), "diff names the field: %s", diff);
+    ok(gk__tune_key_hash(key) != gk__tune_key_hash(key2), "and its hash (the file name)");
+
+    /* round trip */
+    gk_cache c, r;
+    memset(&c, 0, sizeof c);
+    snprintf(c.key, sizeof c.key, "%s", key);
+    gk_cache_entry e = { 0 };
+    snprintf(e.kernel, sizeof e.kernel, "apsp");
+    e.size = 4096; e.source = 0x0123456789abcdefull; e.ms = 12.5; e.default_ms = 20.25;
+    snprintf(e.when, sizeof e.when, "2026-11-22T00:00:00Z");
+    gk_config_parse("TILE=128,UNROLL=4,MAXRREG=0", &e.cfg);
+    gk__cache_put(&c, &e);
+    e.size = 16384; e.ms = 700; gk_config_set(&e.cfg, "TILE", 64);
+    gk__cache_put(&c, &e);
+    e.ms = 650;
+    gk__cache_put(&c, &e);
+    is_int(c.n, 2, "put replaces an entry of the same kernel and size");
+    char path[4300];
+    gk__cache_path(dir, key, path, sizeof path);
+    ok(gk__cache_save(path, &c) == GK_OK, "save %s", path);
+    ok(gk__cache_load(path, &r) == GK_OK, "load it back");
+    ok(!strcmp(r.key, c.key) && r.n == 2, "same key and entry count");
+    ok(r.e[1].size == 16384 && r.e[1].ms == 650 && r.e[1].source == e.source
+       && gk_config_get(&r.e[1].cfg, "TILE", 0) == 64 && gk_config_get(&r.e[1].cfg, "UNROLL", 0) == 4,
+       "entry fields survive");
+
+    const gk_cache_entry *n1 = gk__cache_nearest(&r, "apsp", 5000, e.source);
+    const gk_cache_entry *n2 = gk__cache_nearest(&r, "apsp", 12000, e.source);
+    const gk_cache_entry *n3 = gk__cache_nearest(&r, "apsp", 100000, e.source);
+    ok(n1 && n1->size == 4096, "n=5000 takes the 4096 class");
+    ok(n2 && n2->size == 16384, "n=12000 takes the 16384 class (log distance)");
+    ok(n3 && n3->size == 16384, "n=100000 takes the largest");
+    ok(!gk__cache_nearest(&r, "apsp", 4096, e.source + 1), "another kernel source matches nothing");
+    ok(!gk__cache_nearest(&r, "stencil", 512, e.source), "another kernel matches nothing");
+
+    /* corrupt, truncated, wrong version, foreign files */
+    struct { const char *text, *what; } bad[] = {
+        { "", "empty file" },
+        { "gk-tune-cache 1\n", "no key line" },
+        { "gk-tune-cache 2\nkey x\n", "another format version" },
+        { "hello\n", "not a cache" },
+        { "gk-tune-cache 1\nkey x\nentry kernel=apsp size=12 ms=1\n", "entry missing fields" },
+        { "gk-tune-cache 1\nkey x\nentry kernel=apsp size=-5 source=1 ms=1 config=A=1\n", "negative size" },
+        { "gk-tune-cache 1\nkey x\nentry kernel=apsp size=5 source=1 ms=1 config=A=1 junk\n", "junk token" },
+        { "gk-tune-cache 1\nkey x\nentry kernel=apsp size=5 source=zz ms=1 config=A=1\n", "bad hash" },
+        { "gk-tune-cache 1\nkey x\nbogus line\n", "unknown line" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_text(path, bad[i].text);
+        gk_status st = gk__cache_load(path, &r);
+        ok(st == GK_ECACHE && strstr(gk_last_error(), path), "%s is refused: %s", bad[i].what, gk_last_error());
+    }
+    unlink(path);
+    ok(gk__cache_load(path, &r) == GK_EIO, "a missing file is GK_EIO, not corrupt");
+
+    /* lock: a second holder (another process) is refused while the first holds it */
+    int fd = -1;
+    ok(gk__cache_lock(dir, &fd) == GK_OK && fd >= 0, "first lock taken");
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd2 = -1;
+        gk_status st = gk__cache_lock(dir, &fd2);
+        _exit(st == GK_ECACHE && strstr(gk_last_error(), "locked by another gktune") ? 0 : 1);
+    }
+    int status = 1;
+    waitpid(pid, &status, 0);
+    ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a second gktune is refused while it is held");
+    gk__cache_unlock(fd);
+    pid = fork();
+    if (pid == 0) {
+        int fd2 = -1;
+        _exit(gk__cache_lock(dir, &fd2) == GK_OK ? 0 : 1);
+    }
+    waitpid(pid, &status, 0);
+    ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "and taken once released");
+
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ok(system(cmd) == 0, "cleanup");
+    return done_testing();
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# gktune's search, journal, crash handling, lock and cache, driven through a
+# fake measuring worker (tests/fake_worker.sh) whose timings are known: no GPU
+# needed.  Needs a CUDA build (NVRTC compiles the vadd variants here).
+. "$top_srcdir/tests/tap.sh"
+if ! "$GKTUNE" --list | grep -q '^vadd'; then echo "1..0 # SKIP built without CUDA"; exit 0; fi
+export GK_CACHE_DIR="$t_tmp/cache"
+export GK_TUNE_WORKER="/bin/sh $top_srcdir/tests/fake_worker.sh"
+best="VADD_PER_THREAD=2,THREADS=256"
+json() { python3 -c "import json,sys; d=json.load(open('$t_tmp/out')); print($1)"; }
+
+t_ok "gktune on the fake GPU" "$GKTUNE" --kernels=vadd --sizes='vadd=1000,5000' --json -q
+if command -v python3 >/dev/null 2>&1; then
+  [ "$(json "d['results'][0]['config']")" = "$best" ]; t_result $? "finds the fastest configuration"
+  [ "$(json "len(d['results'])")" = 2 ]; t_result $? "one result per size class"
+  [ "$(json "d['results'][0]['speedup']")" = 2 ]; t_result $? "speed-up over the default is 2"
+  [ "$(json "d['results'][0]['strategy']")" = exhaustive ]; t_result $? "9 configurations: exhaustive"
+  [ "$(json "d['results'][0]['measured']")" = 9 ]; t_result $? "each measured once"
+else
+  for i in 1 2 3 4 5; do echo "ok $((t_n=t_n+1)) # SKIP no python3"; done
+fi
+cache=$(ls "$GK_CACHE_DIR"/tune-*.txt 2>/dev/null | head -1)
+[ -n "$cache" ] && grep -q '^gk-tune-cache 1$' "$cache" && grep -q '^key device="Fake GPU" cc=9.0 sms=132 driver=13000 runtime=13000' "$cache"
+t_result $? "cache is versioned text keyed by the device"
+grep -q "^entry kernel=vadd size=1000 .*config=$best\$" "$cache" && grep -q "^entry kernel=vadd size=5000 " "$cache"
+t_result $? "one cache line per kernel and size class"
+csv=$(ls "$GK_CACHE_DIR"/tune-*.csv 2>/dev/null | head -1)
+[ -n "$csv" ] && [ "$(grep -c '^vadd,1000,' "$csv")" = 9 ] && grep -q '^kernel,size,config,status,median_ms' "$csv"
+t_result $? "every measurement is in the CSV"
+[ ! -e "$GK_CACHE_DIR"/journal-*.csv ] 2>/dev/null; t_result $? "a complete run leaves no journal"
+
+rm -rf "$GK_CACHE_DIR"
+FAKE_FAULT=1 FAKE_WRONG=1 t_ok "a crashing worker and a wrong answer do not stop the run" \
+  "$GKTUNE" --kernels=vadd --sizes=vadd=1000 --json -q
+if command -v python3 >/dev/null 2>&1; then
+  [ "$(json "d['results'][0]['failed']['fault']")" = 1 ]; t_result $? "the crash is recorded as a fault"
+  [ "$(json "d['results'][0]['failed']['wrong']")" = 1 ]; t_result $? "the wrong answer is recorded"
+  [ "$(json "d['results'][0]['config']")" = "$best" ]; t_result $? "and the winner is still found"
+fi
+grep -q '"VADD_PER_THREAD=4,THREADS=512",fault,' "$GK_CACHE_DIR"/tune-*.csv; t_result $? "the CSV says fault"
+
+rm -rf "$GK_CACHE_DIR"
+FAKE_DELAY=0.4 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q >"$t_tmp/out" 2>"$t_tmp/err" &
+pid=$!
+# interrupt once a measurement is in the journal (compiling comes first)
+i=0
+while [ $i -lt 600 ] && ! grep -qs '^vadd,' "$GK_CACHE_DIR"/journal-*.csv; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
+kill -INT $pid; wait $pid; rc=$?
+[ $rc = 130 ] && grep -q "run gktune again to resume" "$t_tmp/err"; t_result $? "Ctrl-C stops with status 130 and says how to resume"
+j=$(ls "$GK_CACHE_DIR"/journal-*.csv 2>/dev/null | head -1)
+n=$(grep -c '^vadd,' "$j" 2>/dev/null || echo 0)
+[ "$n" -ge 1 ] && [ "$n" -lt 9 ]; t_result $? "the journal keeps the $n measurements made"
+t_ok "the next run resumes" "$GKTUNE" --kernels=vadd --sizes=vadd=1000 --json -q
+if command -v python3 >/dev/null 2>&1; then
+  [ "$(json "d['results'][0]['resumed']")" = "$n" ]; t_result $? "$n measurements resumed, not repeated"
+  [ "$(json "d['results'][0]['config']")" = "$best" ]; t_result $? "same winner after resuming"
+fi
+
+if command -v flock >/dev/null 2>&1; then
+  flock "$GK_CACHE_DIR/tune.lock" sleep 3 &
+  sleep 0.5
+  t_fails "a second gktune is refused while one holds the lock" 1 "locked by another gktune" \
+    "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q
+  wait
+else
+  echo "ok $((t_n=t_n+1)) # SKIP no flock(1)"
+fi
+t_fails "an unknown kernel is an error" 1 "no tunable kernel 'nope'" "$GKTUNE" --kernels=nope
+t_fails "a bad size list is an error" 1 "bad list for vadd" "$GKTUNE" --kernels=vadd --sizes=vadd=1,x
+GK_TUNE_WORKER="/bin/false" t_fails "no GPU: a clear message and non-zero exit" 1 "no GPU to tune" "$GKTUNE" --kernels=vadd
+t_done
