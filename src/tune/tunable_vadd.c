@@ -7,12 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* n floats: a, b random; c = a + b on the GPU with cfg; *ms per rep. */
 static gk_status run_vadd(size_t n, const gk_config *cfg, uint64_t seed, int reps, double *ms, float *check)
 {
@@ -69,9 +63,7 @@ gk_status gk__vadd_measure(int64_t size, const gk_config *cfg, uint64_t seed, in
     if (reps < 1 || reps > 64) reps = 5;
     gk_status st = run_vadd((size_t)size, cfg, seed, reps, ms, NULL);
     if (st) return st;
-    qsort(ms, (size_t)reps, sizeof ms[0], cmp_double);
-    *med = ms[reps / 2];
-    *min = ms[0];
+    *med = gk__median(ms, reps, min);
     return GK_OK;
 }
 

@@ -1,0 +1,99 @@
+/* tunable_apsp.c - APSP as a tunable kernel (worker side): timing on a
+ * random dense graph, validation against the CPU on an odd size, and
+ * verification of a winner at its target size against the built-in kernel
+ * (itself validated against the CPU by the test suite): a CPU solve at
+ * n = 16384 would take longer than the whole tuning budget. */
+#include "tune/tunables.h"
+#include "gpu/apsp_gpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define VALIDATE_N 317          /* not a multiple of any tile size */
+#define MAX_W 1000
+
+/* The random input stays between requests: the worker measures many
+ * configurations of one size in a row. */
+static struct { int32_t *m; int32_t n; uint64_t seed; } input;
+
+static gk_status random_input(int32_t n, uint64_t seed, const int32_t **out)
+{
+    if (!input.m || input.n != n || input.seed != seed) {
+        free(input.m);
+        input.m = NULL;
+        gk_status st = gk__xmalloc((void **)&input.m, (size_t)n * (size_t)n * sizeof(int32_t), "the tuning input");
+        if (st) return st;
+        if ((st = gk_apsp_random_matrix(input.m, n, 0.25, seed, MAX_W))) return st;
+        input.n = n;
+        input.seed = seed;
+    }
+    *out = input.m;
+    return GK_OK;
+}
+
+/* GPU solve of `in` with cfg into out (host, n*n). */
+static gk_status solve(const int32_t *in, int32_t n, const gk_config *cfg, int32_t *out)
+{
+    gk_apsp_gpu *ctx = NULL;
+    float ms;
+    gk_status st = gk__apsp_gpu_open(&ctx, n, cfg);
+    if (!st) st = gk__apsp_gpu_upload(ctx, in, &ms);
+    if (!st) st = gk__apsp_gpu_run(ctx, &ms);
+    if (!st) st = gk__apsp_gpu_download(ctx, out, &ms);
+    gk__apsp_gpu_close(ctx);
+    return st;
+}
+
+gk_status gk__apsp_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps,
+                                double *med, double *min)
+{
+    const int32_t *in;
+    gk_apsp_gpu *ctx = NULL;
+    double ms[64];
+    if (reps < 1 || reps > 64) reps = 3;
+    gk_status st = random_input((int32_t)size, seed, &in);
+    if (!st) st = gk__apsp_gpu_open(&ctx, (int32_t)size, cfg);
+    for (int r = -1; r < reps && !st; r++) {       /* r = -1: warm-up */
+        float up, run;
+        st = gk__apsp_gpu_upload(ctx, in, &up);      /* same input every time */
+        if (!st) st = gk__apsp_gpu_run(ctx, &run);
+        if (!st && r >= 0) ms[r] = run;
+    }
+    gk__apsp_gpu_close(ctx);
+    if (!st) *med = gk__median(ms, reps, min);
+    return st;
+}
+
+gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed)
+{
+    int32_t n = VALIDATE_N, *in = NULL, *ref = NULL, *got = NULL;
+    size_t bytes = (size_t)n * (size_t)n * sizeof(int32_t);
+    gk_status st;
+    if ((st = gk__xmalloc((void **)&in, 3 * bytes, "validation")))
+        return st;
+    ref = in + (size_t)n * n;
+    got = ref + (size_t)n * n;
+    if (!(st = gk_apsp_random_matrix(in, n, 0.05, seed ^ 0x7a11da7e, MAX_W))) {
+        memcpy(ref, in, bytes);
+        st = gk_apsp_cpu(ref, n);
+    }
+    if (!st) st = solve(in, n, cfg, got);
+    if (!st) st = gk_apsp_compare(got, ref, n, "tuned GPU kernel vs CPU");
+    free(in);
+    return st;
+}
+
+gk_status gk__apsp_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed)
+{
+    int32_t n = (int32_t)size, *got = NULL, *ref = NULL;
+    size_t nn = (size_t)n * (size_t)n;
+    const int32_t *in;
+    gk_status st = random_input(n, seed, &in);
+    if (!st) st = gk__xmalloc((void **)&got, 2 * nn * sizeof(int32_t), "verification");
+    if (st) return st;
+    ref = got + nn;
+    if (!(st = solve(in, n, cfg, got)) && !(st = solve(in, n, NULL, ref)))
+        st = gk_apsp_compare(got, ref, n, "tuned GPU kernel vs built-in kernel");
+    free(got);
+    return st;
+}
