@@ -36,7 +36,13 @@ int main(void)
     ok(strcmp(key, key2) != 0, "a driver change changes the key");
     gk__tune_key_diff(key2, key, diff, sizeof diff);
     ok(!strcmp(diff, "driver 13000 -> 13010"), "diff names the field: %s", diff);
-    ok(gk__tune_key_hash(key) != gk__tune_key_hash(key2), "and its hash (the file name)");
+    ok(gk__tune_key_hash(key) != gk__tune_key_hash(key2), "and its hash (the journal's name)");
+    char model[300], p1[4300], p2[4300];
+    gk__tune_model(key, model, sizeof model);
+    ok(!strcmp(model, "test--gpu--x-sm90"), "model file name: %s", model);
+    gk__cache_path("/c", key, p1, sizeof p1);
+    gk__cache_path("/c", key2, p2, sizeof p2);
+    ok(!strcmp(p1, p2), "a driver change keeps the cache file (to report it stale): %s", p1);
 
     /* round trip */
     gk_cache c, r;

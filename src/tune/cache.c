@@ -22,7 +22,9 @@
 
 void gk__cache_path(const char *dir, const char *key, char *path, size_t n)
 {
-    snprintf(path, n, "%s/tune-%016llx.txt", dir, (unsigned long long)gk__tune_key_hash(key));
+    char model[300];
+    gk__tune_model(key, model, sizeof model);
+    snprintf(path, n, "%s/tune-%s.txt", dir, model);
 }
 
 static int parse_entry(char *line, gk_cache_entry *e)

@@ -47,3 +47,22 @@ void gk__tune_key_diff(const char *want, const char *have, char *buf, size_t n)
     }
     if (!buf[0]) snprintf(buf, n, "key differs");
 }
+
+void gk__tune_model(const char *key, char *buf, size_t n)
+{
+    char dev[256], cc[16], name[256];
+    size_t j = 0;
+    field(key, "device", dev, sizeof dev);
+    field(key, "cc", cc, sizeof cc);
+    for (size_t i = 0; dev[i] && j + 1 < sizeof name; i++) {
+        char c = dev[i];
+        if (c == '"') continue;
+        name[j++] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) ? c : '-';
+    }
+    name[j] = '\0';
+    j = 0;
+    for (size_t i = 0; cc[i] && j + 1 < sizeof cc; i++)
+        if (cc[i] != '.') cc[j++] = cc[i];
+    cc[j] = '\0';
+    snprintf(buf, n, "%s-sm%s", name, cc);
+}

@@ -319,7 +319,10 @@ static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *class
     gk_config def;
     gk__space_complete(s, NULL, &def);
     int exhaustive = T->o->exhaustive || nvalid <= EXHAUSTIVE_MAX;
-    double kbudget_end = T->t0 + T->budget - (T->budget - (gk_wtime() - T->t0)) * (kernels_left - 1) / kernels_left;
+    /* This kernel's share of what is left; the search proper gets 60% of it,
+     * the rest is for the larger size classes and the verification. */
+    double now = gk_wtime(), share = (T->t0 + T->budget - now) / kernels_left;
+    double kbudget_end = now + 0.6 * (share > 0 ? share : 0);
     int64_t c0 = classes[0];
 
     /* 1. the first (smallest) class: default + all or a sample */

@@ -25,18 +25,14 @@ static int current_device(gk_device_info *d)
     return gk_gpu_info(env && *env ? atoi(env) : 0, d) == GK_OK;
 }
 
-/* Shipped tables: $GK_DATA_DIR/tuned/, else the installed pkgdatadir. */
-static void shipped_path(const gk_device_info *d, char *path, size_t n)
+/* Shipped tables: $GK_DATA_DIR/tuned/<model>.txt, else the installed
+ * pkgdatadir's: a cache file of that device model, copied. */
+static void shipped_path(const char *key, char *path, size_t n)
 {
     const char *dir = getenv("GK_DATA_DIR");
-    char name[256];
-    size_t j = 0;
-    for (size_t i = 0; d->name[i] && j + 1 < sizeof name; i++) {
-        char c = d->name[i];
-        name[j++] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) ? c : '-';
-    }
-    name[j] = '\0';
-    snprintf(path, n, "%s/tuned/%s-sm%d%d.txt", dir && *dir ? dir : GK_PKGDATADIR, name, d->cc_major, d->cc_minor);
+    char model[300];
+    gk__tune_model(key, model, sizeof model);
+    snprintf(path, n, "%s/tuned/%s.txt", dir && *dir ? dir : GK_PKGDATADIR, model);
 }
 
 /* A shipped table matches on the device model (name, cc, SMs), not on driver
@@ -88,7 +84,7 @@ gk_status gk_tune_select(const char *kernel, int64_t size, gk_config *cfg,
             snprintf(why, sizeof why, "no tuning cache for this device");
         }
     }
-    shipped_path(&d, path, sizeof path);
+    shipped_path(key, path, sizeof path);
     if (gk__cache_load(path, &c) == GK_OK && same_model(c.key, key)) {
         const gk_cache_entry *e = gk__cache_nearest(&c, kernel, size, source);
         gk_config full;

@@ -13,6 +13,8 @@
  * per entry, so one kernel's change re-tunes that kernel only.) */
 void gk__tune_key(const gk_device_info *d, char *buf, size_t n);
 uint64_t gk__tune_key_hash(const char *key);
+/* The device model of a key as a file name: "nvidia-h200-sm90". */
+void gk__tune_model(const char *key, char *buf, size_t n);
 /* Explain how two keys differ ("driver 13000 -> 13010"), for messages. */
 void gk__tune_key_diff(const char *want, const char *have, char *buf, size_t n);
 
@@ -31,7 +33,8 @@ typedef struct gk_cache {
     gk_cache_entry e[GK_CACHE_MAX_ENTRIES];
 } gk_cache;
 
-/* dir/tune-<hash of key>.txt */
+/* dir/tune-<model>.txt: one file per device model, so that a driver, CUDA or
+ * gk upgrade finds the old file, reports it stale and re-tunes over it. */
 void gk__cache_path(const char *dir, const char *key, char *path, size_t n);
 /* GK_EIO: no file; GK_ECACHE: corrupt or wrong version (message says where). */
 gk_status gk__cache_load(const char *path, gk_cache *c);

@@ -1,0 +1,35 @@
+#!/bin/sh
+# On a GPU: a short real gktune run, then gk uses its result (gk info and
+# gk apsp --verbose say so); a corrupt or stale cache is reported and ignored;
+# the shipped table is the next fallback; --config overrides.
+. "$top_srcdir/tests/tap.sh"
+if "$GK" info | grep -q '^  none: '; then echo "1..0 # SKIP no CUDA device"; exit 0; fi
+export GK_CACHE_DIR="$t_tmp/cache" GK_DATA_DIR="$t_tmp/data"
+mkdir -p "$GK_DATA_DIR/tuned"
+"$GK" gen apsp --vertices=300 --edges=5000 --seed=3 "$t_tmp/g.bin" 2>"$t_tmp/err" || t_diag "$(cat "$t_tmp/err")"
+uses() { "$GK" info >"$t_tmp/info" 2>&1; grep -q "^  apsp .*$1" "$t_tmp/info"; }
+
+uses "built-in default"; t_result $? "before tuning: the built-in default"
+t_ok "a short gktune run" "$GKTUNE" --kernels=apsp --sizes=apsp=1024 --budget=25 -q
+t_diag "$(cat "$t_tmp/out")"
+cache=$(ls "$GK_CACHE_DIR"/tune-*.txt 2>/dev/null | head -1)
+[ -n "$cache" ] && grep -q '^entry kernel=apsp size=1024 ' "$cache"; t_result $? "it wrote a cache entry"
+uses "tuning cache"; t_result $? "gk info: apsp uses the tuning cache"
+"$GK" apsp --verbose "$t_tmp/g.bin" "$t_tmp/d.bin" 2>"$t_tmp/err" >/dev/null && grep -q "tuning cache" "$t_tmp/err"
+t_result $? "gk apsp --verbose says it uses the tuning cache"
+"$GK" apsp --check "$t_tmp/g.bin" "$t_tmp/d.bin" >/dev/null 2>"$t_tmp/err"; t_result $? "and the tuned kernel passes --check"
+
+cp "$cache" "$t_tmp/good"
+echo "entry kernel=apsp size=oops" >>"$cache"
+uses "built-in default" && grep -q "ignored" "$t_tmp/info"; t_result $? "a corrupt cache is reported and ignored"
+sed 's/ driver=[0-9]*/ driver=1/' "$t_tmp/good" >"$cache"
+uses "built-in default" && grep -q "stale (driver 1 -> " "$t_tmp/info"; t_result $? "a stale cache (driver changed) is reported and ignored"
+model=$(basename "$cache" .txt); model=${model#tune-}
+mv "$cache" "$GK_DATA_DIR/tuned/$model.txt"
+uses "shipped table"; t_result $? "without a cache, the shipped table for this model is used"
+"$GK" apsp --verbose --config=MAXRREG=0 "$t_tmp/g.bin" "$t_tmp/d.bin" 2>"$t_tmp/err" >/dev/null && grep -q -- "--config" "$t_tmp/err"
+t_result $? "--config overrides"
+t_fails "--config with an unknown parameter is refused" 1 "has no parameter 'NOPE'" \
+  "$GK" apsp --config=NOPE=1 "$t_tmp/g.bin" "$t_tmp/d2.bin"
+[ ! -e "$t_tmp/d2.bin" ]; t_result $? "and writes no output"
+t_done
