@@ -9,14 +9,19 @@
 
 const char *cli_prog = "gk";
 
+static void vmessage(const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: ", cli_prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void cli_die(const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s: ", cli_prog);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vmessage(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     exit(1);
 }
 
@@ -29,11 +34,10 @@ void cli_die_status(gk_status st)
 void cli_usage_error(const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s: ", cli_prog);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vmessage(fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry '%s --help' for more information.\n", cli_prog);
+    fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog);
     exit(2);
 }
 

@@ -1,5 +1,6 @@
 /* selftest.c - gk_gpu_selftest: vector add through the whole GPU path. */
 #include "gpu/gpu.h"
+#include "core/rng.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,52 +11,66 @@ static const gk_param_def vadd_params[] = {
 };
 const gk_space gk__space_vadd = { "vadd", 2, vadd_params, NULL };
 
-gk_status gk_gpu_selftest(size_t n, float *ms)
+/* n floats: a, b random; c = a + b on the GPU with cfg (NULL: the embedded
+ * fatbin); ms[r] per timed rep after a warm-up; with check != NULL the result
+ * lands there and is compared with the CPU (GK_EMISMATCH if it differs). */
+gk_status gk__vadd_run(size_t n, const gk_config *cfg, uint64_t seed, int reps, double *ms, float *check)
 {
     gk_status st;
     gk_device_info dev;
     gk_gpu_module m = { 0 };
     gk_gpu_timer t = { 0 };
     float *h = NULL, *d = NULL;
-    if ((st = gk__gpu_open(&dev)))
+    if ((st = gk__gpu_open(&dev)) || (st = gk__xmalloc((void **)&h, 2 * n * sizeof *h, "vadd input")))
         return st;
-    if ((st = gk__xmalloc((void **)&h, 4 * n * sizeof *h, "the vadd self-test")))
-        return st;
-    for (size_t i = 0; i < n; i++) {
-        h[i] = (float)(i % 1000) * 0.5f;
-        h[n + i] = (float)(i % 777) * 0.25f;
-    }
-    if ((st = gk__gpu_module_load(&gk__image_vadd, &gk__space_vadd, NULL, &m)))
+    for (size_t i = 0; i < 2 * n; i++)
+        h[i] = (float)gk__rand_unit(seed, i);
+    if ((st = gk__gpu_module_load(&gk__image_vadd, &gk__space_vadd, cfg, &m)))
         goto out;
     cudaKernel_t k;
-    if ((st = gk__gpu_kernel(&m, "gk_vadd", &k)))
+    if ((st = gk__gpu_kernel(&m, "gk_vadd", &k)) || (st = gk__gpu_timer_init(&t)))
         goto out;
     GK_CUDA_GOTO(cudaMalloc((void **)&d, 3 * n * sizeof *d), st, out);
     GK_CUDA_GOTO(cudaMemcpy(d, h, 2 * n * sizeof *d, cudaMemcpyHostToDevice), st, out);
-    GK_CUDA_GOTO(cudaMemset(d + 2 * n, 0xff, n * sizeof *d), st, out); /* poison: NaN */
     const float *a = d, *b = d + n;
     float *c = d + 2 * n;
     unsigned long long nn = n;
     void *args[] = { &a, &b, &c, &nn };
-    if ((st = gk__gpu_timer_init(&t)))
-        goto out;
-    if ((st = gk__gpu_timer_start(&t, 0)))
-        goto out;
-    if ((st = gk__gpu_launch(k, gk__dim3((unsigned)((n + 255) / 256), 1, 1), gk__dim3(256, 1, 1), 0, 0, args)))
-        goto out;
-    if ((st = gk__gpu_timer_stop(&t, 0, ms)))
-        goto out;
-    GK_CUDA_GOTO(cudaMemcpy(h + 2 * n, c, n * sizeof *d, cudaMemcpyDeviceToHost), st, out);
-    for (size_t i = 0; i < n; i++)
-        if (h[2 * n + i] != h[i] + h[n + i]) {
-            st = gk__fail(GK_EMISMATCH, "vadd self-test: element %zu is %g, expected %g",
-                          i, (double)h[2 * n + i], (double)(h[i] + h[n + i]));
+    unsigned threads = (unsigned)gk_config_get(cfg, "THREADS", 256);
+    unsigned per = (unsigned)gk_config_get(cfg, "VADD_PER_THREAD", 1);
+    unsigned blocks = (unsigned)((n + (size_t)threads * per - 1) / ((size_t)threads * per));
+    for (int r = -1; r < reps; r++) {   /* r = -1: warm-up */
+        float f;
+        if ((st = gk__gpu_timer_start(&t, 0))
+            || (st = gk__gpu_launch(k, gk__dim3(blocks, 1, 1), gk__dim3(threads, 1, 1), 0, 0, args))
+            || (st = gk__gpu_timer_stop(&t, 0, &f)))
             goto out;
-        }
+        if (r >= 0) ms[r] = f;
+    }
+    if (check) {
+        GK_CUDA_GOTO(cudaMemcpy(check, c, n * sizeof *c, cudaMemcpyDeviceToHost), st, out);
+        for (size_t i = 0; i < n; i++)
+            if (check[i] != h[i] + h[n + i]) {
+                st = gk__fail(GK_EMISMATCH, "vadd: element %zu differs from the CPU", i);
+                break;
+            }
+    }
 out:
     gk__gpu_timer_free(&t);
     cudaFree(d);
     gk__gpu_module_unload(&m);
     free(h);
+    return st;
+}
+
+gk_status gk_gpu_selftest(size_t n, float *ms)
+{
+    double t;
+    float *check;
+    gk_status st = gk__xmalloc((void **)&check, n * sizeof *check, "the vadd self-test");
+    if (st) return st;
+    st = gk__vadd_run(n, NULL, 42, 1, &t, check);
+    free(check);
+    *ms = (float)t;
     return st;
 }

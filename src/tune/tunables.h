@@ -6,7 +6,7 @@
 #include "gpu/gpu.h"
 #include "tune/tune.h"
 
-extern const gk_space gk__space_vadd;
+
 gk_status gk__vadd_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps, double *med, double *min);
 gk_status gk__vadd_validate(const gk_config *cfg, uint64_t seed);
 gk_status gk__vadd_verify(int64_t size, const gk_config *cfg, uint64_t seed);
