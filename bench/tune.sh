@@ -16,7 +16,7 @@ run() {  # name, extra options
   mv "$O/tune-$1.json.tmp" "$O/tune-$1.json"
   cp "$d"/tune-*.csv "$O/tune-$1.csv" 2>/dev/null || true
   cp "$d"/tune-*.txt "$O/tune-$1.cache.txt" 2>/dev/null || true
-  echo "$1: $(echo "$t1 - $t0" | bc) s wall" | tee "$O/tune-$1.wall"
+  echo "$1: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s wall" | tee "$O/tune-$1.wall"
   rm -rf "$d"
 }
 shift 2 2>/dev/null || true
