@@ -9,15 +9,16 @@ set -e
 GK=${1:-./gk}
 "$GK" info | sed -n '/^GPUs/,/^Tuning/p'
 "$GK" bench stencil --sizes=${SIZES:-256,512} --steps=${STEPS:-100} --reps=${REPS:-5}
+echo "CPU backend ($(nproc) CPUs):"
+"$GK" stencil --size=256 --steps=20 --device=cpu --time
+"$GK" stencil --size=512 --steps=5 --device=cpu --time
 [ "${SWEEP:-1}" = 0 ] && exit 0
 echo "sweep at 512^3, nt=100 (gk stencil --time, one run each)"
 for c in \
-  DESIGN=1 \
-  DESIGN=1,RY=1 DESIGN=1,RY=4 DESIGN=1,BY=4 DESIGN=1,BY=16 DESIGN=1,BY=4,RY=4 \
-  DESIGN=1,BX=64,BY=4 DESIGN=1,BX=64,BY=4,RY=1 DESIGN=1,BX=64,BY=8,RY=1 DESIGN=1,BX=64,BY=2,RY=4 \
-  DESIGN=1,ZC=32 DESIGN=1,ZC=128 DESIGN=1,ZC=256 DESIGN=1,UNROLL=1 DESIGN=1,MAXRREG=64 \
-  DESIGN=1,BX=128,BY=2,RY=2 DESIGN=1,BX=32,BY=16,RY=1,ZC=128 \
-  DESIGN=0 DESIGN=0,RY=1 DESIGN=0,BX=64,BY=4,RY=2 DESIGN=0,BY=16,RY=1
+  DESIGN=1 DESIGN=1,RY=1 DESIGN=1,RY=4 DESIGN=1,BY=8 DESIGN=1,BY=2,RY=4 DESIGN=1,BY=8,RY=1 \
+  DESIGN=1,BX=64,BY=4,RY=1 DESIGN=1,BX=64,BY=2,RY=2 DESIGN=1,BX=64,BY=2,RY=4 DESIGN=1,BX=128,BY=2,RY=1 \
+  DESIGN=1,ZC=32 DESIGN=1,ZC=128 DESIGN=1,UNROLL=1 DESIGN=1,MAXRREG=96 \
+  DESIGN=0 DESIGN=0,BY=8 DESIGN=0,BX=64,BY=4 DESIGN=0,RY=4
 do
   printf '%-36s ' "$c"
   "$GK" stencil --size=512 --steps=100 --device=gpu --time --config="$c" 2>&1 | sed 's/.*steps on gpu: //'

@@ -454,11 +454,10 @@ int cmd_bench_stencil(int argc, char **argv)
             }
             if (first) {
                 const gk_device_info *dv = gk__stencil_gpu_device(g);
-                printf("gk bench stencil: %s, %d SMs; copy bandwidth %.0f GB/s (read+write, %s)\n"
-                       "  floor at 16 B/point: %.1f GStencil/s; median of %d runs of %d steps; "
-                       "check: %d steps vs CPU\n",
-                       dv->name, dv->sm_count, bw * 1e-9, "measured on the first size", floor_gst, reps,
-                       steps, vsteps);
+                printf("gk bench stencil: %s, %d SMs; copy bandwidth (read+write) measured per size\n"
+                       "  below; %%floor = effective GB/s at 16 B/point over that bandwidth; median of\n"
+                       "  %d runs of %d steps; check: %d steps vs the CPU backend\n",
+                       dv->name, dv->sm_count, reps, steps, vsteps);
                 printf("%-14s %5s  %-6s %9s %11s %8s %7s  %-16s %s\n", "size", "steps", "kernel", "ms/step",
                        "GStencil/s", "GB/s", "%floor", "check", "config");
                 first = 0;

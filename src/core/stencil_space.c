@@ -8,7 +8,7 @@
 static const gk_param_def stencil_params[] = {
     { "DESIGN", 1, 2, { 0, 1 }, "0 = shared-memory tile (27 smem reads), 1 = 2.5D z-streaming" },
     { "BX", 32, 4, { 16, 32, 64, 128 }, "threads along x (tile width)" },
-    { "BY", 8, 5, { 1, 2, 4, 8, 16 }, "threads along y" },
+    { "BY", 4, 5, { 1, 2, 4, 8, 16 }, "threads along y" },
     { "RY", 2, 4, { 1, 2, 4, 8 }, "outputs per thread along y" },
     { "ZC", 64, 6, { 8, 16, 32, 64, 128, 256 }, "z planes per block" },
     { "UNROLL", 2, 3, { 1, 2, 4 }, "unroll of the z loop" },
@@ -23,7 +23,7 @@ size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry)
 static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
 {
     int design = gk_config_get(cfg, "DESIGN", 1), bx = gk_config_get(cfg, "BX", 32),
-        by = gk_config_get(cfg, "BY", 8), ry = gk_config_get(cfg, "RY", 2),
+        by = gk_config_get(cfg, "BY", 4), ry = gk_config_get(cfg, "RY", 2),
         zc = gk_config_get(cfg, "ZC", 64), un = gk_config_get(cfg, "UNROLL", 2),
         mr = gk_config_get(cfg, "MAXRREG", 0);
     int threads = bx * by;
@@ -35,8 +35,9 @@ static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char 
         return snprintf(why, n, "threads %d > 1024", threads), 1;
     if (threads < 32)
         return snprintf(why, n, "threads %d < 32 (a partial warp)", threads), 1;
-    /* Each thread prefetches ceil(tile / threads) values of the next plane. */
-    int nload = ((bx + 2) * (by * ry + 2) + threads - 1) / threads;
+    /* Each thread prefetches ceil((BY*RY+2)/BY) interior values and
+     * ceil(2*(BY*RY+2)/threads) halo values of the next plane in registers. */
+    int nload = (by * ry + 2 + by - 1) / by + (2 * (by * ry + 2) + threads - 1) / threads;
     if (nload > 16)
         return snprintf(why, n, "%d prefetched values per thread > 16", nload), 1;
     if (ry > 8)

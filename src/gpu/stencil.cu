@@ -23,7 +23,7 @@
 #define BX 32          // threads along x = tile width
 #endif
 #ifndef BY
-#define BY 8           // threads along y
+#define BY 4           // threads along y
 #endif
 #ifndef RY
 #define RY 2           // outputs per thread along y (tile height BY*RY)
@@ -44,37 +44,58 @@
 #define TW (BX + 2)
 #define TH (BY * RY + 2)
 #define TPB (BX * BY)
-#define NLOAD ((TW * TH + TPB - 1) / TPB)
 
 struct gk_stencil_coeffs { double c[27]; };
 
 typedef long long i64;
 
-// Load plane z of the tile whose interior starts at (x0, y0) into registers:
-// element i = tid + j*TPB of the TW x TH tile; 0 outside [-1, n].
-__device__ __forceinline__ void load_plane(double (&v)[NLOAD], const double *__restrict__ in,
+// A plane of the tile is loaded in two parts so that the big one is
+// coalesced and aligned: the BX interior columns of each of the TH rows
+// (thread (tx, ty) takes column tx of rows ty, ty+BY, ...), and the two halo
+// columns x0-1 and x0+BX (threads tid < 2*TH).  Values outside [-1, n] are
+// read as 0 (they only feed outputs that are not stored).
+#define NI ((TH + BY - 1) / BY)
+#define NH ((2 * TH + TPB - 1) / TPB)
+
+struct plane_regs { double in[NI]; double h[NH]; };
+
+__device__ __forceinline__ void load_plane(plane_regs &v, const double *__restrict__ in,
                                            int x0, int y0, int z, int nx, int ny, int nz,
-                                           int px, i64 plane, int tid)
+                                           int px, i64 plane, int tx, int ty, int tid)
 {
     bool zok = z >= -1 && z <= nz;
+    const double *p = in + (i64)z * plane;
+    int gx = x0 + tx;
 #pragma unroll
-    for (int j = 0; j < NLOAD; j++) {
+    for (int j = 0; j < NI; j++) {
+        int ly = ty + j * BY, gy = y0 - 1 + ly;
+        v.in[j] = 0.0;
+        if (ly < TH && zok && gx <= nx && gy <= ny)
+            v.in[j] = __ldg(p + (i64)gy * px + gx);
+    }
+#pragma unroll
+    for (int j = 0; j < NH; j++) {
         int i = tid + j * TPB;
-        int ly = i / TW, lx = i - ly * TW;
-        int gx = x0 - 1 + lx, gy = y0 - 1 + ly;
-        v[j] = 0.0;
-        if (i < TW * TH && zok && gx <= nx && gy <= ny)
-            v[j] = __ldg(in + (i64)z * plane + (i64)gy * px + gx);
+        int ly = i >> 1, hx = i & 1 ? x0 + BX : x0 - 1, gy = y0 - 1 + ly;
+        v.h[j] = 0.0;
+        if (i < 2 * TH && zok && hx <= nx && gy <= ny)
+            v.h[j] = __ldg(p + (i64)gy * px + hx);
     }
 }
 
-__device__ __forceinline__ void store_plane(double *s, const double (&v)[NLOAD], int tid)
+__device__ __forceinline__ void store_plane(double *s, const plane_regs &v, int tx, int ty, int tid)
 {
 #pragma unroll
-    for (int j = 0; j < NLOAD; j++) {
+    for (int j = 0; j < NI; j++) {
+        int ly = ty + j * BY;
+        if (ly < TH)
+            s[ly * TW + tx + 1] = v.in[j];
+    }
+#pragma unroll
+    for (int j = 0; j < NH; j++) {
         int i = tid + j * TPB;
-        if (i < TW * TH)
-            s[i] = v[j];
+        if (i < 2 * TH)
+            s[(i >> 1) * TW + (i & 1 ? BX + 1 : 0)] = v.h[j];
     }
 }
 
@@ -105,19 +126,19 @@ gk_stencil_tile(const double *__restrict__ in, double *__restrict__ out, int nx,
     const int x0 = blockIdx.x * BX, y0 = blockIdx.y * (BY * RY), z0 = blockIdx.z * ZC;
     const int z1 = min(z0 + ZC, nz);
     const i64 plane = (i64)px * py;
-    double v[NLOAD];
+    plane_regs v;
     // planes z0-1 and z0 first; plane k lives in slot (k+4) & 3
-    load_plane(v, in, x0, y0, z0 - 1, nx, ny, nz, px, plane, tid);
-    store_plane(smem + ((z0 + 3) & 3) * TW * TH, v, tid);
-    load_plane(v, in, x0, y0, z0, nx, ny, nz, px, plane, tid);
-    store_plane(smem + (z0 & 3) * TW * TH, v, tid);
+    load_plane(v, in, x0, y0, z0 - 1, nx, ny, nz, px, plane, tx, ty, tid);
+    store_plane(smem + ((z0 + 3) & 3) * TW * TH, v, tx, ty, tid);
+    load_plane(v, in, x0, y0, z0, nx, ny, nz, px, plane, tx, ty, tid);
+    store_plane(smem + (z0 & 3) * TW * TH, v, tx, ty, tid);
     const int x = x0 + tx;
     GK_UNROLL_(UNROLL)
     for (int z = z0; z < z1; z++) {
         // Slot (z+1)&3 held plane z-3, which nobody reads any more: every
         // thread passed the barrier after the reads of plane z-1's step.
-        load_plane(v, in, x0, y0, z + 1, nx, ny, nz, px, plane, tid);
-        store_plane(smem + ((z + 1) & 3) * TW * TH, v, tid);
+        load_plane(v, in, x0, y0, z + 1, nx, ny, nz, px, plane, tx, ty, tid);
+        store_plane(smem + ((z + 1) & 3) * TW * TH, v, tx, ty, tid);
         __syncthreads();
         const double *sm = smem + ((z + 3) & 3) * TW * TH, *s0 = smem + (z & 3) * TW * TH,
                      *sp = smem + ((z + 1) & 3) * TW * TH;
@@ -147,21 +168,21 @@ gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int n
     const i64 plane = (i64)px * py;
     const int x = x0 + tx;
     double a0[RY], a1[RY];                     // partial sums of outputs k+1, k
-    double v[NLOAD];
+    plane_regs v;
 #pragma unroll
     for (int r = 0; r < RY; r++)
         a0[r] = a1[r] = 0.0;
-    load_plane(v, in, x0, y0, z0 - 1, nx, ny, nz, px, plane, tid);
+    load_plane(v, in, x0, y0, z0 - 1, nx, ny, nz, px, plane, tx, ty, tid);
     // Plane k (k = z0-1 .. z1) is in buffer (k - z0 + 1) & 1.
     GK_UNROLL_(UNROLL)
     for (int k = z0 - 1; k <= z1; k++) {
         double *s = smem + ((k - z0 + 1) & 1) * TW * TH;
-        store_plane(s, v, tid);
+        store_plane(s, v, tx, ty, tid);
         __syncthreads();
         // The other buffer was last read before this barrier: refill the
         // registers with the next plane while this one is used.
         if (k < z1)
-            load_plane(v, in, x0, y0, k + 1, nx, ny, nz, px, plane, tid);
+            load_plane(v, in, x0, y0, k + 1, nx, ny, nz, px, plane, tx, ty, tid);
         double w[RY + 2][3];
 #pragma unroll
         for (int r = 0; r < RY + 2; r++)
