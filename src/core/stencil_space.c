@@ -8,10 +8,10 @@
 static const gk_param_def stencil_params[] = {
     { "DESIGN", 1, 2, { 0, 1 }, "0 = shared-memory tile (27 smem reads), 1 = 2.5D z-streaming" },
     { "BX", 32, 4, { 16, 32, 64, 128 }, "threads along x (tile width)" },
-    { "BY", 4, 5, { 1, 2, 4, 8, 16 }, "threads along y" },
-    { "RY", 2, 4, { 1, 2, 4, 8 }, "outputs per thread along y" },
+    { "BY", 2, 5, { 1, 2, 4, 8, 16 }, "threads along y" },
+    { "RY", 4, 4, { 1, 2, 4, 8 }, "outputs per thread along y" },
     { "ZC", 64, 6, { 8, 16, 32, 64, 128, 256 }, "z planes per block" },
-    { "UNROLL", 2, 3, { 1, 2, 4 }, "unroll of the z loop" },
+    { "UNROLL", 1, 3, { 1, 2, 4 }, "unroll of the z loop" },
     { "MAXRREG", 0, 6, { 0, 32, 64, 96, 128, 255 }, "--maxrregcount (0 = none)" },
 };
 
@@ -23,8 +23,8 @@ size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry)
 static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
 {
     int design = gk_config_get(cfg, "DESIGN", 1), bx = gk_config_get(cfg, "BX", 32),
-        by = gk_config_get(cfg, "BY", 4), ry = gk_config_get(cfg, "RY", 2),
-        zc = gk_config_get(cfg, "ZC", 64), un = gk_config_get(cfg, "UNROLL", 2),
+        by = gk_config_get(cfg, "BY", 2), ry = gk_config_get(cfg, "RY", 4),
+        zc = gk_config_get(cfg, "ZC", 64), un = gk_config_get(cfg, "UNROLL", 1),
         mr = gk_config_get(cfg, "MAXRREG", 0);
     int threads = bx * by;
     if (design != 0 && design != 1)

@@ -23,16 +23,16 @@
 #define BX 32          // threads along x = tile width
 #endif
 #ifndef BY
-#define BY 4           // threads along y
+#define BY 2           // threads along y
 #endif
 #ifndef RY
-#define RY 2           // outputs per thread along y (tile height BY*RY)
+#define RY 4           // outputs per thread along y (tile height BY*RY)
 #endif
 #ifndef ZC
 #define ZC 64          // z planes per block (z chunk)
 #endif
 #ifndef UNROLL
-#define UNROLL 2       // unroll of the z loop
+#define UNROLL 1       // unroll of the z loop
 #endif
 #ifndef DESIGN
 #define DESIGN 1       // chosen by the host; kept so the macro exists

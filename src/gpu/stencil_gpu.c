@@ -71,8 +71,8 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, int nx, int ny, int nz, con
     }
     g->design = gk_config_get(&g->cfg, "DESIGN", 1);
     g->bx = gk_config_get(&g->cfg, "BX", 32);
-    g->by = gk_config_get(&g->cfg, "BY", 4);
-    g->ry = gk_config_get(&g->cfg, "RY", 2);
+    g->by = gk_config_get(&g->cfg, "BY", 2);
+    g->ry = gk_config_get(&g->cfg, "RY", 4);
     g->zc = gk_config_get(&g->cfg, "ZC", 64);
     g->nx = nx; g->ny = ny; g->nz = nz;
     dims(nx, ny, nz, &g->px, &g->py, &g->pz);
