@@ -1,0 +1,198 @@
+/* grid.c - stencil grids and coefficients: file formats, the default
+ * coefficients, the reproducible random generator, comparisons and the host
+ * memory check. */
+#include "core/internal.h"
+#include "core/io.h"
+#include "core/rng.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* DESIGN.md's ALPHA_XYZ (letters in x, y, z order) placed at
+ * (dz+1)*9 + (dy+1)*3 + (dx+1). */
+const double gk_stencil_default_coeffs[GK_STENCIL_NCOEFFS] = {
+    /* dz = -1 */
+    0.01537, -0.03548, -0.01357,   /* dy=-1: NNN ZNN PNN */
+    0.01212, 0.02333, 0.01313,     /* dy= 0: NZN ZZN PZN */
+    -0.01734, -0.04214, 0.01975,   /* dy=+1: NPN ZPN PPN */
+    /* dz = 0 */
+    -0.03154, -0.01334, -0.01234,  /* NNZ ZNZ PNZ */
+    0.01531, 0.9415, 0.02345,      /* NZZ ZZZ PZZ */
+    0.01111, -0.03512, 0.02222,    /* NPZ ZPZ PPZ */
+    /* dz = +1 */
+    0.02568, 0.01795, 0.02734,     /* NNP ZNP PNP */
+    -0.01242, 0.02111, -0.03751,   /* NZP ZZP PZP */
+    -0.01242, 0.01279, -0.02018,   /* NPP ZPP PPP */
+};
+
+gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
+{
+    int64_t size;
+    gk_status st = gk__file_size(path, &size);
+    if (st) return st;
+    if (size > 1 << 20)
+        return gk__fail(GK_EFORMAT, "%s: %lld bytes is too large for a coefficient file "
+                        "(27 numbers)", path, (long long)size);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gk__fail(GK_EIO, "%s: %s", path, strerror(errno));
+    char *text = NULL;
+    if ((st = gk__xmalloc((void **)&text, (size_t)size + 1, "the coefficient file"))) {
+        fclose(f);
+        return st;
+    }
+    st = gk__read_exact(f, path, text, (size_t)size, "the coefficients");
+    fclose(f);
+    if (st) { free(text); return st; }
+    text[size] = '\0';
+    if (strlen(text) != (size_t)size) {
+        free(text);
+        return gk__fail(GK_EFORMAT, "%s: not a text file (contains a NUL byte)", path);
+    }
+    int n = 0;
+    char *p = text;
+    for (;;) {
+        while (*p && (isspace((unsigned char)*p) || *p == ','))
+            p++;
+        if (!*p) break;
+        char *end;
+        errno = 0;
+        double v = strtod(p, &end);
+        char *tok_end = end;
+        if (end == p || (*end && !isspace((unsigned char)*end) && *end != ',')) {
+            tok_end = p;
+            while (*tok_end && !isspace((unsigned char)*tok_end) && *tok_end != ',')
+                tok_end++;
+            st = gk__fail(GK_EFORMAT, "%s: '%.*s' is not a number", path,
+                          (int)(tok_end - p > 40 ? 40 : tok_end - p), p);
+            goto out;
+        }
+        if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1)) {
+            st = gk__fail(GK_EFORMAT, "%s: coefficient %d ('%.*s') is not a finite number",
+                          path, n + 1, (int)(end - p > 40 ? 40 : end - p), p);
+            goto out;
+        }
+        if (n < GK_STENCIL_NCOEFFS)
+            c[n] = v;
+        n++;
+        p = end;
+    }
+    if (n != GK_STENCIL_NCOEFFS)
+        st = gk__fail(GK_EFORMAT, "%s: has %d numbers, a coefficient file needs exactly 27", path, n);
+out:
+    free(text);
+    return st;
+}
+
+gk_status gk_host_memory_check(uint64_t bytes, const char *what)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || psize <= 0)
+        return GK_OK; /* unknown: let the allocation decide */
+    uint64_t have = (uint64_t)pages * (uint64_t)psize;
+    if (bytes > have) {
+        char b1[32], b2[32];
+        return gk__fail(GK_ENOMEM, "%s needs %s of host memory, this machine has %s", what,
+                        gk__human_bytes((double)bytes, b1, sizeof b1),
+                        gk__human_bytes((double)have, b2, sizeof b2));
+    }
+    return GK_OK;
+}
+
+gk_status gk_grid_read(const char *path, int nx, int ny, int nz, double *grid)
+{
+    uint64_t want = (uint64_t)nx * (uint64_t)ny * (uint64_t)nz * sizeof(double);
+    int64_t size;
+    gk_status st = gk__file_size(path, &size);
+    if (st) return st;
+    if ((uint64_t)size != want)
+        return gk__fail(GK_EFORMAT, "%s: %lld bytes, but a %dx%dx%d float64 grid is %llu bytes",
+                        path, (long long)size, nx, ny, nz, (unsigned long long)want);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gk__fail(GK_EIO, "%s: %s", path, strerror(errno));
+    st = gk__read_exact(f, path, grid, (size_t)want, "the grid");
+    fclose(f);
+    if (st) return st;
+    /* A NaN or Inf in the input would only come back as a silent mess. */
+    int64_t n = (int64_t)nx * ny * nz;
+    for (int64_t i = 0; i < n; i++)
+        if (!isfinite(grid[i]))
+            return gk__fail(GK_EFORMAT, "%s: value %lld (x=%lld y=%lld z=%lld) is not finite", path,
+                            (long long)i, (long long)(i % nx), (long long)(i / nx % ny),
+                            (long long)(i / nx / ny));
+    return GK_OK;
+}
+
+gk_status gk_grid_write(const char *path, int nx, int ny, int nz, const double *grid)
+{
+    return gk__write_file_atomic(path, grid, (size_t)nx * (size_t)ny * (size_t)nz * sizeof(double));
+}
+
+void gk_grid_random(double *grid, int nx, int ny, int nz, uint64_t seed)
+{
+    int64_t n = (int64_t)nx * ny * nz;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (int64_t i = 0; i < n; i++)
+        grid[i] = 2.0 * gk__rand_unit(seed, (uint64_t)i) - 1.0;
+}
+
+double gk_grid_max_abs(const double *grid, int64_t n)
+{
+    double m = 0;
+#ifdef _OPENMP
+#pragma omp parallel for reduction(max : m) schedule(static)
+#endif
+    for (int64_t i = 0; i < n; i++) {
+        double a = fabs(grid[i]);
+        if (a > m || a != a) m = a != a ? INFINITY : a;
+    }
+    return m;
+}
+
+double gk_stencil_tolerance(int steps, double scale)
+{
+    return 8.0 * (steps > 0 ? steps : 0) * 0x1p-52 * scale;
+}
+
+gk_status gk_stencil_compare(const double *a, const double *ref, int64_t n, int steps,
+                             double init_scale, gk_stencil_diff *d)
+{
+    double max_abs = 0, max_rel = 0, scale = init_scale;
+    int64_t bad = 0, worst = -1;
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(a[i]) || !isfinite(ref[i])) {
+            if (!bad) worst = i;
+            bad++;
+            continue;
+        }
+        double e = fabs(a[i] - ref[i]), r = fabs(ref[i]);
+        if (r > scale) scale = r;
+        if (e > max_abs) {
+            max_abs = e;
+            if (!bad) worst = i;
+        }
+        if (r > 0 && e / r > max_rel) max_rel = e / r;
+    }
+    if (scale < 1e-300) scale = 1e-300;
+    d->max_abs = max_abs;
+    d->max_rel = max_rel;
+    d->scale = scale;
+    d->tolerance = gk_stencil_tolerance(steps, scale);
+    d->nonfinite = bad;
+    if (bad)
+        return gk__fail(GK_EMISMATCH, "%lld non-finite values (first at index %lld)",
+                        (long long)bad, (long long)worst);
+    if (max_abs > d->tolerance)
+        return gk__fail(GK_EMISMATCH, "max abs difference %.3g at index %lld (%.17g vs %.17g) "
+                        "exceeds the tolerance %.3g", max_abs, (long long)worst, a[worst],
+                        ref[worst], d->tolerance);
+    return GK_OK;
+}

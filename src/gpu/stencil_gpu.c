@@ -1,0 +1,238 @@
+/* stencil_gpu.c - host side of the GPU stencil: padded
+ * device buffers, uploads/downloads and the sweep loop. */
+#include "gpu/stencil_gpu.h"
+#include "core/stencil_space.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Padding: the interior row starts XOFF doubles into a row (32-byte aligned
+ * because the pitch is a multiple of 4 doubles), so the x = -1 halo is at
+ * XOFF-1; y and z have one halo layer each side.  Kernels read indices -1..n
+ * on every axis and never write the halo, so it stays 0 from cudaMemset. */
+#define XOFF 4
+
+struct gk_stencil_gpu {
+    gk_device_info dev;
+    gk_gpu_module mod;
+    gk_config cfg;                 /* complete */
+    cudaKernel_t k_naive, k_tile, k_stream;
+    int design, bx, by, ry, zc;
+    int nx, ny, nz;
+    int px, py, pz;
+    double *buf[2];
+    int cur;                       /* buffer holding the current grid */
+    struct { double c[27]; } coeffs;
+    gk_gpu_timer timer;
+};
+
+static void dims(int nx, int ny, int nz, int *px, int *py, int *pz)
+{
+    *px = (XOFF + nx + 1 + 3) / 4 * 4;
+    *py = ny + 2;
+    *pz = nz + 2;
+}
+
+uint64_t gk__stencil_gpu_bytes(int nx, int ny, int nz)
+{
+    int px, py, pz;
+    dims(nx, ny, nz, &px, &py, &pz);
+    return 2 * (uint64_t)px * (uint64_t)py * (uint64_t)pz * sizeof(double);
+}
+
+/* Pointer at interior point (0,0,0). */
+static double *origin(const gk_stencil_gpu *g, int b)
+{
+    return g->buf[b] + ((size_t)g->py + 1) * (size_t)g->px + XOFF;
+}
+
+gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, int nx, int ny, int nz, const double coeffs[27],
+                               const gk_config *cfg)
+{
+    gk_status st;
+    *out = NULL;
+    if (nx < 1 || ny < 1 || nz < 1)
+        return gk__fail(GK_EINVAL, "stencil grid %dx%dx%d: sizes must be >= 1", nx, ny, nz);
+    gk_stencil_gpu *g = calloc(1, sizeof *g);
+    if (!g)
+        return gk__fail(GK_ENOMEM, "out of host memory for the GPU stencil context");
+    if ((st = gk__gpu_open(&g->dev)))
+        goto fail;
+    if ((st = gk__space_complete(&gk__space_stencil, cfg, &g->cfg)))
+        goto fail;
+    char why[160];
+    if (gk__space_stencil.reject(&g->cfg, &g->dev, why, sizeof why)) {
+        char txt[256];
+        gk_config_format(&g->cfg, txt, sizeof txt);
+        st = gk__fail(GK_EINVAL, "stencil configuration %s cannot run here: %s", txt, why);
+        goto fail;
+    }
+    g->design = gk_config_get(&g->cfg, "DESIGN", 1);
+    g->bx = gk_config_get(&g->cfg, "BX", 32);
+    g->by = gk_config_get(&g->cfg, "BY", 2);
+    g->ry = gk_config_get(&g->cfg, "RY", 4);
+    g->zc = gk_config_get(&g->cfg, "ZC", 64);
+    g->nx = nx; g->ny = ny; g->nz = nz;
+    dims(nx, ny, nz, &g->px, &g->py, &g->pz);
+    long gy = (ny + g->by * g->ry - 1) / (g->by * g->ry), gz = (nz + g->zc - 1) / g->zc;
+    if (gy > 65535 || gz > 65535) {
+        st = gk__fail(GK_EINVAL, "stencil grid %dx%dx%d: too many blocks along y or z for this "
+                      "configuration (%ld, %ld > 65535)", nx, ny, nz, gy, gz);
+        goto fail;
+    }
+    size_t need = (size_t)gk__stencil_gpu_bytes(nx, ny, nz), fr = 0, tot = 0;
+    GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
+    if (need > fr) {
+        char b1[32], b2[32];
+        st = gk__fail(GK_ENOMEM, "stencil grid %dx%dx%d needs %s of GPU memory (two padded buffers), "
+                      "%s has %s free", nx, ny, nz, gk__human_bytes((double)need, b1, sizeof b1),
+                      g->dev.name, gk__human_bytes((double)fr, b2, sizeof b2));
+        goto fail;
+    }
+    if ((st = gk__gpu_module_load(&gk__image_stencil, &gk__space_stencil, &g->cfg, &g->mod)))
+        goto fail;
+    if ((st = gk__gpu_kernel(&g->mod, "gk_stencil_naive", &g->k_naive)) ||
+        (st = gk__gpu_kernel(&g->mod, "gk_stencil_tile", &g->k_tile)) ||
+        (st = gk__gpu_kernel(&g->mod, "gk_stencil_stream", &g->k_stream)))
+        goto fail;
+    size_t one = need / 2;
+    GK_CUDA_GOTO(cudaMalloc((void **)&g->buf[0], one), st, fail);
+    GK_CUDA_GOTO(cudaMalloc((void **)&g->buf[1], one), st, fail);
+    GK_CUDA_GOTO(cudaMemset(g->buf[0], 0, one), st, fail);
+    GK_CUDA_GOTO(cudaMemset(g->buf[1], 0, one), st, fail);
+    memcpy(g->coeffs.c, coeffs, sizeof g->coeffs.c);
+    if ((st = gk__gpu_timer_init(&g->timer)))
+        goto fail;
+    *out = g;
+    return GK_OK;
+fail:
+    gk__stencil_gpu_close(g);
+    return st;
+}
+
+void gk__stencil_gpu_close(gk_stencil_gpu *g)
+{
+    if (!g) return;
+    gk__gpu_timer_free(&g->timer);
+    cudaFree(g->buf[0]);
+    cudaFree(g->buf[1]);
+    gk__gpu_module_unload(&g->mod);
+    free(g);
+}
+
+const gk_config *gk__stencil_gpu_config(const gk_stencil_gpu *g) { return &g->cfg; }
+const gk_device_info *gk__stencil_gpu_device(const gk_stencil_gpu *g) { return &g->dev; }
+
+static struct cudaMemcpy3DParms copy_parms(gk_stencil_gpu *g, double *host, int to_device)
+{
+    struct cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    struct cudaPitchedPtr h = { host, (size_t)g->nx * sizeof(double), (size_t)g->nx, (size_t)g->ny };
+    struct cudaPitchedPtr d = { g->buf[g->cur], (size_t)g->px * sizeof(double), (size_t)g->px, (size_t)g->py };
+    struct cudaPos dpos = { XOFF * sizeof(double), 1, 1 };
+    if (to_device) {
+        p.srcPtr = h; p.dstPtr = d; p.dstPos = dpos;
+        p.kind = cudaMemcpyHostToDevice;
+    } else {
+        p.srcPtr = d; p.srcPos = dpos; p.dstPtr = h;
+        p.kind = cudaMemcpyDeviceToHost;
+    }
+    p.extent.width = (size_t)g->nx * sizeof(double);
+    p.extent.height = (size_t)g->ny;
+    p.extent.depth = (size_t)g->nz;
+    return p;
+}
+
+gk_status gk__stencil_gpu_upload(gk_stencil_gpu *g, const double *grid, float *ms)
+{
+    gk_status st;
+    g->cur = 0;
+    struct cudaMemcpy3DParms p = copy_parms(g, (double *)grid, 1);
+    if ((st = gk__gpu_timer_start(&g->timer, 0))) return st;
+    GK_CUDA_TRY(cudaMemcpy3D(&p));
+    float t;
+    if ((st = gk__gpu_timer_stop(&g->timer, 0, &t))) return st;
+    if (ms) *ms = t;
+    return GK_OK;
+}
+
+gk_status gk__stencil_gpu_download(gk_stencil_gpu *g, double *grid, float *ms)
+{
+    gk_status st;
+    struct cudaMemcpy3DParms p = copy_parms(g, grid, 0);
+    if ((st = gk__gpu_timer_start(&g->timer, 0))) return st;
+    GK_CUDA_TRY(cudaMemcpy3D(&p));
+    float t;
+    if ((st = gk__gpu_timer_stop(&g->timer, 0, &t))) return st;
+    if (ms) *ms = t;
+    return GK_OK;
+}
+
+static gk_status run(gk_stencil_gpu *g, int naive, int steps, float *ms)
+{
+    gk_status st;
+    if (steps < 0)
+        return gk__fail(GK_EINVAL, "stencil: steps %d < 0", steps);
+    cudaKernel_t k;
+    dim3 grid, block;
+    size_t smem = 0;
+    if (naive) {
+        k = g->k_naive;
+        grid = gk__dim3((unsigned)(g->nx + 31) / 32, (unsigned)(g->ny + 7) / 8, (unsigned)g->nz);
+        block = gk__dim3(32, 8, 1);
+        if (g->ny / 8 + 1 > 65535 || g->nz > 65535)
+            return gk__fail(GK_EINVAL, "naive stencil: grid too large for one launch");
+    } else {
+        k = g->design == 0 ? g->k_tile : g->k_stream;
+        grid = gk__dim3((unsigned)((g->nx + g->bx - 1) / g->bx),
+                        (unsigned)((g->ny + g->by * g->ry - 1) / (g->by * g->ry)),
+                        (unsigned)((g->nz + g->zc - 1) / g->zc));
+        block = gk__dim3((unsigned)g->bx, (unsigned)g->by, 1);
+        smem = gk__stencil_smem_bytes(g->design, g->bx, g->by, g->ry);
+    }
+    int nx = g->nx, ny = g->ny, nz = g->nz, px = g->px, py = g->py;
+    if ((st = gk__gpu_timer_start(&g->timer, 0))) return st;
+    for (int s = 0; s < steps; s++) {
+        const double *in = origin(g, g->cur);
+        double *out = origin(g, g->cur ^ 1);
+        void *args[] = { &in, &out, &nx, &ny, &nz, &px, &py, &g->coeffs };
+        if ((st = gk__gpu_launch(k, grid, block, smem, 0, args)))
+            return st;
+        g->cur ^= 1;
+    }
+    float t;
+    if ((st = gk__gpu_timer_stop(&g->timer, 0, &t))) return st;
+    GK_CUDA_TRY(cudaGetLastError());
+    if (ms) *ms = t;
+    return GK_OK;
+}
+
+gk_status gk__stencil_gpu_run(gk_stencil_gpu *g, int steps, float *ms) { return run(g, 0, steps, ms); }
+gk_status gk__stencil_gpu_run_naive(gk_stencil_gpu *g, int steps, float *ms) { return run(g, 1, steps, ms); }
+
+gk_status gk__stencil_gpu_halo_max(gk_stencil_gpu *g, double *max_abs)
+{
+    size_t n = (size_t)g->px * g->py * g->pz;
+    double *h = malloc(n * sizeof *h);
+    if (!h)
+        return gk__fail(GK_ENOMEM, "out of host memory for the halo check");
+    cudaError_t e = cudaMemcpy(h, g->buf[g->cur], n * sizeof *h, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        free(h);
+        return gk__cuda_fail(e, "cudaMemcpy(halo check)");
+    }
+    double m = 0;
+    for (int z = -1; z <= g->nz; z++)
+        for (int y = -1; y <= g->ny; y++)
+            for (int x = -1; x <= g->nx; x++) {
+                int inside = x >= 0 && x < g->nx && y >= 0 && y < g->ny && z >= 0 && z < g->nz;
+                if (inside) continue;
+                double v = fabs(h[((size_t)(z + 1) * g->py + (size_t)(y + 1)) * g->px + (size_t)(x + XOFF)]);
+                if (!(v <= m)) m = v;   /* NaN counts */
+            }
+    free(h);
+    *max_abs = m;
+    return GK_OK;
+}

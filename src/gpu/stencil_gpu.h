@@ -1,0 +1,38 @@
+/* stencil_gpu.h - the GPU stencil: its tuning space and a context that keeps
+ * a grid on the device between calls (what gk and gktune drive).  Built only
+ * with CUDA. */
+#ifndef GK_STENCIL_GPU_H
+#define GK_STENCIL_GPU_H
+
+#include "gpu/gpu.h"
+
+/* Kernel "stencil": DESIGN (0 = shared-memory tile, 1 = 2.5D z-streaming),
+ * BX, BY (block shape), RY (outputs per thread along y), ZC (z chunk per
+ * block), UNROLL (z loop), MAXRREG {0, 32, 64, 96, 128, 255}. */
+extern const gk_space gk__space_stencil;
+
+typedef struct gk_stencil_gpu gk_stencil_gpu;
+
+/* gk__gpu_open, load the module with cfg (NULL = defaults), allocate both
+ * padded buffers (zero halo).  GK_ENOMEM naming the amount when the device
+ * lacks the memory. */
+gk_status gk__stencil_gpu_open(gk_stencil_gpu **ctx, int nx, int ny, int nz, const double coeffs[27],
+                               const gk_config *cfg);
+/* The interior, x fastest; resets the step count. */
+gk_status gk__stencil_gpu_upload(gk_stencil_gpu *ctx, const double *grid, float *ms);
+/* steps sweeps with the configured design, timed with CUDA events. */
+gk_status gk__stencil_gpu_run(gk_stencil_gpu *ctx, int steps, float *ms);
+/* The same with the naive baseline kernel (one point per thread, 27 loads). */
+gk_status gk__stencil_gpu_run_naive(gk_stencil_gpu *ctx, int steps, float *ms);
+gk_status gk__stencil_gpu_download(gk_stencil_gpu *ctx, double *grid, float *ms);
+/* Largest |value| in the halo of the current buffer (must stay 0). */
+gk_status gk__stencil_gpu_halo_max(gk_stencil_gpu *ctx, double *max_abs);
+/* The complete configuration in use and the device. */
+const gk_config *gk__stencil_gpu_config(const gk_stencil_gpu *ctx);
+const gk_device_info *gk__stencil_gpu_device(const gk_stencil_gpu *ctx);
+void gk__stencil_gpu_close(gk_stencil_gpu *ctx);
+
+/* Device bytes for an nx x ny x nz grid (both padded buffers). */
+uint64_t gk__stencil_gpu_bytes(int nx, int ny, int nz);
+
+#endif /* GK_STENCIL_GPU_H */

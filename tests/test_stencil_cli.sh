@@ -1,0 +1,100 @@
+#!/bin/sh
+# gk stencil, gk gen grid, gk bench stencil: results, files and every bad-input rule.
+. "$top_srcdir/tests/tap.sh"
+d=$t_tmp
+
+t_ok "gen grid 17x9x13" "$GK" gen grid --size=17x9x13 --seed=5 "$d/g.bin"
+[ "$(wc -c <"$d/g.bin")" -eq $((17 * 9 * 13 * 8)) ]; t_result $? "gen grid writes NX*NY*NZ*8 bytes"
+t_ok "gen grid cube" "$GK" gen grid --size=4 "$d/c.bin"
+[ "$(wc -c <"$d/c.bin")" -eq 512 ]; t_result $? "one size means a cube"
+
+t_ok "stencil nt=0 from file" "$GK" stencil --size=17x9x13 --steps=0 --input="$d/g.bin" --output="$d/o0.bin" --device=cpu
+cmp -s "$d/g.bin" "$d/o0.bin"; t_result $? "nt=0 returns the input unchanged"
+t_ok "stencil from seed" "$GK" stencil --size=17x9x13 --steps=3 --seed=5 --output="$d/s.bin" --device=cpu
+t_ok "stencil from the generated grid" "$GK" stencil --size=17x9x13 --steps=3 --input="$d/g.bin" --output="$d/f.bin" --device=cpu
+cmp -s "$d/s.bin" "$d/f.bin"; t_result $? "--seed and gen grid with that seed give the same run"
+t_ok "another seed" "$GK" stencil --size=17x9x13 --steps=3 --seed=6 --output="$d/s6.bin" --device=cpu
+! cmp -s "$d/s.bin" "$d/s6.bin"; t_result $? "another seed gives another result"
+
+t_ok "--check on the CPU (default coeffs)" "$GK" stencil --size=17x9x13 --steps=7 --check --device=cpu
+grep -q "ok$" "$t_tmp/out"; t_result $? "--check reports ok"
+t_ok "--check with a coefficient file" "$GK" stencil --size=2x3x5 --steps=2 --check --device=cpu \
+  --coeffs="$top_srcdir/tests/data/stencil_coeffs_random.txt"
+t_ok "--time --json" "$GK" stencil --size=9 --steps=2 --time --json --check --device=cpu
+if command -v python3 >/dev/null 2>&1; then
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["steps"]==2 and d["gstencil_per_s"]>0 and d["check"]["ok"]' "$t_tmp/out"
+  t_result $? "--json is valid JSON with the rate and the check"
+else
+  echo "ok $((t_n=t_n+1)) - JSON check # SKIP no python3"
+fi
+t_ok "--time line" "$GK" stencil --size=9 --steps=2 --time --device=cpu
+grep -q "GStencil/s.*GFLOP/s" "$t_tmp/out"; t_result $? "--time prints GStencil/s and GFLOP/s"
+t_ok "1x1x1 --check" "$GK" stencil --size=1 --steps=7 --check --device=cpu
+
+# The output after nt steps equals an independent computation (python, when
+# present): one step on 2x3x5 with the default coefficients.
+if command -v python3 >/dev/null 2>&1; then
+  "$GK" gen grid --size=2x3x5 --seed=9 "$d/p.bin" && "$GK" stencil --size=2x3x5 --steps=2 --input="$d/p.bin" --output="$d/po.bin" --device=cpu
+  python3 - "$d/p.bin" "$d/po.bin" <<'PY'
+import struct, sys
+nx, ny, nz = 2, 3, 5
+c = {'ZZZ': .9415, 'NZZ': .01531, 'PZZ': .02345, 'ZNZ': -.01334, 'ZPZ': -.03512, 'ZZN': .02333, 'ZZP': .02111,
+     'NNZ': -.03154, 'PNZ': -.01234, 'NPZ': .01111, 'PPZ': .02222, 'NZN': .01212, 'PZN': .01313, 'NZP': -.01242,
+     'PZP': -.03751, 'ZNN': -.03548, 'ZPN': -.04214, 'ZNP': .01795, 'ZPP': .01279, 'NNN': .01537, 'PNN': -.01357,
+     'NPN': -.01734, 'PPN': .01975, 'NNP': .02568, 'PNP': .02734, 'NPP': -.01242, 'PPP': -.02018}
+L = {-1: 'N', 0: 'Z', 1: 'P'}
+g = list(struct.unpack('<%dd' % (nx*ny*nz), open(sys.argv[1], 'rb').read()))
+def at(g, x, y, z):
+    return g[(z*ny + y)*nx + x] if 0 <= x < nx and 0 <= y < ny and 0 <= z < nz else 0.0
+for s in range(2):
+    g = [sum(c[L[dx]+L[dy]+L[dz]] * at(g, x+dx, y+dy, z+dz) for dz in (-1,0,1) for dy in (-1,0,1) for dx in (-1,0,1))
+         for z in range(nz) for y in range(ny) for x in range(nx)]
+o = struct.unpack('<%dd' % (nx*ny*nz), open(sys.argv[2], 'rb').read())
+err = max(abs(a-b) for a, b in zip(g, o))
+sys.exit(0 if err < 1e-14 else 1)
+PY
+  t_result $? "2 steps on 2x3x5 match an independent python computation"
+else
+  echo "ok $((t_n=t_n+1)) - python cross-check # SKIP no python3"
+fi
+
+# GPU, when there is one: the whole command with --check.
+if "$GK" info | grep -q "compute capability"; then
+  t_ok "--device=gpu --check 33x18x35" "$GK" stencil --size=33x18x35 --steps=7 --check --device=gpu --verbose
+  t_ok "--device=gpu nt=0" "$GK" stencil --size=17x9x13 --steps=0 --input="$d/g.bin" --output="$d/go.bin" --device=gpu
+  cmp -s "$d/g.bin" "$d/go.bin"; t_result $? "gpu nt=0 returns the input"
+  t_ok "gpu output equals cpu output" "$GK" stencil --size=17x9x13 --steps=3 --seed=5 --output="$d/gs.bin" --device=gpu
+  cmp -s "$d/s.bin" "$d/gs.bin"; t_result $? "gpu and cpu results are bit-identical"
+  t_ok "--config DESIGN=0 --check" "$GK" stencil --size=40x7x9 --steps=2 --check --device=gpu --config=DESIGN=0,BX=16,BY=4
+  t_ok "bench stencil small" "$GK" bench stencil --sizes=48x40x33 --steps=3 --reps=1
+  grep -q "naive" "$t_tmp/out" && grep -q "stream" "$t_tmp/out" && ! grep -q FAIL "$t_tmp/out"; t_result $? "bench has the kernels and all checks pass"
+else
+  t_fails "--device=gpu without a GPU" 1 "CUDA\|GPU\|device" "$GK" stencil --size=4 --device=gpu
+  t_fails "bench stencil without a GPU" 1 "CUDA\|GPU\|device" "$GK" bench stencil --sizes=8
+fi
+
+# Bad input: one line, exit 1, no output file.
+printf 'xxxx' >"$d/short.bin"
+t_fails "input of the wrong size" 1 "short.bin.*bytes" "$GK" stencil --size=17x9x13 --input="$d/short.bin" --output="$d/bad1.bin"
+t_fails "input larger than the size" 1 "g.bin.*bytes" "$GK" stencil --size=4 --input="$d/g.bin" --output="$d/bad1.bin"
+t_fails "missing input" 1 "nothere.bin" "$GK" stencil --size=4 --input="$d/nothere.bin" --output="$d/bad1.bin"
+t_fails "size 0" 1 "size" "$GK" stencil --size=0 --output="$d/bad1.bin"
+t_fails "negative size" 1 "size" "$GK" stencil --size=4x-3x4 --output="$d/bad1.bin"
+t_fails "two sizes" 1 "size" "$GK" stencil --size=4x4 --output="$d/bad1.bin"
+t_fails "size with junk" 1 "size" "$GK" stencil --size=4y4 --output="$d/bad1.bin"
+t_fails "negative steps" 1 "steps.*negative" "$GK" stencil --size=4 --steps=-1 --output="$d/bad1.bin"
+t_fails "steps not a number" 1 "steps" "$GK" stencil --size=4 --steps=abc --output="$d/bad1.bin"
+t_fails "coefficients: 26 numbers" 1 "bad26.txt.*27" "$GK" stencil --size=4 --coeffs="$top_srcdir/tests/data/stencil_coeffs_bad26.txt" --output="$d/bad1.bin"
+t_fails "coefficients: a NaN" 1 "nan.txt.*finite" "$GK" stencil --size=4 --coeffs="$top_srcdir/tests/data/stencil_coeffs_nan.txt" --output="$d/bad1.bin"
+printf '1 2 3 x\n' >"$d/cw.txt"
+t_fails "coefficients: a word" 1 "cw.txt.*not a number" "$GK" stencil --size=4 --coeffs="$d/cw.txt" --output="$d/bad1.bin"
+t_fails "grid too large for memory" 1 "needs.*memory" "$GK" stencil --size=100000 --output="$d/bad1.bin" --device=cpu
+t_fails "gen grid too large" 1 "needs.*memory" "$GK" gen grid --size=100000x100000x1000 "$d/bad1.bin"
+t_fails "gen grid size 0" 1 "size" "$GK" gen grid --size=0 "$d/bad1.bin"
+t_fails "unknown --config parameter" 1 "TILE" "$GK" stencil --size=4 --config=TILE=3 --output="$d/bad1.bin"
+t_fails "--config over 1024 threads" 1 "1024" "$GK" stencil --size=4 --config=BX=128,BY=16 --output="$d/bad1.bin"
+t_fails "bad --device" 1 "device" "$GK" stencil --size=4 --device=tpu --output="$d/bad1.bin"
+t_fails "missing --size" 2 "size" "$GK" stencil --output="$d/bad1.bin"
+t_fails "unknown option" 2 "bad option" "$GK" stencil --size=4 --bogus
+[ ! -e "$d/bad1.bin" ] && [ -z "$(ls "$d" | grep tmp)" ]; t_result $? "no output or temp file left by any failure"
+t_done

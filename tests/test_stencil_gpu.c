@@ -1,0 +1,128 @@
+/* test_stencil_gpu.c - the GPU kernels (both designs, several block shapes,
+ * the naive baseline) against the triple loop of the tests and the CPU
+ * backend, on odd sizes; the halo stays zero; configuration and memory
+ * rules.  Skips without a CUDA device. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include "gk.h"
+#include "tap.h"
+#include "test_stencil_common.h"
+
+#ifdef GK_HAVE_CUDA
+#include "gpu/stencil_gpu.h"
+#endif
+
+#include <stdio.h>
+
+int main(void)
+{
+    char why[512];
+    if (!gk_gpu_usable(why, sizeof why))
+        skip_all("no CUDA device");
+#ifndef GK_HAVE_CUDA
+    skip_all("no CUDA device");
+#else
+    no_plan();
+    /* The default (embedded) build, both designs with shapes that do not
+     * divide the sizes, several points per thread, tiny z chunks. */
+    const char *cfgs[] = { "", "DESIGN=0", "DESIGN=1,BX=16,BY=4,RY=1,ZC=5,UNROLL=1",
+                           "DESIGN=0,BX=64,BY=2,RY=3,ZC=3,UNROLL=4", "DESIGN=1,BX=32,BY=2,RY=4,ZC=7,MAXRREG=64" };
+    int nvrtc = gk_build_info_get()->has_nvrtc;
+    for (size_t ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
+        gk_config cfg;
+        gk_config_clear(&cfg);
+        ok(gk_config_parse(cfgs[ci], &cfg) == GK_OK, "config '%s' parses", cfgs[ci]);
+        if (ci > 0 && !nvrtc) { skip("no NVRTC", cfgs[ci]); continue; }
+        for (int cs = 0; cs < 2; cs++) {
+            const double *c = cs ? t_random_coeffs : gk_stencil_default_coeffs;
+            for (size_t si = 0; si < sizeof t_sizes / sizeof t_sizes[0]; si++) {
+                int nx = t_sizes[si][0], ny = t_sizes[si][1], nz = t_sizes[si][2];
+                size_t n = (size_t)nx * ny * nz;
+                gk_stencil_gpu *g;
+                gk_status st = gk__stencil_gpu_open(&g, nx, ny, nz, c, &cfg);
+                if (!ok(st == GK_OK, "open %dx%dx%d config '%s'", nx, ny, nz, cfgs[ci])) {
+                    diag("%s", gk_last_error());
+                    continue;
+                }
+                double *in = malloc(n * 8), *out = malloc(n * 8), *ref = malloc(n * 8), *cpu = malloc(n * 8);
+                for (size_t ti = 0; ti < sizeof t_steps / sizeof t_steps[0]; ti++) {
+                    int steps = t_steps[ti];
+                    uint64_t s = 77 + si * 5 + ti;
+                    for (size_t i = 0; i < n; i++) in[i] = t_rand(&s);
+                    memcpy(ref, in, n * 8);
+                    t_reference(ref, nx, ny, nz, c, steps);
+                    memcpy(cpu, in, n * 8);
+                    gk_stencil_cpu(cpu, nx, ny, nz, c, steps);
+                    for (size_t i = 0; i < n; i++) out[i] = NAN;  /* poison */
+                    float ms;
+                    st = gk__stencil_gpu_upload(g, in, &ms);
+                    if (!st) st = gk__stencil_gpu_run(g, steps, &ms);
+                    if (!st) st = gk__stencil_gpu_download(g, out, &ms);
+                    int exact, exact_cpu;
+                    double d = t_maxdiff(out, ref, n, &exact), dc = t_maxdiff(out, cpu, n, &exact_cpu);
+                    double tol = gk_stencil_tolerance(steps, 1.0 + gk_grid_max_abs(ref, (int64_t)n));
+                    ok(st == GK_OK && d <= tol && dc <= tol, "gpu '%s' %dx%dx%d nt=%d %s: max diff %.3g vs loop, "
+                       "%.3g vs cpu (tol %.3g)%s", cfgs[ci], nx, ny, nz, steps, cs ? "random" : "default", d, dc,
+                       tol, exact && exact_cpu ? ", bit-exact" : "");
+                    if (st) diag("%s", gk_last_error());
+                    double halo = -1;
+                    st = gk__stencil_gpu_halo_max(g, &halo);
+                    ok(st == GK_OK && halo == 0, "halo stays zero (max |halo| %g)", halo);
+                }
+                gk__stencil_gpu_close(g);
+                free(in); free(out); free(ref); free(cpu);
+            }
+        }
+    }
+
+    /* The naive baseline and the public entry point. */
+    {
+        int nx = 37, ny = 11, nz = 6, steps = 3;
+        size_t n = (size_t)nx * ny * nz;
+        double *in = malloc(n * 8), *out = malloc(n * 8), *ref = malloc(n * 8);
+        uint64_t s = 5;
+        for (size_t i = 0; i < n; i++) in[i] = t_rand(&s);
+        memcpy(ref, in, n * 8);
+        t_reference(ref, nx, ny, nz, gk_stencil_default_coeffs, steps);
+        gk_stencil_gpu *g;
+        gk_status st = gk__stencil_gpu_open(&g, nx, ny, nz, gk_stencil_default_coeffs, NULL);
+        if (!st) st = gk__stencil_gpu_upload(g, in, NULL);
+        if (!st) st = gk__stencil_gpu_run_naive(g, steps, NULL);
+        if (!st) st = gk__stencil_gpu_download(g, out, NULL);
+        int exact;
+        double d = t_maxdiff(out, ref, n, &exact);
+        ok(st == GK_OK && d <= gk_stencil_tolerance(steps, 2), "naive kernel: max diff %.3g", d);
+        if (!st) gk__stencil_gpu_close(g);
+        memcpy(out, in, n * 8);
+        gk_stencil_gpu_times t;
+        st = gk_stencil_gpu_solve(out, nx, ny, nz, gk_stencil_default_coeffs, steps, NULL, &t);
+        d = t_maxdiff(out, ref, n, &exact);
+        ok(st == GK_OK && d <= gk_stencil_tolerance(steps, 2), "gk_stencil_gpu_solve: max diff %.3g", d);
+        free(in); free(out); free(ref);
+    }
+
+    /* Configuration and memory rules. */
+    {
+        gk_config cfg;
+        gk_stencil_gpu *g;
+        gk_config_clear(&cfg);
+        gk_config_parse("BX=64,BY=32", &cfg);
+        ok(gk__stencil_gpu_open(&g, 8, 8, 8, gk_stencil_default_coeffs, &cfg) == GK_EINVAL,
+           "2048 threads refused: %s", gk_last_error());
+        gk_config_clear(&cfg);
+        gk_config_parse("TILE=4", &cfg);
+        ok(gk__stencil_gpu_open(&g, 8, 8, 8, gk_stencil_default_coeffs, &cfg) == GK_EINVAL,
+           "unknown parameter refused: %s", gk_last_error());
+        ok(gk__stencil_gpu_open(&g, 8192, 8192, 4096, gk_stencil_default_coeffs, NULL) == GK_ENOMEM
+           && strstr(gk_last_error(), "needs"), "grid beyond device memory refused: %s", gk_last_error());
+        char w[160];
+        gk_config_clear(&cfg);
+        gk_config_parse("DESIGN=0,BX=128,BY=8,RY=8", &cfg);
+        gk_config full;
+        gk__space_complete(&gk__space_stencil, &cfg, &full);
+        ok(gk__space_stencil.reject(&full, NULL, w, sizeof w) == 1, "reject without a device: %s", w);
+    }
+    return done_testing();
+#endif
+}
