@@ -1,0 +1,201 @@
+/* apsp_io.c - the NTHU APSP format: reading and validating an input into the
+ * initial distance matrix, writing the output atomically, random graphs (as
+ * files for `gk gen apsp`, in memory for benchmarks) and matrix comparison. */
+#include "core/internal.h"
+#include "core/io.h"
+#include "core/rng.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CHUNK_EDGES (1 << 16)
+
+static double phys_mem_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    return pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
+}
+
+/* The V x V matrix, INF off the diagonal, or GK_ENOMEM saying how much it
+ * needs.  Refuses sizes above physical memory up front: with overcommit a
+ * malloc of that size may "succeed" and the fill would then be killed. */
+static gk_status alloc_matrix(const char *path, int32_t V, int32_t **out)
+{
+    uint64_t bytes = (uint64_t)V * (uint64_t)V * sizeof(int32_t);
+    double phys = phys_mem_bytes();
+    char need[32], have[32];
+    gk__human_bytes((double)bytes, need, sizeof need);
+    if ((phys > 0 && (double)bytes > phys) || bytes > (uint64_t)SIZE_MAX / 2)
+        return gk__fail(GK_ENOMEM, "%s: V = %d needs %s for the distance matrix (V x V int32), "
+                        "more than this machine's %s of memory", path, V, need,
+                        gk__human_bytes(phys, have, sizeof have));
+    int32_t *d = malloc((size_t)bytes);
+    if (!d)
+        return gk__fail(GK_ENOMEM, "%s: V = %d needs %s for the distance matrix (V x V int32): "
+                        "cannot allocate it", path, V, need);
+    int64_t n = V;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++) {
+        int32_t *row = d + i * n;
+        for (int64_t j = 0; j < n; j++)
+            row[j] = GK_APSP_INF;
+        row[i] = 0;
+    }
+    *out = d;
+    return GK_OK;
+}
+
+gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t *Eout, int32_t *max_w)
+{
+    int64_t size;
+    gk_status st;
+    *dist = NULL;
+    if ((st = gk__file_size(path, &size)))
+        return st;
+    if (size < 8)
+        return gk__fail(GK_EFORMAT, "%s: file size %lld is not 8 + 12E (too short for the V, E header)",
+                        path, (long long)size);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gk__fail(GK_EIO, "%s: cannot open", path);
+    int32_t hdr[2];
+    int32_t *d = NULL, *buf = NULL;
+    int32_t wmax = 0;
+    if ((st = gk__read_exact(f, path, hdr, sizeof hdr, "the V, E header")))
+        goto out;
+    int32_t V = hdr[0], E = hdr[1];
+    if (V < 1) {
+        st = gk__fail(GK_EFORMAT, "%s: V = %d: the vertex count must be at least 1", path, V);
+        goto out;
+    }
+    if (E < 0) {
+        st = gk__fail(GK_EFORMAT, "%s: E = %d: the edge count must not be negative", path, E);
+        goto out;
+    }
+    if (size != 8 + 12 * (int64_t)E) {
+        st = gk__fail(GK_EFORMAT, "%s: file size %lld is not 8 + 12E = %lld for E = %d",
+                      path, (long long)size, (long long)(8 + 12 * (int64_t)E), E);
+        goto out;
+    }
+    if ((st = alloc_matrix(path, V, &d)))
+        goto out;
+    if ((st = gk__xmalloc((void **)&buf, (size_t)CHUNK_EDGES * 12, "reading edges")))
+        goto out;
+    for (int64_t e0 = 0; e0 < E; e0 += CHUNK_EDGES) {
+        int64_t m = E - e0 < CHUNK_EDGES ? E - e0 : CHUNK_EDGES;
+        if ((st = gk__read_exact(f, path, buf, (size_t)m * 12, "the edges")))
+            goto out;
+        for (int64_t e = 0; e < m; e++) {
+            int32_t s = buf[3 * e], t = buf[3 * e + 1], w = buf[3 * e + 2];
+            const char *bad = NULL;
+            int32_t val = 0;
+            if (s < 0 || s >= V) bad = "src", val = s;
+            else if (t < 0 || t >= V) bad = "dst", val = t;
+            if (bad) {
+                st = gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): %s %d is outside [0, %d)",
+                              path, (long long)(e0 + e), s, t, w, bad, val, V);
+                goto out;
+            }
+            if (w < 0 || w > GK_APSP_MAX_WEIGHT) {
+                st = gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): weight %d is outside [0, %d]",
+                              path, (long long)(e0 + e), s, t, w, w, GK_APSP_MAX_WEIGHT);
+                goto out;
+            }
+            if (w > wmax) wmax = w;
+            if (s == t) continue;                /* self-loops are ignored */
+            int32_t *cell = d + (int64_t)s * V + t;
+            if (w < *cell) *cell = w;           /* duplicates keep the minimum */
+        }
+    }
+    *dist = d;
+    d = NULL;
+    *Vout = V;
+    if (Eout) *Eout = E;
+    if (max_w) *max_w = wmax;
+out:
+    free(buf);
+    free(d);
+    fclose(f);
+    return st;
+}
+
+gk_status gk_apsp_write(const char *path, const int32_t *dist, int32_t V)
+{
+    if (V < 1)
+        return gk__fail(GK_EINVAL, "%s: V = %d: nothing to write", path, V);
+    gk_outfile o;
+    gk_status st = gk__out_open(&o, path);
+    if (st) return st;
+    st = gk__out_write(&o, dist, (size_t)V * (size_t)V * sizeof *dist);
+    return gk__out_close(&o, st);
+}
+
+gk_status gk_apsp_generate(const char *path, int32_t V, int64_t E, uint64_t seed, int32_t max_w)
+{
+    if (V < 1)
+        return gk__fail(GK_EINVAL, "--vertices=%d: must be at least 1", V);
+    if (E < 0 || E > INT32_MAX)
+        return gk__fail(GK_EINVAL, "--edges=%lld: must be in [0, %d]", (long long)E, INT32_MAX);
+    if (max_w < 0 || max_w > GK_APSP_MAX_WEIGHT)
+        return gk__fail(GK_EINVAL, "--max-weight=%d: must be in [0, %d]", max_w, GK_APSP_MAX_WEIGHT);
+    gk_outfile o;
+    gk_status st;
+    int32_t *buf = NULL;
+    if ((st = gk__xmalloc((void **)&buf, (size_t)(1 << 20) * 12, "generating edges")))
+        return st;
+    if ((st = gk__out_open(&o, path))) {
+        free(buf);
+        return st;
+    }
+    int32_t hdr[2] = { V, (int32_t)E };
+    st = gk__out_write(&o, hdr, sizeof hdr);
+    for (int64_t e0 = 0; st == GK_OK && e0 < E; e0 += 1 << 20) {
+        int64_t m = E - e0 < (1 << 20) ? E - e0 : (1 << 20);
+#pragma omp parallel for schedule(static)
+        for (int64_t e = 0; e < m; e++) {
+            uint64_t id = 3 * (uint64_t)(e0 + e);
+            uint32_t s = (uint32_t)gk__rand_below(seed, id, (uint64_t)V), t = s;
+            if (V > 1)
+                t = (uint32_t)((s + 1 + gk__rand_below(seed, id + 1, (uint64_t)V - 1)) % (uint64_t)V);
+            buf[3 * e] = (int32_t)s;
+            buf[3 * e + 1] = (int32_t)t;
+            buf[3 * e + 2] = (int32_t)gk__rand_below(seed, id + 2, (uint64_t)max_w + 1);
+        }
+        st = gk__out_write(&o, buf, (size_t)m * 12);
+    }
+    free(buf);
+    return gk__out_close(&o, st);
+}
+
+gk_status gk_apsp_random_matrix(int32_t *dist, int32_t V, double density, uint64_t seed, int32_t max_w)
+{
+    if (V < 1 || !(density >= 0 && density <= 1) || max_w < 0 || max_w > GK_APSP_MAX_WEIGHT)
+        return gk__fail(GK_EINVAL, "random matrix: bad V %d, density %g or max weight %d", V, density, max_w);
+    int64_t n = V;
+    uint64_t cut = (uint64_t)(density * 4294967296.0);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < n; j++) {
+            uint64_t u = gk__rand64(seed, (uint64_t)(i * n + j));
+            int32_t w = (int32_t)(((u >> 32) * ((uint64_t)max_w + 1)) >> 32);
+            dist[i * n + j] = i == j ? 0 : (u & 0xffffffffu) < cut ? w : GK_APSP_INF;
+        }
+    return GK_OK;
+}
+
+gk_status gk_apsp_compare(const int32_t *got, const int32_t *want, int32_t V, const char *what)
+{
+    int64_t n = (int64_t)V * V, bad = 0, first = -1;
+#pragma omp parallel for reduction(+ : bad) schedule(static)
+    for (int64_t i = 0; i < n; i++)
+        bad += got[i] != want[i];
+    if (!bad)
+        return GK_OK;
+    for (int64_t i = 0; i < n && first < 0; i++)
+        if (got[i] != want[i]) first = i;
+    return gk__fail(GK_EMISMATCH, "%s: %lld of %lld entries differ; first at (%lld, %lld): %d, expected %d",
+                    what, (long long)bad, (long long)n, (long long)(first / V), (long long)(first % V),
+                    got[first], want[first]);
+}

@@ -1,0 +1,318 @@
+// apsp.cu - blocked Floyd-Warshall kernels.  Kernels only: the host code is
+// src/gpu/apsp_gpu.c.
+//
+// The matrix lives on the device padded to Np = a multiple of APSP_TILE, row
+// pitch Np, INF in the padding (so padded vertices add no path).  For each
+// pivot tile k:
+//   gk_apsp_pivot    (phase 1) closes the pivot tile in shared memory;
+//   gk_apsp_minplus  (phase 2, grid nt x 2) pivot row and column tiles:
+//                    C = min(C, P (min,+) C) and C = min(C, C (min,+) P);
+//   gk_apsp_minplus  (phase 3, grid nt x nt) every other tile:
+//                    C = min(C, D[i][k] (min,+) D[k][j]).
+// Once the pivot is closed, phase 2 is a plain min-plus product too, so one
+// register-tiled kernel (an SGEMM in the (min,+) semiring) does phases 2 and
+// 3: each thread owns APSP_TM x APSP_TN outputs in registers, A and B stream
+// through shared memory APSP_BK columns/rows at a time (double-buffered, the
+// next chunk loaded into registers while this one is used), 16-byte shared
+// loads, and one __viaddmin_s32 (min(a + b, c): one VIADDMNMX on sm_90) per
+// output per k.  Values stay in [0, INF]: min(a + b, c) <= c, and
+// INF + INF = 2^31 - 2 does not overflow.
+//
+// Also here: the classic course design kept as the benchmark's baseline
+// (64 x 64 tiles, 32 x 32 threads, three phases in shared memory), the
+// ceiling micro-benchmark and a fill kernel for the padding.
+
+#ifndef APSP_TILE
+#define APSP_TILE 128   // tile edge (output tile of a block; pivot tile)
+#endif
+#ifndef APSP_TM
+#define APSP_TM 8       // output rows per thread (multiple of 4)
+#endif
+#ifndef APSP_TN
+#define APSP_TN 8       // output columns per thread (multiple of 4)
+#endif
+#ifndef APSP_BK
+#define APSP_BK 32      // k chunk held in shared memory per stage
+#endif
+#ifndef APSP_UNROLL
+#define APSP_UNROLL 8   // unroll of the k loop inside a chunk
+#endif
+#ifndef APSP_MINB
+#define APSP_MINB 1     // __launch_bounds__ minimum blocks per SM
+#endif
+
+#define INF 1073741823
+
+#define TX (APSP_TILE / APSP_TN)            // threads along a row
+#define TY (APSP_TILE / APSP_TM)            // threads along a column
+#define NTHREADS (TX * TY)
+#define RG (APSP_TM / 4)                    // groups of 4 rows per thread
+#define CG (APSP_TN / 4)                    // groups of 4 columns per thread
+#define RSLAB (APSP_TILE / RG)              // rows between a thread's row groups
+#define CSLAB (APSP_TILE / CG)
+#define LDA (APSP_TILE + 4)                 // A^T chunk row pitch (padded: fewer store conflicts)
+#define LDB (APSP_TILE)
+#define PIVOT_THREADS (APSP_TILE * APSP_TILE < 1024 ? APSP_TILE * APSP_TILE : 1024)
+
+#if APSP_TM % 4 || APSP_TN % 4 || APSP_TILE % APSP_TM || APSP_TILE % APSP_TN || APSP_TILE % APSP_BK \
+    || APSP_BK % APSP_UNROLL || APSP_BK % 4 || (APSP_BK * APSP_TILE / 4) % NTHREADS
+#error "inconsistent APSP_* parameters"
+#endif
+
+#define GK_PRAGMA(x) _Pragma(#x)
+#define GK_UNROLL(n) GK_PRAGMA(unroll n)
+
+static __device__ __forceinline__ int vmin(int a, int b) { return a < b ? a : b; }
+
+// Phase 1: Floyd-Warshall inside the pivot tile (k, k), in shared memory.
+// In step kk, row kk and column kk do not change (d[kk][kk] >= 0), so no
+// thread writes what another reads; a write happens only on improvement.
+extern "C" __global__ void __launch_bounds__(PIVOT_THREADS)
+gk_apsp_pivot(int *d, long long pitch, int k)
+{
+    extern __shared__ int s[];
+    int *base = d + (long long)k * APSP_TILE * pitch + (long long)k * APSP_TILE;
+    for (int c = threadIdx.x; c < APSP_TILE * APSP_TILE; c += PIVOT_THREADS)
+        s[c] = base[(long long)(c / APSP_TILE) * pitch + c % APSP_TILE];
+    __syncthreads();
+    for (int kk = 0; kk < APSP_TILE; kk++) {
+        for (int c = threadIdx.x; c < APSP_TILE * APSP_TILE; c += PIVOT_THREADS) {
+            int i = c / APSP_TILE, j = c % APSP_TILE;
+            int v = s[i * APSP_TILE + kk] + s[kk * APSP_TILE + j];
+            if (v < s[c]) s[c] = v;
+        }
+        __syncthreads();
+    }
+    for (int c = threadIdx.x; c < APSP_TILE * APSP_TILE; c += PIVOT_THREADS)
+        base[(long long)(c / APSP_TILE) * pitch + c % APSP_TILE] = s[c];
+}
+
+// Phases 2 and 3.  phase 2: blockIdx.x = tile index along the pivot row or
+// column, blockIdx.y = 0 (row tile (k, x)) or 1 (column tile (x, k)).
+// phase 3: blockIdx = (column tile, row tile), pivot row and column skipped.
+extern "C" __global__ void __launch_bounds__(NTHREADS, APSP_MINB)
+gk_apsp_minplus(int *d, long long pitch, int k, int phase)
+{
+    extern __shared__ __align__(16) int smem[];
+    int bi, bj, ai, aj, bri, brj;   // C tile (bi, bj) = A tile (ai, aj) x B tile (bri, brj)
+    if (phase == 2) {
+        if ((int)blockIdx.x == k) return;
+        if (blockIdx.y == 0) { bi = k; bj = blockIdx.x; }
+        else                 { bi = blockIdx.x; bj = k; }
+    } else {
+        bi = blockIdx.y; bj = blockIdx.x;
+        if (bi == k || bj == k) return;
+    }
+    ai = bi; aj = k; bri = k; brj = bj;
+
+    const int tid = threadIdx.x;
+    const int tx = tid % TX, ty = tid / TX;
+    int *cbase = d + (long long)bi * APSP_TILE * pitch + (long long)bj * APSP_TILE;
+    const int *abase = d + (long long)ai * APSP_TILE * pitch + (long long)aj * APSP_TILE;
+    const int *bbase = d + (long long)bri * APSP_TILE * pitch + (long long)brj * APSP_TILE;
+
+    int acc[APSP_TM][APSP_TN];
+#pragma unroll
+    for (int g = 0; g < RG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v = *(const int4 *)(cbase + (long long)(g * RSLAB + ty * 4 + r) * pitch + h * CSLAB + tx * 4);
+                acc[g * 4 + r][h * 4 + 0] = v.x; acc[g * 4 + r][h * 4 + 1] = v.y;
+                acc[g * 4 + r][h * 4 + 2] = v.z; acc[g * 4 + r][h * 4 + 3] = v.w;
+            }
+
+    // Chunk loads: A is read as int4 along k (row-major tile) and stored
+    // transposed (As[kk][i]); B rows are copied as they are (Bs[kk][j]).
+    constexpr int AV = APSP_BK * APSP_TILE / 4 / NTHREADS;   // int4 per thread per chunk
+    int4 ra[AV], rb[AV];
+    // stage s: A^T at smem + s * STAGE, B after it (no pointer arrays: a
+    // run-time index into one would put it in local memory)
+    constexpr int STAGE = APSP_BK * (LDA + LDB);
+#define As(s) (smem + (s) * STAGE)
+#define Bs(s) (smem + (s) * STAGE + APSP_BK * LDA)
+
+#define LOAD_CHUNK(k0) do { \
+        _Pragma("unroll") for (int q = 0; q < AV; q++) { \
+            int e = tid + q * NTHREADS; \
+            int ar = e / (APSP_BK / 4), ac = (e % (APSP_BK / 4)) * 4; \
+            ra[q] = *(const int4 *)(abase + (long long)ar * pitch + (k0) + ac); \
+            int br = e / (APSP_TILE / 4), bc = (e % (APSP_TILE / 4)) * 4; \
+            rb[q] = *(const int4 *)(bbase + (long long)((k0) + br) * pitch + bc); \
+        } } while (0)
+#define STORE_CHUNK(buf) do { \
+        _Pragma("unroll") for (int q = 0; q < AV; q++) { \
+            int e = tid + q * NTHREADS; \
+            int ar = e / (APSP_BK / 4), ac = (e % (APSP_BK / 4)) * 4; \
+            As(buf)[(ac + 0) * LDA + ar] = ra[q].x; As(buf)[(ac + 1) * LDA + ar] = ra[q].y; \
+            As(buf)[(ac + 2) * LDA + ar] = ra[q].z; As(buf)[(ac + 3) * LDA + ar] = ra[q].w; \
+            int br = e / (APSP_TILE / 4), bc = (e % (APSP_TILE / 4)) * 4; \
+            *(int4 *)(Bs(buf) + br * LDB + bc) = rb[q]; \
+        } } while (0)
+
+    LOAD_CHUNK(0);
+    STORE_CHUNK(0);
+    __syncthreads();
+    constexpr int NCHUNK = APSP_TILE / APSP_BK;
+#pragma unroll 1
+    for (int ch = 0; ch < NCHUNK; ch++) {
+        const int cur = ch & 1;
+        if (ch + 1 < NCHUNK)
+            LOAD_CHUNK((ch + 1) * APSP_BK);
+        const int *as = As(cur), *bs = Bs(cur);
+        GK_UNROLL(APSP_UNROLL)
+        for (int kk = 0; kk < APSP_BK; kk++) {
+            int a[APSP_TM], b[APSP_TN];
+#pragma unroll
+            for (int g = 0; g < RG; g++) {
+                int4 v = *(const int4 *)(as + kk * LDA + g * RSLAB + ty * 4);
+                a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v = *(const int4 *)(bs + kk * LDB + h * CSLAB + tx * 4);
+                b[h * 4 + 0] = v.x; b[h * 4 + 1] = v.y; b[h * 4 + 2] = v.z; b[h * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int r = 0; r < APSP_TM; r++)
+#pragma unroll
+                for (int c = 0; c < APSP_TN; c++)
+                    acc[r][c] = __viaddmin_s32(a[r], b[c], acc[r][c]);
+        }
+        if (ch + 1 < NCHUNK) {
+            STORE_CHUNK(cur ^ 1);
+            __syncthreads();
+        }
+    }
+#undef LOAD_CHUNK
+#undef As
+#undef Bs
+#undef STORE_CHUNK
+
+#pragma unroll
+    for (int g = 0; g < RG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v;
+                v.x = acc[g * 4 + r][h * 4 + 0]; v.y = acc[g * 4 + r][h * 4 + 1];
+                v.z = acc[g * 4 + r][h * 4 + 2]; v.w = acc[g * 4 + r][h * 4 + 3];
+                *(int4 *)(cbase + (long long)(g * RSLAB + ty * 4 + r) * pitch + h * CSLAB + tx * 4) = v;
+            }
+}
+
+// Fill n ints with v (the padding of the device matrix).
+extern "C" __global__ void gk_apsp_fill(int *d, long long n, int v)
+{
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        d[i] = v;
+}
+
+// ---------------------------------------------------------------- baseline
+// The classic design of the course reports: 64 x 64 tiles, 32 x 32 threads
+// each owning 2 x 2 cells, three phases, every update from shared memory.
+#define BT 64
+#define BH 32
+
+extern "C" __global__ void __launch_bounds__(1024) gk_apsp_base_p1(int *d, long long pitch, int k)
+{
+    __shared__ int s[BT][BT];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int *b = d + (long long)k * BT * pitch + k * BT;
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 2; x++)
+            s[ty + y * BH][tx + x * BH] = b[(long long)(ty + y * BH) * pitch + tx + x * BH];
+    __syncthreads();
+    for (int kk = 0; kk < BT; kk++) {
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 2; x++) {
+                int v = s[ty + y * BH][kk] + s[kk][tx + x * BH];
+                if (v < s[ty + y * BH][tx + x * BH]) s[ty + y * BH][tx + x * BH] = v;
+            }
+        __syncthreads();
+    }
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 2; x++)
+            b[(long long)(ty + y * BH) * pitch + tx + x * BH] = s[ty + y * BH][tx + x * BH];
+}
+
+extern "C" __global__ void __launch_bounds__(1024) gk_apsp_base_p2(int *d, long long pitch, int k)
+{
+    __shared__ int piv[BT][BT], own[BT][BT];
+    if ((int)blockIdx.x == k) return;
+    int tx = threadIdx.x, ty = threadIdx.y, row = blockIdx.y == 0;
+    int bi = row ? k : blockIdx.x, bj = row ? blockIdx.x : k;
+    int *p = d + (long long)k * BT * pitch + k * BT;
+    int *o = d + (long long)bi * BT * pitch + (long long)bj * BT;
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 2; x++) {
+            piv[ty + y * BH][tx + x * BH] = p[(long long)(ty + y * BH) * pitch + tx + x * BH];
+            own[ty + y * BH][tx + x * BH] = o[(long long)(ty + y * BH) * pitch + tx + x * BH];
+        }
+    __syncthreads();
+    for (int kk = 0; kk < BT; kk++) {
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 2; x++) {
+                int i = ty + y * BH, j = tx + x * BH;
+                int v = row ? piv[i][kk] + own[kk][j] : own[i][kk] + piv[kk][j];
+                if (v < own[i][j]) own[i][j] = v;
+            }
+        __syncthreads();
+    }
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 2; x++)
+            o[(long long)(ty + y * BH) * pitch + tx + x * BH] = own[ty + y * BH][tx + x * BH];
+}
+
+extern "C" __global__ void __launch_bounds__(1024) gk_apsp_base_p3(int *d, long long pitch, int k)
+{
+    __shared__ int sa[BT][BT], sb[BT][BT];
+    int bi = blockIdx.y, bj = blockIdx.x;
+    if (bi == k || bj == k) return;
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int *a = d + (long long)bi * BT * pitch + k * BT;
+    int *b = d + (long long)k * BT * pitch + (long long)bj * BT;
+    int *c = d + (long long)bi * BT * pitch + (long long)bj * BT;
+    int r[2][2];
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 2; x++) {
+            sa[ty + y * BH][tx + x * BH] = a[(long long)(ty + y * BH) * pitch + tx + x * BH];
+            sb[ty + y * BH][tx + x * BH] = b[(long long)(ty + y * BH) * pitch + tx + x * BH];
+            r[y][x] = c[(long long)(ty + y * BH) * pitch + tx + x * BH];
+        }
+    __syncthreads();
+#pragma unroll 16
+    for (int kk = 0; kk < BT; kk++)
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 2; x++)
+                r[y][x] = vmin(r[y][x], sa[ty + y * BH][kk] + sb[kk][tx + x * BH]);
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 2; x++)
+            c[(long long)(ty + y * BH) * pitch + tx + x * BH] = r[y][x];
+}
+
+// ---------------------------------------------------------------- ceiling
+// CEIL_CHAINS independent min(a + b, c) per thread per step (each reads the
+// last step's values of two chains, so no step can be folded away).
+#define CEIL_CHAINS 16
+extern "C" __global__ void __launch_bounds__(256) gk_apsp_ceiling(int *out, int iters, int seed)
+{
+    int acc[CEIL_CHAINS];
+    int b = (threadIdx.x & 7) + seed;
+#pragma unroll
+    for (int c = 0; c < CEIL_CHAINS; c++)
+        acc[c] = INF - c - threadIdx.x;
+#pragma unroll 1
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int c = 0; c < CEIL_CHAINS; c++)
+            acc[c] = __viaddmin_s32(acc[c], b, acc[(c + 1) % CEIL_CHAINS]);
+    int s = 0;
+#pragma unroll
+    for (int c = 0; c < CEIL_CHAINS; c++)
+        s ^= acc[c];
+    if (s == 0x7fffffff)
+        out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}

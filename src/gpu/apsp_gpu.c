@@ -1,0 +1,264 @@
+/* apsp_gpu.c - host side of the APSP GPU backend: the search space, the
+ * padded device matrix, the three-phase launch loop, the classic baseline
+ * and the min-plus ceiling (kernels in apsp.cu). */
+#include "gpu/apsp_gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const gk_param_def apsp_params[] = {
+    { "APSP_TILE", 128, 4, { 64, 96, 128, 192 }, "tile edge (output tile per block, pivot tile)" },
+    { "APSP_TM", 8, 3, { 4, 8, 12 }, "output rows per thread (multiple of 4)" },
+    { "APSP_TN", 8, 3, { 4, 8, 12 }, "output columns per thread (multiple of 4)" },
+    { "APSP_BK", 32, 4, { 8, 16, 32, 64 }, "k chunk per shared-memory stage" },
+    { "APSP_UNROLL", 8, 5, { 1, 2, 4, 8, 16 }, "unroll of the k loop inside a chunk" },
+    { "APSP_MINB", 1, 2, { 1, 2 }, "minimum blocks per SM (__launch_bounds__)" },
+    { "MAXRREG", 0, 6, { 0, 64, 96, 128, 168, 255 }, "--maxrregcount (0: none)" },
+};
+
+#define P(name) gk_config_get(cfg, name, 0)
+
+static size_t stage_smem(const gk_config *cfg)
+{
+    return 2 * (size_t)P("APSP_BK") * (2 * (size_t)P("APSP_TILE") + 4) * sizeof(int);
+}
+
+static size_t pivot_smem(const gk_config *cfg)
+{
+    return (size_t)P("APSP_TILE") * (size_t)P("APSP_TILE") * sizeof(int);
+}
+
+static int threads_of(const gk_config *cfg)
+{
+    return (P("APSP_TILE") / P("APSP_TM")) * (P("APSP_TILE") / P("APSP_TN"));
+}
+
+static int apsp_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
+{
+    int tile = P("APSP_TILE"), tm = P("APSP_TM"), tn = P("APSP_TN"), bk = P("APSP_BK");
+    int un = P("APSP_UNROLL"), minb = P("APSP_MINB"), rr = P("MAXRREG");
+#define NO(...) do { snprintf(why, n, __VA_ARGS__); return 1; } while (0)
+    if (tile < 16 || tm < 4 || tn < 4 || bk < 4 || un < 1 || minb < 1 || rr < 0)
+        NO("parameters out of range");
+    if (tm % 4 || tn % 4) NO("APSP_TM %d and APSP_TN %d must be multiples of 4", tm, tn);
+    if (tile % tm || tile % tn) NO("tile %d is not a multiple of the thread tile %dx%d", tile, tm, tn);
+    if (tile % bk || bk % 4) NO("APSP_BK %d must be a multiple of 4 dividing the tile %d", bk, tile);
+    if (bk % un) NO("APSP_UNROLL %d does not divide APSP_BK %d", un, bk);
+    int threads = threads_of(cfg);
+    if (threads > 1024) NO("threads %d > 1024", threads);
+    if (threads < 32 || threads % 32) NO("threads %d is not a positive multiple of 32", threads);
+    if ((bk * tile / 4) % threads) NO("a %dx%d chunk does not split into 16-byte loads over %d threads", tile, bk, threads);
+    if (tm * tn > 144) NO("%dx%d outputs per thread do not fit in registers", tm, tn);
+    /* accumulators, fragments, the next chunk in flight, addressing */
+    int regs = tm * tn + tm + tn + 2 * 4 * (bk * tile / 4 / threads) + 24;
+    if (rr > 0 && rr < tm * tn + 16) NO("MAXRREG %d < the %d accumulators", rr, tm * tn);
+    if (regs > 255) NO("needs about %d registers per thread", regs);
+    if ((long)threads * minb * (regs < 64 ? 64 : regs) > 65536 * 2)
+        NO("%d blocks of %d threads with ~%d registers each exceed an SM", minb, threads, regs);
+    if (dev) {
+        if (stage_smem(cfg) > dev->smem_per_block_optin)
+            NO("shared memory %zu > %zu per block", stage_smem(cfg), dev->smem_per_block_optin);
+        if (pivot_smem(cfg) > dev->smem_per_block_optin)
+            NO("pivot tile %zu bytes > %zu of shared memory per block", pivot_smem(cfg), dev->smem_per_block_optin);
+        if (threads > dev->max_threads_per_block)
+            NO("threads %d > %d", threads, dev->max_threads_per_block);
+    }
+#undef NO
+    return 0;
+}
+
+const gk_space gk__space_apsp = { "apsp", (int)(sizeof apsp_params / sizeof apsp_params[0]), apsp_params, apsp_reject };
+
+struct gk_apsp_gpu {
+    int32_t V;
+    long long np;                 /* padded size and row pitch */
+    int nt, tile, threads;
+    size_t smem_mp, smem_piv;
+    gk_device_info dev;
+    gk_config cfg;
+    gk_gpu_module mod;
+    cudaKernel_t pivot, minplus, fill, b1, b2, b3, ceil;
+    int *d;
+    gk_gpu_timer timer;
+};
+
+gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, int32_t V, const gk_config *cfg)
+{
+    gk_status st;
+    *out = NULL;
+    if (V < 1)
+        return gk__fail(GK_EINVAL, "APSP on the GPU: V = %d", V);
+    gk_apsp_gpu *c = calloc(1, sizeof *c);
+    if (!c)
+        return gk__fail(GK_ENOMEM, "cannot allocate the GPU APSP context");
+    if ((st = gk__gpu_open(&c->dev)))
+        goto fail;
+    if ((st = gk__space_complete(&gk__space_apsp, cfg, &c->cfg)))
+        goto fail;
+    char why[256];
+    if (apsp_reject(&c->cfg, &c->dev, why, sizeof why)) {
+        char text[256];
+        gk_config_format(&c->cfg, text, sizeof text);
+        st = gk__fail(GK_EINVAL, "apsp configuration %s cannot run on %s: %s", text, c->dev.name, why);
+        goto fail;
+    }
+    c->V = V;
+    c->tile = gk_config_get(&c->cfg, "APSP_TILE", 0);
+    c->threads = threads_of(&c->cfg);
+    c->nt = (int)((V + c->tile - 1) / c->tile);
+    c->np = (long long)c->nt * c->tile;
+    c->smem_mp = stage_smem(&c->cfg);
+    c->smem_piv = pivot_smem(&c->cfg);
+    size_t bytes = (size_t)c->np * (size_t)c->np * sizeof(int), fr = 0, tot = 0;
+    GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
+    if (bytes > fr) {
+        char need[32], have[32];
+        st = gk__fail(GK_ENOMEM, "V = %d needs %s of GPU memory (padded to %lld x %lld int32); %s is free on %s",
+                      V, gk__human_bytes((double)bytes, need, sizeof need), c->np, c->np,
+                      gk__human_bytes((double)fr, have, sizeof have), c->dev.name);
+        goto fail;
+    }
+    if ((st = gk__gpu_module_load(&gk__image_apsp, &gk__space_apsp, &c->cfg, &c->mod)))
+        goto fail;
+    if ((st = gk__gpu_kernel(&c->mod, "gk_apsp_pivot", &c->pivot))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_minplus", &c->minplus))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_fill", &c->fill))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p1", &c->b1))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p2", &c->b2))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p3", &c->b3))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_ceiling", &c->ceil)))
+        goto fail;
+    GK_CUDA_GOTO(cudaMalloc((void **)&c->d, bytes), st, fail);
+    if ((st = gk__gpu_timer_init(&c->timer)))
+        goto fail;
+    *out = c;
+    return GK_OK;
+fail:
+    gk__apsp_gpu_close(c);
+    return st;
+}
+
+void gk__apsp_gpu_close(gk_apsp_gpu *c)
+{
+    if (!c) return;
+    gk__gpu_timer_free(&c->timer);
+    if (c->d) cudaFree(c->d);
+    gk__gpu_module_unload(&c->mod);
+    free(c);
+}
+
+gk_status gk__apsp_gpu_upload(gk_apsp_gpu *c, const int32_t *dist, float *ms)
+{
+    gk_status st;
+    long long n = c->np * c->np;
+    int v = GK_APSP_INF;
+    void *args[] = { &c->d, &n, &v };
+    if ((st = gk__gpu_timer_start(&c->timer, 0)))
+        return st;
+    if (c->np != c->V)   /* the padding: INF, so padded vertices add no path */
+        if ((st = gk__gpu_launch(c->fill, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0, 0, args)))
+            return st;
+    GK_CUDA_TRY(cudaMemcpy2D(c->d, (size_t)c->np * sizeof(int), dist, (size_t)c->V * sizeof(int),
+                             (size_t)c->V * sizeof(int), (size_t)c->V, cudaMemcpyHostToDevice));
+    float t;
+    if ((st = gk__gpu_timer_stop(&c->timer, 0, &t)))
+        return st;
+    if (ms) *ms = t;
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_download(gk_apsp_gpu *c, int32_t *dist, float *ms)
+{
+    gk_status st;
+    if ((st = gk__gpu_timer_start(&c->timer, 0)))
+        return st;
+    GK_CUDA_TRY(cudaMemcpy2D(dist, (size_t)c->V * sizeof(int), c->d, (size_t)c->np * sizeof(int),
+                             (size_t)c->V * sizeof(int), (size_t)c->V, cudaMemcpyDeviceToHost));
+    float t;
+    if ((st = gk__gpu_timer_stop(&c->timer, 0, &t)))
+        return st;
+    if (ms) *ms = t;
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_run(gk_apsp_gpu *c, float *ms)
+{
+    gk_status st;
+    long long pitch = c->np;
+    int k, phase;
+    void *args[] = { &c->d, &pitch, &k, &phase };
+    unsigned nt = (unsigned)c->nt;
+    unsigned pthreads = (unsigned)(c->tile * c->tile < 1024 ? c->tile * c->tile : 1024);
+    if ((st = gk__gpu_timer_start(&c->timer, 0)))
+        return st;
+    for (k = 0; k < c->nt; k++) {
+        if ((st = gk__gpu_launch(c->pivot, gk__dim3(1, 1, 1), gk__dim3(pthreads, 1, 1), c->smem_piv, 0, args)))
+            return st;
+        if (c->nt == 1)
+            break;
+        phase = 2;
+        if ((st = gk__gpu_launch(c->minplus, gk__dim3(nt, 2, 1), gk__dim3((unsigned)c->threads, 1, 1), c->smem_mp, 0, args)))
+            return st;
+        phase = 3;
+        if ((st = gk__gpu_launch(c->minplus, gk__dim3(nt, nt, 1), gk__dim3((unsigned)c->threads, 1, 1), c->smem_mp, 0, args)))
+            return st;
+    }
+    float t;
+    if ((st = gk__gpu_timer_stop(&c->timer, 0, &t)))
+        return st;
+    GK_CUDA_TRY(cudaGetLastError());
+    if (ms) *ms = t;
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_run_baseline(gk_apsp_gpu *c, float *ms)
+{
+    gk_status st;
+    if (c->np % 64)
+        return gk__fail(GK_EINVAL, "the baseline needs a padded size divisible by 64 (have %lld)", c->np);
+    long long pitch = c->np;
+    int k;
+    void *args[] = { &c->d, &pitch, &k };
+    unsigned nb = (unsigned)(c->np / 64);
+    dim3 blk = gk__dim3(32, 32, 1);
+    if ((st = gk__gpu_timer_start(&c->timer, 0)))
+        return st;
+    for (k = 0; k < (int)nb; k++) {
+        if ((st = gk__gpu_launch(c->b1, gk__dim3(1, 1, 1), blk, 0, 0, args))
+            || (st = gk__gpu_launch(c->b2, gk__dim3(nb, 2, 1), blk, 0, 0, args))
+            || (st = gk__gpu_launch(c->b3, gk__dim3(nb, nb, 1), blk, 0, 0, args)))
+            return st;
+    }
+    float t;
+    if ((st = gk__gpu_timer_stop(&c->timer, 0, &t)))
+        return st;
+    if (ms) *ms = t;
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *c, double *per_s)
+{
+    gk_status st = GK_OK;
+    unsigned blocks = (unsigned)c->dev.sm_count * 32;
+    int iters = 4096, seed = 1;
+    int *out = NULL;
+    void *args[] = { &out, &iters, &seed };
+    GK_CUDA_TRY(cudaMalloc((void **)&out, (size_t)blocks * 256 * sizeof(int)));
+    float best = 0;
+    for (int r = 0; r < 6; r++) {   /* the first is a warm-up */
+        float t;
+        if ((st = gk__gpu_timer_start(&c->timer, 0))
+            || (st = gk__gpu_launch(c->ceil, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, 0, args))
+            || (st = gk__gpu_timer_stop(&c->timer, 0, &t)))
+            break;
+        if (r && (best == 0 || t < best)) best = t;
+    }
+    cudaFree(out);
+    if (st) return st;
+    *per_s = (double)blocks * 256.0 * iters * 16.0 / (best * 1e-3);   /* 16 = CEIL_CHAINS */
+    return GK_OK;
+}
+
+const gk_device_info *gk__apsp_gpu_device(const gk_apsp_gpu *c) { return &c->dev; }
+const gk_config *gk__apsp_gpu_config(const gk_apsp_gpu *c) { return &c->cfg; }

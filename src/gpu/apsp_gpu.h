@@ -1,0 +1,39 @@
+/* apsp_gpu.h - the APSP GPU backend (host side, built only with CUDA): the
+ * kernel's search space and an upload / run / download context, used by
+ * gk_apsp_gpu, `gk bench apsp` and the tuner. */
+#ifndef GK_APSP_GPU_H
+#define GK_APSP_GPU_H
+
+#include "gpu/gpu.h"
+
+/* kernel "apsp": APSP_TILE, APSP_TM, APSP_TN, APSP_BK, APSP_UNROLL, APSP_MINB
+ * (the macros of src/gpu/apsp.cu) and MAXRREG.  reject() mirrors the
+ * kernel's #error checks plus thread, register and shared-memory limits; dev
+ * may be NULL. */
+extern const gk_space gk__space_apsp;
+
+typedef struct gk_apsp_gpu gk_apsp_gpu;
+
+/* Select the device (gk__gpu_open), load the module with cfg (NULL =
+ * defaults), allocate the padded device matrix (GK_ENOMEM naming the size
+ * when the device lacks the memory). */
+gk_status gk__apsp_gpu_open(gk_apsp_gpu **ctx, int32_t V, const gk_config *cfg);
+/* V*V row-major host -> device (padding set to INF); ms: CUDA events. */
+gk_status gk__apsp_gpu_upload(gk_apsp_gpu *ctx, const int32_t *dist, float *ms);
+/* Full blocked Floyd-Warshall on the uploaded matrix; depends on nothing
+ * else, so upload + run repeats give the same result. */
+gk_status gk__apsp_gpu_run(gk_apsp_gpu *ctx, float *ms);
+gk_status gk__apsp_gpu_download(gk_apsp_gpu *ctx, int32_t *dist, float *ms);
+void gk__apsp_gpu_close(gk_apsp_gpu *ctx);
+
+/* The classic baseline kernels on the same uploaded matrix (the padded size
+ * must be a multiple of 64: true for the default tile). */
+gk_status gk__apsp_gpu_run_baseline(gk_apsp_gpu *ctx, float *ms);
+/* The device's int32 min-plus rate (chains of independent VIADDMNMX), in
+ * min-plus operations per second. */
+gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *ctx, double *per_s);
+/* The device and the complete configuration, for reports. */
+const gk_device_info *gk__apsp_gpu_device(const gk_apsp_gpu *ctx);
+const gk_config *gk__apsp_gpu_config(const gk_apsp_gpu *ctx);
+
+#endif /* GK_APSP_GPU_H */

@@ -1,0 +1,99 @@
+#!/bin/sh
+# gk apsp, gk gen apsp, gk bench apsp from the command line: the NTHU public
+# cases by SHA-256 of the output, every bad-input rule (one line naming the
+# file and the item, exit 1, no output file), --check, --time, --json, and
+# CPU/GPU agreement where a GPU is usable.
+. "$top_srcdir/tests/tap.sh"
+data="$top_srcdir/tests/data/nthu-apsp"
+T=$t_tmp
+
+# little-endian int32s, for hand-made inputs
+i32() { for v in "$@"; do
+  printf "\\$(printf %03o $((v & 255)))\\$(printf %03o $(((v >> 8) & 255)))\\$(printf %03o $(((v >> 16) & 255)))\\$(printf %03o $(((v >> 24) & 255)))"
+done; }
+
+gpu=no
+"$GK" info | grep -q '^  none:' || gpu=yes
+
+# ---- the course's public cases
+for f in "$data"/c*.out.sha256; do
+  c=$(basename "$f" .out.sha256)
+  want=$(cut -c1-64 "$f")
+  for dev in cpu auto; do
+    "$GK" apsp --device=$dev "$data/$c" "$T/$c.out" 2>"$T/err"
+    got=$(sha256sum "$T/$c.out" 2>/dev/null | cut -c1-64)
+    [ "$got" = "$want" ]; t_result $? "$c on --device=$dev: output SHA-256 matches"
+  done
+done
+
+# ---- generated graphs: reproducible; CPU (blocked), CPU (checked), auto agree
+t_ok "gen apsp" "$GK" gen apsp --vertices=300 --edges=5000 --seed=42 --max-weight=50 "$T/g1"
+t_ok "gen apsp again" "$GK" gen apsp --vertices=300 --edges=5000 --seed=42 --max-weight=50 "$T/g2"
+cmp -s "$T/g1" "$T/g2"; t_result $? "same seed, same file"
+[ "$(wc -c <"$T/g1")" -eq $((8 + 12 * 5000)) ]; t_result $? "generated file is 8 + 12E bytes"
+t_ok "apsp --check on the CPU" "$GK" apsp --device=cpu --check "$T/g1" "$T/o_cpu"
+t_ok "apsp --check on auto" "$GK" apsp --check "$T/g1" "$T/o_auto"
+cmp -s "$T/o_cpu" "$T/o_auto"; t_result $? "auto ($gpu GPU) output == CPU output"
+if [ $gpu = yes ]; then
+  t_ok "gen 2000 vertices" "$GK" gen apsp --vertices=2000 --edges=100000 --seed=3 "$T/g3"
+  t_ok "apsp on the GPU, checked" "$GK" apsp --device=gpu --check "$T/g3" "$T/o3g"
+  t_ok "apsp on the CPU" "$GK" apsp --device=cpu "$T/g3" "$T/o3c"
+  cmp -s "$T/o3g" "$T/o3c"; t_result $? "GPU output byte-identical to CPU output (V=2000)"
+else
+  t_fails "--device=gpu without a GPU" 1 "no GPU" "$GK" apsp --device=gpu "$T/g1" "$T/o_gpu"
+  [ ! -e "$T/o_gpu" ]; t_result $? "no output file when no GPU"
+fi
+
+# ---- --time, --json, --verbose
+t_ok "apsp --time" "$GK" apsp --time "$T/g1" "$T/o_t"
+grep -q '^read' "$T/out" && grep -q '^compute' "$T/out" && grep -q '^host->device' "$T/out" \
+  && grep -q '^write' "$T/out" && grep -q '^total' "$T/out"
+t_result $? "--time prints read, host->device, compute, device->host, write, total"
+grep -q 'on the [CG]PU' "$T/err"; t_result $? "--time says which device on stderr"
+t_ok "apsp --json" "$GK" apsp --json "$T/g1" "$T/o_j"
+if command -v python3 >/dev/null 2>&1; then
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["vertices"]==300 and d["seconds"]["compute"]>=0 and d["device"] in ("cpu","gpu")' "$T/out"
+  t_result $? "--json is one valid JSON object"
+else
+  echo "ok $((t_n=t_n+1)) - JSON check # SKIP no python3"
+fi
+t_ok "apsp --verbose" "$GK" apsp --verbose --device=cpu "$T/g1" "$T/o_v"
+grep -q 'CPU' "$T/err"; t_result $? "--verbose names the device"
+
+# ---- bad inputs: one line naming the file and the item, exit 1, no output
+bad() {  # bad NAME PATTERN BYTES-FUNCTION...
+  name=$1 pat=$2; shift 2
+  "$@" >"$T/bad.in"
+  rm -f "$T/bad.out"
+  t_fails "rejects $name" 1 "bad.in.*$pat" "$GK" apsp --device=cpu "$T/bad.in" "$T/bad.out"
+  [ ! -e "$T/bad.out" ] && [ -z "$(ls "$T" | grep 'bad.out.tmp')" ]; t_result $? "no output file after $name"
+}
+bad "an empty file" "not 8 + 12E" i32
+bad "a missing edge" "not 8 + 12E" i32 3 2 0 1 5
+bad "trailing bytes" "not 8 + 12E" i32 3 1 0 1 5 0
+bad "V = 0" "V = 0" i32 0 0
+bad "V < 0" "V = -3" i32 -3 0
+bad "E < 0" "E = -2" i32 4 -2
+bad "src outside [0, V)" "src 4 is outside" i32 4 2 0 1 1 4 1 1
+bad "dst outside [0, V)" "dst -1 is outside" i32 4 1 0 -1 1
+bad "a negative weight" "weight -5" i32 4 1 0 1 -5
+bad "weight > 1073741822" "weight 1073741823" i32 4 1 0 1 1073741823
+bad "a matrix too large to allocate" "needs .* for the distance matrix" i32 2000000000 0
+t_fails "a missing input file" 1 "nonexistent" "$GK" apsp "$T/nonexistent" "$T/bad.out"
+printf keep >"$T/keep.out"
+i32 3 1 0 9 1 >"$T/bad.in"
+"$GK" apsp "$T/bad.in" "$T/keep.out" 2>/dev/null
+[ "$(cat "$T/keep.out")" = keep ]; t_result $? "a failed run leaves an existing OUTPUT untouched"
+i32 3 4 0 1 7 0 1 3 1 1 9 2 0 0 >"$T/dup.in"
+t_ok "duplicates and self-loops are accepted" "$GK" apsp --device=cpu "$T/dup.in" "$T/dup.out"
+i32 0 3 1073741823 1073741823 0 1073741823 0 3 0 >"$T/dup.want"
+cmp -s "$T/dup.out" "$T/dup.want"; t_result $? "duplicates keep the minimum, self-loops ignored"
+
+# ---- usage errors
+t_fails "apsp without OUTPUT" 2 "want INPUT and OUTPUT" "$GK" apsp "$T/g1"
+t_fails "a bad --device" 2 "device" "$GK" apsp --device=tpu "$T/g1" "$T/x"
+t_fails "gen without --edges" 2 "required" "$GK" gen apsp --vertices=5 "$T/x"
+t_fails "gen with a bad --max-weight" 2 "max-weight" "$GK" gen apsp --vertices=5 --edges=1 --max-weight=1073741823 "$T/x"
+t_ok "bench apsp on the CPU" "$GK" bench apsp --device=cpu --sizes=100,130
+grep -q '^    130 ' "$T/out" && ! grep -q ' NO$' "$T/out"; t_result $? "bench rows agree with the baseline"
+t_done

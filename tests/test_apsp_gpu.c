@@ -1,0 +1,116 @@
+/* test_apsp_gpu.c - the GPU backend against the naive 64-bit reference and
+ * byte for byte against the CPU backend; the tuner's interface (upload / run
+ * / download, repeatable runs, NVRTC variants, rejected configurations); the
+ * classic baseline kernel.  SKIP without a usable GPU. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include "gk.h"
+#include "tap.h"
+#include "test_apsp_ref.h"
+
+#ifdef GK_HAVE_CUDA
+#include "gpu/apsp_gpu.h"
+#endif
+
+#include <string.h>
+
+#ifdef GK_HAVE_CUDA
+static void check_graph(int32_t V, int kind)
+{
+    ref_graph g = ref_random_graph(V, kind);
+    size_t bytes = (size_t)V * V * sizeof(int32_t);
+    int32_t *want = ref_matrix(&g), *gpu = ref_matrix(&g), *cpu = ref_matrix(&g);
+    ref_fw(want, V);
+    gk_apsp_times t;
+    gk_status st = gk_apsp_gpu_solve(gpu, V, NULL, &t);
+    ok(st == GK_OK && memcmp(gpu, want, bytes) == 0, "GPU == naive reference, V=%d %s %s", V, ref_kind_name[kind],
+       st ? gk_last_error() : "");
+    ok(gk_apsp_cpu(cpu, V) == GK_OK && memcmp(gpu, cpu, bytes) == 0, "GPU output byte-identical to CPU, V=%d %s",
+       V, ref_kind_name[kind]);
+    free(g.e); free(want); free(gpu); free(cpu);
+}
+
+/* The tuner's path: one context, upload + run repeated, a configuration. */
+static void check_ctx(const char *cfgtext, int32_t V, int baseline)
+{
+    gk_config cfg;
+    gk_config_clear(&cfg);
+    if (cfgtext) gk_config_parse(cfgtext, &cfg);
+    ref_graph g = ref_random_graph(V, G_DENSE);
+    size_t bytes = (size_t)V * V * sizeof(int32_t);
+    int32_t *init = ref_matrix(&g), *want = ref_matrix(&g), *got = malloc(bytes);
+    ref_fw(want, V);
+    gk_apsp_gpu *c;
+    gk_status st = gk__apsp_gpu_open(&c, V, cfgtext ? &cfg : NULL);
+    if (!ok(st == GK_OK, "open V=%d config %s %s", V, cfgtext ? cfgtext : "default", st ? gk_last_error() : "")) {
+        free(g.e); free(init); free(want); free(got);
+        return;
+    }
+    for (int rep = 0; rep < 2; rep++) {
+        float up = -1, run = -1, down = -1;
+        memset(got, 0, bytes);
+        st = gk__apsp_gpu_upload(c, init, &up);
+        if (!st) st = gk__apsp_gpu_run(c, &run);
+        if (!st) st = gk__apsp_gpu_download(c, got, &down);
+        ok(st == GK_OK && up >= 0 && run >= 0 && down >= 0 && !memcmp(got, want, bytes),
+           "config %s, V=%d, repeat %d: upload+run+download == reference (%.3f ms) %s",
+           cfgtext ? cfgtext : "default", V, rep, (double)run, st ? gk_last_error() : "");
+    }
+    if (baseline) {
+        float ms = -1;
+        st = gk__apsp_gpu_upload(c, init, NULL);
+        if (!st) st = gk__apsp_gpu_run_baseline(c, &ms);
+        if (!st) st = gk__apsp_gpu_download(c, got, NULL);
+        ok(st == GK_OK && !memcmp(got, want, bytes), "classic baseline kernel == reference, V=%d %s", V,
+           st ? gk_last_error() : "");
+        double ceil = 0;
+        ok(gk__apsp_gpu_ceiling(c, &ceil) == GK_OK && ceil > 1e9, "min-plus ceiling measured: %.2f T/s", ceil / 1e12);
+    }
+    gk__apsp_gpu_close(c);
+    free(g.e); free(init); free(want); free(got);
+}
+#endif
+
+int main(void)
+{
+    char why[512];
+    if (!gk_gpu_usable(why, sizeof why))
+        skip_all("no CUDA device");
+#ifdef GK_HAVE_CUDA
+    no_plan();
+    int32_t sizes[] = { 1, 2, 3, 63, 64, 65, 127, 128, 129, 255, 257, 1000 };
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int kind = 0; kind < G_KINDS; kind++)
+            check_graph(sizes[s], kind);
+    check_graph(2100, G_SPARSE);
+
+    check_ctx(NULL, 300, 1);
+    check_ctx(NULL, 1, 0);
+    check_ctx("APSP_TILE=64,APSP_TM=4,APSP_TN=4,APSP_BK=16,APSP_UNROLL=4", 200, 1);
+    check_ctx("APSP_TILE=96,APSP_TM=12,APSP_TN=4,APSP_BK=16,APSP_UNROLL=16,MAXRREG=168", 250, 0);
+    check_ctx("APSP_BK=64,APSP_UNROLL=2,APSP_MINB=2", 400, 0);
+
+    gk_config bad;
+    gk_config_clear(&bad);
+    gk_config_set(&bad, "APSP_TM", 5);
+    gk_apsp_gpu *c;
+    ok(gk__apsp_gpu_open(&c, 100, &bad) == GK_EINVAL && strstr(gk_last_error(), "multiples of 4"),
+       "a thread tile that is not a multiple of 4 is rejected: %s", gk_last_error());
+    gk_config_clear(&bad);
+    gk_config_set(&bad, "APSP_NOPE", 1);
+    ok(gk__apsp_gpu_open(&c, 100, &bad) == GK_EINVAL, "an unknown parameter is rejected: %s", gk_last_error());
+    char w[256];
+    gk_config_clear(&bad);
+    gk_config_set(&bad, "APSP_TILE", 192);
+    gk_config_set(&bad, "APSP_TM", 4);
+    gk_config_set(&bad, "APSP_TN", 4);
+    gk_config full;
+    ok(gk__space_complete(&gk__space_apsp, &bad, &full) == GK_OK && gk__space_apsp.reject(&full, NULL, w, sizeof w) == 1
+       && strstr(w, "2304"), "2304 threads are rejected: %s", w);
+    gk_config_clear(&bad);
+    ok(gk__space_complete(&gk__space_apsp, &bad, &full) == GK_OK && gk__space_apsp.reject(&full, NULL, w, sizeof w) == 0,
+       "the defaults are valid");
+    return done_testing();
+#endif
+}
