@@ -12,9 +12,9 @@
  * some path (or INF) and never above the value it replaces, so updating in
  * place (a tile read while it is written) gives the same closure.
  *
- * The kernels are compiled for AVX-512, AVX2 and the baseline ISA (GCC/clang
- * target_clones; the loader picks one), the baseline loop too, so the
- * comparison is fair on any x86-64. */
+ * With GCC on x86-64 the kernels are compiled for AVX-512, AVX2 and the
+ * baseline ISA and picked at run time (the micro-kernel by hand, the rest and
+ * the plain loop by target_clones), so the comparison is fair on any x86-64. */
 #include "core/internal.h"
 
 #include <stdlib.h>
@@ -30,6 +30,10 @@
 #endif
 #ifndef GK_CLONES
 #define GK_CLONES
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define GK_X86_DISPATCH 1
+#include <immintrin.h>
 #endif
 
 static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
@@ -48,23 +52,61 @@ GK_CLONES static void fw_tile(int32_t *c)
         }
 }
 
-/* c = min(c, a (min,+) b) for B x B tiles; a or b may be c itself. */
-GK_CLONES static void minplus_tile(int32_t *c, const int32_t *a, const int32_t *b)
+/* The micro-kernel, c = min(c, a (min,+) b) for B x B tiles (a or b may be
+ * c itself), written once with GCC vector types of W int32 lanes and
+ * instantiated per instruction set: RR rows x NQ vectors of the output stay
+ * in registers while k runs over the tile, one column block of NQ * W at a
+ * time.  A vector type wider than the target's registers would be split
+ * through memory, so each ISA gets its own width and blocking. */
+#define DEFINE_MINPLUS(NAME, VT, W, RR, NQ, ATTR, VMIN) \
+ATTR static void NAME(int32_t *c, const int32_t *a, const int32_t *b) \
+{ \
+    for (int j0 = 0; j0 < B; j0 += (NQ) * (W)) \
+        for (int i0 = 0; i0 < B; i0 += (RR)) { \
+            VT acc[RR][NQ]; \
+            _Pragma("GCC unroll 8") for (int r = 0; r < (RR); r++) \
+            _Pragma("GCC unroll 8") for (int q = 0; q < (NQ); q++) \
+                memcpy(&acc[r][q], c + (i0 + r) * B + j0 + (W) * q, sizeof(VT)); \
+            for (int k = 0; k < B; k++) { \
+                VT bk[NQ]; \
+                _Pragma("GCC unroll 8") for (int q = 0; q < (NQ); q++) \
+                    memcpy(&bk[q], b + k * B + j0 + (W) * q, sizeof(VT)); \
+                _Pragma("GCC unroll 8") for (int r = 0; r < (RR); r++) { \
+                    VT x = (VT){ 0 } + a[(i0 + r) * B + k]; \
+                    _Pragma("GCC unroll 8") for (int q = 0; q < (NQ); q++) { \
+                        acc[r][q] = VMIN(acc[r][q], x + bk[q]); \
+                    } \
+                } \
+            } \
+            _Pragma("GCC unroll 8") for (int r = 0; r < (RR); r++) \
+            _Pragma("GCC unroll 8") for (int q = 0; q < (NQ); q++) \
+                memcpy(c + (i0 + r) * B + j0 + (W) * q, &acc[r][q], sizeof(VT)); \
+        } \
+}
+
+typedef int32_t v4 __attribute__((vector_size(16)));
+/* portable (SSE2 has no pminsd): a compare and a blend */
+static inline v4 vmin_generic(v4 x, v4 y) { v4 lt = x < y; return (x & lt) | (y & ~lt); }
+DEFINE_MINPLUS(minplus_generic, v4, 4, 4, 2, , vmin_generic)            /* 8 of 16 xmm */
+#ifdef GK_X86_DISPATCH
+typedef int32_t v8 __attribute__((vector_size(32)));
+typedef int32_t v16 __attribute__((vector_size(64)));
+#define VMIN_AVX2(x, y) ((v8)_mm256_min_epi32((__m256i)(x), (__m256i)(y)))
+#define VMIN_AVX512(x, y) ((v16)_mm512_min_epi32((__m512i)(x), (__m512i)(y)))
+DEFINE_MINPLUS(minplus_avx2, v8, 8, 4, 2, __attribute__((target("avx2"))), VMIN_AVX2)              /* 8 of 16 ymm */
+DEFINE_MINPLUS(minplus_avx512, v16, 16, R, B / 16, __attribute__((target("avx512f"))), VMIN_AVX512) /* 16 of 32 zmm */
+#endif
+
+typedef void (*minplus_fn)(int32_t *, const int32_t *, const int32_t *);
+
+static minplus_fn pick_minplus(void)
 {
-    for (int i0 = 0; i0 < B; i0 += R) {
-        int32_t acc[R][B];
-        memcpy(acc, c + i0 * B, sizeof acc);
-        for (int k = 0; k < B; k++) {
-            const int32_t *bk = b + k * B;
-            for (int r = 0; r < R; r++) {
-                int32_t x = a[(i0 + r) * B + k];
-#pragma omp simd
-                for (int j = 0; j < B; j++)
-                    acc[r][j] = imin(acc[r][j], x + bk[j]);
-            }
-        }
-        memcpy(c + i0 * B, acc, sizeof acc);
-    }
+#ifdef GK_X86_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return minplus_avx512;
+    if (__builtin_cpu_supports("avx2")) return minplus_avx2;
+#endif
+    return minplus_generic;
 }
 
 gk_status gk_apsp_cpu(int32_t *dist, int32_t V)
@@ -73,6 +115,7 @@ gk_status gk_apsp_cpu(int32_t *dist, int32_t V)
         return gk__fail(GK_EINVAL, "gk_apsp_cpu: V = %d", V);
     int64_t n = V, nt = (n + B - 1) / B, np = nt * B;
     int32_t *t;
+    minplus_fn minplus_tile = pick_minplus();
     gk_status st = gk__xmalloc((void **)&t, (size_t)(np * np) * sizeof *t, "the CPU APSP tiles");
     if (st) return st;
 #define TILE(bi, bj) (t + ((bi) * nt + (bj)) * (int64_t)(B * B))

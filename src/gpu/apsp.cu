@@ -32,13 +32,13 @@
 #define APSP_TN 8       // output columns per thread (multiple of 4)
 #endif
 #ifndef APSP_BK
-#define APSP_BK 32      // k chunk held in shared memory per stage
+#define APSP_BK 8       // k chunk held in shared memory per stage
 #endif
 #ifndef APSP_UNROLL
 #define APSP_UNROLL 8   // unroll of the k loop inside a chunk
 #endif
 #ifndef APSP_MINB
-#define APSP_MINB 1     // __launch_bounds__ minimum blocks per SM
+#define APSP_MINB 2     // __launch_bounds__ minimum blocks per SM
 #endif
 
 #define INF 1073741823
@@ -52,9 +52,8 @@
 #define CSLAB (APSP_TILE / CG)
 #define LDA (APSP_TILE + 4)                 // A^T chunk row pitch (padded: fewer store conflicts)
 #define LDB (APSP_TILE)
-#define PIVOT_THREADS (APSP_TILE * APSP_TILE < 1024 ? APSP_TILE * APSP_TILE : 1024)
 
-#if APSP_TM % 4 || APSP_TN % 4 || APSP_TILE % APSP_TM || APSP_TILE % APSP_TN || APSP_TILE % APSP_BK \
+#if APSP_TILE % 32 || APSP_TM % 4 || APSP_TN % 4 || APSP_TILE % APSP_TM || APSP_TILE % APSP_TN || APSP_TILE % APSP_BK \
     || APSP_BK % APSP_UNROLL || APSP_BK % 4 || (APSP_BK * APSP_TILE / 4) % NTHREADS
 #error "inconsistent APSP_* parameters"
 #endif
@@ -64,27 +63,52 @@
 
 static __device__ __forceinline__ int vmin(int a, int b) { return a < b ? a : b; }
 
-// Phase 1: Floyd-Warshall inside the pivot tile (k, k), in shared memory.
-// In step kk, row kk and column kk do not change (d[kk][kk] >= 0), so no
-// thread writes what another reads; a write happens only on improvement.
-extern "C" __global__ void __launch_bounds__(PIVOT_THREADS)
+// Phase 1: Floyd-Warshall inside the pivot tile (k, k), 32 x 32 threads,
+// each owning PR x PR cells in registers.  Step kk reads row kk and column kk
+// from shared memory; afterwards only the cells of row and column kk + 1 are
+// published there, for the next step.  Row and column kk themselves do not
+// change in step kk (d[kk][kk] >= 0) and are never written while read, so one
+// barrier per step suffices.
+#define PR (APSP_TILE / 32)
+extern "C" __global__ void __launch_bounds__(1024)
 gk_apsp_pivot(int *d, long long pitch, int k)
 {
     extern __shared__ int s[];
+    const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
     int *base = d + (long long)k * APSP_TILE * pitch + (long long)k * APSP_TILE;
-    for (int c = threadIdx.x; c < APSP_TILE * APSP_TILE; c += PIVOT_THREADS)
-        s[c] = base[(long long)(c / APSP_TILE) * pitch + c % APSP_TILE];
-    __syncthreads();
-    for (int kk = 0; kk < APSP_TILE; kk++) {
-        for (int c = threadIdx.x; c < APSP_TILE * APSP_TILE; c += PIVOT_THREADS) {
-            int i = c / APSP_TILE, j = c % APSP_TILE;
-            int v = s[i * APSP_TILE + kk] + s[kk * APSP_TILE + j];
-            if (v < s[c]) s[c] = v;
+    int r[PR][PR];
+#pragma unroll
+    for (int a = 0; a < PR; a++)
+#pragma unroll
+        for (int b = 0; b < PR; b++) {
+            r[a][b] = base[(long long)(ty + 32 * a) * pitch + tx + 32 * b];
+            s[(ty + 32 * a) * APSP_TILE + tx + 32 * b] = r[a][b];
         }
+    __syncthreads();
+#pragma unroll 4
+    for (int kk = 0; kk < APSP_TILE; kk++) {
+        int av[PR], bv[PR];
+#pragma unroll
+        for (int a = 0; a < PR; a++) av[a] = s[(ty + 32 * a) * APSP_TILE + kk];
+#pragma unroll
+        for (int b = 0; b < PR; b++) bv[b] = s[kk * APSP_TILE + tx + 32 * b];
+        const int nk = kk + 1;
+#pragma unroll
+        for (int a = 0; a < PR; a++)
+#pragma unroll
+            for (int b = 0; b < PR; b++) {
+                const int i = ty + 32 * a, j = tx + 32 * b;
+                r[a][b] = __viaddmin_s32(av[a], bv[b], r[a][b]);
+                if ((i == nk || j == nk) && i != kk && j != kk)
+                    s[i * APSP_TILE + j] = r[a][b];
+            }
         __syncthreads();
     }
-    for (int c = threadIdx.x; c < APSP_TILE * APSP_TILE; c += PIVOT_THREADS)
-        base[(long long)(c / APSP_TILE) * pitch + c % APSP_TILE] = s[c];
+#pragma unroll
+    for (int a = 0; a < PR; a++)
+#pragma unroll
+        for (int b = 0; b < PR; b++)
+            base[(long long)(ty + 32 * a) * pitch + tx + 32 * b] = r[a][b];
 }
 
 // Phases 2 and 3.  phase 2: blockIdx.x = tile index along the pivot row or

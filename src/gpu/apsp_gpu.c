@@ -11,9 +11,9 @@ static const gk_param_def apsp_params[] = {
     { "APSP_TILE", 128, 4, { 64, 96, 128, 192 }, "tile edge (output tile per block, pivot tile)" },
     { "APSP_TM", 8, 3, { 4, 8, 12 }, "output rows per thread (multiple of 4)" },
     { "APSP_TN", 8, 3, { 4, 8, 12 }, "output columns per thread (multiple of 4)" },
-    { "APSP_BK", 32, 4, { 8, 16, 32, 64 }, "k chunk per shared-memory stage" },
-    { "APSP_UNROLL", 8, 5, { 1, 2, 4, 8, 16 }, "unroll of the k loop inside a chunk" },
-    { "APSP_MINB", 1, 2, { 1, 2 }, "minimum blocks per SM (__launch_bounds__)" },
+    { "APSP_BK", 8, 4, { 8, 16, 32, 64 }, "k chunk per shared-memory stage" },
+    { "APSP_UNROLL", 8, 6, { 1, 2, 4, 8, 16, 32 }, "unroll of the k loop inside a chunk" },
+    { "APSP_MINB", 2, 2, { 1, 2 }, "minimum blocks per SM (__launch_bounds__)" },
     { "MAXRREG", 0, 6, { 0, 64, 96, 128, 168, 255 }, "--maxrregcount (0: none)" },
 };
 
@@ -41,6 +41,7 @@ static int apsp_reject(const gk_config *cfg, const gk_device_info *dev, char *wh
 #define NO(...) do { snprintf(why, n, __VA_ARGS__); return 1; } while (0)
     if (tile < 16 || tm < 4 || tn < 4 || bk < 4 || un < 1 || minb < 1 || rr < 0)
         NO("parameters out of range");
+    if (tile % 32) NO("tile %d is not a multiple of 32 (the pivot kernel's 32 x 32 threads)", tile);
     if (tm % 4 || tn % 4) NO("APSP_TM %d and APSP_TN %d must be multiples of 4", tm, tn);
     if (tile % tm || tile % tn) NO("tile %d is not a multiple of the thread tile %dx%d", tile, tm, tn);
     if (tile % bk || bk % 4) NO("APSP_BK %d must be a multiple of 4 dividing the tile %d", bk, tile);
@@ -54,7 +55,7 @@ static int apsp_reject(const gk_config *cfg, const gk_device_info *dev, char *wh
     int regs = tm * tn + tm + tn + 2 * 4 * (bk * tile / 4 / threads) + 24;
     if (rr > 0 && rr < tm * tn + 16) NO("MAXRREG %d < the %d accumulators", rr, tm * tn);
     if (regs > 255) NO("needs about %d registers per thread", regs);
-    if ((long)threads * minb * (regs < 64 ? 64 : regs) > 65536 * 2)
+    if ((long)threads * minb * (regs < 64 ? 64 : regs) > 65536)
         NO("%d blocks of %d threads with ~%d registers each exceed an SM", minb, threads, regs);
     if (dev) {
         if (stage_smem(cfg) > dev->smem_per_block_optin)
@@ -189,11 +190,10 @@ gk_status gk__apsp_gpu_run(gk_apsp_gpu *c, float *ms)
     int k, phase;
     void *args[] = { &c->d, &pitch, &k, &phase };
     unsigned nt = (unsigned)c->nt;
-    unsigned pthreads = (unsigned)(c->tile * c->tile < 1024 ? c->tile * c->tile : 1024);
     if ((st = gk__gpu_timer_start(&c->timer, 0)))
         return st;
     for (k = 0; k < c->nt; k++) {
-        if ((st = gk__gpu_launch(c->pivot, gk__dim3(1, 1, 1), gk__dim3(pthreads, 1, 1), c->smem_piv, 0, args)))
+        if ((st = gk__gpu_launch(c->pivot, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), c->smem_piv, 0, args)))
             return st;
         if (c->nt == 1)
             break;
