@@ -9,17 +9,17 @@ B=${1:-.}
 O=${2:-.}
 mkdir -p "$O"
 run() {  # name, extra options
+  name=$1; shift
   d=$(mktemp -d)
   t0=$(date +%s.%N)
-  GK_CACHE_DIR=$d "$B/gktune" --json -q "$@" >"$O/tune-$1.json.tmp" 2>"$O/tune-$1.err" || { cat "$O/tune-$1.err"; exit 1; }
+  GK_CACHE_DIR=$d "$B/gktune" --json -q "$@" >"$O/tune-$name.json.tmp" 2>"$O/tune-$name.err" || { cat "$O/tune-$name.err"; exit 1; }
   t1=$(date +%s.%N)
-  mv "$O/tune-$1.json.tmp" "$O/tune-$1.json"
-  cp "$d"/tune-*.csv "$O/tune-$1.csv" 2>/dev/null || true
-  cp "$d"/tune-*.txt "$O/tune-$1.cache.txt" 2>/dev/null || true
-  echo "$1: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s wall" | tee "$O/tune-$1.wall"
+  mv "$O/tune-$name.json.tmp" "$O/tune-$name.json"
+  cp "$d"/tune-*.csv "$O/tune-$name.csv" 2>/dev/null || true
+  cp "$d"/tune-*.txt "$O/tune-$name.cache.txt" 2>/dev/null || true
+  echo "$name: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s wall" | tee "$O/tune-$name.wall"
   rm -rf "$d"
 }
-shift 2 2>/dev/null || true
 run default
 run exhaustive --exhaustive
 python3 - "$O" <<'PY'
