@@ -29,6 +29,13 @@ csv=$(ls "$GK_CACHE_DIR"/tune-*.csv 2>/dev/null | head -1)
 t_result $? "every measurement is in the CSV"
 [ ! -e "$GK_CACHE_DIR"/journal-*.csv ] 2>/dev/null; t_result $? "a complete run leaves no journal"
 
+# a stale cache (another driver) is re-tuned over, not merged with
+sed -i 's/ driver=13000 / driver=12000 /' "$cache"
+echo "entry kernel=vadd size=77 source=0 ms=1 default_ms=1 when=x config=THREADS=128" >>"$cache"
+t_ok "gktune over a stale cache" "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q
+grep -q ' driver=13000 ' "$cache" && ! grep -q 'size=77' "$cache" && grep -q "^entry kernel=vadd size=1000 .*config=$best\$" "$cache"
+t_result $? "the stale file is replaced by a fresh one under the current key"
+
 rm -rf "$GK_CACHE_DIR"
 FAKE_FAULT=1 FAKE_WRONG=1 t_ok "a crashing worker and a wrong answer do not stop the run" \
   "$GKTUNE" --kernels=vadd --sizes=vadd=1000 --json -q

@@ -104,7 +104,12 @@ int cmd_apsp(int argc, char **argv)
 
     gk_config cfg;
     gk_config_source src = GK_CONFIG_DEFAULT;
-    char detail[256] = "", cfgtext[256] = "", name[256] = "CPU";
+    char detail[256] = "", cfgtext[256] = "", name[256] = "--device=cpu";
+    if (dev == GK_BACKEND_CPU && want == GK_BACKEND_AUTO) {   /* say why not the GPU */
+        char why[200];
+        gk_gpu_usable(why, sizeof why);
+        snprintf(name, sizeof name, "no usable GPU: %s", why);
+    }
     if (dev == GK_BACKEND_GPU) {
         choose_config(user_cfg, V, &cfg, &src, detail, sizeof detail);
         gk_config_format(&cfg, cfgtext, sizeof cfgtext);

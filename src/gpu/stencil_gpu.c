@@ -145,11 +145,11 @@ static struct cudaMemcpy3DParms copy_parms(gk_stencil_gpu *g, double *host, int 
     return p;
 }
 
-gk_status gk__stencil_gpu_upload(gk_stencil_gpu *g, const double *grid, float *ms)
+/* One timed copy of the interior between host and the current buffer. */
+static gk_status timed_copy(gk_stencil_gpu *g, double *grid, int to_device, float *ms)
 {
     gk_status st;
-    g->cur = 0;
-    struct cudaMemcpy3DParms p = copy_parms(g, (double *)grid, 1);
+    struct cudaMemcpy3DParms p = copy_parms(g, grid, to_device);
     if ((st = gk__gpu_timer_start(&g->timer, 0))) return st;
     GK_CUDA_TRY(cudaMemcpy3D(&p));
     float t;
@@ -158,16 +158,15 @@ gk_status gk__stencil_gpu_upload(gk_stencil_gpu *g, const double *grid, float *m
     return GK_OK;
 }
 
+gk_status gk__stencil_gpu_upload(gk_stencil_gpu *g, const double *grid, float *ms)
+{
+    g->cur = 0;
+    return timed_copy(g, (double *)grid, 1, ms);
+}
+
 gk_status gk__stencil_gpu_download(gk_stencil_gpu *g, double *grid, float *ms)
 {
-    gk_status st;
-    struct cudaMemcpy3DParms p = copy_parms(g, grid, 0);
-    if ((st = gk__gpu_timer_start(&g->timer, 0))) return st;
-    GK_CUDA_TRY(cudaMemcpy3D(&p));
-    float t;
-    if ((st = gk__gpu_timer_stop(&g->timer, 0, &t))) return st;
-    if (ms) *ms = t;
-    return GK_OK;
+    return timed_copy(g, grid, 0, ms);
 }
 
 static gk_status run(gk_stencil_gpu *g, int naive, int steps, float *ms)
