@@ -11,7 +11,7 @@ while read -r cmd rest; do
     info) echo "info 9 0 132 13000 13000 49152 232448 233472 65536 1024 62914560 150000000000 Fake GPU" ;;
     measure|verify)
       set -- $rest
-      if [ "$cmd" = verify ]; then cfg=$4; else cfg=$7; fi
+      if [ "$cmd" = verify ]; then cfg=$4; else cfg=$6; fi
       [ -n "$FAKE_DELAY" ] && sleep "$FAKE_DELAY"
       if [ -n "$FAKE_FAULT" ] && [ "$cfg" = "VADD_PER_THREAD=4,THREADS=512" ]; then exit 3; fi
       if [ -n "$FAKE_WRONG" ] && [ "$cfg" = "VADD_PER_THREAD=2,THREADS=128" ]; then

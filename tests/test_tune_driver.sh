@@ -64,6 +64,19 @@ if command -v python3 >/dev/null 2>&1; then
   [ "$(json "d['results'][0]['config']")" = "$best" ]; t_result $? "same winner after resuming"
 fi
 
+# a torn last line (a crash mid-write) is ended, not glued to the next record
+rm -rf "$GK_CACHE_DIR"
+FAKE_DELAY=0.3 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 600 ] && [ "$(grep -cs '^vadd,' "$GK_CACHE_DIR"/journal-*.csv)" -lt 2 ]; do sleep 0.1; i=$((i + 1)); done
+kill -KILL $pid; wait $pid 2>/dev/null
+j=$(ls "$GK_CACHE_DIR"/journal-*.csv | head -1)
+head -c -20 "$j" >"$j.t" && mv "$j.t" "$j"            # tear the last record
+t_ok "resume after a crash with a torn journal" "$GKTUNE" --kernels=vadd --sizes=vadd=1000 --json -q
+[ "$(grep -c '^vadd,1000,' "$GK_CACHE_DIR"/tune-*.csv)" -ge 9 ] && ! grep -q 'ok,[0-9.]*vadd' "$GK_CACHE_DIR"/tune-*.csv
+t_result $? "every record stands on its own line"
+
 if command -v flock >/dev/null 2>&1; then
   flock "$GK_CACHE_DIR/tune.lock" sleep 3 &
   sleep 0.5
@@ -74,6 +87,20 @@ else
   echo "ok $((t_n=t_n+1)) # SKIP no flock(1)"
 fi
 t_fails "an unknown kernel is an error" 1 "no tunable kernel 'nope'" "$GKTUNE" --kernels=nope
+t_fails "an unknown kernel in --sizes is an error" 1 "no tunable kernel 'vad'" "$GKTUNE" --kernels=vadd --sizes=vad=100
+t_fails "a size listed twice is an error" 1 "lists 1000 twice" "$GKTUNE" --kernels=vadd --sizes=vadd=1000,1000
+rm -rf "$GK_CACHE_DIR"
+t_fails "--csv into a missing directory fails before tuning" 1 "cannot create" \
+  "$GKTUNE" --kernels=vadd --sizes=vadd=1000 --csv="$t_tmp/nodir/x.csv"
+[ ! -e "$GK_CACHE_DIR" ]; t_result $? "and touched no cache"
+
+# a cache directory with a space; the worker found on PATH (execvp)
+GK_CACHE_DIR="$t_tmp/my cache" GK_TUNE_WORKER="sh $top_srcdir/tests/fake_worker.sh" \
+  t_ok "a cache path with a space" "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q --csv="$t_tmp/all.csv"
+grep -q "^vadd .*$best" "$t_tmp/out"; t_result $? "still finds the best configuration"
+[ "$(grep -c '^vadd,1000,' "$t_tmp/all.csv")" = 9 ]; t_result $? "--csv holds every measurement"
+GK_TUNE_WORKER="/nonexistent/worker" t_fails "a worker that cannot start is named" 1 "cannot start the measuring worker" \
+  "$GKTUNE" --kernels=vadd --sizes=vadd=1000
 t_fails "a bad size list is an error" 1 "bad list for vadd" "$GKTUNE" --kernels=vadd --sizes=vadd=1,x
 GK_TUNE_WORKER="/bin/false" t_fails "no GPU: a clear message and non-zero exit" 1 "no GPU to tune" "$GKTUNE" --kernels=vadd
 t_done

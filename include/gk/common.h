@@ -47,6 +47,16 @@ const char *gk_backend_name(gk_backend b);
  * is usable fails with GK_ENODEV and the reason. */
 gk_status gk_backend_resolve(gk_backend want, gk_backend *got);
 
+/* GK_ENOMEM ("WHAT needs N GiB of host memory, this machine has M GiB")
+ * when bytes exceed the machine's physical memory: with overcommit a malloc
+ * that large may "succeed" and the process be killed later instead. */
+gk_status gk_host_memory_check(uint64_t bytes, const char *what);
+
+/* Remove the temporary files of outputs being written (gk writes PATH.tmp.X
+ * and renames it onto PATH only when complete).  Async-signal-safe: meant for
+ * a SIGINT/SIGTERM handler, so an interrupted run leaves nothing behind. */
+void gk_remove_partial_outputs(void);
+
 /* Monotonic wall clock in seconds. */
 double gk_wtime(void);
 

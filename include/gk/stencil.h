@@ -37,9 +37,6 @@ gk_status gk_stencil_check_size(int64_t nx, int64_t ny, int64_t nz, int64_t step
 uint64_t gk_stencil_cpu_bytes(int nx, int ny, int nz);
 uint64_t gk_stencil_gpu_bytes(int nx, int ny, int nz);
 
-/* Fail with GK_ENOMEM and "WHAT needs N GiB of host memory, this machine has
- * M GiB" when bytes exceed the physical memory. */
-gk_status gk_host_memory_check(uint64_t bytes, const char *what);
 
 /* Raw grid files: exactly nx*ny*nz*8 bytes of little-endian float64. */
 gk_status gk_grid_read(const char *path, int nx, int ny, int nz, double *grid);

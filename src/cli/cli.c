@@ -2,6 +2,9 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -46,6 +49,41 @@ void cli_version(void)
     printf("%s (gk) %s\n", cli_prog, gk_version());
     printf("Copyright (C) 2026 the gk developers.\n"
            "License: MIT.  This is free software: you are free to change and redistribute it.\n");
+}
+
+void cli_check_output(const char *out, const char *in)
+{
+    struct stat so, si;
+    if (!*out)
+        cli_die("empty output file name");
+    if (stat(out, &so) == 0) {
+        if (S_ISDIR(so.st_mode))
+            cli_die("%s: is a directory", out);
+        if (in && stat(in, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+            cli_die("%s: is the input file %s; refusing to overwrite it", out, in);
+    }
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", out);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+    if (access(dir, W_OK | X_OK) != 0)
+        cli_die("%s: cannot create: %s: %s", out, dir, strerror(errno));
+}
+
+static void on_fatal_signal(int sig)
+{
+    gk_remove_partial_outputs();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cli_cleanup_on_signals(void)
+{
+    signal(SIGINT, on_fatal_signal);
+    signal(SIGTERM, on_fatal_signal);
+    signal(SIGHUP, on_fatal_signal);
 }
 
 int64_t cli_parse_i64(const char *opt, const char *text, int64_t min, int64_t max)

@@ -21,6 +21,14 @@ _Noreturn void cli_die_status(gk_status st);
 _Noreturn void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_version(void);
 
+/* Before any work: die with one line if OUTPUT cannot be written (its
+ * directory missing or not writable, OUTPUT a directory) or is the same file
+ * as INPUT (in may be NULL). */
+void cli_check_output(const char *out, const char *in);
+
+/* Remove a half-written output when SIGINT, SIGTERM or SIGHUP arrives. */
+void cli_cleanup_on_signals(void);
+
 /* Strict number parsing for options: whole string, in range, else usage
  * error naming the option. */
 int64_t cli_parse_i64(const char *opt, const char *text, int64_t min, int64_t max);

@@ -86,6 +86,7 @@ int cmd_apsp(int argc, char **argv)
     if (argc - optind != 2)
         cli_usage_error("apsp: want INPUT and OUTPUT (got %d argument%s)", argc - optind, argc - optind == 1 ? "" : "s");
     const char *in = argv[optind], *out = argv[optind + 1];
+    cli_check_output(out, in);
 
     gk_status st;
     if ((st = gk_backend_resolve(want, &dev)))
@@ -122,6 +123,16 @@ int cmd_apsp(int argc, char **argv)
                 dev == GK_BACKEND_GPU ? " (" : "", dev == GK_BACKEND_GPU ? gk_config_source_name(src) : "",
                 dev == GK_BACKEND_GPU ? ")" : "");
 
+    /* The peak: the matrix, the CPU solver's padded copy (CPU run or
+     * --check) and the --check copy; refuse before the OOM killer would. */
+    {
+        int copies = 1 + (check || dev == GK_BACKEND_CPU) + check;
+        char what[4200];
+        snprintf(what, sizeof what, "%s: V = %d on the %s%s (%d V x V int32 matrices)", in, V,
+                 dev == GK_BACKEND_GPU ? "GPU" : "CPU", check ? " with --check" : "", copies);
+        if ((st = gk_host_memory_check((uint64_t)copies * (uint64_t)V * (uint64_t)V * sizeof *d, what)))
+            cli_die_status(st);
+    }
     if (check) {
         size_t bytes = (size_t)V * (size_t)V * sizeof *d;
         if (!(ref = malloc(bytes)))
@@ -170,8 +181,7 @@ int cmd_apsp(int argc, char **argv)
         json_object_end();
         json_num("min_plus_per_second", rate);
         json_end();
-    }
-    if (timing) {
+    } else if (timing) {   /* --json carries the same numbers; stdout stays one JSON object */
         printf("%-16s %12s %8s\n", "phase", "seconds", "share");
         const char *names[] = { "read", "host->device", "compute", "device->host", "write" };
         double v[] = { t.read, t.h2d, t.compute, t.d2h, t.write };
@@ -212,6 +222,7 @@ int cmd_gen_apsp(int argc, char **argv)
         cli_usage_error("gen apsp: --vertices and --edges are required");
     if (argc - optind != 1)
         cli_usage_error("gen apsp: want one OUTPUT file (got %d arguments)", argc - optind);
+    cli_check_output(argv[optind], NULL);
     gk_status st = gk_apsp_generate(argv[optind], (int32_t)V, E, (uint64_t)seed, (int32_t)maxw);
     if (st)
         cli_die_status(st);

@@ -154,6 +154,8 @@ int cmd_stencil(int argc, char **argv)
         cli_usage_error("stencil: unexpected argument '%s'", argv[optind]);
     if (!size)
         cli_usage_error("stencil: --size is required");
+    if (output)
+        cli_check_output(output, input);
     int nx, ny, nz;
     parse_size(size, &nx, &ny, &nz);
     gk_backend want, be;
@@ -307,6 +309,7 @@ int cmd_gen_grid(int argc, char **argv)
         cli_usage_error("gen grid: --size is required");
     if (optind + 1 != argc)
         cli_usage_error("gen grid: want exactly one OUTPUT file");
+    cli_check_output(argv[optind], NULL);
     int nx, ny, nz;
     parse_size(size, &nx, &ny, &nz);
     uint64_t bytes = (uint64_t)nx * (uint64_t)ny * (uint64_t)nz * 8;

@@ -23,6 +23,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     cli_prog = "gk";
+    cli_cleanup_on_signals();
     if (argc < 2)
         cli_usage_error("missing command");
     const char *c = argv[1];

@@ -84,6 +84,8 @@ int main(int argc, char **argv)
     }
     if (optind < argc)
         cli_usage_error("unexpected argument '%s'", argv[optind]);
+    if (o.csv_path)
+        cli_check_output(o.csv_path, NULL);
     if (list) {
         static char buf[1 << 16];
         gk_status st = gk_tune_list_spaces(buf, sizeof buf);

@@ -12,19 +12,13 @@
 
 #define CHUNK_EDGES (1 << 16)
 
-static double phys_mem_bytes(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    return pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
-}
-
 /* The V x V matrix, INF off the diagonal, or GK_ENOMEM saying how much it
  * needs.  Refuses sizes above physical memory up front: with overcommit a
  * malloc of that size may "succeed" and the fill would then be killed. */
 static gk_status alloc_matrix(const char *path, int32_t V, int32_t **out)
 {
     uint64_t bytes = (uint64_t)V * (uint64_t)V * sizeof(int32_t);
-    double phys = phys_mem_bytes();
+    double phys = (double)gk__phys_mem_bytes();
     char need[32], have[32];
     gk__human_bytes((double)bytes, need, sizeof need);
     if ((phys > 0 && (double)bytes > phys) || bytes > (uint64_t)SIZE_MAX / 2)

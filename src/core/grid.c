@@ -89,21 +89,6 @@ out:
     return st;
 }
 
-gk_status gk_host_memory_check(uint64_t bytes, const char *what)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || psize <= 0)
-        return GK_OK; /* unknown: let the allocation decide */
-    uint64_t have = (uint64_t)pages * (uint64_t)psize;
-    if (bytes > have) {
-        char b1[32], b2[32];
-        return gk__fail(GK_ENOMEM, "%s needs %s of host memory, this machine has %s", what,
-                        gk__human_bytes((double)bytes, b1, sizeof b1),
-                        gk__human_bytes((double)have, b2, sizeof b2));
-    }
-    return GK_OK;
-}
-
 gk_status gk_grid_read(const char *path, int nx, int ny, int nz, double *grid)
 {
     uint64_t want = (uint64_t)nx * (uint64_t)ny * (uint64_t)nz * sizeof(double);

@@ -30,6 +30,9 @@ int gk__gpu_healthy(void);
  * ahead (copied; used once). */
 void gk__gpu_cubin_offer(const char *image, const gk_config *full, const void *cubin, size_t size);
 
+/* Physical memory in bytes (0 if unknown). */
+uint64_t gk__phys_mem_bytes(void);
+
 /* Human size: "1.5 GiB". */
 const char *gk__human_bytes(double bytes, char *buf, size_t n);
 

@@ -30,6 +30,26 @@ gk_status gk__read_exact(FILE *f, const char *path, void *buf, size_t n, const c
     return GK_OK;
 }
 
+/* The temp files being written now, for gk_remove_partial_outputs(). */
+#define MAX_OPEN 8
+static char *volatile open_tmp[MAX_OPEN];
+
+static void track(char *tmp, int on)
+{
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (on ? open_tmp[i] == NULL : open_tmp[i] == tmp) {
+            open_tmp[i] = on ? tmp : NULL;
+            return;
+        }
+}
+
+void gk_remove_partial_outputs(void)
+{
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (open_tmp[i])
+            unlink(open_tmp[i]);
+}
+
 gk_status gk__out_open(gk_outfile *o, const char *path)
 {
     memset(o, 0, sizeof *o);
@@ -45,6 +65,7 @@ gk_status gk__out_open(gk_outfile *o, const char *path)
         unlink(o->tmp);
         return gk__fail(GK_EIO, "%s: %s", path, strerror(errno));
     }
+    track(o->tmp, 1);
     return GK_OK;
 }
 
@@ -77,6 +98,7 @@ gk_status gk__out_close(gk_outfile *o, gk_status st)
     }
     if (st != GK_OK)
         unlink(o->tmp);
+    track(o->tmp, 0);
     return st;
 }
 

@@ -96,10 +96,13 @@ static void journal_append(tuner *T, const meas *x, const char *detail)
 /* Reads back a journal of the same key; another key's journal is dropped. */
 static gk_status journal_open(tuner *T)
 {
-    char line[2048], keyline[600];
-    snprintf(keyline, sizeof keyline, "# key: %s", T->key);
+    char line[2048], keyline[800];
+    /* the key plus the kernel sources: a journal of changed kernels is stale */
+    int len = snprintf(keyline, sizeof keyline, "# key: %s sources=", T->key);
+    for (int i = 0; i < gk__tunable_count() && len > 0 && len < (int)sizeof keyline; i++)
+        len += snprintf(keyline + len, sizeof keyline - (size_t)len, "%s%s:%016llx", i ? "," : "",
+                        gk__tunable_get(i)->kernel, (unsigned long long)gk__tunable_source_hash(gk__tunable_get(i)));
     FILE *f = fopen(T->journal, "r");
-    int resumed = 0;
     if (f) {
         int same = fgets(line, sizeof line, f) && (line[strcspn(line, "\n")] = '\0', !strcmp(line, keyline));
         while (same && fgets(line, sizeof line, f)) {
@@ -114,17 +117,24 @@ static gk_status journal_open(tuner *T)
             x.size = size;
             x.resumed = 1;
             meas *old = find(T, x.kernel, x.size, x.cfg);
-            if (old) *old = x; else if (add(T, &x)) resumed++;
+            if (old) *old = x; else add(T, &x);
         }
         fclose(f);
         if (!same) unlink(T->journal);
     }
-    T->jf = fopen(T->journal, "a");
+    T->jf = fopen(T->journal, "a+");
     if (!T->jf)
         return gk__fail(GK_ECACHE, "%s: %s", T->journal, strerror(errno));
-    if (ftell(T->jf) == 0)
+    fseek(T->jf, 0, SEEK_END);
+    long end = ftell(T->jf);
+    if (end > 0) {                     /* a torn last line: end it, so the next record stands alone */
+        fseek(T->jf, end - 1, SEEK_SET);
+        int last = fgetc(T->jf);
+        fseek(T->jf, 0, SEEK_END);
+        if (last != '\n') fputc('\n', T->jf);
+    }
+    if (end == 0)
         fprintf(T->jf, "%s\nkernel,size,config,status,median_ms,min_ms,detail\n", keyline);
-    (void)resumed;
     return GK_OK;
 }
 
@@ -249,7 +259,7 @@ static const meas *measure(tuner *T, const gk_tunable *t, int64_t size, const gk
     char req[2048], ans[2048];
     int reps = size == t->classes[0] ? 5 : 3;
     snprintf(req, sizeof req, "measure %s %lld %d %llu %d %s %s", t->kernel, (long long)size, reps,
-             (unsigned long long)T->o->seed, validate, cubin && *cubin ? cubin : "-", x.cfg[0] ? x.cfg : "-");
+             (unsigned long long)T->o->seed, validate, x.cfg[0] ? x.cfg : "-", cubin && *cubin ? cubin : "-");
     if (gk__worker_request(&T->w, req, MEASURE_TIMEOUT_S, ans, sizeof ans))
         return NULL;
     const char *detail = "";
@@ -455,6 +465,9 @@ static gk_status parse_sizes(const char *spec, const gk_tunable *t, int64_t *out
                     long long v = strtoll(q, &e, 10);
                     if (e == q || v < 1 || (*e != ',' && e != end) || *n == 4)
                         return gk__fail(GK_EINVAL, "--sizes: bad list for %s (at most 4 positive sizes)", t->kernel);
+                    for (int k = 0; k < *n; k++)
+                        if (out[k] == v)
+                            return gk__fail(GK_EINVAL, "--sizes: %s lists %lld twice", t->kernel, v);
                     out[(*n)++] = v;
                     q = *e == ',' ? e + 1 : e;
                 }
@@ -465,6 +478,28 @@ static gk_status parse_sizes(const char *spec, const gk_tunable *t, int64_t *out
     if (!*n) { memcpy(out, t->classes, sizeof t->classes); *n = t->nclasses; }
     for (int i = 1; i < *n; i++)                  /* insertion sort */
         for (int j = i; j > 0 && out[j] < out[j - 1]; j--) { int64_t x = out[j]; out[j] = out[j - 1]; out[j - 1] = x; }
+    return GK_OK;
+}
+
+/* Every KERNEL=LIST of the spec names a tunable kernel and parses. */
+static gk_status check_sizes(const char *spec)
+{
+    for (const char *p = spec; p && *p;) {
+        const char *end = strchr(p, ';'), *eq = strchr(p, '=');
+        if (!end) end = p + strlen(p);
+        char name[32];
+        if (!eq || eq > end || eq - p >= (long)sizeof name)
+            return gk__fail(GK_EINVAL, "--sizes: bad item '%.*s' (want KERNEL=N,N,...)", (int)(end - p), p);
+        snprintf(name, sizeof name, "%.*s", (int)(eq - p), p);
+        const gk_tunable *t = gk__tunable_find(name);
+        if (!t)
+            return gk__fail(GK_EINVAL, "--sizes: no tunable kernel '%s'", name);
+        int64_t c[4];
+        int n;
+        gk_status st = parse_sizes(spec, t, c, &n);
+        if (st) return st;
+        p = *end ? end + 1 : end;
+    }
     return GK_OK;
 }
 
@@ -491,6 +526,8 @@ static gk_status worker_info(tuner *T)
     if (sscanf(ans, "info %d %d %d %d %d %zu %zu %zu %d %d %d %zu %n", &d->cc_major, &d->cc_minor, &d->sm_count,
                &d->driver_version, &d->runtime_version, &d->smem_per_block, &d->smem_per_block_optin,
                &d->smem_per_sm, &d->regs_per_sm, &d->max_threads_per_block, &d->l2_bytes, &d->total_mem, &off) < 12 || !off) {
+        if (!strncmp(ans, "fail exec ", 10))
+            return gk__fail(GK_EINVAL, "cannot start the measuring worker: %s", ans + 10);
         const char *m = !strncmp(ans, "fail nodev ", 11) ? ans + 11 : ans;
         return gk__fail(GK_ENODEV, "no GPU to tune: %s", m);
     }
@@ -529,7 +566,8 @@ static gk_status save_cache(tuner *T, int from)
 gk_status gk_tune_run(const gk_tune_options *o, gk_tune_report *rep)
 {
     tuner T;
-    int lockfd = -1;
+    int lockfd = -1, have_csv = 0;
+    gk_outfile csv;
     memset(&T, 0, sizeof T);
     memset(rep, 0, sizeof *rep);
     T.o = o;
@@ -548,6 +586,11 @@ gk_status gk_tune_run(const gk_tune_options *o, gk_tune_report *rep)
             if (!gk__tunable_find(k))
                 return gk__fail(GK_EINVAL, "--kernels: no tunable kernel '%s'", k);
     }
+    if ((st = check_sizes(o->sizes)))
+        return st;
+    if (o->csv_path && (st = gk__out_open(&csv, o->csv_path)))   /* fail now, not after tuning */
+        return st;
+    have_csv = o->csv_path != NULL;
     if ((st = worker_info(&T))) goto out;
     snprintf(rep->device, sizeof rep->device, "%s", T.dev.name);
     gk__tune_key(&T.dev, T.key, sizeof T.key);
@@ -580,18 +623,17 @@ out:
             snprintf(rep->csv_file, sizeof rep->csv_file, "%.4000s/tune-%016llx.csv", T.dir,
                      (unsigned long long)gk__tune_key_hash(T.key));
             if (rename(T.journal, rep->csv_file) != 0) rep->csv_file[0] = '\0';
-            if (o->csv_path && rep->csv_file[0]) {
+            if (have_csv && rep->csv_file[0]) {
                 FILE *in = fopen(rep->csv_file, "rb");
-                gk_outfile of;
-                if (in && gk__out_open(&of, o->csv_path) == GK_OK) {
-                    char buf[65536];
-                    size_t r;
-                    gk_status ws = GK_OK;
-                    while (!ws && (r = fread(buf, 1, sizeof buf, in)) > 0) ws = gk__out_write(&of, buf, r);
-                    st = gk__out_close(&of, ws);
-                    if (st == GK_OK) snprintf(rep->csv_file, sizeof rep->csv_file, "%s", o->csv_path);
-                }
+                char buf[65536];
+                size_t r;
+                gk_status ws = in ? GK_OK : gk__fail(GK_EIO, "%s: %s", rep->csv_file, strerror(errno));
+                while (!ws && (r = fread(buf, 1, sizeof buf, in)) > 0)
+                    ws = gk__out_write(&csv, buf, r);
                 if (in) fclose(in);
+                have_csv = 0;
+                st = gk__out_close(&csv, ws);
+                if (st == GK_OK) snprintf(rep->csv_file, sizeof rep->csv_file, "%s", o->csv_path);
             }
             /* the cubins were only for this run */
             for (int i = 0; i < T.nm; i++) {
@@ -603,6 +645,8 @@ out:
             rmdir(T.tmpdir);
         }
     }
+    if (have_csv)                  /* failed or interrupted: no partial CSV */
+        gk__out_close(&csv, st ? st : GK_EINTERNAL);
     gk__cache_unlock(lockfd);
     free(T.m);
     return st;

@@ -44,6 +44,16 @@ static int same_model(const char *a, const char *b)
     return ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a));
 }
 
+/* A stored configuration is used only if the kernel knows every name and
+ * the constraints accept it on this device. */
+static int usable(const gk_tunable *t, const gk_config *cfg, const gk_device_info *d)
+{
+    gk_config full;
+    char why[256];
+    return gk__space_complete(t->space, cfg, &full) == GK_OK
+           && !(t->space->reject && t->space->reject(&full, d, why, sizeof why));
+}
+
 gk_status gk_tune_select(const char *kernel, int64_t size, gk_config *cfg,
                          gk_config_source *src, char *detail, size_t n)
 {
@@ -70,8 +80,7 @@ gk_status gk_tune_select(const char *kernel, int64_t size, gk_config *cfg,
             snprintf(why, sizeof why, "tuning cache stale (%s): run gktune", diff);
         } else if (st == GK_OK) {
             const gk_cache_entry *e = gk__cache_nearest(&c, kernel, size, source);
-            gk_config full;
-            if (e && gk__space_complete(t->space, &e->cfg, &full) == GK_OK) {
+            if (e && usable(t, &e->cfg, &d)) {
                 *cfg = e->cfg;
                 *src = GK_CONFIG_CACHE;
                 if (detail) snprintf(detail, n, "%s, size class %lld", path, (long long)e->size);
@@ -87,8 +96,7 @@ gk_status gk_tune_select(const char *kernel, int64_t size, gk_config *cfg,
     shipped_path(key, path, sizeof path);
     if (gk__cache_load(path, &c) == GK_OK && same_model(c.key, key)) {
         const gk_cache_entry *e = gk__cache_nearest(&c, kernel, size, source);
-        gk_config full;
-        if (e && gk__space_complete(t->space, &e->cfg, &full) == GK_OK) {
+        if (e && usable(t, &e->cfg, &d)) {
             *cfg = e->cfg;
             *src = GK_CONFIG_SHIPPED;
             if (detail) snprintf(detail, n, "%s; %s, size class %lld", why, path, (long long)e->size);

@@ -7,7 +7,8 @@
  *
  *   -> info
  *   <- info CCMAJ CCMIN SMS DRIVER RUNTIME SMEM_BLOCK SMEM_OPTIN SMEM_SM REGS_SM MAXTHREADS L2 MEM NAME...
- *   -> measure KERNEL SIZE REPS SEED VALIDATE CUBIN|- CONFIG
+ *   -> measure KERNEL SIZE REPS SEED VALIDATE CONFIG CUBIN|-   (the path last: it
+ *      may hold spaces)
  *   <- ok MEDIAN_MS MIN_MS
  *   <- fail STAGE MESSAGE      (STAGE: compile, launch, wrong, fault, error)
  *   -> verify KERNEL SIZE SEED CONFIG
@@ -52,7 +53,7 @@ static int do_request(char *args, int verify, FILE *out)
     long long size, seed;
     int reps = 0, validate = 0;
     int got = verify ? sscanf(args, "%31s %lld %lld %1023s", kernel, &size, &seed, cfgtext)
-                     : sscanf(args, "%31s %lld %d %lld %d %4095s %1023s", kernel, &size, &reps, &seed, &validate, cubin, cfgtext);
+                     : sscanf(args, "%31s %lld %d %lld %d %1023s %4095[^\n]", kernel, &size, &reps, &seed, &validate, cfgtext, cubin);
     if (got != (verify ? 4 : 7)) {
         reply(out, "fail error bad request");
         return 0;
@@ -167,17 +168,24 @@ static gk_status start(gk_worker *w)
     int a[2], b[2];
     if (!w->argv || !w->argv[0])
         return gk__fail(GK_EINVAL, "no worker command given");
-    if (pipe(a) || pipe(b))
+    if (pipe(a))
         return gk__fail(GK_EIO, "pipe: %s", strerror(errno));
+    if (pipe(b)) {
+        close(a[0]); close(a[1]);
+        return gk__fail(GK_EIO, "pipe: %s", strerror(errno));
+    }
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        close(a[0]); close(a[1]); close(b[0]); close(b[1]);
         return gk__fail(GK_EIO, "fork: %s", strerror(errno));
+    }
     if (pid == 0) {
         dup2(a[0], 0);
         dup2(b[1], 1);
         close(a[0]); close(a[1]); close(b[0]); close(b[1]);
         setpgid(0, 0);           /* Ctrl-C goes to gktune, not to the worker */
-        execv(w->argv[0], w->argv);
+        execvp(w->argv[0], w->argv);
+        dprintf(1, "fail exec %s: %s\n", w->argv[0], strerror(errno));
         _exit(127);
     }
     close(a[0]);
