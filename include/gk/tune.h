@@ -85,7 +85,9 @@ typedef struct gk_tune_report {
 } gk_tune_report;
 
 /* Tune, validate, and write the winners to the cache.  Fails with GK_ENODEV
- * when there is no GPU, GK_ECACHE when the cache is locked by another run. */
+ * when there is no GPU, GK_ECACHE when the cache is locked by another run.
+ * Runs worker processes (o->worker_argv) and sets SIGPIPE to ignored, so that
+ * a worker that dies is reported instead of killing the caller. */
 gk_status gk_tune_run(const gk_tune_options *o, gk_tune_report *rep);
 
 /* Ask a running gk_tune_run to stop after the current measurement (signal
