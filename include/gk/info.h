@@ -52,6 +52,9 @@ typedef struct gk_device_info {
     char local_cpus[256];        /* CPUs close to the device, e.g. "0-15" */
 } gk_device_info;
 
+/* The CUDA device gk uses: $GK_DEVICE, else 0. */
+int gk_gpu_ordinal(void);
+
 /* Number of CUDA devices.  Without a driver, a GPU or CUDA support this
  * returns GK_ENODEV (count = 0) and gk_last_error() says which. */
 gk_status gk_gpu_count(int *count);

@@ -20,8 +20,7 @@ static gk_backend parse_device(const char *text)
 static const char *gpu_name(char *buf, size_t n)
 {
     gk_device_info d;
-    const char *env = getenv("GK_DEVICE");
-    if (gk_gpu_info(env && *env ? atoi(env) : 0, &d) == GK_OK)
+    if (gk_gpu_info(gk_gpu_ordinal(), &d) == GK_OK)
         snprintf(buf, n, "%s", d.name);
     else
         snprintf(buf, n, "unknown GPU");

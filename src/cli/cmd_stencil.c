@@ -89,8 +89,7 @@ static void select_config(const char *user, int64_t size, gk_config *cfg, gk_con
 static void device_name(char *buf, size_t n)
 {
     gk_device_info d;
-    const char *env = getenv("GK_DEVICE");
-    int ord = env && *env ? atoi(env) : 0;
+    int ord = gk_gpu_ordinal();
     if (gk_gpu_info(ord, &d) == GK_OK) snprintf(buf, n, "GPU %d: %s", ord, d.name);
     else snprintf(buf, n, "GPU %d", ord);
 }

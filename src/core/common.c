@@ -1,6 +1,7 @@
 /* common.c - version, backend names and choice, the wall clock. */
 #include "core/internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +31,12 @@ gk_status gk_backend_resolve(gk_backend want, gk_backend *got)
         return gk__fail(GK_ENODEV, "--device=gpu but no GPU is usable: %s", why);
     *got = GK_BACKEND_CPU;
     return GK_OK;
+}
+
+int gk_gpu_ordinal(void)
+{
+    const char *env = getenv("GK_DEVICE");
+    return env && *env ? atoi(env) : 0;
 }
 
 double gk_wtime(void)

@@ -30,6 +30,9 @@ int gk__gpu_healthy(void);
  * ahead (copied; used once). */
 void gk__gpu_cubin_offer(const char *image, const gk_config *full, const void *cubin, size_t size);
 
+/* Median of v[0..n) (sorts v); the minimum in *min if min != NULL. */
+double gk__median(double *v, int n, double *min);
+
 /* Physical memory in bytes (0 if unknown). */
 uint64_t gk__phys_mem_bytes(void);
 

@@ -38,7 +38,7 @@ gk_status gk__cuda_fail(cudaError_t e, const char *what);
 #define GK_CUDA_GOTO(call, st, label) do { cudaError_t e_ = (call); \
         if (e_ != cudaSuccess) { st = gk__cuda_fail(e_, #call); goto label; } } while (0)
 
-/* Select device 0 (or $GK_DEVICE) for this thread and return its info. */
+/* Select device gk_gpu_ordinal() for this thread and return its info. */
 gk_status gk__gpu_open(gk_device_info *info);
 
 typedef struct gk_gpu_module {

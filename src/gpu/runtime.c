@@ -77,8 +77,7 @@ gk_status gk_gpu_info(int ordinal, gk_device_info *info)
 
 gk_status gk__gpu_open(gk_device_info *info)
 {
-    const char *env = getenv("GK_DEVICE");
-    int ordinal = env && *env ? atoi(env) : 0;
+    int ordinal = gk_gpu_ordinal();
     gk_status st = gk_gpu_info(ordinal, info);
     if (st) return st;
     GK_CUDA_TRY(cudaSetDevice(ordinal));
@@ -114,18 +113,12 @@ void gk__gpu_timer_free(gk_gpu_timer *t)
     t->start = t->stop = NULL;
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
 gk_status gk__gpu_copy_bandwidth(size_t bytes, int reps, double *bytes_per_s)
 {
     gk_status st = GK_OK;
     void *a = NULL, *b = NULL;
     gk_gpu_timer t = { 0 };
-    float ms[64];
+    double ms[64];
     if (reps < 1 || reps > 64) reps = 9;
     GK_CUDA_GOTO(cudaMalloc(&a, bytes), st, out);
     GK_CUDA_GOTO(cudaMalloc(&b, bytes), st, out);
@@ -135,10 +128,11 @@ gk_status gk__gpu_copy_bandwidth(size_t bytes, int reps, double *bytes_per_s)
     for (int r = 0; r < reps; r++) {
         if ((st = gk__gpu_timer_start(&t, 0))) goto out;
         GK_CUDA_GOTO(cudaMemcpyAsync(r & 1 ? a : b, r & 1 ? b : a, bytes, cudaMemcpyDeviceToDevice, 0), st, out);
-        if ((st = gk__gpu_timer_stop(&t, 0, &ms[r]))) goto out;
+        float f;
+        if ((st = gk__gpu_timer_stop(&t, 0, &f))) goto out;
+        ms[r] = f;
     }
-    qsort(ms, (size_t)reps, sizeof ms[0], cmp_float);
-    *bytes_per_s = 2.0 * (double)bytes / (ms[reps / 2] * 1e-3);
+    *bytes_per_s = 2.0 * (double)bytes / (gk__median(ms, reps, NULL) * 1e-3);
 out:
     gk__gpu_timer_free(&t);
     cudaFree(a);

@@ -140,6 +140,12 @@ static gk_status journal_open(tuner *T)
 
 /* ---------------------------------------------------------------- compile */
 
+/* Where the cubin of kernel with configuration text cfg is kept during a run. */
+static void cubin_path(const tuner *T, const char *kernel, const char *cfg, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s-%016llx.cubin", T->tmpdir, kernel, (unsigned long long)gk__fnv1a64(cfg, strlen(cfg)));
+}
+
 typedef struct compile_job {
     tuner *T;
     const gk_tunable *t;
@@ -194,8 +200,7 @@ static void compile_batch(tuner *T, const gk_tunable *t, gk_config *cfgs, int n,
         if (!map || !J.cfgs || !J.paths || !J.st || !J.msg || gk__space_is_default(t->space, &cfgs[i])
             || find(T, t->kernel, size, c))
             continue;
-        snprintf(paths[i], sizeof paths[i], "%s/%s-%016llx.cubin", T->tmpdir, t->kernel,
-                 (unsigned long long)gk__fnv1a64(c, strlen(c)));
+        cubin_path(T, t->kernel, c, paths[i], sizeof paths[i]);
         if (access(paths[i], R_OK) == 0)
             continue;                                  /* compiled for another class */
         map[J.n] = i;
@@ -638,8 +643,7 @@ out:
             /* the cubins were only for this run */
             for (int i = 0; i < T.nm; i++) {
                 char p[4400];
-                snprintf(p, sizeof p, "%s/%s-%016llx.cubin", T.tmpdir, T.m[i].kernel,
-                         (unsigned long long)gk__fnv1a64(T.m[i].cfg, strlen(T.m[i].cfg)));
+                cubin_path(&T, T.m[i].kernel, T.m[i].cfg, p, sizeof p);
                 unlink(p);
             }
             rmdir(T.tmpdir);

@@ -21,8 +21,7 @@ const char *gk_config_source_name(gk_config_source s)
 
 static int current_device(gk_device_info *d)
 {
-    const char *env = getenv("GK_DEVICE");
-    return gk_gpu_info(env && *env ? atoi(env) : 0, d) == GK_OK;
+    return gk_gpu_info(gk_gpu_ordinal(), d) == GK_OK;
 }
 
 /* Shipped tables: $GK_DATA_DIR/tuned/<model>.txt, else the installed

@@ -1,5 +1,5 @@
 /* stats.c - small statistics for timings. */
-#include "tune/tune.h"
+#include "core/internal.h"
 
 #include <stdlib.h>
 

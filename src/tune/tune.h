@@ -81,9 +81,6 @@ const gk_tunable *gk__tunable_find(const char *kernel);
 uint64_t gk__tunable_source_hash(const gk_tunable *t);
 
 
-/* Median of v[0..n) (sorts v); the minimum in *min if min != NULL. */
-double gk__median(double *v, int n, double *min);
-
 /* ---- configuration enumeration ---- */
 /* Number of combinations of the space's values (before constraints). */
 long gk__space_count(const gk_space *s);

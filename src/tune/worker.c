@@ -118,8 +118,7 @@ int gk_tune_worker_main(int in_fd, int out_fd)
             break;
         if (!strcmp(line, "info")) {
             gk_device_info d;
-            const char *env = getenv("GK_DEVICE");
-            if (gk_gpu_info(env && *env ? atoi(env) : 0, &d) != GK_OK) {
+            if (gk_gpu_info(gk_gpu_ordinal(), &d) != GK_OK) {
                 char m[512];
                 snprintf(m, sizeof m, "%s", gk_last_error());
                 one_line(m);
