@@ -10,6 +10,7 @@
 
 #include <gk/common.h>
 #include <gk/info.h>
+#include <gk/context.h>
 #include <gk/config.h>
 #include <gk/apsp.h>
 #include <gk/stencil.h>

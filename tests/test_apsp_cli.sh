@@ -45,11 +45,18 @@ else
 fi
 
 # ---- --time, --json, --verbose
-t_ok "apsp --time" "$GK" apsp --time "$T/g1" "$T/o_t"
-grep -q '^read' "$T/out" && grep -q '^compute' "$T/out" && grep -q '^host->device' "$T/out" \
-  && grep -q '^write' "$T/out" && grep -q '^total' "$T/out"
-t_result $? "--time prints read, host->device, compute, device->host, write, total"
-grep -q 'on the [CG]PU' "$T/err"; t_result $? "--time says which device on stderr"
+t_ok "apsp --time --device=cpu" "$GK" apsp --time --device=cpu "$T/g1" "$T/o_t"
+grep -q '^read' "$T/out" && grep -q '^compute' "$T/out" && ! grep -q '^host->device' "$T/out" \
+  && ! grep -q '^device->host' "$T/out" && grep -q '^write' "$T/out" && grep -q '^total' "$T/out"
+t_result $? "--time on the CPU prints read, compute, write, total and no transfer rows"
+grep -q 'on CPU' "$T/err"; t_result $? "--time says which device on stderr"
+t_ok "apsp --json --device=cpu" "$GK" apsp --json --device=cpu "$T/g1" "$T/o_t"
+grep -q '"host_to_device":null' "$T/out" && grep -q '"device":"cpu"' "$T/out" && grep -q '"device_name":"CPU' "$T/out"
+t_result $? "--json on the CPU: transfers null, device cpu, the CPU named"
+if [ "$gpu" = yes ]; then
+  t_ok "apsp --time on the GPU" "$GK" apsp --time --device=gpu "$T/g1" "$T/o_t"
+  grep -q '^host->device' "$T/out" && grep -q '^device->host' "$T/out"; t_result $? "--time on the GPU has the transfer rows"
+fi
 t_ok "apsp --json" "$GK" apsp --json "$T/g1" "$T/o_j"
 if command -v python3 >/dev/null 2>&1; then
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["vertices"]==300 and d["seconds"]["compute"]>=0 and d["device"] in ("cpu","gpu")' "$T/out"

@@ -4,6 +4,7 @@
 #include "gk.h"
 #include "tap.h"
 #include "test_apsp_ref.h"
+#include "cpu/apsp_cpu.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -29,9 +30,9 @@ static void check_graph(int32_t V, int kind)
        V, ref_kind_name[kind]);
     memcpy(simple, got, bytes);
 
-    ok(gk_apsp_cpu(got, V) == GK_OK && memcmp(got, want, bytes) == 0,
+    ok(gk__apsp_cpu(got, V) == GK_OK && memcmp(got, want, bytes) == 0,
        "blocked CPU == naive reference, V=%d %s", V, ref_kind_name[kind]);
-    ok(gk_apsp_cpu_simple(simple, V) == GK_OK && memcmp(simple, want, bytes) == 0,
+    ok(gk__apsp_cpu_simple(simple, V) == GK_OK && memcmp(simple, want, bytes) == 0,
        "plain CPU loop == naive reference, V=%d %s", V, ref_kind_name[kind]);
     free(g.e); free(want); free(init); free(got); free(simple);
 }

@@ -11,22 +11,28 @@
 
 #ifdef GK_HAVE_CUDA
 #include "gpu/apsp_gpu.h"
+#include "cpu/apsp_cpu.h"
 #endif
 
 #include <string.h>
 
 #ifdef GK_HAVE_CUDA
+static gk_context *gpu_ctx;      /* the public path: a GPU context */
+static gk_device_info dev;       /* the internal path: device 0, made current */
+
 static void check_graph(int32_t V, int kind)
 {
     ref_graph g = ref_random_graph(V, kind);
     size_t bytes = (size_t)V * V * sizeof(int32_t);
     int32_t *want = ref_matrix(&g), *gpu = ref_matrix(&g), *cpu = ref_matrix(&g);
     ref_fw(want, V);
-    gk_apsp_times t;
-    gk_status st = gk_apsp_gpu_solve(gpu, V, NULL, &t);
+    gk_report rep;
+    gk_status st = gk_apsp_solve(gpu_ctx, gpu, V, NULL, &rep);
+    ok(st == GK_OK && rep.backend == GK_BACKEND_GPU && rep.compute >= 0 && rep.h2d >= 0 && *rep.config,
+       "the report says GPU, a configuration and the phases");
     ok(st == GK_OK && memcmp(gpu, want, bytes) == 0, "GPU == naive reference, V=%d %s %s", V, ref_kind_name[kind],
        st ? gk_last_error() : "");
-    ok(gk_apsp_cpu(cpu, V) == GK_OK && memcmp(gpu, cpu, bytes) == 0, "GPU output byte-identical to CPU, V=%d %s",
+    ok(gk__apsp_cpu(cpu, V) == GK_OK && memcmp(gpu, cpu, bytes) == 0, "GPU output byte-identical to CPU, V=%d %s",
        V, ref_kind_name[kind]);
     free(g.e); free(want); free(gpu); free(cpu);
 }
@@ -42,7 +48,7 @@ static void check_ctx(const char *cfgtext, int32_t V, int baseline)
     int32_t *init = ref_matrix(&g), *want = ref_matrix(&g), *got = malloc(bytes);
     ref_fw(want, V);
     gk_apsp_gpu *c;
-    gk_status st = gk__apsp_gpu_open(&c, V, cfgtext ? &cfg : NULL);
+    gk_status st = gk__apsp_gpu_open(&c, &dev, NULL, V, cfgtext ? &cfg : NULL);
     if (!ok(st == GK_OK, "open V=%d config %s %s", V, cfgtext ? cfgtext : "default", st ? gk_last_error() : "")) {
         free(g.e); free(init); free(want); free(got);
         return;
@@ -80,6 +86,14 @@ int main(void)
         skip_all("no CUDA device");
 #ifdef GK_HAVE_CUDA
     no_plan();
+    gk_context_options o;
+    gk_context_options_init(&o);
+    o.backend = GK_BACKEND_GPU;
+    int prev;
+    if (gk_context_create(&gpu_ctx, &o) || gk_gpu_info(0, &dev) || gk__gpu_enter(0, &prev)) {
+        printf("Bail out! GPU context: %s\n", gk_last_error());
+        return 1;
+    }
     int32_t sizes[] = { 1, 2, 3, 63, 64, 65, 127, 128, 129, 255, 257, 1000 };
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (int kind = 0; kind < G_KINDS; kind++)
@@ -96,11 +110,11 @@ int main(void)
     gk_config_clear(&bad);
     gk_config_set(&bad, "APSP_TM", 5);
     gk_apsp_gpu *c;
-    ok(gk__apsp_gpu_open(&c, 100, &bad) == GK_EINVAL && strstr(gk_last_error(), "multiples of 4"),
+    ok(gk__apsp_gpu_open(&c, &dev, NULL, 100, &bad) == GK_EINVAL && strstr(gk_last_error(), "multiples of 4"),
        "a thread tile that is not a multiple of 4 is rejected: %s", gk_last_error());
     gk_config_clear(&bad);
     gk_config_set(&bad, "APSP_NOPE", 1);
-    ok(gk__apsp_gpu_open(&c, 100, &bad) == GK_EINVAL, "an unknown parameter is rejected: %s", gk_last_error());
+    ok(gk__apsp_gpu_open(&c, &dev, NULL, 100, &bad) == GK_EINVAL, "an unknown parameter is rejected: %s", gk_last_error());
     char w[256];
     gk_config_clear(&bad);
     gk_config_set(&bad, "APSP_TILE", 192);
@@ -112,6 +126,7 @@ int main(void)
     gk_config_clear(&bad);
     ok(gk__space_complete(&gk__space_apsp, &bad, &full) == GK_OK && gk__space_apsp.reject(&full, NULL, w, sizeof w) == 0,
        "the defaults are valid");
+    gk_context_destroy(gpu_ctx);
     return done_testing();
 #endif
 }

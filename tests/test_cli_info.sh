@@ -16,5 +16,5 @@ else
   echo "ok $((t_n=t_n+1)) - JSON check # SKIP no python3"
 fi
 t_fails "unknown command is a usage error" 2 "unknown command" "$GK" frobnicate
-t_fails "bad info option is a usage error" 2 "bad option" "$GK" info --bogus
+t_fails "bad info option is a usage error" 2 "unrecognized option" "$GK" info --bogus
 t_done

@@ -70,31 +70,36 @@ if "$GK" info | grep -q "compute capability"; then
   grep -q "naive" "$t_tmp/out" && grep -q "stream" "$t_tmp/out" && ! grep -q FAIL "$t_tmp/out"; t_result $? "bench has the kernels and all checks pass"
 else
   t_fails "--device=gpu without a GPU" 1 "CUDA\|GPU\|device" "$GK" stencil --size=4 --device=gpu
-  t_fails "bench stencil without a GPU" 1 "CUDA\|GPU\|device" "$GK" bench stencil --sizes=8
+  t_fails "bench stencil --device=gpu without a GPU" 1 "CUDA\|GPU\|device" "$GK" bench stencil --device=gpu --sizes=8
 fi
+# the CPU designs against the CPU copy floor, on any machine
+t_ok "bench stencil --device=cpu" "$GK" bench stencil --device=cpu --sizes=20x12x9 --steps=2 --reps=1
+grep -q "^20x12x9 .* reference .*(reference)" "$t_tmp/out" && grep -q "^20x12x9 .* cpu .* ok (" "$t_tmp/out" \
+  && grep -q "copy bandwidth .* floor" "$t_tmp/out"; t_result $? "bench stencil on the CPU: reference, backend checked, floor"
 
 # Bad input: one line, exit 1, no output file.
 printf 'xxxx' >"$d/short.bin"
 t_fails "input of the wrong size" 1 "short.bin.*bytes" "$GK" stencil --size=17x9x13 --input="$d/short.bin" --output="$d/bad1.bin"
 t_fails "input larger than the size" 1 "g.bin.*bytes" "$GK" stencil --size=4 --input="$d/g.bin" --output="$d/bad1.bin"
 t_fails "missing input" 1 "nothere.bin" "$GK" stencil --size=4 --input="$d/nothere.bin" --output="$d/bad1.bin"
-t_fails "size 0" 1 "size" "$GK" stencil --size=0 --output="$d/bad1.bin"
-t_fails "negative size" 1 "size" "$GK" stencil --size=4x-3x4 --output="$d/bad1.bin"
-t_fails "two sizes" 1 "size" "$GK" stencil --size=4x4 --output="$d/bad1.bin"
-t_fails "size with junk" 1 "size" "$GK" stencil --size=4y4 --output="$d/bad1.bin"
-t_fails "negative steps" 1 "steps.*negative" "$GK" stencil --size=4 --steps=-1 --output="$d/bad1.bin"
-t_fails "steps not a number" 1 "steps" "$GK" stencil --size=4 --steps=abc --output="$d/bad1.bin"
+t_fails "size 0" 2 "size" "$GK" stencil --size=0 --output="$d/bad1.bin"
+t_fails "negative size" 2 "size" "$GK" stencil --size=4x-3x4 --output="$d/bad1.bin"
+t_fails "two sizes" 2 "size" "$GK" stencil --size=4x4 --output="$d/bad1.bin"
+t_fails "size with junk" 2 "size" "$GK" stencil --size=4y4 --output="$d/bad1.bin"
+t_fails "negative steps" 2 "steps.*range" "$GK" stencil --size=4 --steps=-1 --output="$d/bad1.bin"
+t_fails "steps not a number" 2 "steps" "$GK" stencil --size=4 --steps=abc --output="$d/bad1.bin"
 t_fails "coefficients: 26 numbers" 1 "bad26.txt.*27" "$GK" stencil --size=4 --coeffs="$top_srcdir/tests/data/stencil_coeffs_bad26.txt" --output="$d/bad1.bin"
 t_fails "coefficients: a NaN" 1 "nan.txt.*finite" "$GK" stencil --size=4 --coeffs="$top_srcdir/tests/data/stencil_coeffs_nan.txt" --output="$d/bad1.bin"
 printf '1 2 3 x\n' >"$d/cw.txt"
 t_fails "coefficients: a word" 1 "cw.txt.*not a number" "$GK" stencil --size=4 --coeffs="$d/cw.txt" --output="$d/bad1.bin"
 t_fails "grid too large for memory" 1 "needs.*memory" "$GK" stencil --size=100000 --output="$d/bad1.bin" --device=cpu
 t_fails "gen grid too large" 1 "needs.*memory" "$GK" gen grid --size=100000x100000x1000 "$d/bad1.bin"
-t_fails "gen grid size 0" 1 "size" "$GK" gen grid --size=0 "$d/bad1.bin"
-t_fails "unknown --config parameter" 1 "TILE" "$GK" stencil --size=4 --config=TILE=3 --output="$d/bad1.bin"
-t_fails "--config over 1024 threads" 1 "1024" "$GK" stencil --size=4 --config=BX=128,BY=16 --output="$d/bad1.bin"
-t_fails "bad --device" 1 "device" "$GK" stencil --size=4 --device=tpu --output="$d/bad1.bin"
+t_fails "gen grid size 0" 2 "size" "$GK" gen grid --size=0 "$d/bad1.bin"
+t_fails "unknown --config parameter" 2 "TILE" "$GK" stencil --size=4 --config=TILE=3 --output="$d/bad1.bin"
+t_fails "--config over 1024 threads" 2 "1024" "$GK" stencil --size=4 --config=BX=128,BY=16 --output="$d/bad1.bin"
+t_fails "bad --device" 2 "device" "$GK" stencil --size=4 --device=tpu --output="$d/bad1.bin"
 t_fails "missing --size" 2 "size" "$GK" stencil --output="$d/bad1.bin"
-t_fails "unknown option" 2 "bad option" "$GK" stencil --size=4 --bogus
+t_fails "unknown option" 2 "unrecognized option '--bogus'" "$GK" stencil --size=4 --bogus
+grep -q "^Try 'gk stencil --help'" "$t_tmp/err"; t_result $? "usage errors point at the subcommand's help"
 [ ! -e "$d/bad1.bin" ] && [ -z "$(ls "$d" | grep tmp)" ]; t_result $? "no output or temp file left by any failure"
 t_done

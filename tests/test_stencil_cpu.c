@@ -3,6 +3,7 @@
 #include "gk.h"
 #include "tap.h"
 #include "test_stencil_common.h"
+#include "cpu/stencil_cpu.h"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -53,9 +54,9 @@ int main(void)
                 memcpy(r, a, n * 8);
                 t_reference(r, nx, ny, nz, c, steps);
                 int exact, exact2;
-                gk_status st = gk_stencil_cpu(a, nx, ny, nz, c, steps);
+                gk_status st = gk__stencil_cpu(a, nx, ny, nz, c, steps);
                 double d = t_maxdiff(a, r, n, &exact);
-                gk_status st2 = gk_stencil_cpu_reference(b, nx, ny, nz, c, steps);
+                gk_status st2 = gk__stencil_cpu_reference(b, nx, ny, nz, c, steps);
                 double d2 = t_maxdiff(b, r, n, &exact2);
                 double tol = gk_stencil_tolerance(steps, 1.0 + gk_grid_max_abs(r, (int64_t)n));
                 ok(st == GK_OK && d <= tol && exact, "cpu %dx%dx%d nt=%d %s coeffs: max diff %.3g, %s",
@@ -73,7 +74,7 @@ int main(void)
         for (int i = 0; i < 27; i++) g[i] = 1.0;
         for (int k = 0; k < 27; k++)
             if (k / 9 >= 1 && k / 3 % 3 >= 1 && k % 3 >= 1) want += dc[k];
-        gk_stencil_cpu(g, 3, 3, 3, dc, 1);
+        gk__stencil_cpu(g, 3, 3, 3, dc, 1);
         double sum = 0;
         for (int k = 0; k < 27; k++) sum += dc[k];
         ok(fabs(g[0] - want) < 1e-15 && fabs(g[13] - sum) < 1e-15,
@@ -159,10 +160,10 @@ int main(void)
     ok(gk_stencil_check_size(4, 4, 4, -1) == GK_EINVAL, "negative steps refused");
     ok(gk_stencil_check_size(1, 1, 1, 0) == GK_OK, "1x1x1, 0 steps accepted");
     double one = 1;
-    ok(gk_stencil_cpu(&one, 1, 1, 1, dc, -3) == GK_EINVAL, "gk_stencil_cpu refuses negative steps");
+    ok(gk__stencil_cpu(&one, 1, 1, 1, dc, -3) == GK_EINVAL, "gk_stencil_cpu refuses negative steps");
     ok(gk_host_memory_check((uint64_t)1 << 62, "a huge grid") == GK_ENOMEM && strstr(gk_last_error(), "needs"),
        "host memory check: %s", gk_last_error());
-    ok(gk_stencil_cpu_bytes(10, 10, 10) == 2 * 12 * 12 * 12 * 8, "CPU buffers: two padded grids");
+    ok(gk__stencil_cpu_bytes(10, 10, 10) == 2 * 12 * 12 * 12 * 8, "CPU buffers: two padded grids");
 
     /* Comparison rule. */
     {

@@ -8,6 +8,7 @@
 #include "gk.h"
 #include "tap.h"
 #include "test_stencil_common.h"
+#include "cpu/stencil_cpu.h"
 
 #ifdef GK_HAVE_CUDA
 #include "gpu/stencil_gpu.h"
@@ -24,6 +25,16 @@ int main(void)
     skip_all("no CUDA device");
 #else
     no_plan();
+    gk_device_info dev;
+    gk_context *ctx;
+    gk_context_options o;
+    gk_context_options_init(&o);
+    o.backend = GK_BACKEND_GPU;
+    int prev;
+    if (gk_context_create(&ctx, &o) || gk_gpu_info(0, &dev) || gk__gpu_enter(0, &prev)) {
+        printf("Bail out! GPU context: %s\n", gk_last_error());
+        return 1;
+    }
     /* The default (embedded) build, both designs with shapes that do not
      * divide the sizes, several points per thread, tiny z chunks. */
     const char *cfgs[] = { "", "DESIGN=0", "DESIGN=1,BX=16,BY=4,RY=1,ZC=5,UNROLL=1",
@@ -40,7 +51,7 @@ int main(void)
                 int nx = t_sizes[si][0], ny = t_sizes[si][1], nz = t_sizes[si][2];
                 size_t n = (size_t)nx * ny * nz;
                 gk_stencil_gpu *g;
-                gk_status st = gk__stencil_gpu_open(&g, nx, ny, nz, c, &cfg);
+                gk_status st = gk__stencil_gpu_open(&g, &dev, NULL, nx, ny, nz, c, &cfg);
                 if (!ok(st == GK_OK, "open %dx%dx%d config '%s'", nx, ny, nz, cfgs[ci])) {
                     diag("%s", gk_last_error());
                     continue;
@@ -53,7 +64,7 @@ int main(void)
                     memcpy(ref, in, n * 8);
                     t_reference(ref, nx, ny, nz, c, steps);
                     memcpy(cpu, in, n * 8);
-                    gk_stencil_cpu(cpu, nx, ny, nz, c, steps);
+                    gk__stencil_cpu(cpu, nx, ny, nz, c, steps);
                     for (size_t i = 0; i < n; i++) out[i] = NAN;  /* poison */
                     float ms;
                     st = gk__stencil_gpu_upload(g, in, &ms);
@@ -86,7 +97,7 @@ int main(void)
         memcpy(ref, in, n * 8);
         t_reference(ref, nx, ny, nz, gk_stencil_default_coeffs, steps);
         gk_stencil_gpu *g;
-        gk_status st = gk__stencil_gpu_open(&g, nx, ny, nz, gk_stencil_default_coeffs, NULL);
+        gk_status st = gk__stencil_gpu_open(&g, &dev, NULL, nx, ny, nz, gk_stencil_default_coeffs, NULL);
         if (!st) st = gk__stencil_gpu_upload(g, in, NULL);
         if (!st) st = gk__stencil_gpu_run_naive(g, steps, NULL);
         if (!st) st = gk__stencil_gpu_download(g, out, NULL);
@@ -95,10 +106,11 @@ int main(void)
         ok(st == GK_OK && d <= gk_stencil_tolerance(steps, 2), "naive kernel: max diff %.3g", d);
         if (!st) gk__stencil_gpu_close(g);
         memcpy(out, in, n * 8);
-        gk_stencil_gpu_times t;
-        st = gk_stencil_gpu_solve(out, nx, ny, nz, gk_stencil_default_coeffs, steps, NULL, &t);
+        gk_report rep;
+        st = gk_stencil_run(ctx, out, nx, ny, nz, gk_stencil_default_coeffs, steps, NULL, &rep);
         d = t_maxdiff(out, ref, n, &exact);
-        ok(st == GK_OK && d <= gk_stencil_tolerance(steps, 2), "gk_stencil_gpu_solve: max diff %.3g", d);
+        ok(st == GK_OK && d <= gk_stencil_tolerance(steps, 2) && rep.backend == GK_BACKEND_GPU,
+           "gk_stencil_run on a GPU context: max diff %.3g", d);
         free(in); free(out); free(ref);
     }
 
@@ -108,13 +120,13 @@ int main(void)
         gk_stencil_gpu *g;
         gk_config_clear(&cfg);
         gk_config_parse("BX=64,BY=32", &cfg);
-        ok(gk__stencil_gpu_open(&g, 8, 8, 8, gk_stencil_default_coeffs, &cfg) == GK_EINVAL,
+        ok(gk__stencil_gpu_open(&g, &dev, NULL, 8, 8, 8, gk_stencil_default_coeffs, &cfg) == GK_EINVAL,
            "2048 threads refused: %s", gk_last_error());
         gk_config_clear(&cfg);
         gk_config_parse("TILE=4", &cfg);
-        ok(gk__stencil_gpu_open(&g, 8, 8, 8, gk_stencil_default_coeffs, &cfg) == GK_EINVAL,
+        ok(gk__stencil_gpu_open(&g, &dev, NULL, 8, 8, 8, gk_stencil_default_coeffs, &cfg) == GK_EINVAL,
            "unknown parameter refused: %s", gk_last_error());
-        ok(gk__stencil_gpu_open(&g, 8192, 8192, 4096, gk_stencil_default_coeffs, NULL) == GK_ENOMEM
+        ok(gk__stencil_gpu_open(&g, &dev, NULL, 8192, 8192, 4096, gk_stencil_default_coeffs, NULL) == GK_ENOMEM
            && strstr(gk_last_error(), "needs"), "grid beyond device memory refused: %s", gk_last_error());
         char w[160];
         gk_config_clear(&cfg);
@@ -123,6 +135,7 @@ int main(void)
         gk__space_complete(&gk__space_stencil, &cfg, &full);
         ok(gk__space_stencil.reject(&full, NULL, w, sizeof w) == 1, "reject without a device: %s", w);
     }
+    gk_context_destroy(ctx);
     return done_testing();
 #endif
 }

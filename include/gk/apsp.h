@@ -15,6 +15,7 @@
 
 #include <gk/common.h>
 #include <gk/config.h>
+#include <gk/context.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,60 +34,65 @@ extern "C" {
  * with GK_EFORMAT or GK_ENOMEM and a message naming the file and the item.
  * E (may be NULL) receives the edge count, max_w (may be NULL) the largest
  * weight. */
-gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *V, int64_t *E, int32_t *max_w);
+GK_API gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *V, int64_t *E, int32_t *max_w);
 
 /* Write the V x V matrix to path atomically (temp file + rename): on failure
  * no file is left behind. */
-gk_status gk_apsp_write(const char *path, const int32_t *dist, int32_t V);
+GK_API gk_status gk_apsp_write(const char *path, const int32_t *dist, int32_t V);
 
 /* Write a reproducible random graph: E edges, src and dst uniform (no
  * self-loops when V > 1), weights uniform in [0, max_w].  Same seed, same
  * file, for any thread count. */
-gk_status gk_apsp_generate(const char *path, int32_t V, int64_t E, uint64_t seed, int32_t max_w);
+GK_API gk_status gk_apsp_generate(const char *path, int32_t V, int64_t E, uint64_t seed, int32_t max_w);
 
 /* Fill a V x V matrix in memory with a random graph: each off-diagonal pair
  * is an edge with probability density, weight uniform in [0, max_w]; 0 on the
  * diagonal.  For benchmarks (no file round trip). */
-gk_status gk_apsp_random_matrix(int32_t *dist, int32_t V, double density, uint64_t seed, int32_t max_w);
+GK_API gk_status gk_apsp_random_matrix(int32_t *dist, int32_t V, double density, uint64_t seed, int32_t max_w);
 
-/* In place, on the CPU: OpenMP threads and SIMD, blocked Floyd-Warshall on a
- * tile-major padded copy (V*V*4 bytes more).  Every entry must be in
- * [0, GK_APSP_INF]. */
-gk_status gk_apsp_cpu(int32_t *dist, int32_t V);
+/* What a solve does besides computing. */
+typedef struct gk_apsp_options {
+    int check;             /* 1: recompute independently on the CPU (the blocked CPU code
+                              checks the GPU, the plain k-i-j loop checks the CPU) and
+                              compare every entry; GK_EMISMATCH when they differ */
+    const char *config;    /* GPU kernel parameters "NAME=VALUE,...": they REPLACE the
+                              tuned choice (parameters not named take the built-in
+                              defaults).  NULL: the tuned choice (cache, shipped table,
+                              defaults).  Validated against the kernel's tunable
+                              description on every backend; unused on the CPU
+                              (gk_report.config_ignored says so). */
+} gk_apsp_options;
 
-/* In place, the plain `omp parallel for` + `omp simd` k-i-j loop: the
- * baseline of `gk bench apsp --device=cpu` and the check of CPU runs. */
-gk_status gk_apsp_cpu_simple(int32_t *dist, int32_t V);
-
-/* Phase times of a run, in seconds (0 where a phase does not apply). */
-typedef struct gk_apsp_times {
-    double read, h2d, compute, d2h, write;
-} gk_apsp_times;
-
-/* In place, on the GPU (GK_ENODEV without one): uploads, runs the blocked
- * kernels with configuration cfg (NULL: built-in defaults), downloads.  t (may
- * be NULL) receives h2d, compute and d2h (CUDA events). */
-gk_status gk_apsp_gpu_solve(int32_t *dist, int32_t V, const gk_config *cfg, gk_apsp_times *t);
+/* One call per job: solve APSP in place on the context's backend with the
+ * chosen configuration, optionally check, and fill *report (may be NULL).
+ * Every entry of dist must be in [0, GK_APSP_INF] (what gk_apsp_read makes). */
+GK_API gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V,
+                               const gk_apsp_options *options, gk_report *report);
 
 /* Compare two V x V matrices: GK_OK if equal, else GK_EMISMATCH naming the
  * number of differing entries and the first one. */
-gk_status gk_apsp_compare(const int32_t *got, const int32_t *want, int32_t V, const char *what);
+GK_API gk_status gk_apsp_compare(const int32_t *got, const int32_t *want, int32_t V, const char *what);
 
-/* One size of `gk bench apsp` on the GPU: the tuned kernel, the classic
- * baseline (64x64 tiles, 32x32 threads, 3 phases) and the min-plus ceiling. */
+/* One size of `gk bench apsp`, on the context's backend.  GPU: the tuned
+ * kernel, the classic course kernel (64x64 tiles, 32x32 threads, three
+ * phases) and the min-plus ceiling measured in the same run.  CPU: the
+ * blocked OpenMP/SIMD code against the plain omp parallel for/simd k-i-j
+ * loop (ceiling_tmps 0: not measured).  Compute phase only. */
 typedef struct gk_apsp_bench_row {
     int32_t n;
-    double seconds, tmps;            /* compute phase of the kernel; T min-plus/s */
-    double base_seconds, base_tmps;  /* the classic baseline */
-    double ceiling_tmps;             /* chains of independent min-plus, same run */
+    double seconds, tmps;            /* the kernel; T min-plus/s (n^3 / seconds) */
+    double base_seconds, base_tmps;  /* the baseline */
+    double ceiling_tmps;             /* chains of independent min-plus, same run (GPU) */
     int identical;                   /* 1: kernel output == baseline output */
+    gk_backend backend;
     char device[256];
-    char config[256];
+    char config[256];                /* complete GPU configuration ("" on the CPU) */
+    gk_config_source config_source;
 } gk_apsp_bench_row;
 
-/* Run the GPU benchmark at n vertices on a random matrix (density 0.3).
- * Fails with GK_EMISMATCH when the two kernels disagree. */
-gk_status gk_apsp_bench_gpu(int32_t n, const gk_config *cfg, gk_apsp_bench_row *row);
+/* Random matrix (density 0.3, weights <= 1000).  config: as in
+ * gk_apsp_options.  Fails with GK_EMISMATCH when the two disagree. */
+GK_API gk_status gk_apsp_bench(gk_context *ctx, int32_t n, const char *config, gk_apsp_bench_row *row);
 
 #ifdef __cplusplus
 }

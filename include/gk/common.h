@@ -5,6 +5,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* GK_API marks the documented entry points: libgk is built with
+ * -fvisibility=hidden, so these and nothing else are exported. */
+#if defined(GK_BUILDING_LIBGK) && defined(__GNUC__)
+#define GK_API __attribute__((visibility("default")))
+#else
+#define GK_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,13 +32,13 @@ typedef enum gk_status {
 } gk_status;
 
 /* A short name for a status ("invalid argument", ...). */
-const char *gk_strerror(gk_status st);
+GK_API const char *gk_strerror(gk_status st);
 
 /* The message of the last failure in the calling thread ("" if none). */
-const char *gk_last_error(void);
+GK_API const char *gk_last_error(void);
 
 /* The package version, e.g. "0.1.0". */
-const char *gk_version(void);
+GK_API const char *gk_version(void);
 
 /* Where a kernel runs. */
 typedef enum gk_backend {
@@ -40,25 +48,52 @@ typedef enum gk_backend {
 } gk_backend;
 
 /* Parse "auto", "cpu" or "gpu". */
-gk_status gk_backend_parse(const char *text, gk_backend *out);
-const char *gk_backend_name(gk_backend b);
-
-/* Resolve AUTO: GPU if gk_gpu_usable(), else CPU.  Asking for GPU where none
- * is usable fails with GK_ENODEV and the reason. */
-gk_status gk_backend_resolve(gk_backend want, gk_backend *got);
+GK_API gk_status gk_backend_parse(const char *text, gk_backend *out);
+GK_API const char *gk_backend_name(gk_backend b);
 
 /* GK_ENOMEM ("WHAT needs N GiB of host memory, this machine has M GiB")
  * when bytes exceed the machine's physical memory: with overcommit a malloc
  * that large may "succeed" and the process be killed later instead. */
-gk_status gk_host_memory_check(uint64_t bytes, const char *what);
+GK_API gk_status gk_host_memory_check(uint64_t bytes, const char *what);
 
 /* Remove the temporary files of outputs being written (gk writes PATH.tmp.X
  * and renames it onto PATH only when complete).  Async-signal-safe: meant for
  * a SIGINT/SIGTERM handler, so an interrupted run leaves nothing behind. */
-void gk_remove_partial_outputs(void);
+GK_API void gk_remove_partial_outputs(void);
 
 /* Monotonic wall clock in seconds. */
-double gk_wtime(void);
+GK_API double gk_wtime(void);
+
+/* Where a kernel configuration came from. */
+typedef enum gk_config_source {
+    GK_CONFIG_NONE = 0,      /* no GPU kernel ran (a CPU run) */
+    GK_CONFIG_DEFAULT,       /* built-in defaults of the kernel's tunable description */
+    GK_CONFIG_SHIPPED,       /* a table shipped in data/ for this device */
+    GK_CONFIG_CACHE,         /* the user's tuning cache (gktune) */
+    GK_CONFIG_USER           /* given by the caller (gk --config) */
+} gk_config_source;
+
+GK_API const char *gk_config_source_name(gk_config_source s);
+
+/* What a job did, filled by every one-call-per-job entry point
+ * (gk_apsp_solve, gk_stencil_run, ...). */
+typedef struct gk_report {
+    gk_backend backend;          /* where it ran: GK_BACKEND_CPU or GK_BACKEND_GPU */
+    char device[256];            /* "GPU 0: NVIDIA H200" or "CPU: <model> (N threads)" */
+    char backend_note[256];      /* why the CPU ran when AUTO found no usable GPU, else "" */
+    char config[256];            /* the complete GPU configuration that ran ("" on the CPU) */
+    gk_config_source config_source;
+    char config_detail[512];     /* which file or rule it came from */
+    int config_ignored;          /* 1: a configuration was given but the job ran on the CPU */
+    /* Phase times in seconds (CUDA events on the GPU, the wall clock on the
+     * CPU).  A phase that does not exist on the backend that ran (host<->device
+     * copies on the CPU) holds -1: report it as not applicable, never as 0. */
+    double h2d, compute, d2h;
+    double check;                /* the reference recomputation (-1: no check) */
+    int checked;                 /* 1: compared against an independent reference, equal */
+    char check_against[64];      /* "the CPU backend", "the plain CPU loop", ... */
+    double check_max_abs, check_max_rel, check_tolerance;   /* stencil; 0 for exact kernels */
+} gk_report;
 
 #ifdef __cplusplus
 }

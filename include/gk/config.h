@@ -21,15 +21,15 @@ typedef struct gk_config {
     struct { char name[GK_PARAM_NAME_MAX]; int value; } p[GK_CONFIG_MAX];
 } gk_config;
 
-void gk_config_clear(gk_config *c);
+GK_API void gk_config_clear(gk_config *c);
 /* Value of NAME, or def when absent. */
-int gk_config_get(const gk_config *c, const char *name, int def);
+GK_API int gk_config_get(const gk_config *c, const char *name, int def);
 /* Set NAME (added if absent).  GK_EINVAL when full or the name is bad. */
-gk_status gk_config_set(gk_config *c, const char *name, int value);
+GK_API gk_status gk_config_set(gk_config *c, const char *name, int value);
 /* Parse "K=V,K=V" (empty string: empty config); merges into *c. */
-gk_status gk_config_parse(const char *text, gk_config *c);
+GK_API gk_status gk_config_parse(const char *text, gk_config *c);
 /* "K=V,K=V" in the stored order; "" for empty.  Returns the length. */
-size_t gk_config_format(const gk_config *c, char *buf, size_t n);
+GK_API size_t gk_config_format(const gk_config *c, char *buf, size_t n);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,7 @@ typedef struct gk_build_info {
     int has_openmp, has_hwloc, has_cuda, has_nvrtc;
 } gk_build_info;
 
-const gk_build_info *gk_build_info_get(void);
+GK_API const gk_build_info *gk_build_info_get(void);
 
 typedef struct gk_cpu_topology {
     int from_hwloc;              /* 1: counted by hwloc; 0: from the OS */
@@ -29,7 +29,7 @@ typedef struct gk_cpu_topology {
     char model[128];             /* CPU model name, "" if unknown */
 } gk_cpu_topology;
 
-gk_status gk_cpu_topology_get(gk_cpu_topology *topo);
+GK_API gk_status gk_cpu_topology_get(gk_cpu_topology *topo);
 
 typedef struct gk_device_info {
     int ordinal;
@@ -52,21 +52,19 @@ typedef struct gk_device_info {
     char local_cpus[256];        /* CPUs close to the device, e.g. "0-15" */
 } gk_device_info;
 
-/* The CUDA device gk uses: $GK_DEVICE, else 0. */
-int gk_gpu_ordinal(void);
-
 /* Number of CUDA devices.  Without a driver, a GPU or CUDA support this
  * returns GK_ENODEV (count = 0) and gk_last_error() says which. */
-gk_status gk_gpu_count(int *count);
-gk_status gk_gpu_info(int ordinal, gk_device_info *info);
+GK_API gk_status gk_gpu_count(int *count);
+GK_API gk_status gk_gpu_info(int ordinal, gk_device_info *info);
 
 /* 1 if a GPU can run kernels now; otherwise 0 and, if why != NULL, the
  * reason in why[0..n). */
-int gk_gpu_usable(char *why, size_t n);
+GK_API int gk_gpu_usable(char *why, size_t n);
 
-/* Self-test of the GPU plumbing: loads the embedded fatbin, launches a vector
- * add of n floats and checks it against the CPU.  ms: kernel time (events). */
-gk_status gk_gpu_selftest(size_t n, float *ms);
+/* Self-test of the GPU plumbing on device `ordinal`: loads the embedded
+ * fatbin, launches a vector add of n floats and checks it against the CPU.
+ * ms: kernel time (events). */
+GK_API gk_status gk_gpu_selftest(int ordinal, size_t n, float *ms);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 
 #include <gk/common.h>
 #include <gk/config.h>
+#include <gk/context.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,52 +23,74 @@ extern "C" {
 #define GK_STENCIL_FLOPS_PER_POINT 53   /* 27 multiplies + 26 adds */
 
 /* The CPC/PKU benchmark's coefficients, index (dz+1)*9 + (dy+1)*3 + (dx+1). */
-extern const double gk_stencil_default_coeffs[GK_STENCIL_NCOEFFS];
+GK_API extern const double gk_stencil_default_coeffs[GK_STENCIL_NCOEFFS];
 
 /* Read a coefficient file: exactly 27 finite numbers in text, separated by
  * white space or commas, same index order.  Fails (GK_EFORMAT) naming the
  * file on anything else. */
-gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS]);
+GK_API gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS]);
 
 /* Validate a problem: every size >= 1, steps >= 0, the point count fits. */
-gk_status gk_stencil_check_size(int64_t nx, int64_t ny, int64_t nz, int64_t steps);
-
-/* Bytes of host memory the CPU solver allocates for a grid (two padded
- * buffers) and of device memory the GPU solver needs. */
-uint64_t gk_stencil_cpu_bytes(int nx, int ny, int nz);
-uint64_t gk_stencil_gpu_bytes(int nx, int ny, int nz);
-
+GK_API gk_status gk_stencil_check_size(int64_t nx, int64_t ny, int64_t nz, int64_t steps);
 
 /* Raw grid files: exactly nx*ny*nz*8 bytes of little-endian float64. */
-gk_status gk_grid_read(const char *path, int nx, int ny, int nz, double *grid);
+GK_API gk_status gk_grid_read(const char *path, int nx, int ny, int nz, double *grid);
 /* Atomic: the file appears only when complete. */
-gk_status gk_grid_write(const char *path, int nx, int ny, int nz, const double *grid);
+GK_API gk_status gk_grid_write(const char *path, int nx, int ny, int nz, const double *grid);
 
 /* A reproducible random grid, uniform in [-1, 1): element i is a function of
  * (seed, i) only, so any thread count gives the same grid. */
-void gk_grid_random(double *grid, int nx, int ny, int nz, uint64_t seed);
+GK_API void gk_grid_random(double *grid, int nx, int ny, int nz, uint64_t seed);
 
-/* steps sweeps of the stencil over grid (interior, x fastest), in place, on
- * the CPU (OpenMP threads, SIMD, cache-blocked). */
-gk_status gk_stencil_cpu(double *grid, int nx, int ny, int nz,
-                         const double c[GK_STENCIL_NCOEFFS], int steps);
+/* What a run does besides computing. */
+typedef struct gk_stencil_options {
+    int check;             /* 1: recompute on the CPU (the CPU backend checks the GPU, the
+                              plain reference loop checks the CPU backend) and compare
+                              within gk_stencil_tolerance; GK_EMISMATCH beyond it */
+    const char *config;    /* GPU kernel parameters, as gk_apsp_options.config: they
+                              replace the tuned choice; validated on every backend */
+} gk_stencil_options;
 
-/* The same by a plain loop (one thread per z plane, no blocking): the
- * reference `gk stencil --check` compares the CPU backend against. */
-gk_status gk_stencil_cpu_reference(double *grid, int nx, int ny, int nz,
-                                   const double c[GK_STENCIL_NCOEFFS], int steps);
+/* One call per job: `steps` sweeps over grid (nx*ny*nz doubles, x fastest) in
+ * place on the context's backend, optionally checked; *report (may be NULL)
+ * says where it ran, with which configuration, and the phase times.  Refuses
+ * (GK_ENOMEM, with the amounts) a grid that does not fit the host memory
+ * (with the check's copies) or the device memory, before allocating. */
+GK_API gk_status gk_stencil_run(gk_context *ctx, double *grid, int64_t nx, int64_t ny, int64_t nz,
+                                const double coeffs[GK_STENCIL_NCOEFFS], int64_t steps,
+                                const gk_stencil_options *options, gk_report *report);
 
-/* Times of a GPU solve in milliseconds (CUDA events). */
-typedef struct gk_stencil_gpu_times {
-    float upload_ms, run_ms, download_ms;
-} gk_stencil_gpu_times;
+/* `gk bench stencil`: each design on the context's backend against the
+ * memory floor measured in the same run.  GPU rows: the naive kernel (one
+ * point per thread, 27 global loads), the shared-memory tile (DESIGN=0) and
+ * the 2.5D z-streaming kernel (DESIGN=1) with the chosen configuration (only
+ * the design that config names, if it names one); CPU rows: the plain
+ * reference loop and the OpenMP/SIMD backend.  Each is checked against the
+ * CPU after 3 steps.  The floor: the copy bandwidth (bytes read + written)
+ * over 16 bytes per point. */
+#define GK_STENCIL_BENCH_ROWS 8
+typedef struct gk_stencil_bench_row {
+    char kernel[16];             /* "naive", "tile", "stream", "reference", "cpu" */
+    double ms_per_step;          /* median of reps runs */
+    double gstencils;            /* GStencil/s */
+    char check[64];              /* "ok (bit-exact)", "ok (1.2e-16)", "FAIL 3.1e-2", "not run: ..." */
+    int ok;
+    char config[256];
+} gk_stencil_bench_row;
 
-/* steps sweeps on the GPU with kernel configuration cfg (NULL = built-in
- * defaults; names of the "stencil" space).  GK_ENODEV without a usable GPU,
- * GK_ENOMEM (with the amount) when the grid does not fit in device memory. */
-gk_status gk_stencil_gpu_solve(double *grid, int nx, int ny, int nz,
-                               const double c[GK_STENCIL_NCOEFFS], int steps,
-                               const gk_config *cfg, gk_stencil_gpu_times *times);
+typedef struct gk_stencil_bench_report {
+    gk_backend backend;
+    char device[256];
+    int sm_count;                /* GPU */
+    double copy_bytes_per_s;     /* measured in the same run */
+    double floor_gstencils;      /* copy_bytes_per_s / 16 / 1e9 */
+    gk_config_source config_source;
+    int nrows;
+    gk_stencil_bench_row row[GK_STENCIL_BENCH_ROWS];
+} gk_stencil_bench_report;
+
+GK_API gk_status gk_stencil_bench(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, int steps, int reps,
+                                  const char *config, gk_stencil_bench_report *report);
 
 /* Comparison of a result with its reference. */
 typedef struct gk_stencil_diff {
@@ -84,16 +107,16 @@ typedef struct gk_stencil_diff {
  * README ("Stencil accuracy") for why that is generous for two evaluations
  * of the same FMA chain and tight against any real bug (a missing or wrong
  * term moves a result by about 1e-2 of the scale). */
-double gk_stencil_tolerance(int steps, double scale);
+GK_API double gk_stencil_tolerance(int steps, double scale);
 
 /* Compare a with ref (n elements); *d filled; GK_EMISMATCH (message with
  * the first offending index) when max_abs > tolerance or non-finite values
  * appear.  init_scale: max |initial grid|. */
-gk_status gk_stencil_compare(const double *a, const double *ref, int64_t n, int steps,
+GK_API gk_status gk_stencil_compare(const double *a, const double *ref, int64_t n, int steps,
                              double init_scale, gk_stencil_diff *d);
 
 /* max |grid[i]| (0 for n == 0). */
-double gk_grid_max_abs(const double *grid, int64_t n);
+GK_API double gk_grid_max_abs(const double *grid, int64_t n);
 
 #ifdef __cplusplus
 }

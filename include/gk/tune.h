@@ -4,37 +4,37 @@
 
 #include <gk/common.h>
 #include <gk/config.h>
+#include <gk/context.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The tuning cache directory: $GK_CACHE_DIR, else $XDG_CACHE_HOME/gk, else
- * ~/.cache/gk. */
-gk_status gk_cache_dir(char *buf, size_t n);
+/* The default tuning cache directory from the environment: $GK_CACHE_DIR,
+ * else $XDG_CACHE_HOME/gk, else ~/.cache/gk (what
+ * gk_context_options_from_env uses). */
+GK_API gk_status gk_cache_dir(char *buf, size_t n);
 
-/* Where a configuration came from. */
-typedef enum gk_config_source {
-    GK_CONFIG_DEFAULT = 0,   /* built-in defaults of the kernel source */
-    GK_CONFIG_SHIPPED,       /* a table shipped in data/ for this device */
-    GK_CONFIG_CACHE,         /* the user's tuning cache (gktune) */
-    GK_CONFIG_USER           /* --config on the command line */
-} gk_config_source;
 
-const char *gk_config_source_name(gk_config_source s);
-
-/* The configuration gk uses for `kernel` ("apsp", "stencil") at problem size
- * `size` (APSP: vertices; stencil: points along the largest axis) on the
- * current GPU: user cache, else shipped table, else built-in defaults (empty
- * cfg).  Never fails for lack of a cache; *src says which was used and, if
- * detail != NULL, detail says why (e.g. "cache stale: driver changed"). */
-gk_status gk_tune_select(const char *kernel, int64_t size, gk_config *cfg,
+/* The configuration a job of `kernel` ("apsp", "stencil") at problem size
+ * `size` (APSP: vertices; stencil: points along the largest axis) runs with
+ * on the context's first GPU: the user cache, else a shipped table, else the
+ * built-in defaults (empty cfg).  Never fails for lack of a cache; *src says
+ * which was used and, if detail != NULL, detail says why (e.g. "cache stale:
+ * driver changed").  On a CPU context: empty cfg, GK_CONFIG_NONE. */
+GK_API gk_status gk_tune_select(gk_context *ctx, const char *kernel, int64_t size, gk_config *cfg,
                          gk_config_source *src, char *detail, size_t n);
+
+/* Check a configuration text against a kernel's tunable description: known
+ * names, values in range, the device-independent constraints.  GK_EINVAL
+ * naming what is wrong.  full (may be NULL) receives the complete
+ * configuration (defaults for what text does not name). */
+GK_API gk_status gk_config_validate(const char *kernel, const char *text, gk_config *full);
 
 /* One line of text per cache entry of the current device, and whether the
  * cache is usable ("none yet", "3 entries", "stale: driver changed", ...),
  * for `gk info`.  lines may be NULL. */
-gk_status gk_tune_cache_describe(char *state, size_t n, char *lines, size_t ln);
+GK_API gk_status gk_tune_cache_describe(gk_context *ctx, char *state, size_t n, char *lines, size_t ln);
 
 /* ---- gktune ---------------------------------------------------------- */
 
@@ -88,17 +88,20 @@ typedef struct gk_tune_report {
  * when there is no GPU, GK_ECACHE when the cache is locked by another run.
  * Runs worker processes (o->worker_argv) and sets SIGPIPE to ignored, so that
  * a worker that dies is reported instead of killing the caller. */
-gk_status gk_tune_run(const gk_tune_options *o, gk_tune_report *rep);
+GK_API gk_status gk_tune_run(gk_context *ctx, const gk_tune_options *o, gk_tune_report *rep);
 
 /* Ask a running gk_tune_run to stop after the current measurement (signal
  * safe); the journal keeps what was measured. */
-void gk_tune_interrupt(void);
+GK_API void gk_tune_interrupt(void);
 
-/* The measuring process: reads requests on in_fd, answers on out_fd. */
-int gk_tune_worker_main(int in_fd, int out_fd);
+/* The measuring process, on the context's first GPU (a context without one
+ * answers every request with the reason): reads requests on in_fd, answers
+ * on out_fd.  The worker command of gk_tune_options runs this, with a context
+ * made the same way as the tuning run's. */
+GK_API int gk_tune_worker_main(gk_context *ctx, int in_fd, int out_fd);
 
 /* The search spaces as text (for `gktune --list`; needs no GPU). */
-gk_status gk_tune_list_spaces(char *buf, size_t n);
+GK_API gk_status gk_tune_list_spaces(char *buf, size_t n);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-/* cli.c - messages, exits, number parsing and JSON output for the commands. */
+/* cli.c - messages, exits, option and number parsing, the run context,
+ * timing tables and JSON output for the commands. */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -11,11 +12,21 @@
 #include <string.h>
 
 const char *cli_prog = "gk";
+const char *cli_cmd = "gk";
 
-static void vmessage(const char *fmt, va_list ap)
+/* One line on stderr: control characters in the message (which may echo
+ * user input) are escaped, so a newline in an option never splits it. */
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "%s: ", cli_prog);
-    vfprintf(stderr, fmt, ap);
+    char buf[4096];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    fprintf(stderr, "%s: %s", cli_prog, prefix);
+    for (const unsigned char *p = (const unsigned char *)buf; *p; p++) {
+        if (*p == '\n') fputs("\\n", stderr);
+        else if (*p == '\t') fputs("\\t", stderr);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(stderr, "\\x%02x", *p);
+        else fputc(*p, stderr);
+    }
     fputc('\n', stderr);
 }
 
@@ -23,7 +34,7 @@ void cli_die(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vmessage(fmt, ap);
+    vmessage("", fmt, ap);
     va_end(ap);
     exit(1);
 }
@@ -38,10 +49,18 @@ void cli_usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vmessage(fmt, ap);
+    vmessage("", fmt, ap);
     va_end(ap);
-    fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog);
+    fprintf(stderr, "Try '%s --help' for more information.\n", cli_cmd);
     exit(2);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("warning: ", fmt, ap);
+    va_end(ap);
 }
 
 void cli_version(void)
@@ -49,6 +68,67 @@ void cli_version(void)
     printf("%s (gk) %s\n", cli_prog, gk_version());
     printf("Copyright (C) 2026 the gk developers.\n"
            "License: MIT.  This is free software: you are free to change and redistribute it.\n");
+}
+
+/* ---- options ---- */
+
+/* The option text as typed, without its "=value". */
+static void option_name(const char *arg, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", arg);
+    char *eq = strchr(buf, '=');
+    if (eq) *eq = '\0';
+}
+
+const char *cli_shortopts = ":h";
+
+int cli_getopt(int argc, char **argv, const struct option *opts)
+{
+    opterr = 0;
+    int c = getopt_long(argc, argv, cli_shortopts, opts, NULL);
+    if (c == 'h')
+        return 'h';
+    if (c != '?' && c != ':')
+        return c;
+    const char *arg = argv[optind - 1];
+    char name[256];
+    option_name(arg, name, sizeof name);
+    if (c == ':')
+        cli_usage_error("option '%s' requires a value (%s=VALUE)", name, name);
+    if (strncmp(name, "--", 2) != 0) {
+        if (c == ':' || !optopt)
+            cli_usage_error("unrecognized option '%s'", arg);
+        cli_usage_error("unrecognized option '-%c'", optopt);
+    }
+    /* '?' for a long option: a flag given a value, an ambiguous prefix, or unknown */
+    const char *word = name + 2;
+    size_t len = strlen(word);
+    int matches = 0;
+    char list[1024] = "";
+    for (const struct option *o = opts; o->name; o++) {
+        if (!strcmp(o->name, word) && o->has_arg == no_argument && strchr(arg, '='))
+            cli_usage_error("option '--%s' doesn't allow a value", o->name);
+        if (len && !strncmp(o->name, word, len)) {
+            matches++;
+            size_t l = strlen(list);
+            snprintf(list + l, sizeof list - l, " '--%s'", o->name);
+        }
+    }
+    if (matches > 1)
+        cli_usage_error("option '%s' is ambiguous; possibilities:%s", name, list);
+    if (matches == 1 && strchr(arg, '='))
+        cli_usage_error("option '%s' doesn't allow a value", name);
+    cli_usage_error("unrecognized option '%s'", name);
+}
+
+void cli_operands(int argc, char **argv, int want, const char *names)
+{
+    int have = argc - optind;
+    if (have == want)
+        return;
+    if (want == 0)
+        cli_usage_error("unexpected argument '%s'", argv[optind]);
+    cli_usage_error("want %s (got %d argument%s)", names, have, have == 1 ? "" : "s");
 }
 
 void cli_check_output(const char *out, const char *in)
@@ -86,15 +166,29 @@ void cli_cleanup_on_signals(void)
     signal(SIGHUP, on_fatal_signal);
 }
 
+/* ---- numbers ---- */
+
 int64_t cli_parse_i64(const char *opt, const char *text, int64_t min, int64_t max)
 {
     char *end;
     errno = 0;
     long long v = strtoll(text, &end, 10);
-    if (!*text || *end || errno)
+    if (!*text || *end || errno || !(*text == '-' || (*text >= '0' && *text <= '9')))
         cli_usage_error("%s: '%s' is not an integer", opt, text);
     if (v < min || v > max)
         cli_usage_error("%s: %lld is out of range [%lld, %lld]", opt, v, (long long)min, (long long)max);
+    return v;
+}
+
+uint64_t cli_parse_u64(const char *opt, const char *text)
+{
+    char *end;
+    errno = 0;
+    if (!(*text >= '0' && *text <= '9'))
+        cli_usage_error("%s: '%s' is not a non-negative integer", opt, text);
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || errno)
+        cli_usage_error("%s: '%s' is not a non-negative integer below 2^64", opt, text);
     return v;
 }
 
@@ -103,9 +197,117 @@ double cli_parse_double(const char *opt, const char *text)
     char *end;
     errno = 0;
     double v = strtod(text, &end);
-    if (!*text || *end || errno || !isfinite(v))
+    if (!*text || *end || errno || !isfinite(v) || (*text != '-' && *text != '.' && (*text < '0' || *text > '9')))
         cli_usage_error("%s: '%s' is not a finite number", opt, text);
     return v;
+}
+
+void cli_parse_size3(const char *opt, const char *text, int64_t *nx, int64_t *ny, int64_t *nz)
+{
+    int64_t v[3];
+    int k = 0;
+    const char *p = text;
+    for (;;) {
+        char *end;
+        errno = 0;
+        if (k == 3 || !(*p >= '0' && *p <= '9'))
+            cli_usage_error("%s: '%s' is not N or NXxNYxNZ", opt, text);
+        long long x = strtoll(p, &end, 10);
+        if (errno)
+            cli_usage_error("%s: '%s': a size is too large", opt, text);
+        v[k++] = x;
+        if (!*end) break;
+        if (*end != 'x' && *end != 'X')
+            cli_usage_error("%s: '%s' is not N or NXxNYxNZ", opt, text);
+        p = end + 1;
+    }
+    if (k == 2)
+        cli_usage_error("%s: '%s' has two sizes; give N or NXxNYxNZ", opt, text);
+    if (k == 1) v[1] = v[2] = v[0];
+    if (gk_stencil_check_size(v[0], v[1], v[2], 0))
+        cli_usage_error("%s: %s", opt, gk_last_error());
+    *nx = v[0]; *ny = v[1]; *nz = v[2];
+}
+
+gk_backend cli_parse_device(const char *text)
+{
+    gk_backend b;
+    if (gk_backend_parse(text, &b) != GK_OK)
+        cli_usage_error("--device: %s", gk_last_error());
+    return b;
+}
+
+/* ---- the run context and its reports ---- */
+
+gk_context *cli_context(gk_backend want)
+{
+    gk_context_options o;
+    gk_context *ctx;
+    gk_status st;
+    gk_context_options_init(&o);
+    if ((st = gk_context_options_from_env(&o)))
+        cli_die_status(st);
+    o.backend = want;
+    if ((st = gk_context_create(&ctx, &o)))
+        cli_die_status(st);
+    return ctx;
+}
+
+void cli_report_notes(const gk_report *rep)
+{
+    if (rep->config_ignored)
+        cli_warn("--config applies to the GPU kernels; this run was on the CPU");
+}
+
+void cli_report_verbose(const char *what, const gk_report *rep)
+{
+    if (rep->backend == GK_BACKEND_GPU)
+        fprintf(stderr, "%s: %s on %s; config %s (%s%s%s)\n", cli_prog, what, rep->device, rep->config,
+                gk_config_source_name(rep->config_source), *rep->config_detail ? ": " : "", rep->config_detail);
+    else
+        fprintf(stderr, "%s: %s on %s%s%s\n", cli_prog, what, rep->device,
+                *rep->backend_note ? "; " : "", rep->backend_note);
+}
+
+void cli_print_times(const gk_report *rep, double read, double write)
+{
+    const char *names[] = { "read", "host->device", "compute", "device->host", "check", "write" };
+    double v[] = { read, rep->h2d, rep->compute, rep->d2h, rep->check, write };
+    double total = 0;
+    for (int i = 0; i < 6; i++)
+        if (v[i] > 0) total += v[i];
+    printf("%-16s %12s %8s\n", "phase", "seconds", "share");
+    for (int i = 0; i < 6; i++)
+        if (v[i] >= 0)
+            printf("%-16s %12.6f %7.1f%%\n", names[i], v[i], total > 0 ? 100 * v[i] / total : 0);
+    printf("%-16s %12.6f %7.1f%%\n", "total", total, 100.0);
+}
+
+void cli_json_times(const gk_report *rep, double read, double write)
+{
+    double total = 0;
+    double v[] = { read, rep->h2d, rep->compute, rep->d2h, rep->check, write };
+    for (int i = 0; i < 6; i++)
+        if (v[i] > 0) total += v[i];
+    json_object("seconds");
+    json_phase("read", read); json_phase("host_to_device", rep->h2d); json_phase("compute", rep->compute);
+    json_phase("device_to_host", rep->d2h); json_phase("check", rep->check); json_phase("write", write);
+    json_num("total", total);
+    json_object_end();
+}
+
+void cli_json_report(const gk_report *rep)
+{
+    json_str("device", gk_backend_name(rep->backend));
+    json_str("device_name", rep->device);
+    if (*rep->backend_note) json_str("device_note", rep->backend_note);
+    if (rep->backend == GK_BACKEND_GPU) {
+        json_str("config", rep->config);
+        json_str("config_source", gk_config_source_name(rep->config_source));
+        json_str("config_detail", rep->config_detail);
+    } else if (rep->config_ignored) {
+        json_str("config", "ignored on the CPU");
+    }
 }
 
 /* ---- JSON ---- */
@@ -154,5 +356,10 @@ void json_num(const char *key, double val)
 {
     sep(key);
     if (isfinite(val)) printf("%.6g", val); else fputs("null", stdout);
+}
+void json_phase(const char *key, double val)
+{
+    if (val < 0) { sep(key); fputs("null", stdout); }
+    else json_num(key, val);
 }
 void json_bool(const char *key, int val) { sep(key); fputs(val ? "true" : "false", stdout); }

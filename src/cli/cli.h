@@ -1,5 +1,5 @@
 /* cli.h - shared by the gk and gktune commands: the only code in gk that
- * prints and exits. */
+ * prints and exits.  The commands use libgk's public API only. */
 #ifndef GK_CLI_H
 #define GK_CLI_H
 
@@ -8,22 +8,34 @@
 #endif
 #include "gk.h"
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
 extern const char *cli_prog;      /* "gk" or "gktune", for messages */
+extern const char *cli_cmd;       /* "gk apsp", for "Try 'gk apsp --help'" */
 
-/* "PROG: message" on stderr, exit 1. */
+/* "PROG: message" on stderr (control characters escaped: one line), exit 1. */
 _Noreturn void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "PROG: <gk_last_error()>" on stderr (or the status name), exit 1. */
 _Noreturn void cli_die_status(gk_status st);
-/* A usage error: message plus "Try 'PROG --help'", exit 2. */
+/* A usage error: message plus "Try 'CMD --help'", exit 2. */
 _Noreturn void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "PROG: warning: message" on stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_version(void);
 
-/* Before any work: die with one line if OUTPUT cannot be written (its
- * directory missing or not writable, OUTPUT a directory) or is the same file
- * as INPUT (in may be NULL). */
+/* getopt_long over opts with gk's messages: an unknown option, a missing
+ * value, a value given to a flag and an ambiguous abbreviation are each
+ * named as such (usage errors, exit 2).  Returns the option's val, -1 at the
+ * end.  Call with cli_cmd set; opts end with a zero entry. */
+int cli_getopt(int argc, char **argv, const struct option *opts);
+extern const char *cli_shortopts;   /* ":h" (-h is --help); gktune adds its own */
+/* Usage error unless exactly `want` operands remain (names: "INPUT OUTPUT"). */
+void cli_operands(int argc, char **argv, int want, const char *names);
+
+/* Before any work: die with one line if OUTPUT cannot be written (see
+ * gk_output_check) or is the same file as INPUT (in may be NULL). */
 void cli_check_output(const char *out, const char *in);
 
 /* Remove a half-written output when SIGINT, SIGTERM or SIGHUP arrives. */
@@ -32,7 +44,27 @@ void cli_cleanup_on_signals(void);
 /* Strict number parsing for options: whole string, in range, else usage
  * error naming the option. */
 int64_t cli_parse_i64(const char *opt, const char *text, int64_t min, int64_t max);
+uint64_t cli_parse_u64(const char *opt, const char *text);
 double cli_parse_double(const char *opt, const char *text);
+/* "N" (a cube) or "NXxNYxNZ" (stencil grids). */
+void cli_parse_size3(const char *opt, const char *text, int64_t *nx, int64_t *ny, int64_t *nz);
+gk_backend cli_parse_device(const char *text);
+
+/* The context of a run: the environment (GK_DEVICE, GK_CACHE_DIR, ...)
+ * and the backend asked for; dies with the reason when it cannot be had. */
+gk_context *cli_context(gk_backend want);
+/* After a job: warn when --config was given but the job ran on the CPU. */
+void cli_report_notes(const gk_report *rep);
+/* "--verbose": where a job runs and with what, on stderr. */
+void cli_report_verbose(const char *what, const gk_report *rep);
+/* --time: the phases as a table on stdout (phases that do not apply to the
+ * backend that ran are left out); read/write < 0: not part of the job. */
+void cli_print_times(const gk_report *rep, double read, double write);
+/* The same phases in the JSON object being written ("seconds": {...}, null
+ * for a phase that does not apply). */
+void cli_json_times(const gk_report *rep, double read, double write);
+/* The report's backend, device, configuration and check as JSON fields. */
+void cli_json_report(const gk_report *rep);
 
 /* A minimal JSON writer on stdout: objects, keys and scalars with commas and
  * escaping handled. */
@@ -44,16 +76,18 @@ void json_array(const char *key);          /* "key": [  */
 void json_array_end(void);
 void json_str(const char *key, const char *val);   /* key NULL inside arrays */
 void json_int(const char *key, long long val);
-void json_num(const char *key, double val);
+void json_num(const char *key, double val);        /* null when not finite or < 0 with json_phase */
+void json_phase(const char *key, double val);      /* seconds; null when < 0 (not applicable) */
 void json_bool(const char *key, int val);
 
-/* Subcommands of gk. */
+/* Subcommands of gk: `gk NAME`, `gk gen GEN`, `gk bench NAME` for each line
+ * of src/kernels.def, and `gk info`. */
 int cmd_info(int argc, char **argv);
-int cmd_apsp(int argc, char **argv);
-int cmd_gen_apsp(int argc, char **argv);
-int cmd_bench_apsp(int argc, char **argv);
-int cmd_stencil(int argc, char **argv);
-int cmd_gen_grid(int argc, char **argv);
-int cmd_bench_stencil(int argc, char **argv);
+#define GK_KERNEL(name, gen) \
+    int cmd_##name(int argc, char **argv); \
+    int cmd_gen_##name(int argc, char **argv); \
+    int cmd_bench_##name(int argc, char **argv);
+#include "kernels.def"
+#undef GK_KERNEL
 
 #endif /* GK_CLI_H */

@@ -2,7 +2,6 @@
  * the state of the tuning cache, as text or JSON. */
 #include "cli/cli.h"
 
-#include <getopt.h>
 #include <string.h>
 
 static void human(double b, char *buf, size_t n)
@@ -20,17 +19,19 @@ int cmd_info(int argc, char **argv)
     static const struct option opts[] = {
         { "json", no_argument, 0, 'j' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     int json = 0, c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+    optind = 1;
+    while ((c = cli_getopt(argc, argv, opts)) != -1) {
         if (c == 'j') json = 1;
         else if (c == 'h') {
             printf("Usage: gk info [--json]\nPrint the build configuration, the CPU topology, "
-                   "each CUDA device and the tuning cache.\n");
+                   "each CUDA device and the tuning cache.\n\n"
+                   "  --json         print the same as one JSON object\n"
+                   "  -h, --help     display this help and exit\n");
             return 0;
-        } else cli_usage_error("info: bad option '%s'", argv[optind - 1]);
+        }
     }
-    if (optind < argc)
-        cli_usage_error("info: unexpected argument '%s'", argv[optind]);
+    cli_operands(argc, argv, 0, "");
+    gk_context *ctx = cli_context(GK_BACKEND_AUTO);
 
     const gk_build_info *b = gk_build_info_get();
     gk_cpu_topology t;
@@ -40,9 +41,9 @@ int cmd_info(int argc, char **argv)
     if (gk_gpu_count(&ndev) != GK_OK)
         snprintf(nodev, sizeof nodev, "%s", gk_last_error());
     char cache[4096], state[4400], lines[8192];
-    if (gk_cache_dir(cache, sizeof cache) != GK_OK)
-        snprintf(cache, sizeof cache, "(none: %s)", gk_last_error());
-    gk_tune_cache_describe(state, sizeof state, lines, sizeof lines);
+    snprintf(cache, sizeof cache, "%s", *gk_context_cache_dir(ctx) ? gk_context_cache_dir(ctx)
+                                        : "(none: set GK_CACHE_DIR or HOME)");
+    gk_tune_cache_describe(ctx, state, sizeof state, lines, sizeof lines);
     /* Which configuration each kernel runs with now, at a typical size. */
     static const struct { const char *kernel; int64_t size; } kernels[] = { { "apsp", 16384 }, { "stencil", 512 } };
     enum { NK = sizeof kernels / sizeof kernels[0] };
@@ -50,7 +51,7 @@ int cmd_info(int argc, char **argv)
     gk_config_source ksrc[NK];
     char kdetail[NK][1024], kcfgtext[NK][512];
     for (int i = 0; i < NK; i++) {
-        gk_tune_select(kernels[i].kernel, kernels[i].size, &kcfg[i], &ksrc[i], kdetail[i], sizeof kdetail[i]);
+        gk_tune_select(ctx, kernels[i].kernel, kernels[i].size, &kcfg[i], &ksrc[i], kdetail[i], sizeof kdetail[i]);
         if (!gk_config_format(&kcfg[i], kcfgtext[i], sizeof kcfgtext[i]))
             snprintf(kcfgtext[i], sizeof kcfgtext[i], "(kernel defaults)");
     }
@@ -102,6 +103,7 @@ int cmd_info(int argc, char **argv)
         }
         json_array_end();
         json_end();
+        gk_context_destroy(ctx);
         return 0;
     }
 
@@ -153,5 +155,6 @@ int cmd_info(int argc, char **argv)
     for (int i = 0; i < NK; i++)
         printf("  %-8s n=%-6lld %s: %s%s%s\n", kernels[i].kernel, (long long)kernels[i].size,
                gk_config_source_name(ksrc[i]), kcfgtext[i], kdetail[i][0] ? "\n             " : "", kdetail[i]);
+    gk_context_destroy(ctx);
     return 0;
 }

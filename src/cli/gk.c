@@ -1,7 +1,20 @@
-/* gk.c - the gk command: parse the subcommand, hand over to cmd_*. */
+/* gk.c - the gk command: parse the subcommand, hand over to cmd_*.  The
+ * kernels come from src/kernels.def: `gk NAME`, `gk gen GEN`, `gk bench NAME`. */
 #include "cli/cli.h"
 
 #include <string.h>
+
+typedef struct command {
+    const char *name, *gen;
+    int (*run)(int, char **), (*gen_run)(int, char **), (*bench)(int, char **);
+} command;
+
+static const command commands[] = {
+#define GK_KERNEL(name, gen) { #name, gen, cmd_##name, cmd_gen_##name, cmd_bench_##name },
+#include "kernels.def"
+#undef GK_KERNEL
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 static void usage(void)
 {
@@ -12,41 +25,56 @@ static void usage(void)
            "  apsp [OPTION]... INPUT OUTPUT  all-pairs shortest paths (NTHU format)\n"
            "  stencil --size=N [OPTION]...   27-point fp64 stencil sweeps\n"
            "  gen apsp|grid [OPTION]... OUT  generate a random graph or grid\n"
-           "  bench apsp|stencil [OPTION]... time the GPU kernels against baselines\n\n"
-           "  --help     display this help and exit\n"
-           "  --version  output version information and exit\n\n"
+           "  bench apsp|stencil [OPTION]... time the kernels against baselines and ceilings\n\n"
+           "  -h, --help     display this help and exit\n"
+           "  -V, --version  output version information and exit\n\n"
            "'gk COMMAND --help' describes a command's options.  Tune once per machine\n"
-           "with gktune(1); gk then uses the cached configurations.\n"
+           "with gktune(1); gk then uses the cached configurations.  GK_DEVICE picks the\n"
+           "GPU (default 0).\n"
            "Report bugs to <%s>.\n", PACKAGE_BUGREPORT);
+}
+
+static char cmdname[64];
+
+static int run(int (*f)(int, char **), const char *a, const char *b, int argc, char **argv)
+{
+    snprintf(cmdname, sizeof cmdname, "gk %s%s%s", a, b ? " " : "", b ? b : "");
+    cli_cmd = cmdname;
+    return f(argc, argv);
 }
 
 int main(int argc, char **argv)
 {
-    cli_prog = "gk";
+    cli_prog = cli_cmd = "gk";
     cli_cleanup_on_signals();
     if (argc < 2)
         cli_usage_error("missing command");
     const char *c = argv[1];
     if (!strcmp(c, "--help") || !strcmp(c, "-h")) { usage(); return 0; }
     if (!strcmp(c, "--version") || !strcmp(c, "-V")) { cli_version(); return 0; }
-    if (!strcmp(c, "info")) return cmd_info(argc - 1, argv + 1);
-    if (!strcmp(c, "apsp")) return cmd_apsp(argc - 1, argv + 1);
-    if (!strcmp(c, "stencil")) return cmd_stencil(argc - 1, argv + 1);
+    if (!strcmp(c, "info")) return run(cmd_info, "info", NULL, argc - 1, argv + 1);
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(c, commands[i].name))
+            return run(commands[i].run, c, NULL, argc - 1, argv + 1);
     if (!strcmp(c, "gen") || !strcmp(c, "bench")) {
         int gen = c[0] == 'g';
+        char kinds[256] = "";
+        for (int i = 0; i < NCOMMANDS; i++) {
+            size_t l = strlen(kinds);
+            snprintf(kinds + l, sizeof kinds - l, "%s%s", i ? "|" : "", gen ? commands[i].gen : commands[i].name);
+        }
         if (argc < 3)
-            cli_usage_error("'%s' needs a kind: %s", c, gen ? "apsp or grid" : "apsp or stencil");
+            cli_usage_error("'%s' needs a kind: %s", c, kinds);
         const char *k = argv[2];
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
-            printf("Usage: gk %s %s [OPTION]... %s\n'gk %s KIND --help' lists the options.\n",
-                   c, gen ? "apsp|grid" : "apsp|stencil", gen ? "OUTPUT" : "", c);
+            printf("Usage: gk %s %s [OPTION]...%s\n'gk %s KIND --help' lists the options.\n",
+                   c, kinds, gen ? " OUTPUT" : "", c);
             return 0;
         }
-        if (gen && !strcmp(k, "apsp")) return cmd_gen_apsp(argc - 2, argv + 2);
-        if (gen && !strcmp(k, "grid")) return cmd_gen_grid(argc - 2, argv + 2);
-        if (!gen && !strcmp(k, "apsp")) return cmd_bench_apsp(argc - 2, argv + 2);
-        if (!gen && !strcmp(k, "stencil")) return cmd_bench_stencil(argc - 2, argv + 2);
-        cli_usage_error("unknown kind '%s' for '%s'", k, c);
+        for (int i = 0; i < NCOMMANDS; i++)
+            if (!strcmp(k, gen ? commands[i].gen : commands[i].name))
+                return run(gen ? commands[i].gen_run : commands[i].bench, c, k, argc - 2, argv + 2);
+        cli_usage_error("unknown kind '%s' for '%s' (want %s)", k, c, kinds);
     }
     cli_usage_error("unknown command '%s'", c);
 }

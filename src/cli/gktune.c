@@ -1,7 +1,6 @@
 /* gktune.c - the gktune command: tune gk's kernels for this machine's GPU. */
 #include "cli/cli.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +21,10 @@ static void usage(void)
            "  --list             print the search spaces and exit (no GPU needed)\n"
            "  --json             print the results as JSON on stdout\n"
            "  -q, --quiet        no progress line\n"
-           "  --help             display this help and exit\n"
-           "  --version          output version information and exit\n\n"
+           "  -h, --help         display this help and exit\n"
+           "  -V, --version      output version information and exit\n\n"
            "The cache is $GK_CACHE_DIR, else $XDG_CACHE_HOME/gk, else ~/.cache/gk.\n"
+           "GK_DEVICE picks the GPU (default 0).\n"
            "Report bugs to <%s>.\n", PACKAGE_BUGREPORT);
 }
 
@@ -47,9 +47,9 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
-    cli_prog = "gktune";
-    if (argc == 2 && !strcmp(argv[1], "--worker"))   /* the measuring process (internal) */
-        return gk_tune_worker_main(0, 1);
+    cli_prog = cli_cmd = "gktune";
+    if (argc == 2 && !strcmp(argv[1], "--worker"))   /* the measuring process (internal): */
+        return gk_tune_worker_main(cli_context(GK_BACKEND_AUTO), 0, 1);   /* same GPU as the parent */
 
     static const struct option opts[] = {
         { "budget", required_argument, 0, 'b' }, { "exhaustive", no_argument, 0, 'x' },
@@ -62,8 +62,8 @@ int main(int argc, char **argv)
     int list = 0, json = 0, quiet = 0, c;
     o.budget_s = 120;
     o.seed = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "qhV", opts, NULL)) != -1) {
+    cli_shortopts = ":qhV";
+    while ((c = cli_getopt(argc, argv, opts)) != -1) {
         switch (c) {
         case 'b':
             o.budget_s = cli_parse_double("--budget", optarg);
@@ -79,11 +79,9 @@ int main(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': usage(); return 0;
         case 'V': cli_version(); return 0;
-        default: cli_usage_error("unrecognized option '%s'", argv[optind - 1]);
         }
     }
-    if (optind < argc)
-        cli_usage_error("unexpected argument '%s'", argv[optind]);
+    cli_operands(argc, argv, 0, "");
     if (o.csv_path)
         cli_check_output(o.csv_path, NULL);
     if (list) {
@@ -110,8 +108,10 @@ int main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
 
+    gk_context *ctx = cli_context(GK_BACKEND_AUTO);
     gk_tune_report rep;
-    gk_status st = gk_tune_run(&o, &rep);
+    gk_status st = gk_tune_run(ctx, &o, &rep);
+    gk_context_destroy(ctx);
     if (tty) fputs("\r\033[K", stderr);
     if (st) cli_die_status(st);
     if (rep.interrupted) {

@@ -1,4 +1,5 @@
-/* common.c - version, backend names and choice, the wall clock. */
+/* common.c - version, backend and configuration-source names, the wall
+ * clock, the host memory check. */
 #include "core/internal.h"
 
 #include <stdlib.h>
@@ -22,21 +23,16 @@ const char *gk_backend_name(gk_backend b)
     return b == GK_BACKEND_CPU ? "cpu" : b == GK_BACKEND_GPU ? "gpu" : "auto";
 }
 
-gk_status gk_backend_resolve(gk_backend want, gk_backend *got)
+const char *gk_config_source_name(gk_config_source s)
 {
-    char why[512];
-    if (want == GK_BACKEND_CPU) { *got = GK_BACKEND_CPU; return GK_OK; }
-    if (gk_gpu_usable(why, sizeof why)) { *got = GK_BACKEND_GPU; return GK_OK; }
-    if (want == GK_BACKEND_GPU)
-        return gk__fail(GK_ENODEV, "--device=gpu but no GPU is usable: %s", why);
-    *got = GK_BACKEND_CPU;
-    return GK_OK;
-}
-
-int gk_gpu_ordinal(void)
-{
-    const char *env = getenv("GK_DEVICE");
-    return env && *env ? atoi(env) : 0;
+    switch (s) {
+    case GK_CONFIG_NONE:    return "none (CPU)";
+    case GK_CONFIG_DEFAULT: return "built-in default";
+    case GK_CONFIG_SHIPPED: return "shipped table";
+    case GK_CONFIG_CACHE:   return "tuning cache";
+    case GK_CONFIG_USER:    return "--config";
+    }
+    return "unknown";
 }
 
 double gk_wtime(void)

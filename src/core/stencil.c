@@ -1,13 +1,5 @@
-/* stencil.c - stencil entry points compiled in every build: problem checks,
- * memory needs and the GPU solver, which calls the CUDA internals only when
- * gk was built with CUDA. */
+/* stencil.c - the stencil's problem checks (every build). */
 #include "core/internal.h"
-#include "cpu/stencil_cpu.h"
-#ifdef GK_HAVE_CUDA
-#include "gpu/stencil_gpu.h"
-#endif
-
-#include <stdlib.h>
 
 /* Sizes stay below 2^30 so that padded extents and per-axis indices fit in
  * an int everywhere; the point count is bounded by memory, checked apart. */
@@ -24,37 +16,4 @@ gk_status gk_stencil_check_size(int64_t nx, int64_t ny, int64_t nz, int64_t step
     if (steps < 0 || steps > 0x7fffffff)
         return gk__fail(GK_EINVAL, "stencil: %lld steps (want 0 .. 2147483647)", (long long)steps);
     return GK_OK;
-}
-
-uint64_t gk_stencil_cpu_bytes(int nx, int ny, int nz) { return gk__stencil_cpu_bytes(nx, ny, nz); }
-
-uint64_t gk_stencil_gpu_bytes(int nx, int ny, int nz)
-{
-#ifdef GK_HAVE_CUDA
-    return gk__stencil_gpu_bytes(nx, ny, nz);
-#else
-    return 2 * (uint64_t)(nx + 8) * (uint64_t)(ny + 2) * (uint64_t)(nz + 2) * sizeof(double);
-#endif
-}
-
-gk_status gk_stencil_gpu_solve(double *grid, int nx, int ny, int nz, const double c[27], int steps,
-                         const gk_config *cfg, gk_stencil_gpu_times *times)
-{
-    gk_status st = gk_stencil_check_size(nx, ny, nz, steps);
-    if (st) return st;
-#ifdef GK_HAVE_CUDA
-    gk_stencil_gpu *g;
-    gk_stencil_gpu_times t = { 0, 0, 0 };
-    if ((st = gk__stencil_gpu_open(&g, nx, ny, nz, c, cfg)))
-        return st;
-    if (!(st = gk__stencil_gpu_upload(g, grid, &t.upload_ms)) &&
-        !(st = gk__stencil_gpu_run(g, steps, &t.run_ms)))
-        st = gk__stencil_gpu_download(g, grid, &t.download_ms);
-    gk__stencil_gpu_close(g);
-    if (times) *times = t;
-    return st;
-#else
-    (void)grid; (void)c; (void)cfg; (void)times;
-    return gk__fail(GK_ENODEV, "gk was built without CUDA support");
-#endif
 }

@@ -15,7 +15,7 @@
  * With GCC on x86-64 the kernels are compiled for AVX-512, AVX2 and the
  * baseline ISA and picked at run time (the micro-kernel by hand, the rest and
  * the plain loop by target_clones), so the comparison is fair on any x86-64. */
-#include "core/internal.h"
+#include "cpu/apsp_cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +109,7 @@ static minplus_fn pick_minplus(void)
     return minplus_generic;
 }
 
-gk_status gk_apsp_cpu(int32_t *dist, int32_t V)
+gk_status gk__apsp_cpu(int32_t *dist, int32_t V)
 {
     if (V < 1)
         return gk__fail(GK_EINVAL, "gk_apsp_cpu: V = %d", V);
@@ -169,7 +169,7 @@ GK_CLONES static void row_update(int32_t *di, const int32_t *dk, int32_t dik, in
         di[j] = imin(di[j], dik + dk[j]);
 }
 
-gk_status gk_apsp_cpu_simple(int32_t *dist, int32_t V)
+gk_status gk__apsp_cpu_simple(int32_t *dist, int32_t V)
 {
     if (V < 1)
         return gk__fail(GK_EINVAL, "gk_apsp_cpu_simple: V = %d", V);

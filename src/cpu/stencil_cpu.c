@@ -123,7 +123,7 @@ static void sweep(double *restrict out, const double *restrict in, pad p, int nx
         }
 }
 
-gk_status gk_stencil_cpu(double *grid, int nx, int ny, int nz, const double c[27], int steps)
+gk_status gk__stencil_cpu(double *grid, int nx, int ny, int nz, const double c[27], int steps)
 {
     gk_status st = gk_stencil_check_size(nx, ny, nz, steps);
     if (st) return st;
@@ -172,7 +172,7 @@ gk_status gk_stencil_cpu(double *grid, int nx, int ny, int nz, const double c[27
 
 /* The plain loop: unpadded buffers, bounds tests for the halo.  Kept apart
  * from the blocked solver so that --check compares two different codes. */
-gk_status gk_stencil_cpu_reference(double *grid, int nx, int ny, int nz, const double c[27], int steps)
+gk_status gk__stencil_cpu_reference(double *grid, int nx, int ny, int nz, const double c[27], int steps)
 {
     gk_status st = gk_stencil_check_size(nx, ny, nz, steps);
     if (st) return st;

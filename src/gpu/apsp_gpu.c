@@ -82,6 +82,7 @@ struct gk_apsp_gpu {
     int nt, tile, threads;
     size_t smem_mp, smem_piv;
     gk_device_info dev;
+    cudaStream_t stream;
     gk_config cfg;
     gk_gpu_module mod;
     cudaKernel_t pivot, minplus, fill, b1, b2, b3, ceil;
@@ -89,7 +90,8 @@ struct gk_apsp_gpu {
     gk_gpu_timer timer;
 };
 
-gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, int32_t V, const gk_config *cfg)
+gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, const gk_device_info *dev, cudaStream_t stream,
+                            int32_t V, const gk_config *cfg)
 {
     gk_status st;
     *out = NULL;
@@ -98,8 +100,8 @@ gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, int32_t V, const gk_config *cfg)
     gk_apsp_gpu *c = calloc(1, sizeof *c);
     if (!c)
         return gk__fail(GK_ENOMEM, "cannot allocate the GPU APSP context");
-    if ((st = gk__gpu_open(&c->dev)))
-        goto fail;
+    c->dev = *dev;
+    c->stream = stream;
     if ((st = gk__space_complete(&gk__space_apsp, cfg, &c->cfg)))
         goto fail;
     char why[256];
@@ -160,15 +162,15 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *c, const int32_t *dist, float *ms)
     long long n = c->np * c->np;
     int v = GK_APSP_INF;
     void *args[] = { &c->d, &n, &v };
-    if ((st = gk__gpu_timer_start(&c->timer, 0)))
+    if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
     if (c->np != c->V)   /* the padding: INF, so padded vertices add no path */
-        if ((st = gk__gpu_launch(c->fill, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0, 0, args)))
+        if ((st = gk__gpu_launch(c->fill, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0, c->stream, args)))
             return st;
-    GK_CUDA_TRY(cudaMemcpy2D(c->d, (size_t)c->np * sizeof(int), dist, (size_t)c->V * sizeof(int),
-                             (size_t)c->V * sizeof(int), (size_t)c->V, cudaMemcpyHostToDevice));
+    GK_CUDA_TRY(cudaMemcpy2DAsync(c->d, (size_t)c->np * sizeof(int), dist, (size_t)c->V * sizeof(int),
+                             (size_t)c->V * sizeof(int), (size_t)c->V, cudaMemcpyHostToDevice, c->stream));
     float t;
-    if ((st = gk__gpu_timer_stop(&c->timer, 0, &t)))
+    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;
     if (ms) *ms = t;
     return GK_OK;
@@ -177,12 +179,12 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *c, const int32_t *dist, float *ms)
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *c, int32_t *dist, float *ms)
 {
     gk_status st;
-    if ((st = gk__gpu_timer_start(&c->timer, 0)))
+    if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
-    GK_CUDA_TRY(cudaMemcpy2D(dist, (size_t)c->V * sizeof(int), c->d, (size_t)c->np * sizeof(int),
-                             (size_t)c->V * sizeof(int), (size_t)c->V, cudaMemcpyDeviceToHost));
+    GK_CUDA_TRY(cudaMemcpy2DAsync(dist, (size_t)c->V * sizeof(int), c->d, (size_t)c->np * sizeof(int),
+                             (size_t)c->V * sizeof(int), (size_t)c->V, cudaMemcpyDeviceToHost, c->stream));
     float t;
-    if ((st = gk__gpu_timer_stop(&c->timer, 0, &t)))
+    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;
     if (ms) *ms = t;
     return GK_OK;
@@ -195,22 +197,22 @@ gk_status gk__apsp_gpu_run(gk_apsp_gpu *c, float *ms)
     int k, phase;
     void *args[] = { &c->d, &pitch, &k, &phase };
     unsigned nt = (unsigned)c->nt;
-    if ((st = gk__gpu_timer_start(&c->timer, 0)))
+    if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
     for (k = 0; k < c->nt; k++) {
-        if ((st = gk__gpu_launch(c->pivot, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), c->smem_piv, 0, args)))
+        if ((st = gk__gpu_launch(c->pivot, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), c->smem_piv, c->stream, args)))
             return st;
         if (c->nt == 1)
             break;
         phase = 2;
-        if ((st = gk__gpu_launch(c->minplus, gk__dim3(nt, 2, 1), gk__dim3((unsigned)c->threads, 1, 1), c->smem_mp, 0, args)))
+        if ((st = gk__gpu_launch(c->minplus, gk__dim3(nt, 2, 1), gk__dim3((unsigned)c->threads, 1, 1), c->smem_mp, c->stream, args)))
             return st;
         phase = 3;
-        if ((st = gk__gpu_launch(c->minplus, gk__dim3(nt, nt, 1), gk__dim3((unsigned)c->threads, 1, 1), c->smem_mp, 0, args)))
+        if ((st = gk__gpu_launch(c->minplus, gk__dim3(nt, nt, 1), gk__dim3((unsigned)c->threads, 1, 1), c->smem_mp, c->stream, args)))
             return st;
     }
     float t;
-    if ((st = gk__gpu_timer_stop(&c->timer, 0, &t)))
+    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;
     GK_CUDA_TRY(cudaGetLastError());
     if (ms) *ms = t;
@@ -227,16 +229,16 @@ gk_status gk__apsp_gpu_run_baseline(gk_apsp_gpu *c, float *ms)
     void *args[] = { &c->d, &pitch, &k };
     unsigned nb = (unsigned)(c->np / 64);
     dim3 blk = gk__dim3(32, 32, 1);
-    if ((st = gk__gpu_timer_start(&c->timer, 0)))
+    if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
     for (k = 0; k < (int)nb; k++) {
-        if ((st = gk__gpu_launch(c->b1, gk__dim3(1, 1, 1), blk, 0, 0, args))
-            || (st = gk__gpu_launch(c->b2, gk__dim3(nb, 2, 1), blk, 0, 0, args))
-            || (st = gk__gpu_launch(c->b3, gk__dim3(nb, nb, 1), blk, 0, 0, args)))
+        if ((st = gk__gpu_launch(c->b1, gk__dim3(1, 1, 1), blk, 0, c->stream, args))
+            || (st = gk__gpu_launch(c->b2, gk__dim3(nb, 2, 1), blk, 0, c->stream, args))
+            || (st = gk__gpu_launch(c->b3, gk__dim3(nb, nb, 1), blk, 0, c->stream, args)))
             return st;
     }
     float t;
-    if ((st = gk__gpu_timer_stop(&c->timer, 0, &t)))
+    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;
     if (ms) *ms = t;
     return GK_OK;
@@ -253,9 +255,9 @@ gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *c, double *per_s)
     float best = 0;
     for (int r = 0; r < 6; r++) {   /* the first is a warm-up */
         float t;
-        if ((st = gk__gpu_timer_start(&c->timer, 0))
-            || (st = gk__gpu_launch(c->ceil, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, 0, args))
-            || (st = gk__gpu_timer_stop(&c->timer, 0, &t)))
+        if ((st = gk__gpu_timer_start(&c->timer, c->stream))
+            || (st = gk__gpu_launch(c->ceil, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, c->stream, args))
+            || (st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
             break;
         if (r && (best == 0 || t < best)) best = t;
     }

@@ -14,10 +14,11 @@ extern const gk_space gk__space_apsp;
 
 typedef struct gk_apsp_gpu gk_apsp_gpu;
 
-/* Select the device (gk__gpu_open), load the module with cfg (NULL =
- * defaults), allocate the padded device matrix (GK_ENOMEM naming the size
- * when the device lacks the memory). */
-gk_status gk__apsp_gpu_open(gk_apsp_gpu **ctx, int32_t V, const gk_config *cfg);
+/* On device dev (already current: gk__gpu_enter) and stream: load the
+ * module with cfg (NULL = defaults), allocate the padded device matrix
+ * (GK_ENOMEM naming the size when the device lacks the memory). */
+gk_status gk__apsp_gpu_open(gk_apsp_gpu **ctx, const gk_device_info *dev, cudaStream_t stream,
+                            int32_t V, const gk_config *cfg);
 /* V*V row-major host -> device (padding set to INF); ms: CUDA events. */
 gk_status gk__apsp_gpu_upload(gk_apsp_gpu *ctx, const int32_t *dist, float *ms);
 /* Full blocked Floyd-Warshall on the uploaded matrix; depends on nothing

@@ -23,7 +23,8 @@ extern const gk_kernel_image gk__image_vadd;
 extern const gk_kernel_image gk__image_apsp;
 extern const gk_kernel_image gk__image_stencil;
 
-/* The vector add (selftest.c): its space, and one run of n floats with cfg;
+/* The vector add (selftest.c): its space, and one run of n floats with cfg
+ * on the current device;
  * ms[r] per timed rep after a warm-up; with check != NULL the result is
  * copied there and compared with the CPU (GK_EMISMATCH if it differs). */
 extern const gk_space gk__space_vadd;
@@ -38,8 +39,15 @@ gk_status gk__cuda_fail(cudaError_t e, const char *what);
 #define GK_CUDA_GOTO(call, st, label) do { cudaError_t e_ = (call); \
         if (e_ != cudaSuccess) { st = gk__cuda_fail(e_, #call); goto label; } } while (0)
 
-/* Select device gk_gpu_ordinal() for this thread and return its info. */
-gk_status gk__gpu_open(gk_device_info *info);
+/* Make device `ordinal` current for the calling thread; *prev receives the
+ * device that was current, for gk__gpu_leave (the library leaves the
+ * caller's CUDA state as it found it). */
+gk_status gk__gpu_enter(int ordinal, int *prev);
+void gk__gpu_leave(int prev);
+
+/* A stream on the current device (NULL stream on failure, with the error). */
+gk_status gk__gpu_stream_create(cudaStream_t *s);
+void gk__gpu_stream_destroy(cudaStream_t s);
 
 typedef struct gk_gpu_module {
     cudaLibrary_t lib;

@@ -24,9 +24,9 @@ int gk_gpu_usable(char *why, size_t n)
     return 0;
 }
 
-gk_status gk_gpu_selftest(size_t n, float *ms)
+gk_status gk_gpu_selftest(int ordinal, size_t n, float *ms)
 {
-    (void)n; (void)ms;
+    (void)ordinal; (void)n; (void)ms;
     return gk__fail(GK_ENODEV, NO_CUDA);
 }
 

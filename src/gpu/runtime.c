@@ -75,13 +75,31 @@ gk_status gk_gpu_info(int ordinal, gk_device_info *info)
     return GK_OK;
 }
 
-gk_status gk__gpu_open(gk_device_info *info)
+gk_status gk__gpu_enter(int ordinal, int *prev)
 {
-    int ordinal = gk_gpu_ordinal();
-    gk_status st = gk_gpu_info(ordinal, info);
-    if (st) return st;
+    *prev = -1;
+    if (cudaGetDevice(prev) != cudaSuccess)
+        *prev = -1;
     GK_CUDA_TRY(cudaSetDevice(ordinal));
     return GK_OK;
+}
+
+void gk__gpu_leave(int prev)
+{
+    if (prev >= 0)
+        cudaSetDevice(prev);
+}
+
+gk_status gk__gpu_stream_create(cudaStream_t *s)
+{
+    *s = NULL;
+    GK_CUDA_TRY(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking));
+    return GK_OK;
+}
+
+void gk__gpu_stream_destroy(cudaStream_t s)
+{
+    if (s) cudaStreamDestroy(s);
 }
 
 gk_status gk__gpu_timer_init(gk_gpu_timer *t)

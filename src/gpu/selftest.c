@@ -17,11 +17,10 @@ const gk_space gk__space_vadd = { "vadd", 2, vadd_params, NULL };
 gk_status gk__vadd_run(size_t n, const gk_config *cfg, uint64_t seed, int reps, double *ms, float *check)
 {
     gk_status st;
-    gk_device_info dev;
     gk_gpu_module m = { 0 };
     gk_gpu_timer t = { 0 };
     float *h = NULL, *d = NULL;
-    if ((st = gk__gpu_open(&dev)) || (st = gk__xmalloc((void **)&h, 2 * n * sizeof *h, "vadd input")))
+    if ((st = gk__xmalloc((void **)&h, 2 * n * sizeof *h, "vadd input")))
         return st;
     for (size_t i = 0; i < 2 * n; i++)
         h[i] = (float)gk__rand_unit(seed, i);
@@ -63,13 +62,20 @@ out:
     return st;
 }
 
-gk_status gk_gpu_selftest(size_t n, float *ms)
+gk_status gk_gpu_selftest(int ordinal, size_t n, float *ms)
 {
-    double t;
+    double t = 0;
     float *check;
-    gk_status st = gk__xmalloc((void **)&check, n * sizeof *check, "the vadd self-test");
+    int prev;
+    gk_device_info dev;
+    gk_status st = gk_gpu_info(ordinal, &dev);
     if (st) return st;
-    st = gk__vadd_run(n, NULL, 42, 1, &t, check);
+    if ((st = gk__xmalloc((void **)&check, n * sizeof *check, "the vadd self-test")))
+        return st;
+    if (!(st = gk__gpu_enter(ordinal, &prev))) {
+        st = gk__vadd_run(n, NULL, 42, 1, &t, check);
+        gk__gpu_leave(prev);
+    }
     free(check);
     *ms = (float)t;
     return st;

@@ -16,6 +16,7 @@
 
 struct gk_stencil_gpu {
     gk_device_info dev;
+    cudaStream_t stream;
     gk_gpu_module mod;
     gk_config cfg;                 /* complete */
     cudaKernel_t k_naive, k_tile, k_stream;
@@ -48,8 +49,8 @@ static double *origin(const gk_stencil_gpu *g, int b)
     return g->buf[b] + ((size_t)g->py + 1) * (size_t)g->px + XOFF;
 }
 
-gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, int nx, int ny, int nz, const double coeffs[27],
-                               const gk_config *cfg)
+gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, cudaStream_t stream,
+                               int nx, int ny, int nz, const double coeffs[27], const gk_config *cfg)
 {
     gk_status st;
     *out = NULL;
@@ -58,8 +59,8 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, int nx, int ny, int nz, con
     gk_stencil_gpu *g = calloc(1, sizeof *g);
     if (!g)
         return gk__fail(GK_ENOMEM, "out of host memory for the GPU stencil context");
-    if ((st = gk__gpu_open(&g->dev)))
-        goto fail;
+    g->dev = *dev;
+    g->stream = stream;
     if ((st = gk__space_complete(&gk__space_stencil, cfg, &g->cfg)))
         goto fail;
     char why[160];
@@ -100,8 +101,8 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, int nx, int ny, int nz, con
     size_t one = need / 2;
     GK_CUDA_GOTO(cudaMalloc((void **)&g->buf[0], one), st, fail);
     GK_CUDA_GOTO(cudaMalloc((void **)&g->buf[1], one), st, fail);
-    GK_CUDA_GOTO(cudaMemset(g->buf[0], 0, one), st, fail);
-    GK_CUDA_GOTO(cudaMemset(g->buf[1], 0, one), st, fail);
+    GK_CUDA_GOTO(cudaMemsetAsync(g->buf[0], 0, one, g->stream), st, fail);
+    GK_CUDA_GOTO(cudaMemsetAsync(g->buf[1], 0, one, g->stream), st, fail);
     memcpy(g->coeffs.c, coeffs, sizeof g->coeffs.c);
     if ((st = gk__gpu_timer_init(&g->timer)))
         goto fail;
@@ -150,10 +151,10 @@ static gk_status timed_copy(gk_stencil_gpu *g, double *grid, int to_device, floa
 {
     gk_status st;
     struct cudaMemcpy3DParms p = copy_parms(g, grid, to_device);
-    if ((st = gk__gpu_timer_start(&g->timer, 0))) return st;
-    GK_CUDA_TRY(cudaMemcpy3D(&p));
+    if ((st = gk__gpu_timer_start(&g->timer, g->stream))) return st;
+    GK_CUDA_TRY(cudaMemcpy3DAsync(&p, g->stream));
     float t;
-    if ((st = gk__gpu_timer_stop(&g->timer, 0, &t))) return st;
+    if ((st = gk__gpu_timer_stop(&g->timer, g->stream, &t))) return st;
     if (ms) *ms = t;
     return GK_OK;
 }
@@ -192,17 +193,17 @@ static gk_status run(gk_stencil_gpu *g, int naive, int steps, float *ms)
         smem = gk__stencil_smem_bytes(g->design, g->bx, g->by, g->ry);
     }
     int nx = g->nx, ny = g->ny, nz = g->nz, px = g->px, py = g->py;
-    if ((st = gk__gpu_timer_start(&g->timer, 0))) return st;
+    if ((st = gk__gpu_timer_start(&g->timer, g->stream))) return st;
     for (int s = 0; s < steps; s++) {
         const double *in = origin(g, g->cur);
         double *out = origin(g, g->cur ^ 1);
         void *args[] = { &in, &out, &nx, &ny, &nz, &px, &py, &g->coeffs };
-        if ((st = gk__gpu_launch(k, grid, block, smem, 0, args)))
+        if ((st = gk__gpu_launch(k, grid, block, smem, g->stream, args)))
             return st;
         g->cur ^= 1;
     }
     float t;
-    if ((st = gk__gpu_timer_stop(&g->timer, 0, &t))) return st;
+    if ((st = gk__gpu_timer_stop(&g->timer, g->stream, &t))) return st;
     GK_CUDA_TRY(cudaGetLastError());
     if (ms) *ms = t;
     return GK_OK;
@@ -217,7 +218,8 @@ gk_status gk__stencil_gpu_halo_max(gk_stencil_gpu *g, double *max_abs)
     double *h = malloc(n * sizeof *h);
     if (!h)
         return gk__fail(GK_ENOMEM, "out of host memory for the halo check");
-    cudaError_t e = cudaMemcpy(h, g->buf[g->cur], n * sizeof *h, cudaMemcpyDeviceToHost);
+    cudaError_t e = cudaMemcpyAsync(h, g->buf[g->cur], n * sizeof *h, cudaMemcpyDeviceToHost, g->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(g->stream);
     if (e != cudaSuccess) {
         free(h);
         return gk__cuda_fail(e, "cudaMemcpy(halo check)");

@@ -13,11 +13,11 @@ extern const gk_space gk__space_stencil;
 
 typedef struct gk_stencil_gpu gk_stencil_gpu;
 
-/* gk__gpu_open, load the module with cfg (NULL = defaults), allocate both
- * padded buffers (zero halo).  GK_ENOMEM naming the amount when the device
- * lacks the memory. */
-gk_status gk__stencil_gpu_open(gk_stencil_gpu **ctx, int nx, int ny, int nz, const double coeffs[27],
-                               const gk_config *cfg);
+/* On device dev (already current: gk__gpu_enter) and stream: load the
+ * module with cfg (NULL = defaults), allocate both padded buffers (zero
+ * halo).  GK_ENOMEM naming the amount when the device lacks the memory. */
+gk_status gk__stencil_gpu_open(gk_stencil_gpu **ctx, const gk_device_info *dev, cudaStream_t stream,
+                               int nx, int ny, int nz, const double coeffs[27], const gk_config *cfg);
 /* The interior, x fastest; resets the step count. */
 gk_status gk__stencil_gpu_upload(gk_stencil_gpu *ctx, const double *grid, float *ms);
 /* steps sweeps with the configured design, timed with CUDA events. */

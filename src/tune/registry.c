@@ -7,14 +7,13 @@
 #ifdef GK_HAVE_CUDA
 #include "tune/tunables.h"
 
+/* vadd (the plumbing's self-test, hidden), then every kernel of the
+ * registry: each has a GK_TUNABLE_<name> entry in tunables.h. */
 static const gk_tunable tunables[] = {
     GK_TUNABLE_VADD,
-#ifdef GK_TUNABLE_APSP
-    GK_TUNABLE_APSP,
-#endif
-#ifdef GK_TUNABLE_STENCIL
-    GK_TUNABLE_STENCIL,
-#endif
+#define GK_KERNEL(name, gen) GK_TUNABLE_##name,
+#include "kernels.def"
+#undef GK_KERNEL
 };
 int gk__tunable_count(void) { return (int)(sizeof tunables / sizeof tunables[0]); }
 const gk_tunable *gk__tunable_get(int i) { return i >= 0 && i < gk__tunable_count() ? &tunables[i] : NULL; }

@@ -568,7 +568,7 @@ static gk_status save_cache(tuner *T, int from)
     return gk__cache_save(path, &c);
 }
 
-gk_status gk_tune_run(const gk_tune_options *o, gk_tune_report *rep)
+gk_status gk__tune_run(const char *cache_dir, const gk_tune_options *o, gk_tune_report *rep)
 {
     tuner T;
     int lockfd = -1, have_csv = 0;
@@ -582,8 +582,12 @@ gk_status gk_tune_run(const gk_tune_options *o, gk_tune_report *rep)
     stop_flag = 0;
     gk__worker_init(&T.w, o->worker_argv);
 
-    gk_status st = gk_cache_dir(T.dir, sizeof T.dir);
-    if (st) return st;
+    gk_status st;
+    if (!cache_dir || !*cache_dir)
+        return gk__fail(GK_ECACHE, "no tuning cache directory: set GK_CACHE_DIR or HOME");
+    if (strlen(cache_dir) >= sizeof T.dir)
+        return gk__fail(GK_ECACHE, "tuning cache directory name too long");
+    snprintf(T.dir, sizeof T.dir, "%s", cache_dir);
     if (o->kernels && *o->kernels) {           /* unknown names are an error, not a no-op */
         char tmp[256];
         snprintf(tmp, sizeof tmp, "%s", o->kernels);

@@ -8,30 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *gk_config_source_name(gk_config_source s)
+/* Shipped tables: DATA_DIR/tuned/<model>.txt (a cache file of that device
+ * model, copied). */
+static void shipped_path(const char *data_dir, const char *key, char *path, size_t n)
 {
-    switch (s) {
-    case GK_CONFIG_DEFAULT: return "built-in default";
-    case GK_CONFIG_SHIPPED: return "shipped table";
-    case GK_CONFIG_CACHE:   return "tuning cache";
-    case GK_CONFIG_USER:    return "--config";
-    }
-    return "unknown";
-}
-
-static int current_device(gk_device_info *d)
-{
-    return gk_gpu_info(gk_gpu_ordinal(), d) == GK_OK;
-}
-
-/* Shipped tables: $GK_DATA_DIR/tuned/<model>.txt, else the installed
- * pkgdatadir's: a cache file of that device model, copied. */
-static void shipped_path(const char *key, char *path, size_t n)
-{
-    const char *dir = getenv("GK_DATA_DIR");
     char model[300];
     gk__tune_model(key, model, sizeof model);
-    snprintf(path, n, "%s/tuned/%s.txt", dir && *dir ? dir : GK_PKGDATADIR, model);
+    snprintf(path, n, "%s/tuned/%s.txt", data_dir, model);
 }
 
 /* A shipped table matches on the device model (name, cc, SMs), not on driver
@@ -53,25 +36,26 @@ static int usable(const gk_tunable *t, const gk_config *cfg, const gk_device_inf
            && !(t->space->reject && t->space->reject(&full, d, why, sizeof why));
 }
 
-gk_status gk_tune_select(const char *kernel, int64_t size, gk_config *cfg,
-                         gk_config_source *src, char *detail, size_t n)
+gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
+                          const char *kernel, int64_t size, gk_config *cfg,
+                          gk_config_source *src, char *detail, size_t n)
 {
-    gk_device_info d;
-    char key[512], path[4200], dir[4096], why[1024] = "";
+    const gk_device_info d = *dev;
+    char key[512], path[4200], why[1024] = "";
     gk_cache c;
     gk_config_clear(cfg);
     *src = GK_CONFIG_DEFAULT;
     if (detail) snprintf(detail, n, "no GPU");
     const gk_tunable *t = gk__tunable_find(kernel);
-    if (!t || !current_device(&d)) {
+    if (!t) {
         gk__clear_error();
         return GK_OK;
     }
     uint64_t source = gk__tunable_source_hash(t);
     gk__tune_key(&d, key, sizeof key);
 
-    if (gk_cache_dir(dir, sizeof dir) == GK_OK) {
-        gk__cache_path(dir, key, path, sizeof path);
+    if (cache_dir && *cache_dir) {
+        gk__cache_path(cache_dir, key, path, sizeof path);
         gk_status st = gk__cache_load(path, &c);
         if (st == GK_OK && strcmp(c.key, key)) {
             char diff[256];
@@ -91,9 +75,11 @@ gk_status gk_tune_select(const char *kernel, int64_t size, gk_config *cfg,
         } else {
             snprintf(why, sizeof why, "no tuning cache for this device");
         }
+    } else {
+        snprintf(why, sizeof why, "no tuning cache directory");
     }
-    shipped_path(key, path, sizeof path);
-    if (gk__cache_load(path, &c) == GK_OK && same_model(c.key, key)) {
+    shipped_path(data_dir, key, path, sizeof path);
+    if (data_dir && *data_dir && gk__cache_load(path, &c) == GK_OK && same_model(c.key, key)) {
         const gk_cache_entry *e = gk__cache_nearest(&c, kernel, size, source);
         if (e && usable(t, &e->cfg, &d)) {
             *cfg = e->cfg;
@@ -107,16 +93,16 @@ gk_status gk_tune_select(const char *kernel, int64_t size, gk_config *cfg,
     return GK_OK;
 }
 
-gk_status gk_tune_cache_describe(char *state, size_t n, char *lines, size_t ln)
+gk_status gk__tune_cache_describe(const gk_device_info *dev, const char *dir,
+                                  char *state, size_t n, char *lines, size_t ln)
 {
-    gk_device_info d;
-    char key[512], path[4200], dir[4096];
+    char key[512], path[4200];
     gk_cache c;
+    gk_status st;
     if (lines && ln) lines[0] = '\0';
-    gk_status st = gk_cache_dir(dir, sizeof dir);
-    if (st) { snprintf(state, n, "%s", gk_last_error()); return GK_OK; }
-    if (!current_device(&d)) { snprintf(state, n, "no GPU: nothing to tune (%s)", dir); gk__clear_error(); return GK_OK; }
-    gk__tune_key(&d, key, sizeof key);
+    if (!dir || !*dir) { snprintf(state, n, "no tuning cache directory"); return GK_OK; }
+    if (!dev) { snprintf(state, n, "no GPU: nothing to tune (%s)", dir); return GK_OK; }
+    gk__tune_key(dev, key, sizeof key);
     gk__cache_path(dir, key, path, sizeof path);
     st = gk__cache_load(path, &c);
     if (st == GK_EIO) { snprintf(state, n, "none yet for this device (run gktune): %s", path); gk__clear_error(); return GK_OK; }

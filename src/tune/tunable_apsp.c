@@ -5,6 +5,7 @@
  * n = 16384 would take longer than the whole tuning budget. */
 #include "tune/tunables.h"
 #include "gpu/apsp_gpu.h"
+#include "cpu/apsp_cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ static gk_status solve(const int32_t *in, int32_t n, const gk_config *cfg, int32
 {
     gk_apsp_gpu *ctx = NULL;
     float ms;
-    gk_status st = gk__apsp_gpu_open(&ctx, n, cfg);
+    gk_status st = gk__apsp_gpu_open(&ctx, gk__tune_device(), NULL, n, cfg);
     if (!st) st = gk__apsp_gpu_upload(ctx, in, &ms);
     if (!st) st = gk__apsp_gpu_run(ctx, &ms);
     if (!st) st = gk__apsp_gpu_download(ctx, out, &ms);
@@ -52,7 +53,7 @@ gk_status gk__apsp_tune_measure(int64_t size, const gk_config *cfg, uint64_t see
     double ms[64];
     if (reps < 1 || reps > 64) reps = 3;
     gk_status st = random_input((int32_t)size, seed, &in);
-    if (!st) st = gk__apsp_gpu_open(&ctx, (int32_t)size, cfg);
+    if (!st) st = gk__apsp_gpu_open(&ctx, gk__tune_device(), NULL, (int32_t)size, cfg);
     for (int r = -1; r < reps && !st; r++) {       /* r = -1: warm-up */
         float up, run;
         st = gk__apsp_gpu_upload(ctx, in, &up);      /* same input every time */
@@ -75,7 +76,7 @@ gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed)
     got = ref + (size_t)n * n;
     if (!(st = gk_apsp_random_matrix(in, n, 0.05, seed ^ 0x7a11da7e, MAX_W))) {
         memcpy(ref, in, bytes);
-        st = gk_apsp_cpu(ref, n);
+        st = gk__apsp_cpu(ref, n);
     }
     if (!st) st = solve(in, n, cfg, got);
     if (!st) st = gk_apsp_compare(got, ref, n, "tuned GPU kernel vs CPU");

@@ -4,6 +4,7 @@
  * at its target size (two steps). */
 #include "tune/tunables.h"
 #include "gpu/stencil_gpu.h"
+#include "cpu/stencil_cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ gk_status gk__stencil_tune_measure(int64_t size, const gk_config *cfg, uint64_t 
     int n = (int)size;
     if (reps < 1 || reps > 64) reps = 3;
     gk_status st = random_grid(n, seed, &in);
-    if (!st) st = gk__stencil_gpu_open(&ctx, n, n, n, gk_stencil_default_coeffs, cfg);
+    if (!st) st = gk__stencil_gpu_open(&ctx, gk__tune_device(), NULL, n, n, n, gk_stencil_default_coeffs, cfg);
     if (!st) { float up; st = gk__stencil_gpu_upload(ctx, in, &up); }
     for (int r = -1; r < reps && !st; r++) {       /* r = -1: warm-up */
         float run;
@@ -62,12 +63,12 @@ static gk_status against_cpu(int nx, int ny, int nz, int steps, const gk_config 
     gk_grid_random(a, nx, ny, nz, seed);
     memcpy(b, a, n * sizeof *a);
     double scale = gk_grid_max_abs(a, (int64_t)n);
-    st = gk__stencil_gpu_open(&ctx, nx, ny, nz, gk_stencil_default_coeffs, cfg);
+    st = gk__stencil_gpu_open(&ctx, gk__tune_device(), NULL, nx, ny, nz, gk_stencil_default_coeffs, cfg);
     if (!st) st = gk__stencil_gpu_upload(ctx, a, &ms);
     if (!st) st = gk__stencil_gpu_run(ctx, steps, &ms);
     if (!st) st = gk__stencil_gpu_download(ctx, a, &ms);
     gk__stencil_gpu_close(ctx);
-    if (!st) st = gk_stencil_cpu(b, nx, ny, nz, gk_stencil_default_coeffs, steps);
+    if (!st) st = gk__stencil_cpu(b, nx, ny, nz, gk_stencil_default_coeffs, steps);
     if (!st) st = gk_stencil_compare(a, b, (int64_t)n, steps, scale, &d);
     free(a);
     return st;

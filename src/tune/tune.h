@@ -52,6 +52,27 @@ gk_status gk__mkdirs(const char *dir);
 gk_status gk__cache_lock(const char *dir, int *fd);
 void gk__cache_unlock(int fd);
 
+/* ---- configuration choice (select.c) ---- */
+/* The configuration of `kernel` at `size` on dev: the cache in cache_dir
+ * (NULL: none), else the table shipped in data_dir, else defaults; see
+ * gk_tune_select. */
+gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
+                          const char *kernel, int64_t size, gk_config *cfg,
+                          gk_config_source *src, char *detail, size_t n);
+/* See gk_tune_cache_describe; dev NULL: no GPU. */
+gk_status gk__tune_cache_describe(const gk_device_info *dev, const char *cache_dir,
+                                  char *state, size_t n, char *lines, size_t ln);
+/* See gk_tune_run: the cache in cache_dir. */
+gk_status gk__tune_run(const char *cache_dir, const gk_tune_options *o, gk_tune_report *rep);
+
+/* ---- the worker's device (device.c) ---- */
+/* Select device `ordinal` for this (worker) process and remember its info. */
+gk_status gk__tune_set_device(int ordinal);
+const gk_device_info *gk__tune_device(void);
+/* The measuring process on device `ordinal` (< 0: none; every request then
+ * fails with the reason `why`): reads requests on in_fd, answers on out_fd. */
+int gk__tune_worker(int ordinal, const char *why, int in_fd, int out_fd);
+
 /* ---- tunable kernels ---- */
 typedef struct gk_tunable {
     const char *kernel;

@@ -105,8 +105,14 @@ static int do_request(char *args, int verify, FILE *out)
     return 0;
 }
 
-int gk_tune_worker_main(int in_fd, int out_fd)
+int gk__tune_worker(int ordinal, const char *why, int in_fd, int out_fd)
 {
+    /* The device is chosen once per process, before any request (a worker
+     * restarted after a fault chooses it again); ordinal < 0: no GPU. */
+    char nodev[512] = "";
+    gk_status dst = ordinal < 0 ? gk__fail(GK_ENODEV, "%s", why && *why ? why : "no usable GPU")
+                                : gk__tune_set_device(ordinal);
+    if (dst) snprintf(nodev, sizeof nodev, "%s", gk_last_error());
     FILE *in = fdopen(in_fd, "r"), *out = fdopen(out_fd, "w");
     char line[8192];
     if (!in || !out)
@@ -117,10 +123,10 @@ int gk_tune_worker_main(int in_fd, int out_fd)
         if (!strcmp(line, "quit"))
             break;
         if (!strcmp(line, "info")) {
-            gk_device_info d;
-            if (gk_gpu_info(gk_gpu_ordinal(), &d) != GK_OK) {
+            const gk_device_info d = *gk__tune_device();
+            if (dst != GK_OK) {
                 char m[512];
-                snprintf(m, sizeof m, "%s", gk_last_error());
+                snprintf(m, sizeof m, "%s", nodev);
                 one_line(m);
                 reply(out, "fail nodev %s", m);
                 continue;

@@ -1,0 +1,208 @@
+/* apsp.c - the APSP front door: gk_apsp_solve and gk_apsp_bench pick the
+ * backend (the context's) and the configuration, run the CPU code
+ * (src/cpu) or the GPU code (src/gpu), check against an independent CPU
+ * computation on request, and fill the report. */
+#include "api/context.h"
+#include "cpu/apsp_cpu.h"
+#ifdef GK_HAVE_CUDA
+#include "gpu/apsp_gpu.h"
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef GK_HAVE_CUDA
+/* Upload, run, download on the context's GPU; times in seconds. */
+static gk_status solve_gpu(gk_context *ctx, int32_t *dist, int32_t V, const gk_config *cfg, gk_report *rep)
+{
+    gk_apsp_gpu *g = NULL;
+    float up = 0, run = 0, down = 0;
+    int saved;
+    gk_status st = gk__ctx_gpu_enter(ctx, &saved);
+    if (st) return st;
+    if (!(st = gk__apsp_gpu_open(&g, &ctx->dev[0], (cudaStream_t)ctx->stream, V, cfg))
+        && !(st = gk__apsp_gpu_upload(g, dist, &up)) && !(st = gk__apsp_gpu_run(g, &run)))
+        st = gk__apsp_gpu_download(g, dist, &down);
+    gk__apsp_gpu_close(g);
+    gk__ctx_gpu_leave(saved);
+    rep->h2d = up * 1e-3;
+    rep->compute = run * 1e-3;
+    rep->d2h = down * 1e-3;
+    return st;
+}
+#endif
+
+gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp_options *options,
+                        gk_report *report)
+{
+    gk_apsp_options none = { 0, NULL };
+    gk_report local;
+    gk_report *rep = report ? report : &local;
+    gk_config cfg;
+    gk_status st;
+    int32_t *ref = NULL;
+    if (!options) options = &none;
+    gk__ctx_report_init(ctx, rep);
+    if (V < 1)
+        return gk__fail(GK_EINVAL, "APSP: V = %d (want at least 1)", V);
+    if ((st = gk__ctx_config(ctx, "apsp", V, options->config, &cfg, rep)))
+        return st;
+    size_t bytes = (size_t)V * (size_t)V * sizeof *dist;   /* V < 2^31: fits in 64 bits */
+    /* The peak: the caller's matrix, the blocked CPU code's padded copy (a
+     * CPU run or the check) and the check's copy; refuse before the OOM
+     * killer would. */
+    int cpu = ctx->backend != GK_BACKEND_GPU;
+    int copies = 1 + (cpu || options->check) + (options->check != 0);
+    char what[128];
+    snprintf(what, sizeof what, "APSP V = %d on the %s%s (%d V x V int32 matrices)", V, cpu ? "CPU" : "GPU",
+             options->check ? " with the check" : "", copies);
+    if ((st = gk_host_memory_check((uint64_t)copies * (uint64_t)bytes, what)))
+        return st;
+    if (options->check) {
+        if ((st = gk__xmalloc((void **)&ref, bytes, "the check's copy of the matrix")))
+            return st;
+        memcpy(ref, dist, bytes);
+    }
+    int threads = gk__ctx_threads_enter(ctx);
+    if (ctx->backend == GK_BACKEND_GPU) {
+#ifdef GK_HAVE_CUDA
+        st = solve_gpu(ctx, dist, V, &cfg, rep);
+#else
+        st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
+#endif
+    } else {
+        double t0 = gk_wtime();
+        st = gk__apsp_cpu(dist, V);
+        rep->compute = gk_wtime() - t0;
+    }
+    if (!st && ref) {
+        /* independent computations: the blocked CPU code checks the GPU,
+         * the plain k-i-j loop checks the blocked CPU code */
+        int gpu = ctx->backend == GK_BACKEND_GPU;
+        double t0 = gk_wtime();
+        st = gpu ? gk__apsp_cpu(ref, V) : gk__apsp_cpu_simple(ref, V);
+        rep->check = gk_wtime() - t0;
+        snprintf(rep->check_against, sizeof rep->check_against, "%s",
+                 gpu ? "the blocked CPU code" : "the plain CPU k-i-j loop");
+        if (!st)
+            st = gk_apsp_compare(dist, ref, V, gpu ? "check: GPU vs CPU" : "check: blocked vs plain CPU loop");
+        rep->checked = st == GK_OK;
+    }
+    gk__ctx_threads_leave(threads);
+    free(ref);
+    return st;
+}
+
+/* ------------------------------------------------------------------ bench */
+
+static gk_status bench_cpu(gk_context *ctx, int32_t n, gk_apsp_bench_row *row)
+{
+    size_t bytes = (size_t)n * (size_t)n * sizeof(int32_t);
+    int32_t *a = NULL, *b = NULL;
+    gk_status st;
+    char what[96];
+    snprintf(what, sizeof what, "bench apsp n = %d (3 n x n int32 matrices)", n);
+    if ((st = gk_host_memory_check(3 * (uint64_t)bytes, what))
+        || (st = gk__xmalloc((void **)&a, bytes, "the benchmark matrix"))
+        || (st = gk__xmalloc((void **)&b, bytes, "the baseline's matrix"))
+        || (st = gk_apsp_random_matrix(a, n, 0.3, 20261122, 1000)))
+        goto out;
+    memcpy(b, a, bytes);
+    int threads = gk__ctx_threads_enter(ctx);
+    double t0 = gk_wtime();
+    st = gk__apsp_cpu(a, n);
+    double t1 = gk_wtime();
+    if (!st) st = gk__apsp_cpu_simple(b, n);
+    double t2 = gk_wtime();
+    gk__ctx_threads_leave(threads);
+    if (st) goto out;
+    double ops = (double)n * n * n;
+    row->seconds = t1 - t0;
+    row->tmps = ops / row->seconds / 1e12;
+    row->base_seconds = t2 - t1;
+    row->base_tmps = ops / row->base_seconds / 1e12;
+    st = gk_apsp_compare(a, b, n, "bench: blocked vs plain CPU loop");
+    row->identical = st == GK_OK;
+out:
+    free(a);
+    free(b);
+    return st;
+}
+
+#ifdef GK_HAVE_CUDA
+static gk_status bench_gpu(gk_context *ctx, int32_t n, const gk_config *cfg, gk_apsp_bench_row *row)
+{
+    gk_status st;
+    gk_apsp_gpu *c = NULL;
+    int32_t *init = NULL, *a = NULL, *b = NULL;
+    size_t bytes = (size_t)n * (size_t)n * sizeof *init;
+    float ms = 0, base_ms = 0;
+    int saved = -1, entered = 0;
+    char what[96];
+    snprintf(what, sizeof what, "bench apsp n = %d (3 n x n int32 matrices)", n);
+    if ((st = gk_host_memory_check(3 * (uint64_t)bytes, what))
+        || (st = gk__xmalloc((void **)&init, bytes, "the benchmark matrix"))
+        || (st = gk__xmalloc((void **)&a, bytes, "the kernel's result"))
+        || (st = gk__xmalloc((void **)&b, bytes, "the baseline's result"))
+        || (st = gk_apsp_random_matrix(init, n, 0.3, 20261122, 1000))
+        || (st = gk__ctx_gpu_enter(ctx, &saved)))
+        goto out;
+    entered = 1;
+    if ((st = gk__apsp_gpu_open(&c, &ctx->dev[0], (cudaStream_t)ctx->stream, n, cfg)))
+        goto out;
+    /* small sizes: one untimed run first (clocks, first launches) */
+    if (n <= 8192 && ((st = gk__apsp_gpu_upload(c, init, NULL)) || (st = gk__apsp_gpu_run(c, NULL))))
+        goto out;
+    if ((st = gk__apsp_gpu_upload(c, init, NULL)) || (st = gk__apsp_gpu_run(c, &ms))
+        || (st = gk__apsp_gpu_download(c, a, NULL)))
+        goto out;
+    if (n <= 8192 && ((st = gk__apsp_gpu_upload(c, init, NULL)) || (st = gk__apsp_gpu_run_baseline(c, NULL))))
+        goto out;
+    if ((st = gk__apsp_gpu_upload(c, init, NULL)) || (st = gk__apsp_gpu_run_baseline(c, &base_ms))
+        || (st = gk__apsp_gpu_download(c, b, NULL)))
+        goto out;
+    if ((st = gk__apsp_gpu_ceiling(c, &row->ceiling_tmps)))
+        goto out;
+    double ops = (double)n * n * n;
+    row->seconds = ms * 1e-3;
+    row->tmps = ops / row->seconds / 1e12;
+    row->base_seconds = base_ms * 1e-3;
+    row->base_tmps = ops / row->base_seconds / 1e12;
+    row->ceiling_tmps /= 1e12;
+    st = gk_apsp_compare(a, b, n, "bench: kernel vs baseline");
+    row->identical = st == GK_OK;
+out:
+    gk__apsp_gpu_close(c);
+    if (entered) gk__ctx_gpu_leave(saved);
+    free(init);
+    free(a);
+    free(b);
+    return st;
+}
+#endif
+
+gk_status gk_apsp_bench(gk_context *ctx, int32_t n, const char *config, gk_apsp_bench_row *row)
+{
+    gk_report rep;
+    gk_config cfg;
+    gk_status st;
+    memset(row, 0, sizeof *row);
+    row->n = n;
+    if (n < 1)
+        return gk__fail(GK_EINVAL, "bench apsp: n = %d (want at least 1)", n);
+    gk__ctx_report_init(ctx, &rep);
+    if ((st = gk__ctx_config(ctx, "apsp", n, config, &cfg, &rep)))
+        return st;
+    row->backend = ctx->backend;
+    row->config_source = rep.config_source;
+    snprintf(row->device, sizeof row->device, "%s", rep.device);
+    snprintf(row->config, sizeof row->config, "%s", rep.config);
+    if (ctx->backend != GK_BACKEND_GPU)
+        return bench_cpu(ctx, n, row);
+#ifdef GK_HAVE_CUDA
+    return bench_gpu(ctx, n, &cfg, row);
+#else
+    return gk__fail(GK_ENODEV, "gk was built without CUDA support");
+#endif
+}
