@@ -1,0 +1,36 @@
+#!/bin/sh
+# One behaviour for every subcommand: usage errors exit 2 and name what is
+# wrong (a missing value, an ambiguous abbreviation, a value given to a flag,
+# an unknown option, a --config the kernel refuses, on any backend), with
+# "Try 'gk SUBCOMMAND --help'"; control characters in messages are escaped.
+. "$top_srcdir/tests/tap.sh"
+d=$t_tmp
+"$GK" gen apsp --vertices=20 --edges=60 --seed=2 "$d/g" || exit 1
+try() { grep -q "^Try '$1 --help'" "$t_tmp/err"; }
+t_fails "apsp: a missing value is named" 2 "option '--config' requires a value" "$GK" apsp "$d/g" "$d/o" --config
+try "gk apsp"; t_result $? "apsp: Try 'gk apsp --help'"
+t_fails "stencil: an ambiguous abbreviation is named" 2 "option '--s' is ambiguous.*--size.*--steps" "$GK" stencil --s=4
+try "gk stencil"; t_result $? "stencil: Try 'gk stencil --help'"
+t_fails "gen grid: a value given to a flag" 2 "doesn't allow a value" "$GK" gen grid --size=4 --help=3 "$d/o"
+t_fails "bench apsp: unknown option" 2 "unrecognized option '--nope'" "$GK" bench apsp --nope
+try "gk bench apsp"; t_result $? "bench apsp: Try 'gk bench apsp --help'"
+t_fails "info: unexpected argument" 2 "unexpected argument 'x'" "$GK" info x
+t_ok "abbreviations work" "$GK" stencil --si=3 --st=1 --dev=cpu
+for dev in cpu auto; do
+  t_fails "apsp --device=$dev refuses an unknown --config parameter" 2 "apsp has no parameter 'NOPE'" \
+    "$GK" apsp --device=$dev --config=NOPE=1 "$d/g" "$d/o_$dev"
+  t_fails "stencil --device=$dev refuses an unknown --config parameter" 2 "stencil has no parameter 'NOPE'" \
+    "$GK" stencil --size=4 --device=$dev --config=NOPE=1
+done
+[ ! -e "$d/o_cpu" ] && [ ! -e "$d/o_auto" ]; t_result $? "no output after a refused --config"
+t_fails "--config is parsed strictly" 2 "config" "$GK" apsp --device=cpu --config=APSP_TILE=1x "$d/g" "$d/o"
+t_fails "a newline in --config stays on one line" 2 "\\\\n" "$GK" stencil --size=4 --config="$(printf 'BX=1\nBY=2')"
+t_ok "a valid --config on the CPU runs" "$GK" apsp --device=cpu --config=APSP_TILE=64 "$d/g" "$d/o"
+grep -q "warning: --config applies to the GPU kernels; this run was on the CPU" "$t_tmp/err"
+t_result $? "and says it is unused on the CPU"
+t_ok "bench stencil accepts --device" "$GK" bench stencil --device=cpu --sizes=6 --steps=1 --reps=1 --json
+grep -q '"device":"cpu"' "$t_tmp/out"; t_result $? "bench stencil --device=cpu --json says cpu"
+t_fails "usage errors exit 2 in stencil too" 2 "steps" "$GK" stencil --size=4 --steps=x
+t_fails "gktune: unknown option" 2 "unrecognized option" "$GKTUNE" --bogus
+grep -q "^Try 'gktune --help'" "$t_tmp/err"; t_result $? "gktune: Try 'gktune --help'"
+t_done
