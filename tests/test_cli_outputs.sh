@@ -86,6 +86,16 @@ t_ok "output to a dangling symlink" "$GK" apsp --device=cpu "$d/g.in" "$d/dangli
 t_result $? "the link stays a link and the file it names is created"
 ls "$d"/sub/*.tmp.* "$d"/*.tmp.* >/dev/null 2>&1; [ $? -ne 0 ]; t_result $? "no temp file left"
 
+# A link like /dev/stdout (-> /proc/self/fd/1 -> "pipe:[N]") writes into the pipe.
+if [ -e /proc/self/fd/1 ]; then
+  ln -s /proc/self/fd/1 "$d/stdout.link"
+  "$GK" apsp --device=cpu "$d/g.in" "$d/stdout.link" 2>"$d/err" | cat >"$d/via-link.out"
+  [ -L "$d/stdout.link" ] && cmp -s "$d/via-link.out" "$d/ref.out"
+  t_result $? "output to a link to /proc/self/fd/1 goes down the pipe ($(cat "$d/err"))"
+else
+  echo "ok $((t_n=t_n+1)) # SKIP no /proc/self/fd"
+fi
+
 # /dev/null stays a character device (as root a bad gk could replace it:
 # put it back if so, and fail).
 if [ "$(id -u)" = 0 ]; then

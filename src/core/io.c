@@ -209,17 +209,13 @@ gk_status gk__out_open(gk_outfile *o, const char *path)
     }
     if (snprintf(o->path, sizeof o->path, "%s", path) >= (int)sizeof o->path)
         return gk__fail(GK_EIO, "%.100s...: path too long", path);
-    gk_status st = gk__out_target(path, o->target, sizeof o->target);
-    if (st) return st;
     struct stat sb;
-    int exists = stat(o->target, &sb) == 0;
-    if (!exists && errno != ENOENT)
-        return gk__fail(GK_EIO, "%s: %s", path, strerror(errno));
-    if (exists && S_ISDIR(sb.st_mode))
-        return gk__fail(GK_EIO, "%s: is a directory", path);
-    if (exists && !S_ISREG(sb.st_mode)) {
+    /* Through the path itself first: /dev/stdout -> /proc/self/fd/1 ->
+     * "pipe:[N]" resolves only in the kernel. */
+    int exists = stat(path, &sb) == 0;
+    if (exists && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
         /* A device or FIFO: write into it, never replace it. */
-        int fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
         if (fd < 0)
             return gk__fail(GK_EIO, "%s: cannot open for writing: %s", path, strerror(errno));
         o->fd = fd;
@@ -227,6 +223,15 @@ gk_status gk__out_open(gk_outfile *o, const char *path)
         o->kind = GK__OUT_INPLACE;
         return GK_OK;
     }
+    gk_status st = gk__out_target(path, o->target, sizeof o->target);
+    if (st) return st;
+    exists = stat(o->target, &sb) == 0;
+    if (!exists && errno != ENOENT)
+        return gk__fail(GK_EIO, "%s: %s", path, strerror(errno));
+    if (exists && S_ISDIR(sb.st_mode))
+        return gk__fail(GK_EIO, "%s: is a directory", path);
+    if (exists && !S_ISREG(sb.st_mode))
+        return gk__fail(GK_EIO, "%s: changed while being opened", path);
     char dir[4096];
     dir_of(o->target, dir, sizeof dir);
     mode_t mode = exists ? (sb.st_mode & 07777) : 0666;   /* a new file: the umask applies */
@@ -387,6 +392,15 @@ gk_status gk_output_check(const char *out, const char *in)
         return GK_OK;
     }
     char target[4096], dir[4096];
+    if (stat(out, &so) == 0 && !S_ISREG(so.st_mode) && !S_ISDIR(so.st_mode)) {
+        /* Written in place (also through /dev/stdout's magic link). */
+        if (have_in && same_file(&so, &si) && !S_ISCHR(so.st_mode))
+            return gk__fail(GK_EIO, "%s: is the input file %s; refusing to overwrite it", out,
+                            strcmp(in, "-") ? in : "standard input");
+        if (access(out, W_OK) != 0)
+            return gk__fail(GK_EIO, "%s: cannot write: %s", out, strerror(errno));
+        return GK_OK;
+    }
     gk_status st = gk__out_target(out, target, sizeof target);
     if (st) return st;
     if (stat(target, &so) == 0) {
