@@ -56,10 +56,22 @@ GK_API const char *gk_backend_name(gk_backend b);
  * that large may "succeed" and the process be killed later instead. */
 GK_API gk_status gk_host_memory_check(uint64_t bytes, const char *what);
 
-/* Remove the temporary files of outputs being written (gk writes PATH.tmp.X
- * and renames it onto PATH only when complete).  Async-signal-safe: meant for
+/* Remove the temporary files of outputs being written (gk writes a temp
+ * file, unnamed where the filesystem allows, else PATH.tmp.X, and renames
+ * it onto PATH only when complete).  Async-signal-safe: meant for
  * a SIGINT/SIGTERM handler, so an interrupted run leaves nothing behind. */
 GK_API void gk_remove_partial_outputs(void);
+
+/* Check, before any work, that OUT can be written: GK_OK, or a failure
+ * naming OUT.  "-" is standard output (fine when open for writing); a
+ * device or FIFO is written in place and must be writable; a symlink is
+ * checked at the file it points to (which a dangling link may create);
+ * otherwise the target's directory must exist and be writable, since a
+ * regular output is replaced through a temp file there.  A directory is
+ * refused, and so is the input file IN (same device and inode, symlinks
+ * followed; "-" means standard input), unless both are one character
+ * device such as /dev/null.  IN may be NULL. */
+GK_API gk_status gk_output_check(const char *out, const char *in);
 
 /* Monotonic wall clock in seconds. */
 GK_API double gk_wtime(void);

@@ -133,23 +133,8 @@ void cli_operands(int argc, char **argv, int want, const char *names)
 
 void cli_check_output(const char *out, const char *in)
 {
-    struct stat so, si;
-    if (!*out)
-        cli_die("empty output file name");
-    if (stat(out, &so) == 0) {
-        if (S_ISDIR(so.st_mode))
-            cli_die("%s: is a directory", out);
-        if (in && stat(in, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-            cli_die("%s: is the input file %s; refusing to overwrite it", out, in);
-    }
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", out);
-    char *slash = strrchr(dir, '/');
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == dir) dir[1] = '\0';
-    else *slash = '\0';
-    if (access(dir, W_OK | X_OK) != 0)
-        cli_die("%s: cannot create: %s: %s", out, dir, strerror(errno));
+    if (gk_output_check(out, in) != GK_OK)
+        cli_die("%s", gk_last_error());
 }
 
 static void on_fatal_signal(int sig)

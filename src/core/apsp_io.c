@@ -2,6 +2,7 @@
  * initial distance matrix, writing the output atomically, random graphs (as
  * files for `gk gen apsp`, in memory for benchmarks) and matrix comparison. */
 #include "core/internal.h"
+#include "core/checked.h"
 #include "core/io.h"
 #include "core/rng.h"
 
@@ -17,11 +18,13 @@
  * malloc of that size may "succeed" and the fill would then be killed. */
 static gk_status alloc_matrix(const char *path, int32_t V, int32_t **out)
 {
-    uint64_t bytes = (uint64_t)V * (uint64_t)V * sizeof(int32_t);
+    uint64_t bytes;
+    if (V < 1 || gk__mul_u64((uint64_t)V, (uint64_t)V, &bytes) || gk__mul_u64(bytes, sizeof(int32_t), &bytes))
+        return gk__fail(GK_EINVAL, "%s: V = %d: no V x V int32 matrix of that size", path, V);
     double phys = (double)gk__phys_mem_bytes();
     char need[32], have[32];
     gk__human_bytes((double)bytes, need, sizeof need);
-    if ((phys > 0 && (double)bytes > phys) || bytes > (uint64_t)SIZE_MAX / 2)
+    if ((phys > 0 && (double)bytes > phys) || bytes > gk__max_object_bytes())
         return gk__fail(GK_ENOMEM, "%s: V = %d needs %s for the distance matrix (V x V int32), "
                         "more than this machine's %s of memory", path, V, need,
                         gk__human_bytes(phys, have, sizeof have));
@@ -43,17 +46,20 @@ static gk_status alloc_matrix(const char *path, int32_t V, int32_t **out)
 
 gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t *Eout, int32_t *max_w)
 {
-    int64_t size;
+    gk_infile in;
     gk_status st;
     *dist = NULL;
-    if ((st = gk__file_size(path, &size)))
+    if ((st = gk__in_open(&in, path)))
         return st;
-    if (size < 8)
+    path = in.name;
+    /* A regular file is checked against 8 + 12E up front; a stream (standard
+     * input, a pipe) must end exactly after the E edges. */
+    if (in.size >= 0 && in.size < 8) {
+        gk__in_close(&in);
         return gk__fail(GK_EFORMAT, "%s: file size %lld is not 8 + 12E (too short for the V, E header)",
-                        path, (long long)size);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gk__fail(GK_EIO, "%s: cannot open", path);
+                        path, (long long)in.size);
+    }
+    FILE *f = in.f;
     int32_t hdr[2];
     int32_t *d = NULL, *buf = NULL;
     int32_t wmax = 0;
@@ -68,9 +74,9 @@ gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t 
         st = gk__fail(GK_EFORMAT, "%s: E = %d: the edge count must not be negative", path, E);
         goto out;
     }
-    if (size != 8 + 12 * (int64_t)E) {
+    if (in.size >= 0 && in.size != 8 + 12 * (int64_t)E) {
         st = gk__fail(GK_EFORMAT, "%s: file size %lld is not 8 + 12E = %lld for E = %d",
-                      path, (long long)size, (long long)(8 + 12 * (int64_t)E), E);
+                      path, (long long)in.size, (long long)(8 + 12 * (int64_t)E), E);
         goto out;
     }
     if ((st = alloc_matrix(path, V, &d)))
@@ -103,6 +109,10 @@ gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t 
             if (w < *cell) *cell = w;           /* duplicates keep the minimum */
         }
     }
+    char after[64];
+    snprintf(after, sizeof after, "the E = %d edges", E);
+    if ((st = gk__in_expect_end(&in, after)))
+        goto out;
     *dist = d;
     d = NULL;
     *Vout = V;
@@ -111,7 +121,7 @@ gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t 
 out:
     free(buf);
     free(d);
-    fclose(f);
+    gk__in_close(&in);
     return st;
 }
 
@@ -119,10 +129,14 @@ gk_status gk_apsp_write(const char *path, const int32_t *dist, int32_t V)
 {
     if (V < 1)
         return gk__fail(GK_EINVAL, "%s: V = %d: nothing to write", path, V);
+    uint64_t bytes;
+    if (gk__mul_u64((uint64_t)V, (uint64_t)V, &bytes) || gk__mul_u64(bytes, sizeof *dist, &bytes) ||
+        bytes > gk__max_object_bytes())
+        return gk__fail(GK_EINVAL, "%s: V = %d: no V x V int32 matrix of that size", path, V);
     gk_outfile o;
     gk_status st = gk__out_open(&o, path);
     if (st) return st;
-    st = gk__out_write(&o, dist, (size_t)V * (size_t)V * sizeof *dist);
+    st = gk__out_write(&o, dist, (size_t)bytes);
     return gk__out_close(&o, st);
 }
 

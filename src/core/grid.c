@@ -2,6 +2,7 @@
  * coefficients, the reproducible random generator, comparisons and the host
  * memory check. */
 #include "core/internal.h"
+#include "core/checked.h"
 #include "core/io.h"
 #include "core/rng.h"
 
@@ -30,25 +31,37 @@ const double gk_stencil_default_coeffs[GK_STENCIL_NCOEFFS] = {
     -0.01242, 0.01279, -0.02018,   /* NPP ZPP PPP */
 };
 
+#define COEFF_MAX_BYTES (1 << 20)
+
 gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
 {
-    int64_t size;
-    gk_status st = gk__file_size(path, &size);
+    gk_infile in;
+    gk_status st = gk__in_open(&in, path);
     if (st) return st;
-    if (size > 1 << 20)
+    path = in.name;
+    if (in.size > COEFF_MAX_BYTES) {
+        gk__in_close(&in);
         return gk__fail(GK_EFORMAT, "%s: %lld bytes is too large for a coefficient file "
-                        "(27 numbers)", path, (long long)size);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gk__fail(GK_EIO, "%s: %s", path, strerror(errno));
+                        "(27 numbers)", path, (long long)in.size);
+    }
     char *text = NULL;
-    if ((st = gk__xmalloc((void **)&text, (size_t)size + 1, "the coefficient file"))) {
-        fclose(f);
+    if ((st = gk__xmalloc((void **)&text, (size_t)COEFF_MAX_BYTES + 2, "the coefficient file"))) {
+        gk__in_close(&in);
         return st;
     }
-    st = gk__read_exact(f, path, text, (size_t)size, "the coefficients");
-    fclose(f);
-    if (st) { free(text); return st; }
+    /* Read to the end (a pipe or standard input has no size up front). */
+    size_t size = fread(text, 1, (size_t)COEFF_MAX_BYTES + 1, in.f);
+    int rerr = ferror(in.f), e = errno;
+    gk__in_close(&in);
+    if (rerr) {
+        free(text);
+        return gk__fail(GK_EIO, "%s: cannot read the coefficients: %s", path, strerror(e));
+    }
+    if (size > COEFF_MAX_BYTES) {
+        free(text);
+        return gk__fail(GK_EFORMAT, "%s: more than %d bytes is too large for a coefficient file "
+                        "(27 numbers)", path, COEFF_MAX_BYTES);
+    }
     text[size] = '\0';
     if (strlen(text) != (size_t)size) {
         free(text);
@@ -89,39 +102,66 @@ out:
     return st;
 }
 
+/* The grid's points and bytes, or a failure naming what (a file or the
+ * generator) when a size is not positive or the grid does not fit. */
+static gk_status grid_size(const char *what, int nx, int ny, int nz, uint64_t *points, uint64_t *bytes)
+{
+    if (nx < 1 || ny < 1 || nz < 1)
+        return gk__fail(GK_EINVAL, "%s: grid %dx%dx%d: every size must be >= 1", what, nx, ny, nz);
+    if (gk__grid_bytes(nx, ny, nz, points, bytes) != GK_OK) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", gk_last_error());
+        return gk__fail(GK_EINVAL, "%s: %s", what, msg);
+    }
+    return GK_OK;
+}
+
 gk_status gk_grid_read(const char *path, int nx, int ny, int nz, double *grid)
 {
-    uint64_t want = (uint64_t)nx * (uint64_t)ny * (uint64_t)nz * sizeof(double);
-    int64_t size;
-    gk_status st = gk__file_size(path, &size);
+    uint64_t n = 0, want = 0;
+    gk_status st = grid_size(path, nx, ny, nz, &n, &want);
     if (st) return st;
-    if ((uint64_t)size != want)
+    gk_infile in;
+    if ((st = gk__in_open(&in, path)))
+        return st;
+    path = in.name;
+    if (in.size >= 0 && (uint64_t)in.size != want) {
+        gk__in_close(&in);
         return gk__fail(GK_EFORMAT, "%s: %lld bytes, but a %dx%dx%d float64 grid is %llu bytes",
-                        path, (long long)size, nx, ny, nz, (unsigned long long)want);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gk__fail(GK_EIO, "%s: %s", path, strerror(errno));
-    st = gk__read_exact(f, path, grid, (size_t)want, "the grid");
-    fclose(f);
+                        path, (long long)in.size, nx, ny, nz, (unsigned long long)want);
+    }
+    char after[160];
+    snprintf(after, sizeof after, "the %llu bytes of a %dx%dx%d float64 grid", (unsigned long long)want,
+             nx, ny, nz);
+    if (!(st = gk__read_exact(in.f, path, grid, (size_t)want, "the grid")))
+        st = gk__in_expect_end(&in, after);
+    gk__in_close(&in);
     if (st) return st;
     /* A NaN or Inf in the input would only come back as a silent mess. */
-    int64_t n = (int64_t)nx * ny * nz;
-    for (int64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++)
         if (!isfinite(grid[i]))
-            return gk__fail(GK_EFORMAT, "%s: value %lld (x=%lld y=%lld z=%lld) is not finite", path,
-                            (long long)i, (long long)(i % nx), (long long)(i / nx % ny),
-                            (long long)(i / nx / ny));
+            return gk__fail(GK_EFORMAT, "%s: value %llu (x=%llu y=%llu z=%llu) is not finite", path,
+                            (unsigned long long)i, (unsigned long long)(i % (uint64_t)nx),
+                            (unsigned long long)(i / (uint64_t)nx % (uint64_t)ny),
+                            (unsigned long long)(i / (uint64_t)nx / (uint64_t)ny));
     return GK_OK;
 }
 
 gk_status gk_grid_write(const char *path, int nx, int ny, int nz, const double *grid)
 {
-    return gk__write_file_atomic(path, grid, (size_t)nx * (size_t)ny * (size_t)nz * sizeof(double));
+    uint64_t bytes = 0;
+    gk_status st = grid_size(path, nx, ny, nz, NULL, &bytes);
+    if (st) return st;
+    return gk__write_file_atomic(path, grid, (size_t)bytes);
 }
 
 void gk_grid_random(double *grid, int nx, int ny, int nz, uint64_t seed)
 {
-    int64_t n = (int64_t)nx * ny * nz;
+    uint64_t points = 0;
+    /* A size that does not fit has no buffer either: fill nothing. */
+    if (nx < 1 || ny < 1 || nz < 1 || gk__grid_bytes(nx, ny, nz, &points, NULL) != GK_OK)
+        return;
+    int64_t n = (int64_t)points;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static)
 #endif

@@ -1,26 +1,66 @@
-/* io.h - file helpers for libgk: sizes, exact reads, atomic outputs. */
+/* io.h - file helpers for libgk: sizes, exact reads, inputs that may be
+ * standard input, and outputs that never leave a partial file behind. */
 #ifndef GK_IO_H
 #define GK_IO_H
 
 #include "core/internal.h"
 #include <stdio.h>
+#include <sys/types.h>
 
 gk_status gk__file_size(const char *path, int64_t *size);
 /* Read exactly n bytes or fail naming path and what. */
 gk_status gk__read_exact(FILE *f, const char *path, void *buf, size_t n, const char *what);
 
-/* An output written to PATH.tmp.XXXXXX and renamed onto PATH only when
- * everything succeeded: gk__out_close(o, st) renames when st == GK_OK and
- * all writes succeeded, else removes the temp file; returns the final status. */
-typedef struct gk_outfile {
+/* An input: "-" is standard input (streamed), anything else is opened for
+ * reading.  in->size is the file's size when it is a regular file, else -1
+ * (a pipe, a device or standard input: the reader must then check that the
+ * stream ends exactly where the format says).  in->name is what messages
+ * call it ("standard input" for "-").  A directory is refused. */
+typedef struct gk_infile {
     FILE *f;
-    char path[4096];
-    char tmp[4112];
+    int64_t size;
+    const char *name;
+} gk_infile;
+
+gk_status gk__in_open(gk_infile *in, const char *path);
+/* GK_OK when the stream has no byte left, else a GK_EFORMAT naming what
+ * the data should have ended after. */
+gk_status gk__in_expect_end(gk_infile *in, const char *after);
+void gk__in_close(gk_infile *in);
+
+/* An output.  gk__out_open picks how to write PATH:
+ *   - "-": standard output, written in place (never closed);
+ *   - an existing non-regular file (device, FIFO): opened O_WRONLY and
+ *     written in place, never replaced;
+ *   - otherwise (a regular file, a new file, or a symlink to either, which
+ *     is followed): a temp file in the target's directory, unnamed
+ *     (O_TMPFILE) where the filesystem allows, else PATH.tmp.XXXXXX, given
+ *     the old file's mode and owner (a new file: 0666 & ~umask) and
+ *     renamed onto the target only when everything succeeded.
+ * gk__out_close(o, st) commits when st == GK_OK and all writes succeeded,
+ * else discards the temp file; returns the final status.  Write errors
+ * (ENOSPC on a device included) fail with one line naming PATH. */
+enum { GK__OUT_INPLACE = 1, GK__OUT_UNNAMED, GK__OUT_NAMED };
+
+typedef struct gk_outfile {
+    int fd;
+    int kind;          /* GK__OUT_* */
+    int own_fd;        /* close fd at the end (not for standard output) */
+    char path[4096];   /* as given, for messages */
+    char target[4096]; /* the file replaced or written (symlinks followed) */
+    char tmp[4112];    /* the named temp file, if any */
 } gk_outfile;
 
 gk_status gk__out_open(gk_outfile *o, const char *path);
 gk_status gk__out_write(gk_outfile *o, const void *buf, size_t n);
 gk_status gk__out_close(gk_outfile *o, gk_status st);
 gk_status gk__write_file_atomic(const char *path, const void *data, size_t n);
+
+/* Follow the symlink chain at path (up to 40 links) to the file it names,
+ * which may not exist (a dangling link).  Fails on a loop or a long path. */
+gk_status gk__out_target(const char *path, char *target, size_t n);
+
+/* Tests only: nonzero forces the named-temp-file fallback. */
+extern int gk__out_no_tmpfile;
 
 #endif /* GK_IO_H */

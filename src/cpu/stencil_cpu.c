@@ -9,6 +9,7 @@
  * hardware FMA, so the row kernel is built twice (AVX2+FMA and baseline) and
  * picked at run time; the baseline calls libm's fma() (exact, slower). */
 #include "core/internal.h"
+#include "core/checked.h"
 #include "cpu/stencil_cpu.h"
 
 #include <math.h>
@@ -94,10 +95,16 @@ static pad pad_of(int nx, int ny, int nz)
     return p;
 }
 
+/* Both padded buffers; UINT64_MAX (refused by any memory check) when the
+ * count does not fit in 64 bits. */
 uint64_t gk__stencil_cpu_bytes(int nx, int ny, int nz)
 {
     pad p = pad_of(nx, ny, nz);
-    return 2 * (uint64_t)(p.px * p.py * p.pz) * sizeof(double);
+    uint64_t b;
+    if (p.px < 0 || p.py < 0 || p.pz < 0 || gk__mul_u64((uint64_t)p.px, (uint64_t)p.py, &b) ||
+        gk__mul_u64(b, (uint64_t)p.pz, &b) || gk__mul_u64(b, 2 * sizeof(double), &b))
+        return UINT64_MAX;
+    return b;
 }
 
 static void sweep(double *restrict out, const double *restrict in, pad p, int nx, int ny, int nz,
