@@ -1,6 +1,6 @@
 /* cmd_stencil.c - `gk stencil`, `gk gen grid` and `gk bench stencil`. */
 #include "cli/cli.h"
-#include "core/stencil_space.h"
+#include "core/space.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/stencil_gpu.h"
 #endif

@@ -5,12 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const gk_param_def vadd_params[] = {
-    { "VADD_PER_THREAD", 1, 3, { 1, 2, 4 }, "elements per thread" },
-    { "THREADS", 256, 3, { 128, 256, 512 }, "threads per block" },
-};
-const gk_space gk__space_vadd = { "vadd", 2, vadd_params, NULL };
-
 /* n floats: a, b random; c = a + b on the GPU with cfg (NULL: the embedded
  * fatbin); ms[r] per timed rep after a warm-up; with check != NULL the result
  * lands there and is compared with the CPU (GK_EMISMATCH if it differs). */
@@ -20,12 +14,14 @@ gk_status gk__vadd_run(size_t n, const gk_config *cfg, uint64_t seed, int reps, 
     gk_device_info dev;
     gk_gpu_module m = { 0 };
     gk_gpu_timer t = { 0 };
+    gk_config full;
     float *h = NULL, *d = NULL;
-    if ((st = gk__gpu_open(&dev)) || (st = gk__xmalloc((void **)&h, 2 * n * sizeof *h, "vadd input")))
+    if ((st = gk__gpu_open(&dev)) || (st = gk__space_check(&gk__space_vadd, cfg, &dev, &full))
+        || (st = gk__xmalloc((void **)&h, 2 * n * sizeof *h, "vadd input")))
         return st;
     for (size_t i = 0; i < 2 * n; i++)
         h[i] = (float)gk__rand_unit(seed, i);
-    if ((st = gk__gpu_module_load(&gk__image_vadd, &gk__space_vadd, cfg, &m)))
+    if ((st = gk__gpu_module_load(&gk__image_vadd, &gk__space_vadd, &full, &m)))
         goto out;
     cudaKernel_t k;
     if ((st = gk__gpu_kernel(&m, "gk_vadd", &k)) || (st = gk__gpu_timer_init(&t)))
@@ -36,8 +32,8 @@ gk_status gk__vadd_run(size_t n, const gk_config *cfg, uint64_t seed, int reps, 
     float *c = d + 2 * n;
     unsigned long long nn = n;
     void *args[] = { &a, &b, &c, &nn };
-    unsigned threads = (unsigned)gk_config_get(cfg, "THREADS", 256);
-    unsigned per = (unsigned)gk_config_get(cfg, "VADD_PER_THREAD", 1);
+    unsigned threads = (unsigned)gk__param(&full, "THREADS");
+    unsigned per = (unsigned)gk__param(&full, "VADD_PER_THREAD");
     unsigned blocks = (unsigned)((n + (size_t)threads * per - 1) / ((size_t)threads * per));
     for (int r = -1; r < reps; r++) {   /* r = -1: warm-up */
         float f;
