@@ -118,6 +118,50 @@ int main(void)
     waitpid(pid, &status, 0);
     ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "and taken once released");
 
+    /* Out-of-range cache lines (hand-edited or from another gk): loaded as
+     * text, but the check gk_tune_select applies to the nearest entry
+     * (gk__tune_usable: ranges first, then the constraints on the device)
+     * refuses them with the reason; a sane entry of the same file passes. */
+    {
+        gk_device_info h200;
+        memset(&h200, 0, sizeof h200);
+        snprintf(h200.name, sizeof h200.name, "NVIDIA H200");
+        h200.cc_major = 9; h200.sm_count = 132; h200.max_threads_per_block = 1024;
+        h200.smem_per_block_optin = 227 * 1024; h200.regs_per_sm = 65536;
+        write_text(path, "gk-tune-cache 1\nkey x\n"
+                   "entry kernel=vadd size=16777216 source=1 ms=1 default_ms=1 when=2026-11-22T00:00:00Z "
+                   "config=VADD_PER_THREAD=1,THREADS=2147483647\n"
+                   "entry kernel=vadd size=1024 source=1 ms=1 default_ms=1 when=2026-11-22T00:00:00Z "
+                   "config=VADD_PER_THREAD=2,THREADS=512\n"
+                   "entry kernel=stencil size=256 source=2 ms=1 default_ms=1 when=2026-11-22T00:00:00Z "
+                   "config=DESIGN=1,BX=64,BY=1073741825,RY=4,ZC=64,UNROLL=1,MAXRREG=0\n"
+                   "entry kernel=stencil size=512 source=2 ms=1 default_ms=1 when=2026-11-22T00:00:00Z "
+                   "config=DESIGN=1,BX=64,BY=1,RY=4,ZC=64,UNROLL=2,MAXRREG=64\n"
+                   "entry kernel=apsp size=4096 source=3 ms=1 default_ms=1 when=2026-11-22T00:00:00Z "
+                   "config=APSP_TILE=-2147483648,APSP_TM=8,APSP_TN=8,APSP_BK=8,APSP_UNROLL=8,APSP_MINB=2,MAXRREG=0\n");
+        gk__clear_error();
+        ok(gk__cache_load(path, &r) == GK_OK && r.n == 5, "a cache with out-of-range lines still loads %s", gk_last_error());
+        char why[512];
+        const gk_cache_entry *v = gk__cache_nearest(&r, "vadd", 1 << 24, 1);
+        ok(v && gk_config_get(&v->cfg, "THREADS", 0) == 2147483647, "the nearest vadd entry is the THREADS=2147483647 one");
+        ok(v && !gk__tune_usable(&gk__space_vadd, &v->cfg, &h200, why, sizeof why)
+           && strstr(why, "THREADS=2147483647 is outside [32, 1024]"), "and it is not selected: %s", why);
+        v = gk__cache_nearest(&r, "vadd", 1024, 1);
+        ok(v && gk__tune_usable(&gk__space_vadd, &v->cfg, &h200, why, sizeof why), "a sane vadd entry is");
+        const gk_cache_entry *s = gk__cache_nearest(&r, "stencil", 256, 2);
+        ok(s && s->size == 256 && !gk__tune_usable(&gk__space_stencil, &s->cfg, &h200, why, sizeof why)
+           && strstr(why, "BY=1073741825 is outside [1, 1024]"), "stencil BY=1073741825 is not selected: %s", why);
+        ok(s && !gk__tune_usable(&gk__space_stencil, &s->cfg, NULL, why, sizeof why),
+           "not even by the device-independent check");
+        s = gk__cache_nearest(&r, "stencil", 512, 2);
+        ok(s && gk__tune_usable(&gk__space_stencil, &s->cfg, &h200, why, sizeof why), "the shipped-style stencil entry is");
+        const gk_cache_entry *a = gk__cache_nearest(&r, "apsp", 4096, 3);
+        ok(a && !gk__tune_usable(&gk__space_apsp, &a->cfg, &h200, why, sizeof why)
+           && strstr(why, "APSP_TILE=-2147483648 is outside [32, 256]"), "apsp APSP_TILE=INT_MIN is not selected: %s", why);
+        ok(!strcmp(gk_last_error(), ""), "gk__tune_usable leaves no error behind");
+        unlink(path);
+    }
+
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ok(system(cmd) == 0, "cleanup");

@@ -218,10 +218,9 @@ void gk__ctx_report_init(const gk_context *c, gk_report *rep)
 gk_status gk__ctx_config(gk_context *c, const char *kernel, int64_t size, const char *user,
                          gk_config *full, gk_report *rep)
 {
-    const gk_space *s = gk__kernel_space(kernel);
+    const gk_space *s = gk__space_find(kernel);
     gk_config cfg;
     gk_status st;
-    char why[256];
     gk_config_clear(&cfg);
     if (!s)
         return gk__fail(GK_EINTERNAL, "no tunable description for kernel '%s'", kernel);
@@ -245,12 +244,11 @@ gk_status gk__ctx_config(gk_context *c, const char *kernel, int64_t size, const 
         return st;
     }
     gk_config complete;
-    if ((st = gk__space_complete(s, &cfg, &complete)))
-        return st;
-    if (s->reject && s->reject(&complete, &c->dev[0], why, sizeof why)) {
+    if (gk__space_check(s, &cfg, &c->dev[0], &complete)) {
         char text[256];
-        gk_config_format(&complete, text, sizeof text);
-        return gk__fail(GK_EINVAL, "%s configuration %s cannot run on %s: %s", kernel, text, c->dev[0].name, why);
+        gk_config_format(&cfg, text, sizeof text);
+        return gk__fail(GK_EINVAL, "%s configuration %s cannot run on %.100s: %s", kernel, text, c->dev[0].name,
+                        gk_last_error());
     }
     gk_config_format(&complete, rep->config, sizeof rep->config);
     if (full) *full = complete;
@@ -259,17 +257,14 @@ gk_status gk__ctx_config(gk_context *c, const char *kernel, int64_t size, const 
 
 gk_status gk_config_validate(const char *kernel, const char *text, gk_config *full)
 {
-    const gk_space *s = gk__kernel_space(kernel);
+    const gk_space *s = gk__space_find(kernel);
     gk_config cfg, complete;
-    char why[256];
     gk_status st;
     if (!s)
         return gk__fail(GK_EINVAL, "no kernel '%s'", kernel);
     gk_config_clear(&cfg);
-    if ((st = gk_config_parse(text, &cfg)) || (st = gk__space_complete(s, &cfg, &complete)))
+    if ((st = gk_config_parse(text, &cfg)) || (st = gk__space_check(s, &cfg, NULL, &complete)))
         return st;
-    if (s->reject && s->reject(&complete, NULL, why, sizeof why))
-        return gk__fail(GK_EINVAL, "%s configuration: %s", kernel, why);
     if (full) *full = complete;
     return GK_OK;
 }

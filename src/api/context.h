@@ -28,9 +28,6 @@ void gk__ctx_gpu_leave(int saved);
 int gk__ctx_threads_enter(const gk_context *ctx);
 void gk__ctx_threads_leave(int saved);
 
-/* The kernel's tunable description (any build), NULL for an unknown name. */
-const gk_space *gk__kernel_space(const char *kernel);
-
 /* The configuration a job runs with, recorded in rep: `user` (a
  * "NAME=VALUE,..." text that replaces the tuned choice) validated against
  * the kernel's description on every backend; on a GPU context the complete

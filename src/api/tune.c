@@ -14,7 +14,7 @@ gk_status gk_tune_select(gk_context *ctx, const char *kernel, int64_t size, gk_c
         if (detail) snprintf(detail, n, "the CPU backend has no GPU kernel configuration");
         return GK_OK;
     }
-    if (!gk__kernel_space(kernel))
+    if (!gk__space_find(kernel))
         return gk__fail(GK_EINVAL, "no kernel '%s'", kernel);
     if (ctx->no_tuned) {
         *src = GK_CONFIG_DEFAULT;

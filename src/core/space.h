@@ -1,7 +1,14 @@
-/* space.h - a kernel's tunable parameters: names, defaults, candidate values
- * and the constraints that exclude invalid combinations before any compile.
- * Each kernel's host file defines one; the GPU loader uses the defaults, the
- * tuner the values, `gktune --list` prints it. */
+/* space.h - a kernel's tunable parameters: the one description of each
+ * kernel's parameters (names, legal ranges, defaults, candidate values) and
+ * the constraints that exclude invalid combinations before any compile.
+ *
+ * The descriptions live in src/core/space_<kernel>.c and are compiled in
+ * every build (the CLI validates --config without CUDA).  Everything else
+ * derives from them: the embedded fatbin is built with -D flags printed by
+ * the space-defaults tool, NVRTC variants get a -D for every parameter of a
+ * complete configuration, host launch code reads the complete configuration
+ * with gk__param, `gktune --list` prints them.  The kernel sources have no
+ * defaults of their own (every macro is required; tests/test_spaces checks). */
 #ifndef GK_SPACE_H
 #define GK_SPACE_H
 
@@ -12,7 +19,8 @@
 typedef struct gk_param_def {
     const char *name;      /* the kernel source's macro; MAXRREG = --maxrregcount, 0 none */
     int def;               /* the value the embedded fatbin is built with */
-    int nvalues;
+    int min, max;          /* legal range, checked before any arithmetic */
+    int nvalues;           /* candidate values for the tuner, within [min, max] */
     int values[GK_SPACE_MAX_VALUES];
     const char *help;
 } gk_param_def;
@@ -23,14 +31,45 @@ typedef struct gk_space {
     const gk_param_def *params;
     /* Returns 0 when the complete configuration cfg can run on dev, else 1 and
      * a reason in why (e.g. "threads 2048 > 1024").  dev may be NULL: then
-     * only the device-independent rules apply. */
+     * only the device-independent rules apply.  Safe on any cfg: a missing
+     * or out-of-range parameter is a reason, and the arithmetic is 64-bit. */
     int (*reject)(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n);
 } gk_space;
 
+/* The kernels' spaces (src/core/space_<kernel>.c). */
+extern const gk_space gk__space_apsp;
+extern const gk_space gk__space_stencil;
+extern const gk_space gk__space_vadd;
+/* The space of kernel name ("apsp", ...), NULL if there is none. */
+const gk_space *gk__space_find(const char *kernel);
+
 /* out = the space's parameters in order, with in's values over the defaults.
- * Fails (GK_EINVAL) on a name the space does not have. */
+ * Fails (GK_EINVAL) on a name the space does not have or a value outside its
+ * parameter's range ("kernel stencil: BY=1073741825 is outside [1, 1024]"). */
 gk_status gk__space_complete(const gk_space *s, const gk_config *in, gk_config *out);
 /* 1 if every parameter of the complete cfg equals its default. */
 int gk__space_is_default(const gk_space *s, const gk_config *cfg);
+/* 0 if cfg holds every parameter of s within its range; else 1 and the
+ * reason in why.  The rejects start with it. */
+int gk__space_check_ranges(const gk_space *s, const gk_config *cfg, char *why, size_t n);
+/* The one check of a stored or given configuration: complete in (into full,
+ * may be NULL) and apply the constraints for dev (NULL: device-independent
+ * ones).  GK_EINVAL with the reason recorded when it cannot be used. */
+gk_status gk__space_check(const gk_space *s, const gk_config *in, const gk_device_info *dev, gk_config *full);
+
+/* The value of parameter name in a complete configuration (every parameter
+ * is present after gk__space_complete; 0 if absent). */
+int gk__param(const gk_config *complete, const char *name);
+
+/* APSP's launch geometry from a complete configuration: threads per block
+ * (TILE/TM x TILE/TN), dynamic shared memory of the min-plus kernel (two
+ * stages of A^T and B chunks) and of the pivot kernel (one tile). */
+int64_t gk__apsp_threads(const gk_config *complete);
+size_t gk__apsp_stage_smem(const gk_config *complete);
+size_t gk__apsp_pivot_smem(const gk_config *complete);
+
+/* Dynamic shared memory of a stencil block: 4 (DESIGN 0) or 2 (DESIGN 1)
+ * planes of (BX+2) x (BY*RY+2) doubles. */
+size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry);
 
 #endif /* GK_SPACE_H */

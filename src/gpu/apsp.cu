@@ -22,23 +22,32 @@
 // (64 x 64 tiles, 32 x 32 threads, three phases in shared memory), the
 // ceiling micro-benchmark and a fill kernel for the padding.
 
+// The tunable parameters: their ranges, defaults and candidate values are
+// described once, in src/core/space_apsp.c; the build and NVRTC pass every
+// one of them as -DNAME=VALUE, so none has a default here.
+//   APSP_TILE    tile edge (output tile of a block; pivot tile)
+//   APSP_TM      output rows per thread (multiple of 4)
+//   APSP_TN      output columns per thread (multiple of 4)
+//   APSP_BK      k chunk held in shared memory per stage
+//   APSP_UNROLL  unroll of the k loop inside a chunk
+//   APSP_MINB    __launch_bounds__ minimum blocks per SM
 #ifndef APSP_TILE
-#define APSP_TILE 128   // tile edge (output tile of a block; pivot tile)
+#error "APSP_TILE must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #ifndef APSP_TM
-#define APSP_TM 8       // output rows per thread (multiple of 4)
+#error "APSP_TM must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #ifndef APSP_TN
-#define APSP_TN 8       // output columns per thread (multiple of 4)
+#error "APSP_TN must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #ifndef APSP_BK
-#define APSP_BK 8       // k chunk held in shared memory per stage
+#error "APSP_BK must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #ifndef APSP_UNROLL
-#define APSP_UNROLL 8   // unroll of the k loop inside a chunk
+#error "APSP_UNROLL must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #ifndef APSP_MINB
-#define APSP_MINB 2     // __launch_bounds__ minimum blocks per SM
+#error "APSP_MINB must be defined (gk passes every parameter of the kernel's space)"
 #endif
 
 #define INF 1073741823

@@ -1,80 +1,11 @@
-/* apsp_gpu.c - host side of the APSP GPU backend: the search space, the
- * padded device matrix, the three-phase launch loop, the classic baseline
- * and the min-plus ceiling (kernels in apsp.cu). */
+/* apsp_gpu.c - host side of the APSP GPU backend (its search space is
+ * src/core/space_apsp.c): the padded device matrix, the three-phase launch
+ * loop, the classic baseline and the min-plus ceiling (kernels in apsp.cu). */
 #include "gpu/apsp_gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Candidate values: wide enough to hold every configuration that came within
- * 5 % of the best in the H200 sweeps (bench/apsp-results.md and a first
- * 103-variant gktune run), small enough (432 combinations) that
- * `gktune --exhaustive` checks the budgeted search in minutes.  --config
- * takes any value the constraints allow, listed or not. */
-static const gk_param_def apsp_params[] = {
-    { "APSP_TILE", 128, 2, { 64, 128 }, "tile edge (output tile per block, pivot tile)" },
-    { "APSP_TM", 8, 2, { 4, 8 }, "output rows per thread (multiple of 4)" },
-    { "APSP_TN", 8, 2, { 4, 8 }, "output columns per thread (multiple of 4)" },
-    { "APSP_BK", 8, 3, { 8, 16, 32 }, "k chunk per shared-memory stage" },
-    { "APSP_UNROLL", 8, 3, { 4, 8, 16 }, "unroll of the k loop inside a chunk" },
-    { "APSP_MINB", 2, 2, { 1, 2 }, "minimum blocks per SM (__launch_bounds__)" },
-    { "MAXRREG", 0, 3, { 0, 96, 168 }, "--maxrregcount (0: none)" },
-};
-
-#define P(name) gk_config_get(cfg, name, 0)
-
-static size_t stage_smem(const gk_config *cfg)
-{
-    return 2 * (size_t)P("APSP_BK") * (2 * (size_t)P("APSP_TILE") + 4) * sizeof(int);
-}
-
-static size_t pivot_smem(const gk_config *cfg)
-{
-    return (size_t)P("APSP_TILE") * (size_t)P("APSP_TILE") * sizeof(int);
-}
-
-static int threads_of(const gk_config *cfg)
-{
-    return (P("APSP_TILE") / P("APSP_TM")) * (P("APSP_TILE") / P("APSP_TN"));
-}
-
-static int apsp_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
-{
-    int tile = P("APSP_TILE"), tm = P("APSP_TM"), tn = P("APSP_TN"), bk = P("APSP_BK");
-    int un = P("APSP_UNROLL"), minb = P("APSP_MINB"), rr = P("MAXRREG");
-#define NO(...) do { snprintf(why, n, __VA_ARGS__); return 1; } while (0)
-    if (tile < 16 || tm < 4 || tn < 4 || bk < 4 || un < 1 || minb < 1 || rr < 0)
-        NO("parameters out of range");
-    if (tile % 32) NO("tile %d is not a multiple of 32 (the pivot kernel's 32 x 32 threads)", tile);
-    if (tm % 4 || tn % 4) NO("APSP_TM %d and APSP_TN %d must be multiples of 4", tm, tn);
-    if (tile % tm || tile % tn) NO("tile %d is not a multiple of the thread tile %dx%d", tile, tm, tn);
-    if (tile % bk || bk % 4) NO("APSP_BK %d must be a multiple of 4 dividing the tile %d", bk, tile);
-    if (bk % un) NO("APSP_UNROLL %d does not divide APSP_BK %d", un, bk);
-    int threads = threads_of(cfg);
-    if (threads > 1024) NO("threads %d > 1024", threads);
-    if (threads < 32 || threads % 32) NO("threads %d is not a positive multiple of 32", threads);
-    if ((bk * tile / 4) % threads) NO("a %dx%d chunk does not split into 16-byte loads over %d threads", tile, bk, threads);
-    if (tm * tn > 144) NO("%dx%d outputs per thread do not fit in registers", tm, tn);
-    /* accumulators, fragments, the next chunk in flight, addressing */
-    int regs = tm * tn + tm + tn + 2 * 4 * (bk * tile / 4 / threads) + 24;
-    if (rr > 0 && rr < tm * tn + 16) NO("MAXRREG %d < the %d accumulators", rr, tm * tn);
-    if (regs > 255) NO("needs about %d registers per thread", regs);
-    if ((long)threads * minb * (regs < 64 ? 64 : regs) > 65536)
-        NO("%d blocks of %d threads with ~%d registers each exceed an SM", minb, threads, regs);
-    if (dev) {
-        if (stage_smem(cfg) > dev->smem_per_block_optin)
-            NO("shared memory %zu > %zu per block", stage_smem(cfg), dev->smem_per_block_optin);
-        if (pivot_smem(cfg) > dev->smem_per_block_optin)
-            NO("pivot tile %zu bytes > %zu of shared memory per block", pivot_smem(cfg), dev->smem_per_block_optin);
-        if (threads > dev->max_threads_per_block)
-            NO("threads %d > %d", threads, dev->max_threads_per_block);
-    }
-#undef NO
-    return 0;
-}
-
-const gk_space gk__space_apsp = { "apsp", (int)(sizeof apsp_params / sizeof apsp_params[0]), apsp_params, apsp_reject };
 
 struct gk_apsp_gpu {
     int32_t V;
@@ -105,19 +36,19 @@ gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, const gk_device_info *dev, cudaSt
     if ((st = gk__space_complete(&gk__space_apsp, cfg, &c->cfg)))
         goto fail;
     char why[256];
-    if (apsp_reject(&c->cfg, &c->dev, why, sizeof why)) {
+    if (gk__space_apsp.reject(&c->cfg, &c->dev, why, sizeof why)) {
         char text[256];
         gk_config_format(&c->cfg, text, sizeof text);
         st = gk__fail(GK_EINVAL, "apsp configuration %s cannot run on %s: %s", text, c->dev.name, why);
         goto fail;
     }
     c->V = V;
-    c->tile = gk_config_get(&c->cfg, "APSP_TILE", 0);
-    c->threads = threads_of(&c->cfg);
+    c->tile = gk__param(&c->cfg, "APSP_TILE");
+    c->threads = (int)gk__apsp_threads(&c->cfg);
     c->nt = (int)((V + c->tile - 1) / c->tile);
     c->np = (long long)c->nt * c->tile;
-    c->smem_mp = stage_smem(&c->cfg);
-    c->smem_piv = pivot_smem(&c->cfg);
+    c->smem_mp = gk__apsp_stage_smem(&c->cfg);
+    c->smem_piv = gk__apsp_pivot_smem(&c->cfg);
     size_t bytes = (size_t)c->np * (size_t)c->np * sizeof(int), fr = 0, tot = 0;
     GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
     if (bytes > fr) {

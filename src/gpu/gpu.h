@@ -28,7 +28,7 @@ extern const gk_kernel_image gk__image_stencil;
  * ms[r] per timed rep after a warm-up; with check != NULL the result is
  * copied there and compared with the CPU (GK_EMISMATCH if it differs). */
 extern const gk_space gk__space_vadd;
-gk_status gk__vadd_run(size_t n, const gk_config *cfg, uint64_t seed, int reps, double *ms, float *check);
+gk_status gk__vadd_run(const gk_device_info *dev, size_t n, const gk_config *cfg, uint64_t seed, int reps, double *ms, float *check);
 
 /* Turn a CUDA error into GK_ECUDA with "what: message (name)". */
 gk_status gk__cuda_fail(cudaError_t e, const char *what);

@@ -5,26 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const gk_param_def vadd_params[] = {
-    { "VADD_PER_THREAD", 1, 3, { 1, 2, 4 }, "elements per thread" },
-    { "THREADS", 256, 3, { 128, 256, 512 }, "threads per block" },
-};
-const gk_space gk__space_vadd = { "vadd", 2, vadd_params, NULL };
-
 /* n floats: a, b random; c = a + b on the GPU with cfg (NULL: the embedded
  * fatbin); ms[r] per timed rep after a warm-up; with check != NULL the result
  * lands there and is compared with the CPU (GK_EMISMATCH if it differs). */
-gk_status gk__vadd_run(size_t n, const gk_config *cfg, uint64_t seed, int reps, double *ms, float *check)
+gk_status gk__vadd_run(const gk_device_info *dev, size_t n, const gk_config *cfg, uint64_t seed, int reps, double *ms, float *check)
 {
     gk_status st;
     gk_gpu_module m = { 0 };
     gk_gpu_timer t = { 0 };
+    gk_config full;
     float *h = NULL, *d = NULL;
-    if ((st = gk__xmalloc((void **)&h, 2 * n * sizeof *h, "vadd input")))
+    if ((st = gk__space_check(&gk__space_vadd, cfg, dev, &full))
+        || (st = gk__xmalloc((void **)&h, 2 * n * sizeof *h, "vadd input")))
         return st;
     for (size_t i = 0; i < 2 * n; i++)
         h[i] = (float)gk__rand_unit(seed, i);
-    if ((st = gk__gpu_module_load(&gk__image_vadd, &gk__space_vadd, cfg, &m)))
+    if ((st = gk__gpu_module_load(&gk__image_vadd, &gk__space_vadd, &full, &m)))
         goto out;
     cudaKernel_t k;
     if ((st = gk__gpu_kernel(&m, "gk_vadd", &k)) || (st = gk__gpu_timer_init(&t)))
@@ -35,8 +31,8 @@ gk_status gk__vadd_run(size_t n, const gk_config *cfg, uint64_t seed, int reps, 
     float *c = d + 2 * n;
     unsigned long long nn = n;
     void *args[] = { &a, &b, &c, &nn };
-    unsigned threads = (unsigned)gk_config_get(cfg, "THREADS", 256);
-    unsigned per = (unsigned)gk_config_get(cfg, "VADD_PER_THREAD", 1);
+    unsigned threads = (unsigned)gk__param(&full, "THREADS");
+    unsigned per = (unsigned)gk__param(&full, "VADD_PER_THREAD");
     unsigned blocks = (unsigned)((n + (size_t)threads * per - 1) / ((size_t)threads * per));
     for (int r = -1; r < reps; r++) {   /* r = -1: warm-up */
         float f;
@@ -73,7 +69,7 @@ gk_status gk_gpu_selftest(int ordinal, size_t n, float *ms)
     if ((st = gk__xmalloc((void **)&check, n * sizeof *check, "the vadd self-test")))
         return st;
     if (!(st = gk__gpu_enter(ordinal, &prev))) {
-        st = gk__vadd_run(n, NULL, 42, 1, &t, check);
+        st = gk__vadd_run(&dev, n, NULL, 42, 1, &t, check);
         gk__gpu_leave(prev);
     }
     free(check);

@@ -19,23 +19,32 @@
 //                      and keeps the partial sums of three output planes
 //                      per point in registers
 
+// The tunable parameters: their ranges, defaults and candidate values are
+// described once, in src/core/space_stencil.c; the build and NVRTC pass every
+// one of them as -DNAME=VALUE, so none has a default here.
+//   BX      threads along x = tile width
+//   BY      threads along y
+//   RY      outputs per thread along y (tile height BY*RY)
+//   ZC      z planes per block (z chunk)
+//   UNROLL  unroll of the z loop
+//   DESIGN  which kernel the host launches (0 tile, 1 stream); both are built
 #ifndef BX
-#define BX 32          // threads along x = tile width
+#error "BX must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #ifndef BY
-#define BY 2           // threads along y
+#error "BY must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #ifndef RY
-#define RY 4           // outputs per thread along y (tile height BY*RY)
+#error "RY must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #ifndef ZC
-#define ZC 64          // z planes per block (z chunk)
+#error "ZC must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #ifndef UNROLL
-#define UNROLL 1       // unroll of the z loop
+#error "UNROLL must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #ifndef DESIGN
-#define DESIGN 1       // chosen by the host; kept so the macro exists
+#error "DESIGN must be defined (gk passes every parameter of the kernel's space)"
 #endif
 
 #define GK_PRAGMA_(x) _Pragma(#x)

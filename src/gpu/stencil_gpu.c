@@ -1,7 +1,6 @@
 /* stencil_gpu.c - host side of the GPU stencil: padded
  * device buffers, uploads/downloads and the sweep loop. */
 #include "gpu/stencil_gpu.h"
-#include "core/stencil_space.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -70,11 +69,11 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, 
         st = gk__fail(GK_EINVAL, "stencil configuration %s cannot run here: %s", txt, why);
         goto fail;
     }
-    g->design = gk_config_get(&g->cfg, "DESIGN", 1);
-    g->bx = gk_config_get(&g->cfg, "BX", 32);
-    g->by = gk_config_get(&g->cfg, "BY", 2);
-    g->ry = gk_config_get(&g->cfg, "RY", 4);
-    g->zc = gk_config_get(&g->cfg, "ZC", 64);
+    g->design = gk__param(&g->cfg, "DESIGN");
+    g->bx = gk__param(&g->cfg, "BX");
+    g->by = gk__param(&g->cfg, "BY");
+    g->ry = gk__param(&g->cfg, "RY");
+    g->zc = gk__param(&g->cfg, "ZC");
     g->nx = nx; g->ny = ny; g->nz = nz;
     dims(nx, ny, nz, &g->px, &g->py, &g->pz);
     long gy = (ny + g->by * g->ry - 1) / (g->by * g->ry), gz = (nz + g->zc - 1) / g->zc;

@@ -30,7 +30,9 @@ gk_status gk_tune_list_spaces(char *buf, size_t n)
         OUT("\n");
         for (int j = 0; j < s->nparams; j++) {
             const gk_param_def *p = &s->params[j];
-            OUT("  %-16s default %-5d values", p->name, p->def);
+            char range[32];
+            snprintf(range, sizeof range, "[%d, %d]", p->min, p->max);
+            OUT("  %-16s default %-5d range %-11s values", p->name, p->def, range);
             for (int k = 0; k < p->nvalues; k++)
                 OUT("%s%d", k ? "," : " ", p->values[k]);
             OUT("  (%s)\n", p->help ? p->help : "");

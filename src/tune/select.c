@@ -26,14 +26,17 @@ static int same_model(const char *a, const char *b)
     return ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a));
 }
 
-/* A stored configuration is used only if the kernel knows every name and
- * the constraints accept it on this device. */
-static int usable(const gk_tunable *t, const gk_config *cfg, const gk_device_info *d)
+/* A stored configuration is used only if the kernel knows every name, each
+ * value lies in its parameter's range and the constraints accept it on this
+ * device: gk__space_check, the same check as --config.  Otherwise 0 and the
+ * reason in why. */
+int gk__tune_usable(const gk_space *s, const gk_config *cfg, const gk_device_info *d, char *why, size_t n)
 {
-    gk_config full;
-    char why[256];
-    return gk__space_complete(t->space, cfg, &full) == GK_OK
-           && !(t->space->reject && t->space->reject(&full, d, why, sizeof why));
+    if (gk__space_check(s, cfg, d, NULL) == GK_OK)
+        return 1;
+    snprintf(why, n, "%s", gk_last_error());
+    gk__clear_error();
+    return 0;
 }
 
 gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
@@ -41,7 +44,7 @@ gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, cons
                           gk_config_source *src, char *detail, size_t n)
 {
     const gk_device_info d = *dev;
-    char key[512], path[4200], why[1024] = "";
+    char key[512], path[4200], why[1024] = "", bad[512];
     gk_cache c;
     gk_config_clear(cfg);
     *src = GK_CONFIG_DEFAULT;
@@ -63,13 +66,16 @@ gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, cons
             snprintf(why, sizeof why, "tuning cache stale (%s): run gktune", diff);
         } else if (st == GK_OK) {
             const gk_cache_entry *e = gk__cache_nearest(&c, kernel, size, source);
-            if (e && usable(t, &e->cfg, &d)) {
+            if (e && gk__tune_usable(t->space, &e->cfg, &d, bad, sizeof bad)) {
                 *cfg = e->cfg;
                 *src = GK_CONFIG_CACHE;
                 if (detail) snprintf(detail, n, "%s, size class %lld", path, (long long)e->size);
                 return GK_OK;
             }
-            snprintf(why, sizeof why, "tuning cache has no current entry for %s (kernel changed or not tuned): run gktune", kernel);
+            if (e)
+                snprintf(why, sizeof why, "tuning cache entry for %s ignored: %s", kernel, bad);
+            else
+                snprintf(why, sizeof why, "tuning cache has no current entry for %s (kernel changed or not tuned): run gktune", kernel);
         } else if (st == GK_ECACHE) {
             snprintf(why, sizeof why, "tuning cache ignored: %s", gk_last_error());
         } else {
@@ -81,11 +87,15 @@ gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, cons
     shipped_path(data_dir, key, path, sizeof path);
     if (data_dir && *data_dir && gk__cache_load(path, &c) == GK_OK && same_model(c.key, key)) {
         const gk_cache_entry *e = gk__cache_nearest(&c, kernel, size, source);
-        if (e && usable(t, &e->cfg, &d)) {
+        if (e && gk__tune_usable(t->space, &e->cfg, &d, bad, sizeof bad)) {
             *cfg = e->cfg;
             *src = GK_CONFIG_SHIPPED;
             if (detail) snprintf(detail, n, "%s; %s, size class %lld", why, path, (long long)e->size);
             return GK_OK;
+        }
+        if (e) {
+            size_t l = strlen(why);
+            snprintf(why + l, sizeof why - l, "%sshipped table entry for %s ignored: %s", l ? "; " : "", kernel, bad);
         }
     }
     gk__clear_error();

@@ -10,7 +10,7 @@ gk_status gk__vadd_measure(int64_t size, const gk_config *cfg, uint64_t seed, in
 {
     double ms[64];
     if (reps < 1 || reps > 64) reps = 5;
-    gk_status st = gk__vadd_run((size_t)size, cfg, seed, reps, ms, NULL);
+    gk_status st = gk__vadd_run(gk__tune_device(), (size_t)size, cfg, seed, reps, ms, NULL);
     if (st) return st;
     *med = gk__median(ms, reps, min);
     return GK_OK;
@@ -23,7 +23,7 @@ gk_status gk__vadd_validate(const gk_config *cfg, uint64_t seed)
     double ms;
     gk_status st = gk__xmalloc((void **)&check, n * sizeof *check, "vadd check");
     if (st) return st;
-    st = gk__vadd_run(n, cfg, seed, 1, &ms, check);
+    st = gk__vadd_run(gk__tune_device(), n, cfg, seed, 1, &ms, check);
     free(check);
     return st;
 }
@@ -34,7 +34,7 @@ gk_status gk__vadd_verify(int64_t size, const gk_config *cfg, uint64_t seed)
     double ms;
     gk_status st = gk__xmalloc((void **)&check, (size_t)size * sizeof *check, "vadd check");
     if (st) return st;
-    st = gk__vadd_run((size_t)size, cfg, seed, 1, &ms, check);
+    st = gk__vadd_run(gk__tune_device(), (size_t)size, cfg, seed, 1, &ms, check);
     free(check);
     return st;
 }

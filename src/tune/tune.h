@@ -100,6 +100,9 @@ int gk__tunable_count(void);
 const gk_tunable *gk__tunable_get(int i);
 const gk_tunable *gk__tunable_find(const char *kernel);
 uint64_t gk__tunable_source_hash(const gk_tunable *t);
+/* 1 if a stored configuration (cache line, shipped table) may be used on d:
+ * gk__space_check passes; else 0 and the reason in why (select.c). */
+int gk__tune_usable(const gk_space *s, const gk_config *cfg, const gk_device_info *d, char *why, size_t n);
 
 
 /* ---- configuration enumeration ---- */

@@ -1,0 +1,80 @@
+/* space_apsp.c - the APSP GPU kernel's tunable parameters (the one
+ * description: apsp.cu has no defaults, the fatbin is built from these) and
+ * the rules that exclude impossible combinations before any compile
+ * (compiled in every build). */
+#include "core/space.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Candidate values: wide enough to hold every configuration that came within
+ * 5 % of the best in the H200 sweeps (bench/apsp-results.md and a first
+ * 103-variant gktune run), small enough (432 combinations) that
+ * `gktune --exhaustive` checks the budgeted search in minutes.  --config
+ * takes any value the ranges and the constraints allow, listed or not. */
+static const gk_param_def apsp_params[] = {
+    { "APSP_TILE", 128, 32, 256, 2, { 64, 128 }, "tile edge (output tile per block, pivot tile)" },
+    { "APSP_TM", 8, 4, 32, 2, { 4, 8 }, "output rows per thread (multiple of 4)" },
+    { "APSP_TN", 8, 4, 32, 2, { 4, 8 }, "output columns per thread (multiple of 4)" },
+    { "APSP_BK", 8, 4, 256, 3, { 8, 16, 32 }, "k chunk per shared-memory stage" },
+    { "APSP_UNROLL", 8, 1, 64, 3, { 4, 8, 16 }, "unroll of the k loop inside a chunk" },
+    { "APSP_MINB", 2, 1, 32, 2, { 1, 2 }, "minimum blocks per SM (__launch_bounds__)" },
+    { "MAXRREG", 0, 0, 255, 3, { 0, 96, 168 }, "--maxrregcount (0: none)" },
+};
+
+#define P(name) ((int64_t)gk__param(cfg, name))
+
+size_t gk__apsp_stage_smem(const gk_config *cfg)
+{
+    return (size_t)(2 * P("APSP_BK") * (2 * P("APSP_TILE") + 4)) * sizeof(int);
+}
+
+size_t gk__apsp_pivot_smem(const gk_config *cfg)
+{
+    return (size_t)(P("APSP_TILE") * P("APSP_TILE")) * sizeof(int);
+}
+
+int64_t gk__apsp_threads(const gk_config *cfg)
+{
+    int64_t tm = P("APSP_TM"), tn = P("APSP_TN");
+    return tm > 0 && tn > 0 ? (P("APSP_TILE") / tm) * (P("APSP_TILE") / tn) : 0;
+}
+
+static int apsp_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
+{
+    if (gk__space_check_ranges(&gk__space_apsp, cfg, why, n))
+        return 1;
+    int64_t tile = P("APSP_TILE"), tm = P("APSP_TM"), tn = P("APSP_TN"), bk = P("APSP_BK");
+    int64_t un = P("APSP_UNROLL"), minb = P("APSP_MINB"), rr = P("MAXRREG");
+#define NO(...) do { snprintf(why, n, __VA_ARGS__); return 1; } while (0)
+#define L(x) ((long long)(x))
+    if (tile % 32) NO("tile %lld is not a multiple of 32 (the pivot kernel's 32 x 32 threads)", L(tile));
+    if (tm % 4 || tn % 4) NO("APSP_TM %lld and APSP_TN %lld must be multiples of 4", L(tm), L(tn));
+    if (tile % tm || tile % tn) NO("tile %lld is not a multiple of the thread tile %lldx%lld", L(tile), L(tm), L(tn));
+    if (tile % bk || bk % 4) NO("APSP_BK %lld must be a multiple of 4 dividing the tile %lld", L(bk), L(tile));
+    if (bk % un) NO("APSP_UNROLL %lld does not divide APSP_BK %lld", L(un), L(bk));
+    int64_t threads = gk__apsp_threads(cfg);
+    if (threads > 1024) NO("threads %lld > 1024", L(threads));
+    if (threads < 32 || threads % 32) NO("threads %lld is not a positive multiple of 32", L(threads));
+    if ((bk * tile / 4) % threads) NO("a %lldx%lld chunk does not split into 16-byte loads over %lld threads", L(tile), L(bk), L(threads));
+    if (tm * tn > 144) NO("%lldx%lld outputs per thread do not fit in registers", L(tm), L(tn));
+    /* accumulators, fragments, the next chunk in flight, addressing */
+    int64_t regs = tm * tn + tm + tn + 2 * 4 * (bk * tile / 4 / threads) + 24;
+    if (rr > 0 && rr < tm * tn + 16) NO("MAXRREG %lld < the %lld accumulators", L(rr), L(tm * tn));
+    if (regs > 255) NO("needs about %lld registers per thread", L(regs));
+    if (threads * minb * (regs < 64 ? 64 : regs) > 65536)
+        NO("%lld blocks of %lld threads with ~%lld registers each exceed an SM", L(minb), L(threads), L(regs));
+    if (dev) {
+        if (gk__apsp_stage_smem(cfg) > dev->smem_per_block_optin)
+            NO("shared memory %zu > %zu per block", gk__apsp_stage_smem(cfg), dev->smem_per_block_optin);
+        if (gk__apsp_pivot_smem(cfg) > dev->smem_per_block_optin)
+            NO("pivot tile %zu bytes > %zu of shared memory per block", gk__apsp_pivot_smem(cfg), dev->smem_per_block_optin);
+        if (threads > dev->max_threads_per_block)
+            NO("threads %lld > %d", L(threads), dev->max_threads_per_block);
+    }
+#undef L
+#undef NO
+    return 0;
+}
+
+const gk_space gk__space_apsp = { "apsp", (int)(sizeof apsp_params / sizeof apsp_params[0]), apsp_params, apsp_reject };
