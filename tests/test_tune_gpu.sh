@@ -29,7 +29,7 @@ mv "$cache" "$GK_DATA_DIR/tuned/$model.txt"
 uses "shipped table"; t_result $? "without a cache, the shipped table for this model is used"
 "$GK" apsp --verbose --config=MAXRREG=0 "$t_tmp/g.bin" "$t_tmp/d.bin" 2>"$t_tmp/err" >/dev/null && grep -q -- "--config" "$t_tmp/err"
 t_result $? "--config overrides"
-t_fails "--config with an unknown parameter is refused" 1 "has no parameter 'NOPE'" \
+t_fails "--config with an unknown parameter is refused (a usage error)" 2 "has no parameter 'NOPE'" \
   "$GK" apsp --config=NOPE=1 "$t_tmp/g.bin" "$t_tmp/d2.bin"
 [ ! -e "$t_tmp/d2.bin" ]; t_result $? "and writes no output"
 t_done
