@@ -53,7 +53,7 @@ int cmd_info(int argc, char **argv)
     for (int i = 0; i < NK; i++) {
         gk_tune_select(ctx, kernels[i].kernel, kernels[i].size, &kcfg[i], &ksrc[i], kdetail[i], sizeof kdetail[i]);
         if (!gk_config_format(&kcfg[i], kcfgtext[i], sizeof kcfgtext[i]))
-            snprintf(kcfgtext[i], sizeof kcfgtext[i], "(kernel defaults)");
+            snprintf(kcfgtext[i], sizeof kcfgtext[i], "%s", ksrc[i] == GK_CONFIG_NONE ? "-" : "(kernel defaults)");
     }
 
     if (json) {

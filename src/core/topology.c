@@ -33,6 +33,35 @@ static void read_cpu_model(char *buf, size_t n)
     fclose(f);
 }
 
+#ifdef GK_HAVE_HWLOC
+#include <pthread.h>
+
+/* One topology per process, loaded on first use (with the important I/O
+ * devices, for the CPUs close to a GPU): loading costs milliseconds, and
+ * every context and every GPU query used to pay it again.  Kept for the
+ * process's life (still reachable, not a leak). */
+static hwloc_topology_t the_topo;
+static int the_topo_ok;
+static pthread_once_t the_topo_once = PTHREAD_ONCE_INIT;
+
+static void load_topology(void)
+{
+    if (hwloc_topology_init(&the_topo) != 0)
+        return;
+    hwloc_topology_set_io_types_filter(the_topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    if (hwloc_topology_load(the_topo) == 0)
+        the_topo_ok = 1;
+    else
+        hwloc_topology_destroy(the_topo);
+}
+
+static hwloc_topology_t topology(void)
+{
+    pthread_once(&the_topo_once, load_topology);
+    return the_topo_ok ? the_topo : NULL;
+}
+#endif
+
 gk_status gk_cpu_topology_get(gk_cpu_topology *t)
 {
     memset(t, 0, sizeof *t);
@@ -43,18 +72,14 @@ gk_status gk_cpu_topology_get(gk_cpu_topology *t)
     t->omp_max_threads = 1;
 #endif
 #ifdef GK_HAVE_HWLOC
-    hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) == 0) {
-        if (hwloc_topology_load(topo) == 0) {
-            t->from_hwloc = 1;
-            t->packages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
-            t->numa_nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
-            t->cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-            t->pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-        }
-        hwloc_topology_destroy(topo);
-        if (t->from_hwloc)
-            return GK_OK;
+    hwloc_topology_t topo = topology();
+    if (topo) {
+        t->from_hwloc = 1;
+        t->packages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
+        t->numa_nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+        t->cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+        t->pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        return GK_OK;
     }
 #endif
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -68,19 +93,13 @@ void gk__pci_local_cpus(const char *busid, char *buf, size_t n)
     snprintf(buf, n, "unknown");
 #ifdef GK_HAVE_HWLOC
     unsigned dom, bus, dev, fn;
-    hwloc_topology_t topo;
-    if (sscanf(busid, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
+    hwloc_topology_t topo = topology();
+    if (!topo || sscanf(busid, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)
         return;
-    if (hwloc_topology_init(&topo) != 0)
-        return;
-    hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-    if (hwloc_topology_load(topo) == 0) {
-        hwloc_obj_t pci = hwloc_get_pcidev_by_busid(topo, dom, bus, dev, fn);
-        hwloc_obj_t anc = pci ? hwloc_get_non_io_ancestor_obj(topo, pci) : NULL;
-        if (anc && anc->cpuset)
-            hwloc_bitmap_list_snprintf(buf, n, anc->cpuset);
-    }
-    hwloc_topology_destroy(topo);
+    hwloc_obj_t pci = hwloc_get_pcidev_by_busid(topo, dom, bus, dev, fn);
+    hwloc_obj_t anc = pci ? hwloc_get_non_io_ancestor_obj(topo, pci) : NULL;
+    if (anc && anc->cpuset)
+        hwloc_bitmap_list_snprintf(buf, n, anc->cpuset);
 #else
     /* Linux exposes the same list hwloc would read. */
     char path[256], lower[64];
