@@ -26,9 +26,7 @@ static gk_status solve_gpu(gk_context *ctx, int32_t *dist, int32_t V, const gk_c
         st = gk__apsp_gpu_download(g, dist, &down);
     gk__apsp_gpu_close(g);
     gk__ctx_gpu_leave(saved);
-    rep->h2d = up * 1e-3;
-    rep->compute = run * 1e-3;
-    rep->d2h = down * 1e-3;
+    gk__report_gpu_ms(rep, up, run, down);
     return st;
 }
 #endif

@@ -215,6 +215,13 @@ void gk__ctx_report_init(const gk_context *c, gk_report *rep)
     }
 }
 
+void gk__report_gpu_ms(gk_report *rep, float h2d_ms, float compute_ms, float d2h_ms)
+{
+    rep->h2d = h2d_ms * 1e-3;
+    rep->compute = compute_ms * 1e-3;
+    rep->d2h = d2h_ms * 1e-3;
+}
+
 gk_status gk__ctx_config(gk_context *c, const char *kernel, int64_t size, const char *user,
                          gk_config *full, gk_report *rep)
 {

@@ -40,4 +40,7 @@ gk_status gk__ctx_config(gk_context *ctx, const char *kernel, int64_t size, cons
  * that do not apply (-1). */
 void gk__ctx_report_init(const gk_context *ctx, gk_report *rep);
 
+/* The GPU phases of a job, from CUDA-event milliseconds. */
+void gk__report_gpu_ms(gk_report *rep, float h2d_ms, float compute_ms, float d2h_ms);
+
 #endif /* GK_API_CONTEXT_H */

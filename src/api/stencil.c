@@ -28,9 +28,7 @@ static gk_status run_gpu(gk_context *ctx, double *grid, int nx, int ny, int nz, 
         st = gk__stencil_gpu_download(g, grid, &down);
     gk__stencil_gpu_close(g);
     gk__ctx_gpu_leave(saved);
-    rep->h2d = up * 1e-3;
-    rep->compute = run * 1e-3;
-    rep->d2h = down * 1e-3;
+    gk__report_gpu_ms(rep, up, run, down);
     return st;
 }
 #endif
