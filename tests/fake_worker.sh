@@ -6,6 +6,8 @@
 #   FAKE_FAULT=1  the worker dies measuring VADD_PER_THREAD=4,THREADS=512
 #   FAKE_WRONG=1  validation fails for VADD_PER_THREAD=2,THREADS=128
 #   FAKE_DELAY=S  each measurement takes S seconds
+#   FAKE_FDS=FILE      it appends the list of its open fds to FILE at start
+[ -n "$FAKE_FDS" ] && ls -l "/proc/$$/fd" >>"$FAKE_FDS"
 while read -r cmd rest; do
   case $cmd in
     info) echo "info 9 0 132 13000 13000 49152 232448 233472 65536 1024 62914560 150000000000 Fake GPU" ;;

@@ -37,13 +37,17 @@ grep -q ' driver=13000 ' "$cache" && ! grep -q 'size=77' "$cache" && grep -q "^e
 t_result $? "the stale file is replaced by a fresh one under the current key"
 
 rm -rf "$GK_CACHE_DIR"
-FAKE_FAULT=1 FAKE_WRONG=1 t_ok "a crashing worker and a wrong answer do not stop the run" \
+FAKE_FAULT=1 FAKE_WRONG=1 FAKE_FDS="$t_tmp/fds" t_ok "a crashing worker and a wrong answer do not stop the run" \
   "$GKTUNE" --kernels=vadd --sizes=vadd=1000 --json -q
 if command -v python3 >/dev/null 2>&1; then
   [ "$(json "d['results'][0]['failed']['fault']")" = 1 ]; t_result $? "the crash is recorded as a fault"
   [ "$(json "d['results'][0]['failed']['wrong']")" = 1 ]; t_result $? "the wrong answer is recorded"
   [ "$(json "d['results'][0]['config']")" = "$best" ]; t_result $? "and the winner is still found"
 fi
+# the worker started after the crash must not hold gktune's journal or lock
+[ "$(grep -c ' 0 -> ' "$t_tmp/fds")" -ge 2 ] && ! grep -qF -e "$GK_CACHE_DIR" "$t_tmp/fds"
+r=$?; [ $r = 0 ] || t_diag "the workers' fds:" "$(cat "$t_tmp/fds")"
+t_result $r "a restarted worker inherits neither the journal nor the lock"
 grep -q '"VADD_PER_THREAD=4,THREADS=512",fault,' "$GK_CACHE_DIR"/tune-*.csv; t_result $? "the CSV says fault"
 
 rm -rf "$GK_CACHE_DIR"
@@ -101,8 +105,15 @@ GK_CACHE_DIR="$t_tmp/my cache" GK_TUNE_WORKER="sh $top_srcdir/tests/fake_worker.
   t_ok "a cache path with a space" "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q --csv="$t_tmp/all.csv"
 grep -q "^vadd .*$best" "$t_tmp/out"; t_result $? "still finds the best configuration"
 [ "$(grep -c '^vadd,1000,' "$t_tmp/all.csv")" = 9 ]; t_result $? "--csv holds every measurement"
-GK_TUNE_WORKER="/nonexistent/worker" t_fails "a worker that cannot start is named" 1 "cannot start the measuring worker" \
-  "$GKTUNE" --kernels=vadd --sizes=vadd=1000
+# every time: the exec failure is not a race with the first request
+named=0
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+  GK_TUNE_WORKER="/nonexistent/worker" "$GKTUNE" --kernels=vadd --sizes=vadd=1000 >/dev/null 2>"$t_tmp/err"
+  [ $? = 1 ] && [ "$(cat "$t_tmp/err")" = "gktune: cannot start worker '/nonexistent/worker': No such file or directory" ] &&
+    named=$((named + 1))
+done
+[ $named = 30 ] || t_diag "last stderr:" "$(cat "$t_tmp/err")"
+[ $named = 30 ]; t_result $? "a worker that cannot start is named, with the reason ($named of 30 runs)"
 t_fails "a bad size list is an error" 1 "bad list for vadd" "$GKTUNE" --kernels=vadd --sizes=vadd=1,x
 GK_TUNE_WORKER="/bin/false" t_fails "no GPU: a clear message and non-zero exit" 1 "no GPU to tune" "$GKTUNE" --kernels=vadd
 t_done
