@@ -51,13 +51,8 @@ t_result $r "a restarted worker inherits neither the journal nor the lock"
 grep -q '"VADD_PER_THREAD=4,THREADS=512",fault,' "$GK_CACHE_DIR"/tune-*.csv; t_result $? "the CSV says fault"
 
 rm -rf "$GK_CACHE_DIR"
-FAKE_DELAY=0.4 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q >"$t_tmp/out" 2>"$t_tmp/err" &
-pid=$!
-# interrupt once a measurement is in the journal (compiling comes first)
-i=0
-while [ $i -lt 600 ] && ! grep -qs '^vadd,' "$GK_CACHE_DIR"/journal-*.csv; do sleep 0.1; i=$((i + 1)); done
-sleep 0.5
-kill -INT $pid; wait $pid; rc=$?
+# the worker itself interrupts gktune on its 3rd measurement (after compiling)
+FAKE_INT_AFTER=3 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q >"$t_tmp/out" 2>"$t_tmp/err"; rc=$?
 [ $rc = 130 ] && grep -q "run gktune again to resume" "$t_tmp/err"; t_result $? "Ctrl-C stops with status 130 and says how to resume"
 j=$(ls "$GK_CACHE_DIR"/journal-*.csv 2>/dev/null | head -1)
 n=$(grep -c '^vadd,' "$j" 2>/dev/null || echo 0)
@@ -70,12 +65,9 @@ fi
 
 # a torn last line (a crash mid-write) is ended, not glued to the next record
 rm -rf "$GK_CACHE_DIR"
-FAKE_DELAY=0.3 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q >/dev/null 2>&1 &
-pid=$!
+# the worker kills gktune when asked for its 3rd measurement: 2 are journaled
+FAKE_KILL_AFTER=3 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q >/dev/null 2>&1
 records() { cat "$GK_CACHE_DIR"/journal-*.csv 2>/dev/null | grep -c '^vadd,'; }
-i=0
-while [ $i -lt 600 ] && [ "$(records)" -lt 2 ]; do sleep 0.1; i=$((i + 1)); done
-kill -KILL $pid; wait $pid 2>/dev/null
 j=$(ls "$GK_CACHE_DIR"/journal-*.csv 2>/dev/null | head -1)
 [ -n "$j" ] && [ "$(records)" -ge 2 ]; t_result $? "a killed run leaves its journal ($(records) records)"
 [ -n "$j" ] && head -c -20 "$j" >"$t_tmp/torn" && mv "$t_tmp/torn" "$j"   # tear the last record
@@ -84,11 +76,13 @@ t_ok "resume after a crash with a torn journal" "$GKTUNE" --kernels=vadd --sizes
 t_result $? "every record stands on its own line"
 
 if command -v flock >/dev/null 2>&1; then
-  flock "$GK_CACHE_DIR/tune.lock" sleep 3 &
-  sleep 0.5
+  # this shell holds the lock (on fd 9) while gktune runs
+  exec 9>>"$GK_CACHE_DIR/tune.lock"
+  flock 9
   t_fails "a second gktune is refused while one holds the lock" 1 "locked by another gktune" \
     "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q
-  wait
+  flock -u 9
+  exec 9>&-
 else
   echo "ok $((t_n=t_n+1)) # SKIP no flock(1)"
 fi
