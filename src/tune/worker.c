@@ -288,16 +288,16 @@ static gk_status start(gk_worker *w)
     int err = 0;
     ssize_t got;
     while ((got = read(s[0], &err, sizeof err)) < 0 && errno == EINTR) {}
+    if (got < 0) err = errno;
     close(s[0]);
-    if (got != 0) {             /* exec failed (or the child died before it): reap it */
-        int status = kill_and_reap(pid);
+    if (got != 0) {             /* exec failed (EOF would mean it worked): reap the child */
+        kill_and_reap(pid);
         close(a[1]);
         close(b[0]);
         if (got == (ssize_t)sizeof err)
             return gk__fail(GK_EINVAL, "cannot start worker '%s': %s", w->argv[0], strerror(err));
         return gk__fail(GK_EIO, "cannot start worker '%s': %s", w->argv[0],
-                        got < 0 ? strerror(errno) : status >= 0 && WIFSIGNALED(status) ? "killed by a signal"
-                                                                                      : "it exited before exec");
+                        got < 0 ? strerror(err) : "short status from the child");
     }
     w->pid = pid;
     w->to = a[1];
