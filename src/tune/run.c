@@ -531,8 +531,6 @@ static gk_status worker_info(tuner *T)
     if (sscanf(ans, "info %d %d %d %d %d %zu %zu %zu %d %d %d %zu %n", &d->cc_major, &d->cc_minor, &d->sm_count,
                &d->driver_version, &d->runtime_version, &d->smem_per_block, &d->smem_per_block_optin,
                &d->smem_per_sm, &d->regs_per_sm, &d->max_threads_per_block, &d->l2_bytes, &d->total_mem, &off) < 12 || !off) {
-        if (!strncmp(ans, "fail exec ", 10))
-            return gk__fail(GK_EINVAL, "cannot start the measuring worker: %s", ans + 10);
         const char *m = !strncmp(ans, "fail nodev ", 11) ? ans + 11 : ans;
         return gk__fail(GK_ENODEV, "no GPU to tune: %s", m);
     }
