@@ -13,12 +13,16 @@
 
 const char *cli_prog = "gk";
 const char *cli_cmd = "gk";
+const gk_comm *cli_comm;
+int cli_quiet;
 
 /* One line on stderr: control characters in the message (which may echo
  * user input) are escaped, so a newline in an option never splits it. */
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
     char buf[4096];
+    if (cli_quiet)            /* under mpirun, rank 0 speaks for every rank */
+        return;
     vsnprintf(buf, sizeof buf, fmt, ap);
     fprintf(stderr, "%s: %s", cli_prog, prefix);
     for (const unsigned char *p = (const unsigned char *)buf; *p; p++) {
@@ -51,7 +55,8 @@ void cli_usage_error(const char *fmt, ...)
     va_start(ap, fmt);
     vmessage("", fmt, ap);
     va_end(ap);
-    fprintf(stderr, "Try '%s --help' for more information.\n", cli_cmd);
+    if (!cli_quiet)
+        fprintf(stderr, "Try '%s --help' for more information.\n", cli_cmd);
     exit(2);
 }
 
@@ -233,6 +238,7 @@ gk_context *cli_context(gk_backend want)
     if ((st = gk_context_options_from_env(&o)))
         cli_die_status(st);
     o.backend = want;
+    o.comm = cli_comm;
     if ((st = gk_context_create(&ctx, &o)))
         cli_die_status(st);
     return ctx;

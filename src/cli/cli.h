@@ -14,6 +14,8 @@
 
 extern const char *cli_prog;      /* "gk" or "gktune", for messages */
 extern const char *cli_cmd;       /* "gk apsp", for "Try 'gk apsp --help'" */
+extern const gk_comm *cli_comm;   /* under mpirun: the ranks (cli_context passes it on); else NULL */
+extern int cli_quiet;             /* 1: print no message (the ranks other than 0 under mpirun) */
 
 /* "PROG: message" on stderr (control characters escaped: one line), exit 1. */
 _Noreturn void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
