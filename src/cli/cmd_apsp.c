@@ -52,10 +52,16 @@ static int apsp_dist(gk_context *ctx, const char *in, const char *out, const cha
 {
     gk_apsp_dist_report rep;
     gk_status st = gk_apsp_solve_file(ctx, in, out, config, ex, &rep);
-    if (verbose || timing) {
-        char what[160];
-        snprintf(what, sizeof what, "apsp V = %d, E = %lld over %d GPU%s in %d rank%s (exchange: %s)", rep.V,
-                 (long long)rep.E, rep.gpus, rep.gpus == 1 ? "" : "s", rep.ranks, rep.ranks == 1 ? "" : "s", rep.exchange);
+    char where[64];
+    if (rep.gpus)
+        snprintf(where, sizeof where, "%d GPU%s, %d rank%s", rep.gpus, rep.gpus == 1 ? "" : "s", rep.ranks,
+                 rep.ranks == 1 ? "" : "s");
+    else
+        snprintf(where, sizeof where, "the CPUs of %d rank%s", rep.ranks, rep.ranks == 1 ? "" : "s");
+    if ((verbose || timing) && !cli_quiet) {
+        char what[256];
+        snprintf(what, sizeof what, "apsp V = %d, E = %lld over %s (exchange: %s)", rep.V, (long long)rep.E, where,
+                 rep.exchange);
         cli_report_verbose(what, &rep.run);
     }
     if (st)
@@ -95,8 +101,8 @@ static int apsp_dist(gk_context *ctx, const char *in, const char *out, const cha
             }
         }
         printf("%-16s %12.6f %7.1f%%\n", "total", total, 100.0);
-        printf("compute rate     %.3f T min-plus/s (V^3 / compute time) on %d GPU%s, %d rank%s; exchange: %s\n",
-               rate / 1e12, rep.gpus, rep.gpus == 1 ? "" : "s", rep.ranks, rep.ranks == 1 ? "" : "s", rep.exchange);
+        printf("compute rate     %.3f T min-plus/s (V^3 / compute time) on %s; exchange: %s\n",
+               rate / 1e12, where, rep.exchange);
     }
     return 0;
 }
