@@ -49,6 +49,9 @@ for s in $steps; do
     if [ "${BIG_BUDGET:-0}" -gt 0 ] && [ "$(elapsed)" -gt "$BIG_BUDGET" ]; then
       note "big: skipped, $(elapsed) s spent (budget $BIG_BUDGET s)"; continue
     fi
+    if grep -q '^not ok' tests/test_apsp_multi.log 2>/dev/null || grep -q ' NO$' "$OUT/bench-gpus2.txt" 2>/dev/null; then
+      note "big: skipped, the multi-GPU tests or the benchmark's check failed"; continue
+    fi
     ./gk gen apsp --vertices="$BIG" --edges=$((BIG * 16)) --seed=5 /tmp/big.bin
     note "--- \$ gk apsp --gpus=2 --time --verbose big.bin /dev/null   (V = $BIG, E = $((BIG * 16)); $(nvidia-smi --query-gpu=memory.total --format=csv,noheader | head -1) per GPU)"
     ./gk apsp --gpus=2 --time --verbose /tmp/big.bin /dev/null > "$OUT/big.txt" 2>&1

@@ -55,6 +55,9 @@ const gk_comm *cli_mpi_start(int *argc, char ***argv)
     setenv("NCCL_NVLS_ENABLE", "0", 1);
     setenv("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1", 1);
     setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
+    /* A panel broadcast waits (spinning on its SMs) while the round runs:
+     * few blocks are enough to move it and leave the SMs to the compute. */
+    setenv("NCCL_MAX_CTAS", "2", 0);
     if (MPI_Init(argc, argv) != MPI_SUCCESS)
         cli_die("MPI_Init failed");
     atexit(finalize);
