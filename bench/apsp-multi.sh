@@ -34,7 +34,7 @@ for s in $steps; do
     note "build: $(sed -n '/MPI  /p;/architectures/p' "$OUT/configure.log" | tr -s ' ' | tr '\n' ';') at $(elapsed) s" ;;
   check)
     make -j32 check > "$OUT/check.log" 2>&1
-    note "make check: $(grep -h '^# \(PASS\|FAIL\|SKIP\|ERROR\)' tests/*.log 2>/dev/null | awk '{a[$2]+=$3} END {for (k in a) printf "%s %d ", k, a[k]}') at $(elapsed) s"
+    note "make check: $(grep '^# \(TOTAL\|PASS\|SKIP\|FAIL\|ERROR\)' "$OUT/check.log" | tr -d '#' | tr -s ' ' | tr '\n' ' ') at $(elapsed) s"
     grep -h '^\(FAIL\|ERROR\)' "$OUT/check.log" | head -20 | tee -a "$summary"
     cat tests/test_apsp_multi.log > "$OUT/test_apsp_multi.log" 2>/dev/null
     grep -h '^not ok' tests/*.log | head -20 | tee -a "$summary" ;;

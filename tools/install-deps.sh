@@ -13,6 +13,8 @@ have libtoolize || need="$need libtool"
 have pkg-config || need="$need pkg-config"
 pkg-config --exists hwloc 2>/dev/null || need="$need libhwloc-dev"
 have python3 || need="$need python3"
+have mpicc || need="$need libopenmpi-dev"       # gk under mpirun (and its tests)
+have mpirun || need="$need openmpi-bin"
 [ -n "$need" ] || exit 0
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
