@@ -31,20 +31,20 @@ static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char 
         by = gk_config_get(cfg, "BY", 2), ry = gk_config_get(cfg, "RY", 4),
         zc = gk_config_get(cfg, "ZC", 64), un = gk_config_get(cfg, "UNROLL", 1),
         mr = gk_config_get(cfg, "MAXRREG", 0);
-    int threads = bx * by;
+    long long threads = (long long)bx * by;   /* any int values: no overflow */
     if (design != 0 && design != 1)
         return snprintf(why, n, "DESIGN %d unknown (0 or 1)", design), 1;
     if (bx < 1 || by < 1 || ry < 1 || zc < 1 || un < 1 || mr < 0)
         return snprintf(why, n, "BX, BY, RY, ZC, UNROLL must be >= 1, MAXRREG >= 0"), 1;
     if (threads > 1024)
-        return snprintf(why, n, "threads %d > 1024", threads), 1;
+        return snprintf(why, n, "threads %lld > 1024", threads), 1;
     if (threads < 32)
-        return snprintf(why, n, "threads %d < 32 (a partial warp)", threads), 1;
+        return snprintf(why, n, "threads %lld < 32 (a partial warp)", threads), 1;
     /* Each thread prefetches ceil((BY*RY+2)/BY) interior values and
      * ceil(2*(BY*RY+2)/threads) halo values of the next plane in registers. */
-    int nload = (by * ry + 2 + by - 1) / by + (2 * (by * ry + 2) + threads - 1) / threads;
+    long long nload = ((long long)by * ry + 2 + by - 1) / by + (2 * ((long long)by * ry + 2) + threads - 1) / threads;
     if (nload > 16)
-        return snprintf(why, n, "%d prefetched values per thread > 16", nload), 1;
+        return snprintf(why, n, "%lld prefetched values per thread > 16", nload), 1;
     if (ry > 8)
         return snprintf(why, n, "RY %d > 8 (register pressure)", ry), 1;
     size_t sm = gk__stencil_smem_bytes(design, bx, by, ry);
@@ -57,7 +57,7 @@ static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char 
         return snprintf(why, n, "MAXRREG %d < 24", mr), 1;
     int regs = dev && dev->regs_per_sm ? dev->regs_per_sm : 65536;
     if (mr > 0 && (long)mr * threads > regs)
-        return snprintf(why, n, "MAXRREG %d x %d threads > %d registers per SM", mr, threads, regs), 1;
+        return snprintf(why, n, "MAXRREG %d x %lld threads > %d registers per SM", mr, threads, regs), 1;
     return 0;
 }
 
