@@ -271,6 +271,8 @@ int cmd_stencil(int argc, char **argv)
             json_object_end();
         }
         json_end();
+        free(grid);
+        free(ref);
         return 0;
     }
     if (timing)
