@@ -13,6 +13,9 @@ extern "C" {
  * ~/.cache/gk. */
 gk_status gk_cache_dir(char *buf, size_t n);
 
+/* The directory of the shipped tuning tables (tuned/<model>.txt): $GK_DATA_DIR, else the installed $(pkgdatadir). */
+const char *gk_data_dir(void);
+
 /* Where a configuration came from. */
 typedef enum gk_config_source {
     GK_CONFIG_DEFAULT = 0,   /* built-in defaults of the kernel source */

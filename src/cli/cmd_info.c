@@ -88,6 +88,7 @@ int cmd_info(int argc, char **argv)
         }
         json_array_end();
         if (!ndev) json_str("gpu_status", nodev);
+        json_str("data_dir", gk_data_dir());
         json_object("tuning_cache");
         json_str("dir", cache);
         json_str("state", state);

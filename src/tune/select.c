@@ -24,14 +24,23 @@ static int current_device(gk_device_info *d)
     return gk_gpu_info(gk_gpu_ordinal(), d) == GK_OK;
 }
 
+#ifndef GK_PKGDATADIR
+#error GK_PKGDATADIR (the installed $(pkgdatadir)) must come from Makefile.am
+#endif
+
+const char *gk_data_dir(void)
+{
+    const char *dir = getenv("GK_DATA_DIR");
+    return dir && *dir ? dir : GK_PKGDATADIR;
+}
+
 /* Shipped tables: $GK_DATA_DIR/tuned/<model>.txt, else the installed
  * pkgdatadir's: a cache file of that device model, copied. */
 static void shipped_path(const char *key, char *path, size_t n)
 {
-    const char *dir = getenv("GK_DATA_DIR");
     char model[300];
     gk__tune_model(key, model, sizeof model);
-    snprintf(path, n, "%s/tuned/%s.txt", dir && *dir ? dir : GK_PKGDATADIR, model);
+    snprintf(path, n, "%s/tuned/%s.txt", gk_data_dir(), model);
 }
 
 /* A shipped table matches on the device model (name, cc, SMs), not on driver
