@@ -108,7 +108,7 @@ gk_status gk_context_create(gk_context **out, const gk_context_options *options)
         if (!gst) {
             c->backend = GK_BACKEND_GPU;
         } else if (options->backend == GK_BACKEND_GPU) {
-            st = gk__fail(gst, "--device=gpu but no GPU is usable: %s", gk_last_error());
+            st = gk__fail(gst, "the GPU was asked for, but no GPU is usable: %s", gk_last_error());
             free(c);
             return st;
         } else {
