@@ -85,8 +85,9 @@ GK_API const char *gk_format_name(gk_format f);
 /* The format of an input graph: a Matrix Market banner, else the extension
  * (.gr; .mtx, .mm; .edges, .el, .txt, .tsv; .nthu, .bin), else a file of the
  * NTHU size 8 + 12E, else the first bytes of text ("c" or "p": gr, "%": mtx,
- * "#" or a digit: edges), else nthu.  "-" (standard input) cannot be looked
- * at ahead: it is nthu. */
+ * "#" or a digit: edges), else nthu.  "-" (standard input) and other
+ * streams (FIFOs, devices) cannot be looked at ahead: by the extension, else
+ * nthu. */
 GK_API gk_status gk_format_detect(const char *path, gk_format *out);
 
 /* The format an output named path gets for AUTO: by its extension (as

@@ -70,8 +70,10 @@ gk_status gk_format_detect(const char *path, gk_format *out)
     gk_infile in;
     gk_status st = gk__in_open(&in, path);
     if (st) return st;
+    /* Only a regular file is looked into: reading a FIFO or a device
+     * would take the bytes from the reader. */
     unsigned char b[256];
-    size_t n = fread(b, 1, sizeof b, in.f);
+    size_t n = in.size >= 0 ? fread(b, 1, sizeof b, in.f) : 0;
     gk__in_close(&in);
     if (n >= 14 && !memcmp(b, "%%MatrixMarket", 14)) {
         *out = GK_FORMAT_MTX;
