@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef GK_PKGDATADIR
+#error GK_PKGDATADIR (the installed $(pkgdatadir)) must come from Makefile.am
+#endif
+
 void gk_context_options_init(gk_context_options *o)
 {
     memset(o, 0, sizeof *o);

@@ -164,18 +164,13 @@ int cmd_gen_apsp(int argc, char **argv)
 /* "1024,2048" -> sizes; usage error on anything else. */
 static int parse_sizes(const char *text, int32_t *sizes, int max)
 {
+    int64_t v[32];
     int n = 0;
-    char buf[512];
-    if (strlen(text) >= sizeof buf)
-        cli_usage_error("--sizes: list too long");
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (n == max)
-            cli_usage_error("--sizes: at most %d sizes", max);
-        sizes[n++] = (int32_t)cli_parse_i64("--sizes", tok, 1, 1000000);
-    }
-    if (!n)
-        cli_usage_error("--sizes: no size given");
+    if (max > 32) max = 32;
+    if (gk_parse_list_i64("--sizes", text, 1, 1000000, v, max, &n))
+        cli_usage_error("%s", gk_last_error());
+    for (int i = 0; i < n; i++)
+        sizes[i] = (int32_t)v[i];
     return n;
 }
 
