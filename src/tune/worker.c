@@ -233,8 +233,11 @@ gk_status gk__worker_request(gk_worker *w, const char *req, double timeout_s, ch
     size_t len = strlen(req);
     signal(SIGPIPE, SIG_IGN);
     if (write(w->to, req, len) != (ssize_t)len || write(w->to, "\n", 1) != 1) {
+        /* It exited first (e.g. exec failed): what it said before is the
+         * answer ("fail exec ..."); its pipe holds it, or EOF. */
+        if (read_line(w, answer, n, 5.0) != 0 || strncmp(answer, "fail ", 5))
+            snprintf(answer, n, "fail fault worker died before the request");
         gk__worker_stop(w);
-        snprintf(answer, n, "fail fault worker died before the request");
         return GK_OK;
     }
     int r = read_line(w, answer, n, timeout_s);
