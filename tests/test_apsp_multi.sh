@@ -22,7 +22,12 @@ if grep -q '^#define GK_HAVE_MPI 1' "$top_builddir/config.h" 2>/dev/null; then
 fi
 ngpu=$("$GK" info --json 2>/dev/null | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["gpus"]))' 2>/dev/null)
 [ -n "$ngpu" ] || ngpu=0
-MPIRUN="mpirun -q --oversubscribe"
+# Under --enable-sanitizers: Open MPI's components are dlopen'ed and closed by
+# MPI_Finalize, and what they keep LeakSanitizer reports from an "unknown
+# module" no suppression can name; leak checks stay off for the ranks only
+# (memory errors are still caught; gk's own leaks are checked by the
+# single-process runs here and in the other tests).
+MPIRUN="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 mpirun -q --oversubscribe"
 
 # awkward sizes: one vertex, below one tile, a tile +- 1, more ranks than tiles
 sizes="1 2 63 65 127 1000 1027"
