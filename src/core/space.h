@@ -68,8 +68,8 @@ int64_t gk__apsp_threads(const gk_config *complete);
 size_t gk__apsp_stage_smem(const gk_config *complete);
 size_t gk__apsp_pivot_smem(const gk_config *complete);
 
-/* Dynamic shared memory of a stencil block: 4 (DESIGN 0) or 2 (DESIGN 1)
- * planes of (BX+2) x (BY*RY+2) doubles. */
-size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry);
+/* Dynamic shared memory of a stencil block: 4 (DESIGN 0), 2 (DESIGN 1) or
+ * 2*tsteps (DESIGN 2) planes of (BX+2) x (BY*RY+2) doubles. */
+size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps);
 
 #endif /* GK_SPACE_H */
