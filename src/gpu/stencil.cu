@@ -293,10 +293,8 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
         for (int r = 0; r < RY; r++)
             a0[s][r] = a1[s][r] = 0.0;
     // Stage s (1..NS) is needed on planes [z0-(NS-s), z1-1+(NS-s)]; at
-    // iteration k it reads plane k-2(s-1) of stage s-1 (finished by stage
-    // s-1 at iteration k-1) and finishes the plane below it.  The input
-    // (stage 0) is needed on [z0-NS, z1+NS-1]; later iterations store stale
-    // values that only unneeded planes read.
+    // iteration k it reads plane k-2(s-1) of stage s-1 and finishes the
+    // plane below it.  The input (stage 0) is needed on [z0-NS, z1+NS-1].
     const int kbeg = z0 - NS, klast = z1 + NS - 1, kend = z1 + 2 * NS - 2;
     plane_regs v;
     load_plane_<true>(v, in, X0, Y0, kbeg, nx, ny, nz, px, plane, tx, ty, tid);
@@ -309,13 +307,9 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
             load_plane_<true>(v, in, X0, Y0, k + 1, nx, ny, nz, px, plane, tx, ty, tid);
 #pragma unroll
         for (int s = 1; s <= NS; s++) {
-            // Stage s is needed only while rp is in [z0-(NS-s)-1, z1+(NS-s)];
-            // it runs on every iteration anyway (no branch: the compiler
-            // interleaves the stages' loads and FMAs).  What it computes
-            // outside that range reaches no needed plane: stage s+1 reads
-            // stage s's planes only while both are needed, and the grid is
-            // written only for planes [z0, z1).
             const int rp = k - 2 * (s - 1), f = rp - 1;   // plane read, plane finished
+            if (rp < z0 - (NS - s) - 1 || rp > z1 + (NS - s))
+                continue;                                 // uniform over the block
             const double *src = smem + (2 * (s - 1) + (rp & 1)) * PL;
             double w[RY + 2][3];
 #pragma unroll
