@@ -8,33 +8,23 @@
 GK=${1:-./gk}
 out=${OUT:-/tmp}
 export GK_CACHE_DIR=${GK_CACHE_DIR:-/tmp/gk-sweep-cache}
-if [ -x tests/test_stencil_gpu ]; then
+if [ "${TEST:-1}" = 1 ] && [ -x tests/test_stencil_gpu ]; then
   ./tests/test_stencil_gpu > "$out/test_stencil_gpu.log" 2>&1
   echo "test_stencil_gpu: rc=$? $(grep -c '^ok' "$out/test_stencil_gpu.log") ok, $(grep -c '^not ok' "$out/test_stencil_gpu.log") not ok"
   grep '^not ok' "$out/test_stencil_gpu.log" | head -20
 fi
 "$GK" bench stencil --sizes=${SIZES:-512} --steps=${STEPS:-100} --reps=${REPS:-5} 2>&1 | tee "$out/bench.log"
 CFGS=${CFGS:-"
-DESIGN=1
-DESIGN=2,TSTEPS=1
 DESIGN=2,TSTEPS=2
-DESIGN=2,TSTEPS=3
-DESIGN=2,TSTEPS=4
-DESIGN=2,TSTEPS=2,BX=64,BY=4,RY=4
-DESIGN=2,TSTEPS=3,BX=64,BY=4,RY=4
-DESIGN=2,TSTEPS=2,BX=64,BY=8,RY=4
-DESIGN=2,TSTEPS=3,BX=64,BY=8,RY=4
-DESIGN=2,TSTEPS=4,BX=64,BY=8,RY=4
-DESIGN=2,TSTEPS=2,BX=64,BY=8,RY=2
-DESIGN=2,TSTEPS=3,BX=32,BY=16,RY=2
-DESIGN=2,TSTEPS=2,BX=128,BY=4,RY=4
-DESIGN=2,TSTEPS=3,BX=128,BY=4,RY=4
-DESIGN=2,TSTEPS=2,BX=64,BY=4,RY=8
 DESIGN=2,TSTEPS=2,ZC=128
-DESIGN=2,TSTEPS=3,BX=64,BY=8,RY=4,ZC=128
-DESIGN=2,TSTEPS=3,ZC=32
-DESIGN=2,TSTEPS=3,BX=64,BY=4,RY=4,MAXRREG=128
-DESIGN=2,TSTEPS=4,BX=128,BY=4,RY=4
+DESIGN=2,TSTEPS=3,ZC=128
+DESIGN=2,TSTEPS=2,BX=32,BY=4,RY=8
+DESIGN=2,TSTEPS=2,BX=32,BY=4,RY=8,ZC=128
+DESIGN=2,TSTEPS=2,BX=64,BY=4,RY=8,ZC=128
+DESIGN=2,TSTEPS=3,BX=32,BY=8,RY=5,ZC=128
+DESIGN=2,TSTEPS=3,BX=32,BY=4,RY=5,ZC=128
+DESIGN=2,TSTEPS=2,BX=32,BY=8,RY=6,ZC=128
+DESIGN=2,TSTEPS=2,BX=32,BY=4,RY=4,ZC=32
 "}
 : > "$out/sweep.log"
 for c in $CFGS; do
