@@ -15,5 +15,6 @@
 #include <gk/apsp.h>
 #include <gk/stencil.h>
 #include <gk/tune.h>
+#include <gk/parse.h>
 
 #endif /* GK_H */

@@ -35,6 +35,11 @@ int main(void)
     ctx = NULL;
     st = gk_context_create(&ctx, &o);
     ok(usable ? st == GK_OK : (st == GK_ENODEV && *gk_last_error() && !ctx), "gpu without a GPU fails with a reason");
+    if (!usable) {   /* the message wraps the reason once, not a garbled copy of itself */
+        const char *m = gk_last_error(), *again = strstr(m, "no GPU is usable");
+        ok(again && !strstr(again + 1, "no GPU is usable") && strstr(m, why),
+           "the message names the reason once: %s", m);
+    }
     gk_context_destroy(ctx);
     /* GPU lists (GK_DEVICE and --gpus) */
     gk_context_options_init(&o);

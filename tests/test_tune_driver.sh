@@ -37,23 +37,22 @@ grep -q ' driver=13000 ' "$cache" && ! grep -q 'size=77' "$cache" && grep -q "^e
 t_result $? "the stale file is replaced by a fresh one under the current key"
 
 rm -rf "$GK_CACHE_DIR"
-FAKE_FAULT=1 FAKE_WRONG=1 t_ok "a crashing worker and a wrong answer do not stop the run" \
+FAKE_FAULT=1 FAKE_WRONG=1 FAKE_FDS="$t_tmp/fds" t_ok "a crashing worker and a wrong answer do not stop the run" \
   "$GKTUNE" --kernels=vadd --sizes=vadd=1000 --json -q
 if command -v python3 >/dev/null 2>&1; then
   [ "$(json "d['results'][0]['failed']['fault']")" = 1 ]; t_result $? "the crash is recorded as a fault"
   [ "$(json "d['results'][0]['failed']['wrong']")" = 1 ]; t_result $? "the wrong answer is recorded"
   [ "$(json "d['results'][0]['config']")" = "$best" ]; t_result $? "and the winner is still found"
 fi
+# the worker started after the crash must not hold gktune's journal or lock
+[ "$(grep -c ' 0 -> ' "$t_tmp/fds")" -ge 2 ] && ! grep -qF -e "$GK_CACHE_DIR" "$t_tmp/fds"
+r=$?; [ $r = 0 ] || t_diag "the workers' fds:" "$(cat "$t_tmp/fds")"
+t_result $r "a restarted worker inherits neither the journal nor the lock"
 grep -q '"VADD_PER_THREAD=4,THREADS=512",fault,' "$GK_CACHE_DIR"/tune-*.csv; t_result $? "the CSV says fault"
 
 rm -rf "$GK_CACHE_DIR"
-FAKE_DELAY=0.4 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q >"$t_tmp/out" 2>"$t_tmp/err" &
-pid=$!
-# interrupt once a measurement is in the journal (compiling comes first)
-i=0
-while [ $i -lt 600 ] && ! grep -qs '^vadd,' "$GK_CACHE_DIR"/journal-*.csv; do sleep 0.1; i=$((i + 1)); done
-sleep 0.5
-kill -INT $pid; wait $pid; rc=$?
+# the worker itself interrupts gktune on its 3rd measurement (after compiling)
+FAKE_INT_AFTER=3 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q >"$t_tmp/out" 2>"$t_tmp/err"; rc=$?
 [ $rc = 130 ] && grep -q "run gktune again to resume" "$t_tmp/err"; t_result $? "Ctrl-C stops with status 130 and says how to resume"
 j=$(ls "$GK_CACHE_DIR"/journal-*.csv 2>/dev/null | head -1)
 n=$(grep -c '^vadd,' "$j" 2>/dev/null || echo 0)
@@ -66,12 +65,9 @@ fi
 
 # a torn last line (a crash mid-write) is ended, not glued to the next record
 rm -rf "$GK_CACHE_DIR"
-FAKE_DELAY=0.3 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q >/dev/null 2>&1 &
-pid=$!
+# the worker kills gktune when asked for its 3rd measurement: 2 are journaled
+FAKE_KILL_AFTER=3 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q >/dev/null 2>&1
 records() { cat "$GK_CACHE_DIR"/journal-*.csv 2>/dev/null | grep -c '^vadd,'; }
-i=0
-while [ $i -lt 600 ] && [ "$(records)" -lt 2 ]; do sleep 0.1; i=$((i + 1)); done
-kill -KILL $pid; wait $pid 2>/dev/null
 j=$(ls "$GK_CACHE_DIR"/journal-*.csv 2>/dev/null | head -1)
 [ -n "$j" ] && [ "$(records)" -ge 2 ]; t_result $? "a killed run leaves its journal ($(records) records)"
 [ -n "$j" ] && head -c -20 "$j" >"$t_tmp/torn" && mv "$t_tmp/torn" "$j"   # tear the last record
@@ -80,11 +76,13 @@ t_ok "resume after a crash with a torn journal" "$GKTUNE" --kernels=vadd --sizes
 t_result $? "every record stands on its own line"
 
 if command -v flock >/dev/null 2>&1; then
-  flock "$GK_CACHE_DIR/tune.lock" sleep 3 &
-  sleep 0.5
+  # this shell holds the lock (on fd 9) while gktune runs
+  exec 9>>"$GK_CACHE_DIR/tune.lock"
+  flock 9
   t_fails "a second gktune is refused while one holds the lock" 1 "locked by another gktune" \
     "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q
-  wait
+  flock -u 9
+  exec 9>&-
 else
   echo "ok $((t_n=t_n+1)) # SKIP no flock(1)"
 fi
@@ -101,8 +99,15 @@ GK_CACHE_DIR="$t_tmp/my cache" GK_TUNE_WORKER="sh $top_srcdir/tests/fake_worker.
   t_ok "a cache path with a space" "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q --csv="$t_tmp/all.csv"
 grep -q "^vadd .*$best" "$t_tmp/out"; t_result $? "still finds the best configuration"
 [ "$(grep -c '^vadd,1000,' "$t_tmp/all.csv")" = 9 ]; t_result $? "--csv holds every measurement"
-GK_TUNE_WORKER="/nonexistent/worker" t_fails "a worker that cannot start is named" 1 "cannot start the measuring worker" \
-  "$GKTUNE" --kernels=vadd --sizes=vadd=1000
+# every time: the exec failure is not a race with the first request
+named=0
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+  GK_TUNE_WORKER="/nonexistent/worker" "$GKTUNE" --kernels=vadd --sizes=vadd=1000 >/dev/null 2>"$t_tmp/err"
+  [ $? = 1 ] && [ "$(cat "$t_tmp/err")" = "gktune: cannot start worker '/nonexistent/worker': No such file or directory" ] &&
+    named=$((named + 1))
+done
+[ $named = 30 ] || t_diag "last stderr:" "$(cat "$t_tmp/err")"
+[ $named = 30 ]; t_result $? "a worker that cannot start is named, with the reason ($named of 30 runs)"
 t_fails "a bad size list is an error" 1 "bad list for vadd" "$GKTUNE" --kernels=vadd --sizes=vadd=1,x
 GK_TUNE_WORKER="/bin/false" t_fails "no GPU: a clear message and non-zero exit" 1 "no GPU to tune" "$GKTUNE" --kernels=vadd
 t_done

@@ -13,6 +13,12 @@ have libtoolize || need="$need libtool"
 have pkg-config || need="$need pkg-config"
 pkg-config --exists hwloc 2>/dev/null || need="$need libhwloc-dev"
 have python3 || need="$need python3"
+# the Python module's tests (numpy; scipy to compare with): Debian's packages
+deb_has() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+if have dpkg-query; then
+  deb_has python3-numpy || need="$need python3-numpy"
+  deb_has python3-scipy || need="$need python3-scipy"
+fi
 [ -n "$need" ] || exit 0
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo

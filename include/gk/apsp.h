@@ -50,6 +50,79 @@ GK_API gk_status gk_apsp_generate(const char *path, int32_t V, int64_t E, uint64
  * diagonal.  For benchmarks (no file round trip). */
 GK_API gk_status gk_apsp_random_matrix(int32_t *dist, int32_t V, double density, uint64_t seed, int32_t max_w);
 
+/* Graph and distance-matrix formats.
+ *
+ *   nthu   the course's binary format above (graphs) and its V x V int32
+ *          output (distance matrices)
+ *   gr     DIMACS shortest paths: "c ..." comments, one "p sp N M" line,
+ *          then M lines "a U V W", vertices 1-based in [1, N]
+ *   mtx    Matrix Market coordinate: "%%MatrixMarket matrix coordinate
+ *          integer|real|pattern general|symmetric", "%" comments, "N N NNZ",
+ *          then NNZ lines "I J [W]", 1-based; row I -> column J is an edge;
+ *          real values must be integral; pattern means weight 1; symmetric
+ *          stores each off-diagonal edge once for both directions
+ *   edges  text edge list: "SRC DST W" per line, 0-based, "#" starts a
+ *          comment; V is the largest vertex id + 1, or more if asked
+ *   npy    NumPy .npy (version 1.0, '<i4', C order): distance matrices only
+ *
+ * Weights are integers in [0, GK_APSP_MAX_WEIGHT] in every format.  Every
+ * broken rule of a text format fails with GK_EFORMAT and one line naming the
+ * file and the line ("g.gr:12: arc 5 -> 0: vertex 0 is outside [1, 4]"). */
+typedef enum gk_format {
+    GK_FORMAT_AUTO = 0,
+    GK_FORMAT_NTHU,
+    GK_FORMAT_GR,
+    GK_FORMAT_MTX,
+    GK_FORMAT_EDGES,
+    GK_FORMAT_NPY
+} gk_format;
+
+/* Parse "auto", "nthu", "gr", "mtx", "edges" or "npy"; GK_EINVAL naming the
+ * choices otherwise. */
+GK_API gk_status gk_format_parse(const char *text, gk_format *out);
+GK_API const char *gk_format_name(gk_format f);
+
+/* The format of an input graph: a Matrix Market banner, else the extension
+ * (.gr; .mtx, .mm; .edges, .el, .txt, .tsv; .nthu, .bin), else a file of the
+ * NTHU size 8 + 12E, else the first bytes of text ("c" or "p": gr, "%": mtx,
+ * "#" or a digit: edges), else nthu.  "-" (standard input) and other
+ * streams (FIFOs, devices) cannot be looked at ahead: by the extension, else
+ * nthu. */
+GK_API gk_status gk_format_detect(const char *path, gk_format *out);
+
+/* The format an output named path gets for AUTO: by its extension (as
+ * gk_format_detect, plus .npy), else fallback. */
+GK_API gk_format gk_format_for_output(const char *path, gk_format fallback);
+
+/* gk_apsp_read for every graph format: format AUTO is gk_format_detect's
+ * choice.  undirected: each edge goes both ways.  vertices > 0: at least
+ * that many vertices (edge lists only: the other formats give their own
+ * count; GK_EINVAL for them); a vertex id at or above it is an error. */
+GK_API gk_status gk_apsp_read_format(const char *path, gk_format format, int undirected, int32_t vertices,
+                                     int32_t **dist, int32_t *V, int64_t *E, int32_t *max_w);
+
+/* Write a V x V distance matrix as NTHU (gk_apsp_write) or NPY; AUTO: NPY
+ * for a name ending in .npy, else NTHU.  Atomic like gk_apsp_write. */
+GK_API gk_status gk_apsp_write_format(const char *path, gk_format format, const int32_t *dist, int32_t V);
+GK_API gk_status gk_apsp_write_npy(const char *path, const int32_t *dist, int32_t V);
+
+/* Convert a graph between nthu, gr, mtx and edges (AUTO: detected for the
+ * input, by the name for the output, default nthu).  The edges are kept as
+ * they are (duplicates, self-loops, order), except that a Matrix Market
+ * output merges duplicates into the smallest weight (its readers, such as
+ * scipy.io.mmread, add duplicates up) and that undirected writes each edge
+ * both ways.  *V, *E (edges written) and *max_id (largest vertex id of an
+ * edge, -1 without edges) may be NULL: an edge list does not record
+ * isolated vertices above max_id. */
+GK_API gk_status gk_graph_convert(const char *in, gk_format in_format, const char *out, gk_format out_format,
+                                  int undirected, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id);
+
+/* gk_apsp_generate in any graph format (the same graph for a given seed in
+ * every format; a Matrix Market output merges duplicates as above).  AUTO:
+ * by the name, default nthu. */
+GK_API gk_status gk_apsp_generate_format(const char *path, gk_format format, int32_t V, int64_t E,
+                                         uint64_t seed, int32_t max_w);
+
 /* What a solve does besides computing. */
 typedef struct gk_apsp_options {
     int check;             /* 1: recompute independently on the CPU (the blocked CPU code

@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef GK_PKGDATADIR
+#error GK_PKGDATADIR (the installed $(pkgdatadir)) must come from Makefile.am
+#endif
+
 void gk_context_options_init(gk_context_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -104,7 +108,7 @@ gk_status gk_context_create(gk_context **out, const gk_context_options *options)
         if (!gst) {
             c->backend = GK_BACKEND_GPU;
         } else if (options->backend == GK_BACKEND_GPU) {
-            st = gk__fail(gst, "--device=gpu but no GPU is usable: %s", gk_last_error());
+            st = gk__fail(gst, "the GPU was asked for, but no GPU is usable: %s", gk_last_error());
             free(c);
             return st;
         } else {

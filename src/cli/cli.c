@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -153,65 +154,36 @@ void cli_cleanup_on_signals(void)
 
 /* ---- numbers ---- */
 
+/* The library's strict parsers (gk/parse.h); a refusal is a usage error. */
 int64_t cli_parse_i64(const char *opt, const char *text, int64_t min, int64_t max)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (!*text || *end || errno || !(*text == '-' || (*text >= '0' && *text <= '9')))
-        cli_usage_error("%s: '%s' is not an integer", opt, text);
-    if (v < min || v > max)
-        cli_usage_error("%s: %lld is out of range [%lld, %lld]", opt, v, (long long)min, (long long)max);
+    int64_t v;
+    if (gk_parse_i64(opt, text, min, max, &v))
+        cli_usage_error("%s", gk_last_error());
     return v;
 }
 
 uint64_t cli_parse_u64(const char *opt, const char *text)
 {
-    char *end;
-    errno = 0;
-    if (!(*text >= '0' && *text <= '9'))
-        cli_usage_error("%s: '%s' is not a non-negative integer", opt, text);
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end || errno)
-        cli_usage_error("%s: '%s' is not a non-negative integer below 2^64", opt, text);
+    uint64_t v;
+    if (gk_parse_u64(opt, text, 0, UINT64_MAX, &v))
+        cli_usage_error("%s", gk_last_error());
     return v;
 }
 
 double cli_parse_double(const char *opt, const char *text)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (!*text || *end || errno || !isfinite(v) || (*text != '-' && *text != '.' && (*text < '0' || *text > '9')))
-        cli_usage_error("%s: '%s' is not a finite number", opt, text);
+    double v;
+    if (gk_parse_double(opt, text, -DBL_MAX, DBL_MAX, &v))
+        cli_usage_error("%s", gk_last_error());
     return v;
 }
 
 void cli_parse_size3(const char *opt, const char *text, int64_t *nx, int64_t *ny, int64_t *nz)
 {
-    int64_t v[3];
-    int k = 0;
-    const char *p = text;
-    for (;;) {
-        char *end;
-        errno = 0;
-        if (k == 3 || !(*p >= '0' && *p <= '9'))
-            cli_usage_error("%s: '%s' is not N or NXxNYxNZ", opt, text);
-        long long x = strtoll(p, &end, 10);
-        if (errno)
-            cli_usage_error("%s: '%s': a size is too large", opt, text);
-        v[k++] = x;
-        if (!*end) break;
-        if (*end != 'x' && *end != 'X')
-            cli_usage_error("%s: '%s' is not N or NXxNYxNZ", opt, text);
-        p = end + 1;
-    }
-    if (k == 2)
-        cli_usage_error("%s: '%s' has two sizes; give N or NXxNYxNZ", opt, text);
-    if (k == 1) v[1] = v[2] = v[0];
-    if (gk_stencil_check_size(v[0], v[1], v[2], 0))
-        cli_usage_error("%s: %s", opt, gk_last_error());
-    *nx = v[0]; *ny = v[1]; *nz = v[2];
+    if (gk_parse_size3(opt, text, nx, ny, nz) || gk_stencil_check_size(*nx, *ny, *nz, 0))
+        cli_usage_error("%s%s%s", gk_last_error()[0] == '-' ? "" : opt,
+                        gk_last_error()[0] == '-' ? "" : ": ", gk_last_error());
 }
 
 gk_backend cli_parse_device(const char *text)

@@ -83,6 +83,10 @@ void json_bool(const char *key, int val);
 /* Subcommands of gk: `gk NAME`, `gk gen GEN`, `gk bench NAME` for each line
  * of src/kernels.def, and `gk info`. */
 int cmd_info(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+/* --format values: graphs (auto|nthu|gr|mtx|edges) or, matrix != 0,
+ * distance matrices (auto|nthu|npy); usage error otherwise. */
+gk_format cli_parse_format(const char *opt, const char *text, int matrix);
 #define GK_KERNEL(name, gen) \
     int cmd_##name(int argc, char **argv); \
     int cmd_gen_##name(int argc, char **argv); \

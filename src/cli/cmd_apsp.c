@@ -6,14 +6,21 @@
 #include <string.h>
 
 enum { O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
-       O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES };
+       O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED };
 
 static void apsp_usage(void)
 {
     printf("Usage: gk apsp [OPTION]... INPUT OUTPUT\n"
-           "All-pairs shortest paths by blocked Floyd-Warshall.  INPUT: int32 V, int32 E,\n"
-           "E triples int32 (src, dst, w); OUTPUT: the V x V int32 distance matrix\n"
-           "(unreachable: 1073741823).\n\n"
+           "All-pairs shortest paths by blocked Floyd-Warshall.  INPUT: a graph in the NTHU\n"
+           "format (int32 V, int32 E, E triples int32 src, dst, w), DIMACS .gr, Matrix\n"
+           "Market or a text edge list; OUTPUT: the V x V int32 distance matrix, raw (nthu)\n"
+           "or .npy (unreachable: 1073741823).  INPUT or OUTPUT '-': standard input/output.\n\n"
+           "  --format=auto|nthu|gr|mtx|edges  the INPUT format (auto: the name, then the\n"
+           "                         first bytes; standard input is nthu unless given)\n"
+           "  --undirected           each edge goes both ways\n"
+           "  --vertices=N           an edge list has at least N vertices (default: the\n"
+           "                         largest vertex id + 1)\n"
+           "  --output-format=auto|nthu|npy  the OUTPUT format (auto: npy for a .npy name)\n"
            "  --device=auto|cpu|gpu  where to run (auto: the GPU when one is usable)\n"
            "  --check                recompute on the CPU and compare every entry\n"
            "  --time                 print the time of each phase\n"
@@ -30,10 +37,14 @@ int cmd_apsp(int argc, char **argv)
         { "device", required_argument, 0, O_DEVICE }, { "check", no_argument, 0, O_CHECK },
         { "time", no_argument, 0, O_TIME }, { "json", no_argument, 0, O_JSON },
         { "verbose", no_argument, 0, O_VERBOSE }, { "config", required_argument, 0, O_CONFIG },
+        { "format", required_argument, 0, O_FORMAT }, { "output-format", required_argument, 0, O_OFORMAT },
+        { "undirected", no_argument, 0, O_UNDIRECTED }, { "vertices", required_argument, 0, O_VERTICES },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_backend want = GK_BACKEND_AUTO;
     gk_apsp_options ao = { 0, NULL };
-    int timing = 0, json = 0, verbose = 0, c;
+    gk_format ifmt = GK_FORMAT_AUTO, ofmt = GK_FORMAT_AUTO;
+    int timing = 0, json = 0, verbose = 0, undirected = 0, c;
+    int32_t vertices = 0;
     optind = 1;
     while ((c = cli_getopt(argc, argv, opts)) != -1) {
         switch (c) {
@@ -43,6 +54,10 @@ int cmd_apsp(int argc, char **argv)
         case O_JSON: json = 1; break;
         case O_VERBOSE: verbose = 1; break;
         case O_CONFIG: ao.config = optarg; break;
+        case O_FORMAT: ifmt = cli_parse_format("--format", optarg, 0); break;
+        case O_OFORMAT: ofmt = cli_parse_format("--output-format", optarg, 1); break;
+        case O_UNDIRECTED: undirected = 1; break;
+        case O_VERTICES: vertices = (int32_t)cli_parse_i64("--vertices", optarg, 1, INT32_MAX - 1); break;
         case 'h': apsp_usage(); return 0;
         }
     }
@@ -57,7 +72,7 @@ int cmd_apsp(int argc, char **argv)
     int32_t *d, V, maxw;
     int64_t E;
     double t0 = gk_wtime();
-    if ((st = gk_apsp_read(in, &d, &V, &E, &maxw)))
+    if ((st = gk_apsp_read_format(in, ifmt, undirected, vertices, &d, &V, &E, &maxw)))
         cli_die_status(st);
     double read = gk_wtime() - t0;
     if ((double)(V - 1) * maxw >= GK_APSP_INF)
@@ -75,7 +90,7 @@ int cmd_apsp(int argc, char **argv)
         cli_die_status(st);
     cli_report_notes(&rep);
     t0 = gk_wtime();
-    if ((st = gk_apsp_write(out, d, V)))
+    if ((st = gk_apsp_write_format(out, ofmt, d, V)))
         cli_die_status(st);
     double write = gk_wtime() - t0;
     free(d);
@@ -86,6 +101,8 @@ int cmd_apsp(int argc, char **argv)
         json_begin();
         json_str("command", "apsp");
         json_str("input", in); json_str("output", out);
+        json_str("output_format", gk_format_name(ofmt != GK_FORMAT_AUTO ? ofmt :
+            gk_format_for_output(out, GK_FORMAT_NTHU) == GK_FORMAT_NPY ? GK_FORMAT_NPY : GK_FORMAT_NTHU));
         json_int("vertices", V); json_int("edges", E);
         cli_json_report(&rep);
         json_str("check", ao.check ? "passed" : "not run");
@@ -106,8 +123,9 @@ int cmd_gen_apsp(int argc, char **argv)
     static const struct option opts[] = {
         { "vertices", required_argument, 0, O_VERTICES }, { "edges", required_argument, 0, O_EDGES },
         { "seed", required_argument, 0, O_SEED }, { "max-weight", required_argument, 0, O_MAXW },
-        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+        { "format", required_argument, 0, O_FORMAT }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     int64_t V = -1, E = -1, maxw = 1000;
+    gk_format fmt = GK_FORMAT_AUTO;
     uint64_t seed = 1;
     int c;
     optind = 1;
@@ -117,11 +135,14 @@ int cmd_gen_apsp(int argc, char **argv)
         case O_EDGES: E = cli_parse_i64("--edges", optarg, 0, INT32_MAX); break;
         case O_SEED: seed = cli_parse_u64("--seed", optarg); break;
         case O_MAXW: maxw = cli_parse_i64("--max-weight", optarg, 0, GK_APSP_MAX_WEIGHT); break;
+        case O_FORMAT: fmt = cli_parse_format("--format", optarg, 0); break;
         case 'h':
             printf("Usage: gk gen apsp --vertices=N --edges=M [--seed=S] [--max-weight=W] OUTPUT\n"
-                   "Write a reproducible random graph in the NTHU APSP format: M edges with\n"
-                   "uniform endpoints (no self-loops when N > 1) and weights uniform in [0, W]\n"
-                   "(default 1000); the same seed (default 1) gives the same file.\n\n"
+                   "Write a reproducible random graph: M edges with uniform endpoints (no\n"
+                   "self-loops when N > 1) and weights uniform in [0, W] (default 1000); the same\n"
+                   "seed (default 1) gives the same graph, in every format.\n\n"
+                   "  --format=auto|nthu|gr|mtx|edges  the OUTPUT format (auto: by the name's\n"
+                   "                     extension, else nthu)\n"
                    "  --vertices=N       vertex count (required)\n"
                    "  --edges=M          edge count (required)\n"
                    "  --seed=S           random seed (default 1)\n"
@@ -134,7 +155,7 @@ int cmd_gen_apsp(int argc, char **argv)
         cli_usage_error("--vertices and --edges are required");
     cli_operands(argc, argv, 1, "one OUTPUT file");
     cli_check_output(argv[optind], NULL);
-    gk_status st = gk_apsp_generate(argv[optind], (int32_t)V, E, seed, (int32_t)maxw);
+    gk_status st = gk_apsp_generate_format(argv[optind], fmt, (int32_t)V, E, seed, (int32_t)maxw);
     if (st)
         cli_die_status(st);
     return 0;
@@ -143,18 +164,13 @@ int cmd_gen_apsp(int argc, char **argv)
 /* "1024,2048" -> sizes; usage error on anything else. */
 static int parse_sizes(const char *text, int32_t *sizes, int max)
 {
+    int64_t v[32];
     int n = 0;
-    char buf[512];
-    if (strlen(text) >= sizeof buf)
-        cli_usage_error("--sizes: list too long");
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (n == max)
-            cli_usage_error("--sizes: at most %d sizes", max);
-        sizes[n++] = (int32_t)cli_parse_i64("--sizes", tok, 1, 1000000);
-    }
-    if (!n)
-        cli_usage_error("--sizes: no size given");
+    if (max > 32) max = 32;
+    if (gk_parse_list_i64("--sizes", text, 1, 1000000, v, max, &n))
+        cli_usage_error("%s", gk_last_error());
+    for (int i = 0; i < n; i++)
+        sizes[i] = (int32_t)v[i];
     return n;
 }
 

@@ -89,6 +89,7 @@ int cmd_info(int argc, char **argv)
         }
         json_array_end();
         if (!ndev) json_str("gpu_status", nodev);
+        json_str("data_dir", gk_context_data_dir(ctx));
         json_object("tuning_cache");
         json_str("dir", cache);
         json_str("state", state);
@@ -149,6 +150,7 @@ int cmd_info(int argc, char **argv)
         printf("     driver %s, runtime %s; PCI %s; close CPUs %s\n", dv, rv, d.pci_bus_id, d.local_cpus);
     }
     printf("\nTuning cache\n  directory      %s\n  state          %s\n", cache, state);
+    printf("  shipped tables %s/tuned\n", gk_context_data_dir(ctx));
     for (char *l = strtok(lines, "\n"); l; l = strtok(NULL, "\n"))
         printf("    %s\n", l);
     printf("\nConfigurations in use\n");

@@ -22,7 +22,9 @@ static void usage(void)
            "Run all-pairs shortest paths and a 27-point 3D stencil on the GPU or CPU.\n\n"
            "Commands:\n"
            "  info [--json]                  build, CPU topology, GPUs, tuning cache\n"
-           "  apsp [OPTION]... INPUT OUTPUT  all-pairs shortest paths (NTHU format)\n"
+           "  apsp [OPTION]... INPUT OUTPUT  all-pairs shortest paths (NTHU, DIMACS .gr,\n"
+           "                                 Matrix Market, edge lists)\n"
+           "  convert [OPTION]... IN OUT     a graph from one format to another\n"
            "  stencil --size=N [OPTION]...   27-point fp64 stencil sweeps\n"
            "  gen apsp|grid [OPTION]... OUT  generate a random graph or grid\n"
            "  bench apsp|stencil [OPTION]... time the kernels against baselines and ceilings\n\n"
@@ -53,6 +55,7 @@ int main(int argc, char **argv)
     if (!strcmp(c, "--help") || !strcmp(c, "-h")) { usage(); return 0; }
     if (!strcmp(c, "--version") || !strcmp(c, "-V")) { cli_version(); return 0; }
     if (!strcmp(c, "info")) return run(cmd_info, "info", NULL, argc - 1, argv + 1);
+    if (!strcmp(c, "convert")) return run(cmd_convert, "convert", NULL, argc - 1, argv + 1);
     for (int i = 0; i < NCOMMANDS; i++)
         if (!strcmp(c, commands[i].name))
             return run(commands[i].run, c, NULL, argc - 1, argv + 1);

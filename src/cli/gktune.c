@@ -95,8 +95,9 @@ int main(int argc, char **argv)
      * compute-sanitizer: "compute-sanitizer /usr/bin/gktune --worker". */
     char *worker[16] = { "/proc/self/exe", "--worker", NULL };
     const char *wenv = getenv("GK_TUNE_WORKER");
+    char *copy = NULL;              /* worker[] points into it: freed after the run */
     if (wenv && *wenv) {
-        char *copy = strdup(wenv);
+        if (!(copy = strdup(wenv))) cli_die("out of memory");
         int n = 0;
         for (char *w = strtok(copy, " "); w && n < 15; w = strtok(NULL, " "))
             worker[n++] = w;
@@ -112,6 +113,7 @@ int main(int argc, char **argv)
     gk_tune_report rep;
     gk_status st = gk_tune_run(ctx, &o, &rep);
     gk_context_destroy(ctx);
+    free(copy);
     if (tty) fputs("\r\033[K", stderr);
     if (st) cli_die_status(st);
     if (rep.interrupted) {

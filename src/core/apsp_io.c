@@ -5,6 +5,7 @@
 #include "core/checked.h"
 #include "core/io.h"
 #include "core/rng.h"
+#include "core/apsp_formats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 /* The V x V matrix, INF off the diagonal, or GK_ENOMEM saying how much it
  * needs.  Refuses sizes above physical memory up front: with overcommit a
  * malloc of that size may "succeed" and the fill would then be killed. */
-static gk_status alloc_matrix(const char *path, int32_t V, int32_t **out)
+gk_status gk__apsp_alloc_matrix(const char *path, int32_t V, int32_t **out)
 {
     uint64_t bytes;
     if (V < 1 || gk__mul_u64((uint64_t)V, (uint64_t)V, &bytes) || gk__mul_u64(bytes, sizeof(int32_t), &bytes))
@@ -79,7 +80,7 @@ gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t 
                       path, (long long)in.size, (long long)(8 + 12 * (int64_t)E), E);
         goto out;
     }
-    if ((st = alloc_matrix(path, V, &d)))
+    if ((st = gk__apsp_alloc_matrix(path, V, &d)))
         goto out;
     if ((st = gk__xmalloc((void **)&buf, (size_t)CHUNK_EDGES * 12, "reading edges")))
         goto out;

@@ -1,5 +1,6 @@
 /* config.c - kernel configurations as NAME=VALUE lists. */
 #include "core/internal.h"
+#include "core/parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -19,6 +20,15 @@ int gk_config_get(const gk_config *c, const char *name, int def)
     return def;
 }
 
+/* s[0..len) for a message: at most 63 bytes, control characters escaped. */
+static const char *shown(const char *s, size_t len, char *buf, size_t n)
+{
+    char raw[64];
+    snprintf(raw, sizeof raw, "%.*s", (int)(len < sizeof raw ? len : sizeof raw - 1), s);
+    gk__escape(raw, buf, n);
+    return buf;
+}
+
 static int valid_name(const char *s, size_t len)
 {
     if (len == 0 || len >= GK_PARAM_NAME_MAX || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
@@ -31,8 +41,9 @@ static int valid_name(const char *s, size_t len)
 
 gk_status gk_config_set(gk_config *c, const char *name, int value)
 {
+    char e[256];
     if (!valid_name(name, strlen(name)))
-        return gk__fail(GK_EINVAL, "bad parameter name '%s'", name);
+        return gk__fail(GK_EINVAL, "bad parameter name '%s'", shown(name, strlen(name), e, sizeof e));
     for (int i = 0; i < c->n; i++)
         if (!strcmp(c->p[i].name, name)) {
             c->p[i].value = value;
@@ -49,16 +60,18 @@ gk_status gk_config_set(gk_config *c, const char *name, int value)
 gk_status gk_config_parse(const char *text, gk_config *c)
 {
     const char *s = text;
+    char e[256];
     while (*s) {
         const char *eq = strchr(s, '=');
         const char *end = strchr(s, ',');
         if (!end) end = s + strlen(s);
         if (!eq || eq > end)
-            return gk__fail(GK_EINVAL, "bad configuration item '%.*s' (want NAME=VALUE)", (int)(end - s), s);
+            return gk__fail(GK_EINVAL, "bad configuration item '%s' (want NAME=VALUE)",
+                            shown(s, (size_t)(end - s), e, sizeof e));
         char name[GK_PARAM_NAME_MAX];
         size_t len = (size_t)(eq - s);
         if (!valid_name(s, len))
-            return gk__fail(GK_EINVAL, "bad parameter name '%.*s'", (int)len, s);
+            return gk__fail(GK_EINVAL, "bad parameter name '%s'", shown(s, len, e, sizeof e));
         memcpy(name, s, len);
         name[len] = '\0';
         char num[32];
@@ -71,7 +84,7 @@ gk_status gk_config_parse(const char *text, gk_config *c)
         errno = 0;
         long v = strtol(num, &stop, 10);
         if (errno || *stop || v < INT_MIN || v > INT_MAX)
-            return gk__fail(GK_EINVAL, "bad value '%s' for %s (want an integer)", num, name);
+            return gk__fail(GK_EINVAL, "bad value '%s' for %s (want an integer)", shown(num, vlen, e, sizeof e), name);
         gk_status st = gk_config_set(c, name, (int)v);
         if (st) return st;
         s = *end ? end + 1 : end;

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static _Thread_local char last_error[1024];
 
@@ -30,10 +31,14 @@ void gk__clear_error(void) { last_error[0] = '\0'; }
 
 gk_status gk__fail(gk_status st, const char *fmt, ...)
 {
+    /* formatted apart first: an argument may be gk_last_error() itself
+     * (a message that wraps the one before it) */
+    char msg[sizeof last_error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(last_error, msg, sizeof last_error);
     return st;
 }
 

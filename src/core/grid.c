@@ -4,6 +4,7 @@
 #include "core/internal.h"
 #include "core/checked.h"
 #include "core/io.h"
+#include "core/parse.h"
 #include "core/rng.h"
 
 #include <ctype.h>
@@ -81,8 +82,10 @@ gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
             tok_end = p;
             while (*tok_end && !isspace((unsigned char)*tok_end) && *tok_end != ',')
                 tok_end++;
-            st = gk__fail(GK_EFORMAT, "%s: '%.*s' is not a number", path,
-                          (int)(tok_end - p > 40 ? 40 : tok_end - p), p);
+            char tok[41], esc[164];
+            snprintf(tok, sizeof tok, "%.*s", (int)(tok_end - p > 40 ? 40 : tok_end - p), p);
+            gk__escape(tok, esc, sizeof esc);      /* one line, whatever the bytes */
+            st = gk__fail(GK_EFORMAT, "%s: '%s' is not a number", path, esc);
             goto out;
         }
         if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1)) {

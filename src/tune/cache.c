@@ -40,8 +40,8 @@ static int parse_entry(char *line, gk_cache_entry *e)
         if (!strcmp(k, "kernel")) { snprintf(e->kernel, sizeof e->kernel, "%s", v); have |= 1; }
         else if (!strcmp(k, "size")) { e->size = strtoll(v, &end, 10); if (*end || e->size < 1) return 0; have |= 2; }
         else if (!strcmp(k, "source")) { e->source = strtoull(v, &end, 16); if (*end) return 0; have |= 4; }
-        else if (!strcmp(k, "ms")) { e->ms = strtod(v, &end); if (*end || !(e->ms > 0)) return 0; have |= 8; }
-        else if (!strcmp(k, "default_ms")) { e->default_ms = strtod(v, &end); if (*end) return 0; }
+        else if (!strcmp(k, "ms")) { e->ms = strtod(v, &end); if (*end || !(e->ms > 0) || !isfinite(e->ms)) return 0; have |= 8; }
+        else if (!strcmp(k, "default_ms")) { e->default_ms = strtod(v, &end); if (*end || !isfinite(e->default_ms)) return 0; }
         else if (!strcmp(k, "when")) snprintf(e->when, sizeof e->when, "%s", v);
         else if (!strcmp(k, "config")) { if (gk_config_parse(v, &e->cfg)) return 0; have |= 16; }
         else return 0;

@@ -107,14 +107,15 @@ static gk_status journal_open(tuner *T)
         int same = fgets(line, sizeof line, f) && (line[strcspn(line, "\n")] = '\0', !strcmp(line, keyline));
         while (same && fgets(line, sizeof line, f)) {
             meas x = { 0 };
-            long long size;
-            char *q1 = strchr(line, '"'), *q2 = q1 ? strchr(q1 + 1, '"') : NULL;
-            if (!q1 || !q2 || sscanf(line, "%15[^,],%lld,", x.kernel, &size) != 2)
+            gk_journal_rec r;
+            if (!gk__journal_parse_line(line, &r))
                 continue;                              /* header or a torn last line */
-            snprintf(x.cfg, sizeof x.cfg, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
-            if (sscanf(q2 + 1, ",%15[^,],%lf,%lf", x.status, &x.med, &x.min) != 3)
-                continue;
-            x.size = size;
+            memcpy(x.kernel, r.kernel, sizeof x.kernel);
+            memcpy(x.cfg, r.cfg, sizeof x.cfg);
+            memcpy(x.status, r.status, sizeof x.status);
+            x.size = r.size;
+            x.med = r.med;
+            x.min = r.min;
             x.resumed = 1;
             meas *old = find(T, x.kernel, x.size, x.cfg);
             if (old) *old = x; else add(T, &x);
@@ -531,8 +532,6 @@ static gk_status worker_info(tuner *T)
     if (sscanf(ans, "info %d %d %d %d %d %zu %zu %zu %d %d %d %zu %n", &d->cc_major, &d->cc_minor, &d->sm_count,
                &d->driver_version, &d->runtime_version, &d->smem_per_block, &d->smem_per_block_optin,
                &d->smem_per_sm, &d->regs_per_sm, &d->max_threads_per_block, &d->l2_bytes, &d->total_mem, &off) < 12 || !off) {
-        if (!strncmp(ans, "fail exec ", 10))
-            return gk__fail(GK_EINVAL, "cannot start the measuring worker: %s", ans + 10);
         const char *m = !strncmp(ans, "fail nodev ", 11) ? ans + 11 : ans;
         return gk__fail(GK_ENODEV, "no GPU to tune: %s", m);
     }

@@ -105,6 +105,19 @@ uint64_t gk__tunable_source_hash(const gk_tunable *t);
 int gk__tune_usable(const gk_space *s, const gk_config *cfg, const gk_device_info *d, char *why, size_t n);
 
 
+/* ---- the tuner's journal ---- */
+/* One record: kernel,size,"config",status,median_ms,min_ms,"detail". */
+typedef struct gk_journal_rec {
+    char kernel[16];
+    int64_t size;
+    char cfg[512];
+    char status[16];           /* ok, compile, launch, wrong, fault, timeout, error */
+    double med, min;
+} gk_journal_rec;
+/* 1 and *r when line is a whole record (up to its detail), 0 for the
+ * header lines and for torn or corrupt lines (*r untouched). */
+int gk__journal_parse_line(const char *line, gk_journal_rec *r);
+
 /* ---- configuration enumeration ---- */
 /* Number of combinations of the space's values (before constraints). */
 long gk__space_count(const gk_space *s);

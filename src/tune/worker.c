@@ -14,9 +14,11 @@
  *   -> verify KERNEL SIZE SEED CONFIG
  *   <- ok | fail STAGE MESSAGE
  */
+#define _GNU_SOURCE             /* pipe2, close_range */
 #include "tune/worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <poll.h>
 #include <signal.h>
@@ -154,13 +156,23 @@ void gk__worker_init(gk_worker *w, char *const *argv)
     w->to = w->from = -1;
 }
 
-void gk__worker_stop(gk_worker *w)
+/* Kill the worker and everything it started (it leads its own process group:
+ * a wrapper such as compute-sanitizer takes its child with it), then reap it
+ * so that no zombie is left.  Returns its wait status, or -1. */
+static int kill_and_reap(pid_t pid)
 {
-    if (w->pid > 0) {
-        if (w->to >= 0 && write(w->to, "quit\n", 5) < 0) { /* it may be dead already */ }
-        kill(w->pid, SIGKILL);
-        waitpid(w->pid, NULL, 0);
-    }
+    int status = -1;
+    if (kill(-pid, SIGKILL) != 0)
+        kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    return status;
+}
+
+/* Kill the worker at once (it hangs or has faulted). */
+static void kill_worker(gk_worker *w)
+{
+    if (w->pid > 0)
+        kill_and_reap(w->pid);
     if (w->to >= 0) close(w->to);
     if (w->from >= 0) close(w->from);
     w->pid = -1;
@@ -168,33 +180,131 @@ void gk__worker_stop(gk_worker *w)
     w->have = 0;
 }
 
+static int write_all(int fd, const char *buf, size_t n);
+
+void gk__worker_stop(gk_worker *w)
+{
+    if (w->pid > 0 && w->to >= 0 && w->from >= 0 && write_all(w->to, "quit\n", 5) == 0) {
+        /* Let it end by itself (a CUDA context torn down properly, a wrapper
+         * such as compute-sanitizer printing its summary): quit, then EOF on
+         * its stdin; wait up to 2 s for its end of the pipe to close, then
+         * kill it anyway. */
+        close(w->to);
+        w->to = -1;
+        double t0 = gk_wtime();
+        char junk[256];
+        for (double left = 2; left > 0; left = 2 - (gk_wtime() - t0)) {
+            struct pollfd p = { w->from, POLLIN, 0 };
+            int r = poll(&p, 1, (int)(left * 1000) + 1);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) break;
+            ssize_t got = read(w->from, junk, sizeof junk);
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) break;                      /* EOF: it has gone */
+        }
+    }
+    kill_worker(w);
+}
+
+/* A close-on-exec pipe whose ends are not 0, 1 or 2 (where the child's stdin
+ * and stdout go, and which may be closed in a parent run as `gktune <&-`). */
+static int pipe_cloexec(int p[2])
+{
+    if (pipe2(p, O_CLOEXEC))
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        if (p[i] > 2) continue;
+        int hi = fcntl(p[i], F_DUPFD_CLOEXEC, 3);
+        int e = errno;
+        close(p[i]);
+        p[i] = hi;
+        if (hi < 0) {
+            if (p[1 - i] >= 0) close(p[1 - i]);
+            errno = e;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void close_pipe(int p[2])
+{
+    if (p[0] >= 0) close(p[0]);
+    if (p[1] >= 0) close(p[1]);
+    p[0] = p[1] = -1;
+}
+
+/* In the child, between fork and exec: async-signal-safe calls only. */
+static void child(char *const *argv, int in, int out, int status_fd) __attribute__((noreturn));
+static void child(char *const *argv, int in, int out, int status_fd)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGPIPE, &dfl, NULL);   /* the parent ignores it; do not pass that on */
+    setpgid(0, 0);                    /* Ctrl-C goes to gktune, not to the worker */
+    /* in, out and status_fd are all >= 3 and close-on-exec; the copies on 0
+     * and 1 are not.  Whatever else the caller has open (the journal, the
+     * --csv file) is closed on exec too: the worker gets only 0, 1 and 2. */
+    int err = 0;
+    if (dup2(in, 0) < 0 || dup2(out, 1) < 0)
+        err = errno;
+    else {
+#ifdef CLOSE_RANGE_CLOEXEC
+        if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0)
+#endif
+        {
+            long max = sysconf(_SC_OPEN_MAX);
+            if (max < 0 || max > 65536) max = 65536;
+            for (int fd = 3; fd < max; fd++)
+                fcntl(fd, F_SETFD, FD_CLOEXEC);
+        }
+        execvp(argv[0], argv);
+        err = errno;
+    }
+    /* Tell the parent why: it reads 4 bytes here, or EOF when exec worked. */
+    while (write(status_fd, &err, sizeof err) < 0 && errno == EINTR) {}
+    _exit(127);
+}
+
 static gk_status start(gk_worker *w)
 {
-    int a[2], b[2];
-    if (!w->argv || !w->argv[0])
+    int a[2] = { -1, -1 }, b[2] = { -1, -1 }, s[2] = { -1, -1 };
+    if (!w->argv || !w->argv[0] || !*w->argv[0])
         return gk__fail(GK_EINVAL, "no worker command given");
-    if (pipe(a))
-        return gk__fail(GK_EIO, "pipe: %s", strerror(errno));
-    if (pipe(b)) {
-        close(a[0]); close(a[1]);
-        return gk__fail(GK_EIO, "pipe: %s", strerror(errno));
+    if (pipe_cloexec(a) || pipe_cloexec(b) || pipe_cloexec(s)) {
+        gk_status st = gk__fail(GK_EIO, "cannot start worker '%s': pipe: %s", w->argv[0], strerror(errno));
+        close_pipe(a); close_pipe(b); close_pipe(s);
+        return st;
     }
+    signal(SIGPIPE, SIG_IGN);   /* a worker that dies is reported, not fatal (see gk_tune_run) */
     pid_t pid = fork();
     if (pid < 0) {
-        close(a[0]); close(a[1]); close(b[0]); close(b[1]);
-        return gk__fail(GK_EIO, "fork: %s", strerror(errno));
+        gk_status st = gk__fail(GK_EIO, "cannot start worker '%s': fork: %s", w->argv[0], strerror(errno));
+        close_pipe(a); close_pipe(b); close_pipe(s);
+        return st;
     }
-    if (pid == 0) {
-        dup2(a[0], 0);
-        dup2(b[1], 1);
-        close(a[0]); close(a[1]); close(b[0]); close(b[1]);
-        setpgid(0, 0);           /* Ctrl-C goes to gktune, not to the worker */
-        execvp(w->argv[0], w->argv);
-        dprintf(1, "fail exec %s: %s\n", w->argv[0], strerror(errno));
-        _exit(127);
-    }
+    if (pid == 0)
+        child(w->argv, a[0], b[1], s[1]);
+    setpgid(pid, pid);          /* as the child does: no window where a kill of the group misses */
     close(a[0]);
     close(b[1]);
+    close(s[1]);
+    int err = 0;
+    ssize_t got;
+    while ((got = read(s[0], &err, sizeof err)) < 0 && errno == EINTR) {}
+    if (got < 0) err = errno;
+    close(s[0]);
+    if (got != 0) {             /* exec failed (EOF would mean it worked): reap the child */
+        kill_and_reap(pid);
+        close(a[1]);
+        close(b[0]);
+        if (got == (ssize_t)sizeof err)
+            return gk__fail(GK_EINVAL, "cannot start worker '%s': %s", w->argv[0], strerror(err));
+        return gk__fail(GK_EIO, "cannot start worker '%s': %s", w->argv[0],
+                        got < 0 ? strerror(err) : "short status from the child");
+    }
     w->pid = pid;
     w->to = a[1];
     w->from = b[0];
@@ -223,12 +333,41 @@ static int read_line(gk_worker *w, char *line, size_t n, double timeout_s)
         int r = poll(&p, 1, (int)(left * 1000) + 1);
         if (r < 0 && errno == EINTR) continue;
         if (r == 0) continue;
+        if (r < 0) return -1;
         if (w->have >= (int)sizeof w->buf - 1) return -1;
         ssize_t got = read(w->from, w->buf + w->have, sizeof w->buf - 1 - (size_t)w->have);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (got <= 0)
             return -1;
         w->have += (int)got;
     }
+}
+
+/* All of buf, across short writes and signals; 0 or -1 (EPIPE: it is gone). */
+static int write_all(int fd, const char *buf, size_t n)
+{
+    while (n) {
+        ssize_t put = write(fd, buf, n);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) return -1;
+        buf += put;
+        n -= (size_t)put;
+    }
+    return 0;
+}
+
+/* The worker is gone (EOF or EPIPE): reap it and say how it ended. */
+static void died(gk_worker *w, char *answer, size_t n)
+{
+    int status = kill_and_reap(w->pid);
+    w->pid = -1;
+    kill_worker(w);
+    if (status >= 0 && WIFSIGNALED(status))
+        snprintf(answer, n, "fail fault worker killed by signal %d", WTERMSIG(status));
+    else if (status >= 0 && WIFEXITED(status))
+        snprintf(answer, n, "fail fault worker exited (status %d)", WEXITSTATUS(status));
+    else
+        snprintf(answer, n, "fail fault worker lost");
 }
 
 gk_status gk__worker_request(gk_worker *w, const char *req, double timeout_s, char *answer, size_t n)
@@ -237,28 +376,25 @@ gk_status gk__worker_request(gk_worker *w, const char *req, double timeout_s, ch
     if (w->pid <= 0 && (st = start(w)))
         return st;
     size_t len = strlen(req);
-    signal(SIGPIPE, SIG_IGN);
-    if (write(w->to, req, len) != (ssize_t)len || write(w->to, "\n", 1) != 1) {
-        gk__worker_stop(w);
-        snprintf(answer, n, "fail fault worker died before the request");
+    char *msg = malloc(len + 2);
+    if (!msg)
+        return gk__fail(GK_ENOMEM, "worker request: out of memory");
+    memcpy(msg, req, len);
+    msg[len] = '\n';
+    int wr = write_all(w->to, msg, len + 1);
+    free(msg);
+    if (wr) {                   /* it died before reading the request (EPIPE) */
+        died(w, answer, n);
         return GK_OK;
     }
     int r = read_line(w, answer, n, timeout_s);
     if (r == -2) {
-        gk__worker_stop(w);
+        kill_worker(w);
         snprintf(answer, n, "fail timeout no answer within %.0f s", timeout_s);
     } else if (r == -1) {
-        int status = 0;
-        kill(w->pid, SIGKILL);
-        waitpid(w->pid, &status, 0);
-        w->pid = -1;
-        gk__worker_stop(w);
-        if (WIFSIGNALED(status))
-            snprintf(answer, n, "fail fault worker killed by signal %d", WTERMSIG(status));
-        else
-            snprintf(answer, n, "fail fault worker exited (status %d)", WEXITSTATUS(status));
+        died(w, answer, n);
     } else if (!strncmp(answer, "fail fault", 10)) {
-        gk__worker_stop(w);    /* it exits by itself; make sure */
+        kill_worker(w);        /* it exits by itself; make sure */
     }
     return GK_OK;
 }

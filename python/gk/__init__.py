@@ -1,0 +1,583 @@
+"""gk: all-pairs shortest paths and a 27-point stencil on GPUs and CPUs.
+
+    import gk
+    d = gk.apsp(edges)                      # (E, 3) src, dst, w -> int32 V x V
+    d = gk.apsp("graph.gr")                 # any format gk reads
+    from gk import floyd_warshall           # instead of scipy.sparse.csgraph's
+    d = floyd_warshall(csgraph, directed=False)
+    g = gk.stencil(grid, steps=16)
+    gk.info()
+
+The module calls libgk's C API through ctypes (see gk/_lib.py): no compile
+step, numpy at run time only.  Every long call releases the GIL.  Failures
+raise gk.Error subclasses carrying libgk's one-line message.
+
+Contexts: each (device, gpus) pair gets one gk_context, created on first use
+from the environment the gk commands read (GK_DEVICE, GK_CACHE_DIR, ...: the
+tuning cache and shipped tables pick the GPU configuration) and reused; a lock
+serialises the jobs of one context (a context runs one job at a time).
+"""
+
+import atexit
+import ctypes
+import os
+import threading
+import warnings
+
+from . import _lib
+from ._lib import lib
+
+__all__ = ["apsp", "floyd_warshall", "stencil", "info", "read_graph", "convert",
+           "write_distances", "last_report", "Error", "FormatError", "InvalidArgumentError",
+           "FileError", "OutOfMemoryError", "NoDeviceError", "MismatchError", "INF",
+           "MAX_WEIGHT", "__version__"]
+
+INF = _lib.GK_APSP_INF                 # unreachable, in gk's int32 matrices
+MAX_WEIGHT = _lib.GK_APSP_MAX_WEIGHT   # the largest edge weight
+__version__ = lib.gk_version().decode()
+
+
+class Error(Exception):
+    """A failure reported by libgk: str(e) is its message, e.status its code."""
+
+    def __init__(self, message, status=_lib.GK_EINTERNAL):
+        super().__init__(message)
+        self.status = status
+        self.status_name = _lib.STATUS_NAMES[status] if 0 <= status < len(_lib.STATUS_NAMES) else "?"
+
+
+class InvalidArgumentError(Error, ValueError):
+    """GK_EINVAL: a bad argument."""
+
+
+class FormatError(Error, ValueError):
+    """GK_EFORMAT: an input file breaks its format's rules (file:line: ...)."""
+
+
+class FileError(Error, OSError):
+    """GK_EIO: a file could not be opened, read or written."""
+
+
+class OutOfMemoryError(Error, MemoryError):
+    """GK_ENOMEM: host or device memory could not be had."""
+
+
+class NoDeviceError(Error, RuntimeError):
+    """GK_ENODEV: no usable GPU (device="gpu" without one, a CPU-only build)."""
+
+
+class MismatchError(Error, RuntimeError):
+    """GK_EMISMATCH: a checked result differs from its reference."""
+
+
+_ERRORS = {_lib.GK_EINVAL: InvalidArgumentError, _lib.GK_EFORMAT: FormatError,
+           _lib.GK_EIO: FileError, _lib.GK_ENOMEM: OutOfMemoryError,
+           _lib.GK_ENODEV: NoDeviceError, _lib.GK_EMISMATCH: MismatchError}
+
+
+def _raise(st):
+    msg = lib.gk_last_error().decode(errors="replace") or lib.gk_strerror(st).decode()
+    raise _ERRORS.get(st, Error)(msg, st)
+
+
+def _check(st):
+    if st != _lib.GK_OK:
+        _raise(st)
+
+
+def _np():
+    try:
+        import numpy
+    except ImportError as e:  # pragma: no cover
+        raise ImportError("gk needs numpy for its arrays: install numpy (e.g. apt-get install "
+                          "python3-numpy or pip install numpy)") from e
+    return numpy
+
+
+# ---------------------------------------------------------------- contexts
+
+_contexts = {}
+_contexts_lock = threading.Lock()
+_tls = threading.local()
+
+
+class _Context:
+    def __init__(self, handle, key):
+        self.handle = handle
+        self.key = key
+        self.lock = threading.Lock()
+
+
+def _context(fname, device, gpus):
+    if not isinstance(device, str):
+        raise ValueError("%s: device=%r: want 'auto', 'cpu' or 'gpu'" % (fname, device))
+    backend = ctypes.c_int()
+    if lib.gk_backend_parse(device.encode(), ctypes.byref(backend)) != _lib.GK_OK:
+        raise ValueError("%s: device=%r: want 'auto', 'cpu' or 'gpu'" % (fname, device))
+    if gpus is None:
+        glist = None
+    elif isinstance(gpus, str):
+        glist = gpus
+    elif isinstance(gpus, int) and not isinstance(gpus, bool):
+        glist = str(gpus)
+    else:
+        try:
+            items = [int(g) for g in gpus]
+        except (TypeError, ValueError):
+            raise ValueError("%s: gpus=%r: want a GPU ordinal, a list of them, 'all' or None"
+                             % (fname, gpus)) from None
+        glist = ",".join(str(g) for g in items)
+    key = (backend.value, glist)
+    with _contexts_lock:
+        c = _contexts.get(key)
+        if c is not None:
+            return c
+        o = _lib.ContextOptions()
+        lib.gk_context_options_init(ctypes.byref(o))
+        _check(lib.gk_context_options_from_env(ctypes.byref(o)))
+        o.backend = backend.value
+        if glist is not None:
+            _check(lib.gk_context_options_set_gpus(ctypes.byref(o), glist.encode()))
+            if o.ngpus > 1:
+                raise NotImplementedError(
+                    "%s: gpus=%r names %d GPUs: a job runs on one GPU (multi-GPU APSP is not "
+                    "implemented yet); pass one ordinal" % (fname, gpus, o.ngpus))
+        h = ctypes.c_void_p()
+        _check(lib.gk_context_create(ctypes.byref(h), ctypes.byref(o)))
+        c = _contexts[key] = _Context(h, key)
+        return c
+
+
+@atexit.register
+def _destroy_contexts():
+    with _contexts_lock:
+        for c in _contexts.values():
+            lib.gk_context_destroy(c.handle)
+        _contexts.clear()
+
+
+def _report_dict(r):
+    def phase(x):
+        return None if x < 0 else x
+    return {"backend": {_lib.GK_BACKEND_CPU: "cpu", _lib.GK_BACKEND_GPU: "gpu"}.get(r.backend, "auto"),
+            "device": r.device.decode(errors="replace"),
+            "backend_note": r.backend_note.decode(errors="replace"),
+            "config": r.config.decode(errors="replace"),
+            "config_source": _lib.CONFIG_SOURCES[r.config_source]
+            if 0 <= r.config_source < len(_lib.CONFIG_SOURCES) else "?",
+            "config_detail": r.config_detail.decode(errors="replace"),
+            "seconds": {"host_to_device": phase(r.h2d), "compute": phase(r.compute),
+                        "device_to_host": phase(r.d2h), "check": phase(r.check)},
+            "checked": bool(r.checked),
+            "check_against": r.check_against.decode(errors="replace")}
+
+
+def last_report():
+    """What the calling thread's last apsp/floyd_warshall/stencil job did:
+    backend, device, configuration and phase times (None: not applicable)."""
+    return getattr(_tls, "report", None)
+
+
+# ---------------------------------------------------------------- APSP
+
+def _check_precision(fname, precision):
+    if precision not in ("auto", "32", 32):
+        raise ValueError("%s: precision=%r: want 'auto' or '32' (int32 distances; a 16-bit path "
+                         "does not exist yet)" % (fname, precision))
+
+
+def _solve(fname, d, device, gpus, check=False):
+    """Solve the C-contiguous int32 V x V matrix d in place."""
+    np = _np()
+    assert d.dtype == np.int32 and d.flags.c_contiguous and d.flags.writeable
+    V = d.shape[0]
+    ctx = _context(fname, device, gpus)
+    opts = _lib.ApspOptions(1 if check else 0, None)
+    rep = _lib.Report()
+    with ctx.lock:            # the GIL is released inside the call (ctypes.CDLL)
+        st = lib.gk_apsp_solve(ctx.handle, d.ctypes.data, V, ctypes.byref(opts), ctypes.byref(rep))
+        _tls.report = _report_dict(rep)
+        _check(st)
+    return d
+
+
+def _from_malloc(ptr, V):
+    """A numpy view of a matrix libgk malloc'ed, freed with the array."""
+    np = _np()
+    n = V * V
+    buf = (ctypes.c_int32 * n).from_address(ctypes.addressof(ptr.contents))
+    import weakref
+    addr = ctypes.addressof(ptr.contents)
+    weakref.finalize(buf, _lib.libc.free, addr)
+    return np.frombuffer(buf, dtype=np.int32).reshape(V, V)
+
+
+def read_graph(path, *, format="auto", undirected=False, vertices=None):
+    """Read a graph file (nthu, gr, mtx, edges; format "auto": by the name and
+    the first bytes) into gk's initial matrix: int32 V x V, INF for no edge, 0
+    on the diagonal, the smallest weight of duplicate edges, self-loops
+    ignored.  A broken rule raises FormatError naming the file and line."""
+    fmt = ctypes.c_int()
+    if lib.gk_format_parse(str(format).encode(), ctypes.byref(fmt)) != _lib.GK_OK or \
+            fmt.value == _lib.GK_FORMAT_NPY:
+        raise ValueError("read_graph: format=%r: want 'auto', 'nthu', 'gr', 'mtx' or 'edges'" % (format,))
+    ptr = _lib._i32p()
+    V, E, maxw = ctypes.c_int32(), ctypes.c_int64(), ctypes.c_int32()
+    _check(lib.gk_apsp_read_format(os.fsencode(path), fmt.value, 1 if undirected else 0,
+                                   int(vertices or 0), ctypes.byref(ptr), ctypes.byref(V),
+                                   ctypes.byref(E), ctypes.byref(maxw)))
+    return _from_malloc(ptr, V.value)
+
+
+def _matrix_from_edges(np, V, src, dst, w, undirected, unique=False):
+    """gk's initial matrix from edge columns (validated): min over duplicates,
+    self-loops ignored, 0 on the diagonal.  unique: no (src, dst) pair repeats."""
+    d = np.full((V, V), INF, dtype=np.int32)
+    keep = src != dst
+    src, dst, w = src[keep], dst[keep], w[keep]
+    if unique:
+        d[src, dst] = w
+        if undirected:
+            np.minimum(d, d.T, out=d)
+    elif src.size:
+        if undirected:
+            src, dst, w = np.concatenate([src, dst]), np.concatenate([dst, src]), np.concatenate([w, w])
+        lin = src.astype(np.int64) * V + dst.astype(np.int64)
+        order = np.lexsort((w, lin))           # by cell, then weight
+        lin, w = lin[order], w[order]
+        first = np.empty(lin.size, dtype=bool)
+        first[0] = True
+        np.not_equal(lin[1:], lin[:-1], out=first[1:])
+        d.ravel()[lin[first]] = w[first]
+    np.fill_diagonal(d, 0)
+    return d
+
+
+def _integral(np, fname, what, values, lo, hi, where):
+    """Check values (float or int array) are integers in [lo, hi]; where(i)
+    describes entry i for the message."""
+    if values.size == 0:
+        return values.astype(np.int64)
+    if values.dtype.kind == "f":
+        bad = ~np.isfinite(values) | (values != np.floor(values))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError("%s: %s %s = %r is not an integer: gk's %ss are integers in [%d, %d]"
+                             % (fname, where(i), what, float(values[i]), what, lo, hi))
+    elif values.dtype.kind not in "iub":
+        raise ValueError("%s: %s values of dtype %s: want integers" % (fname, what, values.dtype))
+    out_of = (values < lo) | (values > hi)
+    if out_of.any():
+        i = int(np.flatnonzero(out_of)[0])
+        v = values[i]
+        raise ValueError("%s: %s %s = %s is outside [%d, %d]" % (fname, where(i), what,
+                         v.item() if hasattr(v, "item") else v, lo, hi))
+    return values.astype(np.int64)
+
+
+def _is_sparse(x):
+    return type(x).__module__.startswith("scipy.sparse") and hasattr(x, "tocoo")
+
+
+def _warn_long(fname, V, maxw):
+    if V > 1 and (V - 1) * int(maxw) >= INF:
+        warnings.warn("%s: (V - 1) * max weight = %d >= 2^30 - 1: paths that long are reported as "
+                      "unreachable" % (fname, (V - 1) * int(maxw)), RuntimeWarning, stacklevel=3)
+
+
+def _apsp_matrix(graph, kind, vertices, undirected, fname):
+    """gk's initial int32 matrix (a new array) from the graph argument of apsp."""
+    np = _np()
+    if isinstance(graph, (str, bytes, os.PathLike)):
+        d = read_graph(graph, undirected=undirected, vertices=vertices)
+        return d, d.shape[0]
+    if _is_sparse(graph):
+        if graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
+            raise ValueError("%s: a sparse graph must be square, not %s" % (fname, graph.shape))
+        c = graph.tocoo()
+        V = graph.shape[0]
+        data = np.asarray(c.data, dtype=np.float64) if c.data.dtype.kind not in "iub" else c.data
+        keep = (c.row != c.col)
+        if data.dtype.kind == "f":
+            keep &= ~np.isnan(data) & (data != np.inf)
+        r, col, data = c.row[keep], c.col[keep], data[keep]
+        w = _integral(np, fname, "weight", data, 0, MAX_WEIGHT,
+                      lambda i: "graph[%d, %d]:" % (r[i], col[i]))
+        return _matrix_from_edges(np, V, r, col, w, undirected), V
+    a = graph
+    if np.ma.isMaskedArray(a):
+        a = a.astype(np.float64).filled(np.inf)
+    a = np.asarray(a)
+    if a.ndim != 2:
+        raise ValueError("%s: graph of shape %s: want an (E, 3) edge array, a V x V matrix, a "
+                         "scipy.sparse matrix or a file name" % (fname, a.shape))
+    if kind == "auto":
+        if a.shape == (3, 3):
+            raise ValueError("%s: a 3 x 3 array is either 3 edges or a 3-vertex matrix: pass "
+                             "kind='edges' or kind='matrix'" % fname)
+        kind = "matrix" if a.shape[0] == a.shape[1] else "edges" if a.shape[1] == 3 else None
+        if kind is None:
+            raise ValueError("%s: graph of shape %s: want an (E, 3) edge array or a square matrix"
+                             % (fname, a.shape))
+    if kind == "edges":
+        if a.shape[1] != 3:
+            raise ValueError("%s: an edge array has 3 columns (src, dst, w), not %d" % (fname, a.shape[1]))
+        hi_v = (vertices - 1) if vertices else 2**31 - 3
+        where = lambda i: "edge %d:" % i  # noqa: E731
+        s = _integral(np, fname, "vertex", a[:, 0], 0, hi_v, where)
+        t = _integral(np, fname, "vertex", a[:, 1], 0, hi_v, where)
+        w = _integral(np, fname, "weight", a[:, 2], 0, MAX_WEIGHT, where)
+        V = max(int(vertices or 0), int(s.max()) + 1 if s.size else 0, int(t.max()) + 1 if t.size else 0)
+        if V < 1:
+            raise ValueError("%s: no edges and no vertices= to give the vertex count" % fname)
+        return _matrix_from_edges(np, V, s, t, w, undirected), V
+    if kind != "matrix":
+        raise ValueError("%s: kind=%r: want 'auto', 'edges' or 'matrix'" % (fname, kind))
+    if a.shape[0] != a.shape[1]:
+        raise ValueError("%s: a matrix must be square, not %s" % (fname, a.shape))
+    V = a.shape[0]
+    if a.dtype.kind == "f":
+        edge = ~np.isnan(a) & (a < INF)
+    elif a.dtype.kind in "iub":
+        edge = a < INF
+    else:
+        raise ValueError("%s: a matrix of dtype %s: want numbers" % (fname, a.dtype))
+    np.fill_diagonal(edge, False)
+    idx = np.flatnonzero(edge)
+    w = _integral(np, fname, "weight", a.ravel()[idx], 0, MAX_WEIGHT,
+                  lambda i: "graph[%d, %d]:" % divmod(int(idx[i]), V))
+    d = np.full((V, V), INF, dtype=np.int32)
+    d.ravel()[idx] = w
+    if undirected:
+        np.minimum(d, d.T, out=d)
+    np.fill_diagonal(d, 0)
+    return d, V
+
+
+def apsp(graph, *, device="auto", gpus=None, precision="auto", kind="auto", vertices=None,
+         undirected=False, check=False):
+    """All-pairs shortest paths on gk's terms: int32 distances, INF (2^30 - 1)
+    for unreachable pairs; returns a new C-ordered int32 V x V array.
+
+    graph:
+      - an (E, 3) array of edges (src, dst, w), 0-based: V is the largest
+        vertex id + 1, or `vertices` if that is more;
+      - a V x V matrix, gk's convention: graph[i, j] is the weight of the edge
+        i -> j; INF or more, +inf and NaN mean no edge; 0 is an edge of weight 0
+        (unlike scipy.sparse.csgraph, where 0 means no edge in a dense matrix:
+        use gk.floyd_warshall for that convention); the diagonal is ignored;
+      - a scipy.sparse matrix: each stored entry is an edge (explicit zeros
+        too), NaN and inf entries are not;
+      - a file name: any format gk reads (see read_graph).
+    A 3 x 3 array is ambiguous: kind="edges" or kind="matrix" says which.
+    Weights are integers in [0, MAX_WEIGHT] (float arrays with integral
+    values are fine); duplicates keep the smallest; self-loops are ignored.
+    undirected: every edge goes both ways.  device: "auto" (the GPU when one
+    is usable), "cpu" or "gpu".  gpus: an ordinal, a list, "all" or None (the
+    environment's GK_DEVICE, default 0); more than one GPU raises
+    NotImplementedError (APSP runs on one GPU).  precision: "auto" or "32".
+    check: recompute on the CPU and compare (MismatchError on a difference).
+    """
+    _check_precision("gk.apsp", precision)
+    _context("gk.apsp", device, gpus)          # argument errors before any work
+    np = _np()
+    d, V = _apsp_matrix(graph, kind, vertices, undirected, "gk.apsp")
+    _warn_long("gk.apsp", V, np.max(d, where=d < INF, initial=0))
+    return _solve("gk.apsp", d, device, gpus, check)
+
+
+def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False, *, device="auto", gpus=None):
+    """scipy.sparse.csgraph.floyd_warshall on gk, for non-negative integral
+    weights: same arguments, same conventions, same float64 result (inf for
+    unreachable, 0 on the diagonal).
+
+    As in scipy: in a dense array 0, inf and NaN mean "no edge" (masked
+    entries too); in a scipy.sparse matrix every stored entry is an edge, an
+    explicit 0 included, and duplicates count as their smallest; the diagonal
+    is ignored; directed=False lets every edge be used both ways;
+    unweighted=True counts edges (every weight 1).  Unlike scipy, any sparse
+    format is accepted (scipy 1.10 wants csr, csc or lil).
+
+    gk's limits: weights must be integers in [0, 1073741822] (ValueError
+    otherwise; scipy handles negative and fractional weights, gk does not),
+    and a path of 2^30 - 1 or more is reported as unreachable (a warning says
+    when the graph could have one).  return_predecessors=True raises
+    NotImplementedError.  overwrite=True writes the result into csgraph when
+    it is a C-ordered float64 ndarray (as scipy).  device, gpus: as gk.apsp.
+    """
+    np = _np()
+    fname = "gk.floyd_warshall"
+    if return_predecessors:
+        raise NotImplementedError("gk.floyd_warshall: return_predecessors=True is not implemented "
+                                  "(gk computes distances only); use scipy.sparse.csgraph for "
+                                  "predecessors")
+    _context(fname, device, gpus)
+    sparse = _is_sparse(csgraph)
+    if sparse:
+        if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
+            raise ValueError("graph should be a square array")
+        V = csgraph.shape[0]
+        c = csgraph.tocoo()
+        r, col, data = c.row, c.col, np.asarray(c.data, dtype=np.float64)
+        keep = (r != col) & ~np.isnan(data) & (data != np.inf)
+        r, col, data = r[keep], col[keep], data[keep]
+    else:
+        a = csgraph
+        if np.ma.isMaskedArray(a):
+            a = a.astype(np.float64).filled(0)
+        a = np.asarray(a, dtype=np.float64)
+        if a.ndim != 2 or a.shape[0] != a.shape[1]:
+            raise ValueError("graph should be a square array")
+        V = a.shape[0]
+        edge = (a != 0) & ~np.isnan(a) & (a != np.inf)
+        np.fill_diagonal(edge, False)
+        data = a[edge]
+    if V == 0:
+        return np.zeros((0, 0))
+
+    def where(i):
+        if sparse:
+            return int(r[i]), int(col[i])
+        return divmod(int(np.flatnonzero(edge.ravel())[i]), V)
+    if unweighted:
+        w = np.ones(data.shape, dtype=np.int32)
+    else:
+        for bad, why in ((data < 0, "is negative: gk handles non-negative integral weights only, in "
+                          "[0, %d] (scipy.sparse.csgraph.floyd_warshall handles negative weights)"
+                          % MAX_WEIGHT),
+                         (data != np.floor(data), "is not an integer: gk handles non-negative integral "
+                          "weights only, in [0, %d]" % MAX_WEIGHT),
+                         (data > MAX_WEIGHT, "is above gk's largest weight %d" % MAX_WEIGHT)):
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise ValueError("gk.floyd_warshall: csgraph[%d, %d] = %r " % (where(i) + (float(data[i]),))
+                                 + why)
+        w = data.astype(np.int32)
+    _warn_long(fname, V, w.max() if w.size else 0)
+    if sparse:
+        d = _matrix_from_edges(np, V, r, col, w, not directed,
+                               unique=bool(getattr(csgraph, "has_canonical_format", False)))
+    else:
+        d = np.full((V, V), INF, dtype=np.int32)
+        d[edge] = w
+        if not directed:
+            np.minimum(d, d.T, out=d)
+        np.fill_diagonal(d, 0)
+    _solve(fname, d, device, gpus)
+    if overwrite and type(csgraph) is np.ndarray and csgraph.dtype == np.float64 \
+            and csgraph.flags.c_contiguous and csgraph.flags.writeable:
+        out = csgraph
+        out[...] = d
+    else:
+        out = d.astype(np.float64)
+    out[d >= INF] = np.inf
+    return out
+
+
+def write_distances(path, dist, *, format="auto"):
+    """Write an int32 V x V distance matrix as nthu (raw int32) or npy;
+    format "auto": npy for a name ending in .npy, else nthu.  Atomic: a
+    failure leaves no file."""
+    np = _np()
+    d = np.ascontiguousarray(dist, dtype=np.int32)
+    if d.ndim != 2 or d.shape[0] != d.shape[1]:
+        raise ValueError("write_distances: want a square matrix, not %s" % (d.shape,))
+    fmt = ctypes.c_int()
+    if lib.gk_format_parse(str(format).encode(), ctypes.byref(fmt)) != _lib.GK_OK or \
+            fmt.value not in (_lib.GK_FORMAT_AUTO, _lib.GK_FORMAT_NTHU, _lib.GK_FORMAT_NPY):
+        raise ValueError("write_distances: format=%r: want 'auto', 'nthu' or 'npy'" % (format,))
+    _check(lib.gk_apsp_write_format(os.fsencode(path), fmt.value, d.ctypes.data, d.shape[0]))
+
+
+def convert(src, dst, *, format="auto", output_format="auto", undirected=False, vertices=None):
+    """`gk convert`: a graph file from one format to another (nthu, gr, mtx,
+    edges).  Returns (V, edges written)."""
+    fi, fo = ctypes.c_int(), ctypes.c_int()
+    for f, val, name in ((fi, format, "format"), (fo, output_format, "output_format")):
+        if lib.gk_format_parse(str(val).encode(), ctypes.byref(f)) != _lib.GK_OK or \
+                f.value == _lib.GK_FORMAT_NPY:
+            raise ValueError("convert: %s=%r: want 'auto', 'nthu', 'gr', 'mtx' or 'edges'" % (name, val))
+    V, E, mx = ctypes.c_int32(), ctypes.c_int64(), ctypes.c_int32()
+    _check(lib.gk_graph_convert(os.fsencode(src), fi.value, os.fsencode(dst), fo.value,
+                                1 if undirected else 0, int(vertices or 0), ctypes.byref(V),
+                                ctypes.byref(E), ctypes.byref(mx)))
+    return V.value, E.value
+
+
+# ---------------------------------------------------------------- stencil
+
+def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=False, check=False):
+    """`steps` sweeps of the 27-point fp64 stencil with a zero halo.
+
+    grid: a 1-, 2- or 3-D array, shape (nz, ny, nx) (x, the last axis, is
+    the fastest: C order); returns a new float64 array of the same shape, or
+    grid itself when overwrite=True and it is a C-ordered, writable float64
+    ndarray (no copy).  coeffs: 27 numbers or a (3, 3, 3) array indexed
+    [dz+1, dy+1, dx+1]; None: the CPC/PKU benchmark's.  device, gpus: as
+    gk.apsp.  check: recompute on the CPU and compare within gk's tolerance.
+    """
+    np = _np()
+    fname = "gk.stencil"
+    steps_i = int(steps)
+    if steps_i != steps or steps_i < 0:
+        raise ValueError("gk.stencil: steps=%r: want an integer >= 0" % (steps,))
+    ctx = _context(fname, device, gpus)
+    g = grid
+    if not (overwrite and type(g) is np.ndarray and g.dtype == np.float64 and g.flags.c_contiguous
+            and g.flags.writeable):
+        g = np.array(grid, dtype=np.float64, order="C", copy=True)
+    if g.ndim < 1 or g.ndim > 3:
+        raise ValueError("gk.stencil: a grid of %d dimensions: want 1 to 3" % g.ndim)
+    nz, ny, nx = (1,) * (3 - g.ndim) + g.shape
+    if coeffs is None:
+        cptr = ctypes.addressof(_lib.default_coeffs)
+        c = None
+    else:
+        c = np.ascontiguousarray(coeffs, dtype=np.float64).ravel()
+        if c.size != 27:
+            raise ValueError("gk.stencil: %d coefficients: want 27 (or a 3 x 3 x 3 array)" % c.size)
+        if not np.isfinite(c).all():
+            raise ValueError("gk.stencil: the coefficients must be finite")
+        cptr = c.ctypes.data
+    _check(lib.gk_stencil_check_size(nx, ny, nz, steps_i))
+    opts = _lib.StencilOptions(1 if check else 0, None)
+    rep = _lib.Report()
+    with ctx.lock:
+        st = lib.gk_stencil_run(ctx.handle, g.ctypes.data, nx, ny, nz, cptr, steps_i,
+                                ctypes.byref(opts), ctypes.byref(rep))
+        _tls.report = _report_dict(rep)
+        _check(st)
+    return g
+
+
+# ---------------------------------------------------------------- info
+
+def info():
+    """The build, the CPU and the GPUs, as a dict (what `gk info` prints)."""
+    b = lib.gk_build_info_get().contents
+    s = lambda x: x.decode(errors="replace") if x else ""  # noqa: E731
+    build = {"version": s(b.version), "cc": s(b.cc), "configure_args": s(b.configure_args),
+             "openmp": s(b.openmp), "hwloc": s(b.hwloc), "cuda": s(b.cuda),
+             "cuda_archs": s(b.cuda_archs), "nvrtc": s(b.nvrtc)}
+    t = _lib.CpuTopology()
+    lib.gk_cpu_topology_get(ctypes.byref(t))
+    cpu = {"model": s(t.model), "packages": t.packages, "numa_nodes": t.numa_nodes,
+           "cores": t.cores, "pus": t.pus, "omp_max_threads": t.omp_max_threads,
+           "from_hwloc": bool(t.from_hwloc)}
+    n = ctypes.c_int(0)
+    gpus, note = [], ""
+    if lib.gk_gpu_count(ctypes.byref(n)) != _lib.GK_OK:
+        note = lib.gk_last_error().decode(errors="replace")
+    for i in range(n.value):
+        d = _lib.DeviceInfo()
+        if lib.gk_gpu_info(i, ctypes.byref(d)) == _lib.GK_OK:
+            gpus.append({"ordinal": d.ordinal, "name": s(d.name), "compute_capability":
+                         "%d.%d" % (d.cc_major, d.cc_minor), "sm_count": d.sm_count,
+                         "total_mem": d.total_mem, "pci_bus_id": s(d.pci_bus_id),
+                         "local_cpus": s(d.local_cpus)})
+    why = ctypes.create_string_buffer(512)
+    usable = bool(lib.gk_gpu_usable(why, len(why)))
+    return {"version": __version__, "build": build, "cpu": cpu, "gpus": gpus,
+            "gpu_usable": usable, "gpu_note": "" if usable else (why.value.decode(errors="replace") or note),
+            "library": getattr(lib, "_name", "")}

@@ -1,0 +1,171 @@
+"""ctypes bindings of libgk's public C API (include/gk/*.h).
+
+Why ctypes and not a C extension: no compile step at install time, no
+Python headers needed, one module for every Python 3 version, and the C API
+already takes plain pointers and sizes.  ctypes.CDLL releases the GIL for the
+duration of every foreign call, so a long gk_apsp_solve or gk_stencil_run
+does not block other Python threads.
+
+The structures below mirror the C ones field by field; tests/python/test_gk.py
+compares their sizes and offsets with what the C compiler says
+(tests/test_python_layout.c).
+
+Where libgk comes from: $GK_LIBRARY (a path; the build tree's `make check`
+sets it to .libs/libgk.so.0), else the directory `make install` put it in
+(_config.LIBDIR), else the dynamic linker's search path.
+"""
+
+import ctypes
+import ctypes.util
+import os
+
+c_int, c_int32, c_int64, c_uint64, c_double, c_char_p, c_size_t = (
+    ctypes.c_int, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint64, ctypes.c_double,
+    ctypes.c_char_p, ctypes.c_size_t)
+
+# gk/common.h, gk/context.h, gk/apsp.h, gk/stencil.h
+STATUS_NAMES = ("ok", "EINVAL", "EIO", "EFORMAT", "ENOMEM", "ENODEV", "ECUDA", "ECOMPILE",
+                "EMISMATCH", "ECACHE", "EINTERNAL")
+GK_OK, GK_EINVAL, GK_EIO, GK_EFORMAT, GK_ENOMEM, GK_ENODEV, GK_ECUDA, GK_ECOMPILE, \
+    GK_EMISMATCH, GK_ECACHE, GK_EINTERNAL = range(11)
+GK_BACKEND_AUTO, GK_BACKEND_CPU, GK_BACKEND_GPU = range(3)
+GK_FORMAT_AUTO, GK_FORMAT_NTHU, GK_FORMAT_GR, GK_FORMAT_MTX, GK_FORMAT_EDGES, GK_FORMAT_NPY = range(6)
+CONFIG_SOURCES = ("none", "default", "shipped", "cache", "user")
+GK_MAX_GPUS = 64
+GK_APSP_INF = 1073741823
+GK_APSP_MAX_WEIGHT = 1073741822
+GK_STENCIL_NCOEFFS = 27
+
+
+class ContextOptions(ctypes.Structure):
+    _fields_ = [("backend", c_int), ("ngpus", c_int), ("gpus", c_int * GK_MAX_GPUS),
+                ("threads", c_int), ("cache_dir", c_char_p), ("data_dir", c_char_p),
+                ("no_tuned", c_int)]
+
+
+class Report(ctypes.Structure):
+    _fields_ = [("backend", c_int), ("device", ctypes.c_char * 256),
+                ("backend_note", ctypes.c_char * 256), ("config", ctypes.c_char * 256),
+                ("config_source", c_int), ("config_detail", ctypes.c_char * 512),
+                ("config_ignored", c_int), ("h2d", c_double), ("compute", c_double),
+                ("d2h", c_double), ("check", c_double), ("checked", c_int),
+                ("check_against", ctypes.c_char * 64), ("check_max_abs", c_double),
+                ("check_max_rel", c_double), ("check_tolerance", c_double)]
+
+
+class ApspOptions(ctypes.Structure):
+    _fields_ = [("check", c_int), ("config", c_char_p)]
+
+
+class StencilOptions(ctypes.Structure):
+    _fields_ = [("check", c_int), ("config", c_char_p)]
+
+
+class BuildInfo(ctypes.Structure):
+    _fields_ = [("version", c_char_p), ("cc", c_char_p), ("configure_args", c_char_p),
+                ("openmp", c_char_p), ("hwloc", c_char_p), ("cuda", c_char_p),
+                ("cuda_archs", c_char_p), ("nvrtc", c_char_p), ("has_openmp", c_int),
+                ("has_hwloc", c_int), ("has_cuda", c_int), ("has_nvrtc", c_int)]
+
+
+class CpuTopology(ctypes.Structure):
+    _fields_ = [("from_hwloc", c_int), ("packages", c_int), ("numa_nodes", c_int),
+                ("cores", c_int), ("pus", c_int), ("omp_max_threads", c_int),
+                ("model", ctypes.c_char * 128)]
+
+
+class DeviceInfo(ctypes.Structure):
+    _fields_ = [("ordinal", c_int), ("name", ctypes.c_char * 256), ("cc_major", c_int),
+                ("cc_minor", c_int), ("sm_count", c_int), ("total_mem", c_size_t),
+                ("clock_khz", c_int), ("mem_clock_khz", c_int), ("mem_bus_bits", c_int),
+                ("smem_per_block", c_size_t), ("smem_per_block_optin", c_size_t),
+                ("smem_per_sm", c_size_t), ("regs_per_sm", c_int),
+                ("max_threads_per_block", c_int), ("l2_bytes", c_int),
+                ("driver_version", c_int), ("runtime_version", c_int),
+                ("pci_bus_id", ctypes.c_char * 32), ("local_cpus", ctypes.c_char * 256)]
+
+
+STRUCTS = {"gk_context_options": ContextOptions, "gk_report": Report,
+           "gk_apsp_options": ApspOptions, "gk_stencil_options": StencilOptions,
+           "gk_build_info": BuildInfo, "gk_cpu_topology": CpuTopology,
+           "gk_device_info": DeviceInfo}
+
+P = ctypes.POINTER
+_i32p = P(c_int32)
+_ctxp = ctypes.c_void_p
+
+# name: (restype, argtypes)
+_PROTOS = {
+    "gk_strerror": (c_char_p, [c_int]),
+    "gk_last_error": (c_char_p, []),
+    "gk_version": (c_char_p, []),
+    "gk_backend_parse": (c_int, [c_char_p, P(c_int)]),
+    "gk_context_options_init": (None, [P(ContextOptions)]),
+    "gk_context_options_from_env": (c_int, [P(ContextOptions)]),
+    "gk_context_options_set_gpus": (c_int, [P(ContextOptions), c_char_p]),
+    "gk_context_create": (c_int, [P(_ctxp), P(ContextOptions)]),
+    "gk_context_destroy": (None, [_ctxp]),
+    "gk_context_backend": (c_int, [_ctxp]),
+    "gk_context_backend_note": (c_char_p, [_ctxp]),
+    "gk_apsp_solve": (c_int, [_ctxp, ctypes.c_void_p, c_int32, P(ApspOptions), P(Report)]),
+    "gk_apsp_read_format": (c_int, [c_char_p, c_int, c_int, c_int32, P(_i32p), P(c_int32),
+                                    P(c_int64), P(c_int32)]),
+    "gk_apsp_write_format": (c_int, [c_char_p, c_int, ctypes.c_void_p, c_int32]),
+    "gk_graph_convert": (c_int, [c_char_p, c_int, c_char_p, c_int, c_int, c_int32, P(c_int32),
+                                 P(c_int64), P(c_int32)]),
+    "gk_format_parse": (c_int, [c_char_p, P(c_int)]),
+    "gk_stencil_run": (c_int, [_ctxp, ctypes.c_void_p, c_int64, c_int64, c_int64,
+                               ctypes.c_void_p, c_int64, P(StencilOptions), P(Report)]),
+    "gk_stencil_check_size": (c_int, [c_int64, c_int64, c_int64, c_int64]),
+    "gk_build_info_get": (P(BuildInfo), []),
+    "gk_cpu_topology_get": (c_int, [P(CpuTopology)]),
+    "gk_gpu_count": (c_int, [P(c_int)]),
+    "gk_gpu_info": (c_int, [c_int, P(DeviceInfo)]),
+    "gk_gpu_usable": (c_int, [ctypes.c_char_p, c_size_t]),
+}
+
+
+def _candidates():
+    env = os.environ.get("GK_LIBRARY")
+    if env:
+        return [env]
+    out = []
+    try:
+        from . import _config
+        for name in ("libgk.so.0", "libgk.so", "libgk.0.dylib", "libgk.dylib"):
+            out.append(os.path.join(_config.LIBDIR, name))
+    except ImportError:
+        pass
+    found = ctypes.util.find_library("gk")
+    out.append(found or "libgk.so.0")
+    return out
+
+
+def load():
+    """Open libgk and declare its functions; OSError naming what was tried."""
+    tried = []
+    lib = None
+    for path in _candidates():
+        if os.sep in path and not os.path.exists(path):
+            tried.append(path + " (missing)")
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+            break
+        except OSError as e:
+            tried.append("%s (%s)" % (path, e))
+    if lib is None:
+        raise OSError("gk: cannot load libgk: tried " + "; ".join(tried) +
+                      " (set GK_LIBRARY to the library's path)")
+    for name, (res, args) in _PROTOS.items():
+        f = getattr(lib, name)
+        f.restype = res
+        f.argtypes = args
+    return lib
+
+
+lib = load()
+libc = ctypes.CDLL(None)
+libc.free.argtypes = [ctypes.c_void_p]
+libc.free.restype = None
+default_coeffs = (c_double * GK_STENCIL_NCOEFFS).in_dll(lib, "gk_stencil_default_coeffs")

@@ -1,0 +1,67 @@
+/* cmd_convert.c - `gk convert`: a graph from one format to another (nthu,
+ * DIMACS .gr, Matrix Market, text edge lists), through gk_graph_convert; and
+ * the --format option parser the apsp commands share. */
+#include "cli/cli.h"
+
+#include <string.h>
+
+gk_format cli_parse_format(const char *opt, const char *text, int matrix)
+{
+    gk_format f;
+    const char *want = matrix ? "auto, nthu or npy" : "auto, nthu, gr, mtx or edges";
+    if (gk_format_parse(text, &f) != GK_OK || (matrix && f != GK_FORMAT_AUTO && f != GK_FORMAT_NTHU &&
+                                               f != GK_FORMAT_NPY) || (!matrix && f == GK_FORMAT_NPY))
+        cli_usage_error("%s: '%s': want %s", opt, text, want);
+    return f;
+}
+
+enum { O_FORMAT = 256, O_OFORMAT, O_UNDIRECTED, O_VERTICES };
+
+int cmd_convert(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "format", required_argument, 0, O_FORMAT }, { "output-format", required_argument, 0, O_OFORMAT },
+        { "undirected", no_argument, 0, O_UNDIRECTED }, { "vertices", required_argument, 0, O_VERTICES },
+        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+    gk_format ifmt = GK_FORMAT_AUTO, ofmt = GK_FORMAT_AUTO;
+    int undirected = 0, c;
+    int32_t vertices = 0;
+    optind = 1;
+    while ((c = cli_getopt(argc, argv, opts)) != -1) {
+        switch (c) {
+        case O_FORMAT: ifmt = cli_parse_format("--format", optarg, 0); break;
+        case O_OFORMAT: ofmt = cli_parse_format("--output-format", optarg, 0); break;
+        case O_UNDIRECTED: undirected = 1; break;
+        case O_VERTICES: vertices = (int32_t)cli_parse_i64("--vertices", optarg, 1, INT32_MAX - 1); break;
+        case 'h':
+            printf("Usage: gk convert [OPTION]... INPUT OUTPUT\n"
+                   "Write the graph INPUT to OUTPUT in another format: nthu (binary int32 V, E,\n"
+                   "then src, dst, w triples), gr (DIMACS shortest paths), mtx (Matrix Market\n"
+                   "coordinate) or edges (text 'src dst w' lines, 0-based).  Edges are kept as\n"
+                   "they are, except that Matrix Market output merges duplicates into the\n"
+                   "smallest weight.  INPUT or OUTPUT '-': standard input/output.\n\n"
+                   "  --format=auto|nthu|gr|mtx|edges  the INPUT format (auto: the name, then the\n"
+                   "                         first bytes; standard input is nthu unless given)\n"
+                   "  --output-format=auto|nthu|gr|mtx|edges  the OUTPUT format (auto: by the\n"
+                   "                         name's extension, else nthu)\n"
+                   "  --undirected           write each edge both ways\n"
+                   "  --vertices=N           an edge-list INPUT has at least N vertices\n"
+                   "  -h, --help             display this help and exit\n");
+            return 0;
+        }
+    }
+    cli_operands(argc, argv, 2, "INPUT and OUTPUT");
+    const char *in = argv[optind], *out = argv[optind + 1];
+    cli_check_output(out, in);
+    int32_t V, max_id;
+    int64_t E;
+    gk_status st = gk_graph_convert(in, ifmt, out, ofmt, undirected, vertices, &V, &E, &max_id);
+    if (st)
+        cli_die_status(st);
+    if (ofmt == GK_FORMAT_AUTO)
+        ofmt = gk_format_for_output(out, GK_FORMAT_NTHU);
+    if (ofmt == GK_FORMAT_EDGES && max_id + 1 < V)
+        cli_warn("%s: vertices %d to %d have no edge and an edge list does not record them: "
+                 "read it with --vertices=%d", out, max_id + 1, V - 1, V);
+    return 0;
+}

@@ -1,0 +1,823 @@
+/* apsp_formats.c - graph formats besides the NTHU one: DIMACS .gr, Matrix
+ * Market coordinate and text edge lists (reading with one-line errors naming
+ * the file and the line, writing atomically), the NumPy .npy distance
+ * matrix, format detection, `gk convert` and `gk gen apsp` in any format.
+ * The NTHU reader stays gk_apsp_read (apsp_io.c): gk_apsp_read_format routes
+ * to it. */
+#define _GNU_SOURCE 1      /* getline, strcasecmp */
+#include "core/internal.h"
+#include "core/apsp_formats.h"
+#include "core/checked.h"
+#include "core/io.h"
+#include "core/rng.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const names[] = { "auto", "nthu", "gr", "mtx", "edges", "npy" };
+
+gk_status gk_format_parse(const char *text, gk_format *out)
+{
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+        if (text && !strcmp(text, names[i])) {
+            *out = (gk_format)i;
+            return GK_OK;
+        }
+    return gk__fail(GK_EINVAL, "format '%s': want auto, nthu, gr, mtx, edges or npy", text ? text : "(null)");
+}
+
+const char *gk_format_name(gk_format f)
+{
+    return (unsigned)f < sizeof names / sizeof names[0] ? names[f] : "unknown";
+}
+
+/* The format an extension names (AUTO: none). */
+static gk_format by_extension(const char *path)
+{
+    static const struct { const char *ext; gk_format f; } ext[] = {
+        { "gr", GK_FORMAT_GR }, { "mtx", GK_FORMAT_MTX }, { "mm", GK_FORMAT_MTX },
+        { "edges", GK_FORMAT_EDGES }, { "el", GK_FORMAT_EDGES }, { "txt", GK_FORMAT_EDGES },
+        { "tsv", GK_FORMAT_EDGES }, { "nthu", GK_FORMAT_NTHU }, { "bin", GK_FORMAT_NTHU },
+        { "npy", GK_FORMAT_NPY } };
+    const char *base = strrchr(path, '/'), *dot;
+    base = base ? base + 1 : path;
+    if (!(dot = strrchr(base, '.')) || dot == base)
+        return GK_FORMAT_AUTO;
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+        if (!strcasecmp(dot + 1, ext[i].ext))
+            return ext[i].f;
+    return GK_FORMAT_AUTO;
+}
+
+gk_format gk_format_for_output(const char *path, gk_format fallback)
+{
+    gk_format f = path && strcmp(path, "-") ? by_extension(path) : GK_FORMAT_AUTO;
+    return f == GK_FORMAT_AUTO ? fallback : f;
+}
+
+gk_status gk_format_detect(const char *path, gk_format *out)
+{
+    *out = GK_FORMAT_NTHU;
+    if (!path || !*path)
+        return gk__fail(GK_EINVAL, "empty input file name");
+    if (!strcmp(path, "-"))
+        return GK_OK;
+    gk_infile in;
+    gk_status st = gk__in_open(&in, path);
+    if (st) return st;
+    /* Only a regular file is looked into: reading a FIFO or a device
+     * would take the bytes from the reader. */
+    unsigned char b[256];
+    size_t n = in.size >= 0 ? fread(b, 1, sizeof b, in.f) : 0;
+    gk__in_close(&in);
+    if (n >= 14 && !memcmp(b, "%%MatrixMarket", 14)) {
+        *out = GK_FORMAT_MTX;
+        return GK_OK;
+    }
+    gk_format f = by_extension(path);
+    if (f == GK_FORMAT_NPY)
+        return gk__fail(GK_EINVAL, "%s: .npy holds a distance matrix, not a graph: give --format for a graph", path);
+    if (f != GK_FORMAT_AUTO) {
+        *out = f;
+        return GK_OK;
+    }
+    if (n >= 8 && in.size >= 0) {       /* a self-consistent NTHU header */
+        int32_t hdr[2];
+        memcpy(hdr, b, sizeof hdr);
+        if (hdr[0] >= 1 && hdr[1] >= 0 && in.size == 8 + 12 * (int64_t)hdr[1])
+            return GK_OK;
+    }
+    size_t i = 0;
+    for (; i < n; i++)
+        if (!(isprint(b[i]) || b[i] == '\n' || b[i] == '\r' || b[i] == '\t'))
+            return GK_OK;               /* binary: nthu, whose reader says what is wrong */
+    i = 0;
+    while (i < n && isspace(b[i])) i++;
+    if (i == n) return GK_OK;
+    if (b[i] == 'c' || b[i] == 'p') *out = GK_FORMAT_GR;
+    else if (b[i] == '%') *out = GK_FORMAT_MTX;
+    else if (b[i] == '#' || isdigit(b[i])) *out = GK_FORMAT_EDGES;
+    return GK_OK;
+}
+
+/* ---- edge lists in memory ---- */
+
+void gk__edges_free(gk_edges *g)
+{
+    free(g->s);
+    free(g->t);
+    free(g->w);
+    g->s = g->t = g->w = NULL;
+    g->E = g->cap = 0;
+}
+
+static gk_status edges_reserve(gk_edges *g, int64_t want, const char *path)
+{
+    if (want <= g->cap)
+        return GK_OK;
+    int64_t cap = g->cap ? g->cap : 1024;
+    while (cap < want)
+        cap = cap > INT64_MAX / 2 ? want : cap * 2;
+    uint64_t bytes;
+    if (gk__mul_u64((uint64_t)cap, sizeof(int32_t), &bytes) || bytes > gk__max_object_bytes())
+        return gk__fail(GK_ENOMEM, "%s: %lld edges do not fit in memory", path, (long long)want);
+    int32_t *p[3] = { g->s, g->t, g->w };
+    for (int k = 0; k < 3; k++) {
+        int32_t *q = realloc(p[k], (size_t)bytes);
+        if (!q) {
+            g->s = p[0], g->t = p[1], g->w = p[2];
+            return gk__fail(GK_ENOMEM, "%s: cannot allocate memory for %lld edges", path, (long long)want);
+        }
+        p[k] = q;
+    }
+    g->s = p[0], g->t = p[1], g->w = p[2];
+    g->cap = cap;
+    return GK_OK;
+}
+
+static gk_status edges_push(gk_edges *g, int32_t s, int32_t t, int32_t w, const char *path)
+{
+    if (g->E == g->cap) {
+        gk_status st = edges_reserve(g, g->E + 1, path);
+        if (st) return st;
+    }
+    g->s[g->E] = s, g->t[g->E] = t, g->w[g->E] = w;
+    g->E++;
+    if (w > g->max_w) g->max_w = w;
+    if (s > g->max_id) g->max_id = s;
+    if (t > g->max_id) g->max_id = t;
+    return GK_OK;
+}
+
+/* ---- text input: lines and fields ---- */
+
+typedef struct text {
+    gk_infile in;
+    const char *path;        /* for messages */
+    char *line;
+    size_t cap;
+    long long no;            /* line number of `line` */
+} text;
+
+/* The next line (newline and CR stripped) in r->line: 1, or 0 at the end,
+ * or -1 with the failure recorded in *st. */
+static int next_line(text *r, gk_status *st)
+{
+    errno = 0;
+    ssize_t n = getline(&r->line, &r->cap, r->in.f);
+    if (n < 0) {
+        if (ferror(r->in.f)) {
+            *st = gk__fail(GK_EIO, "%s:%lld: read failed: %s", r->path, r->no + 1, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    r->no++;
+    if ((size_t)n != strlen(r->line)) {
+        *st = gk__fail(GK_EFORMAT, "%s:%lld: a NUL byte: not a text file (give --format if it is another format)",
+                       r->path, r->no);
+        return -1;
+    }
+    while (n > 0 && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
+        r->line[--n] = '\0';
+    return 1;
+}
+
+/* The next white-space separated field of *p, or NULL. */
+static char *field(char **p)
+{
+    char *s = *p;
+    while (*s == ' ' || *s == '\t') s++;
+    if (!*s) { *p = s; return NULL; }
+    char *e = s;
+    while (*e && *e != ' ' && *e != '\t') e++;
+    if (*e) *e++ = '\0';
+    *p = e;
+    return s;
+}
+
+/* A whole decimal integer (optional sign). */
+static int parse_int(const char *s, long long *v)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (*end || errno || end == s || isspace((unsigned char)*s))
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* A printable copy of a field for messages (at most 40 characters). */
+static const char *shown(const char *s, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.40s%s", s, strlen(s) > 40 ? "..." : "");
+    for (char *c = buf; *c; c++)
+        if (!isprint((unsigned char)*c)) *c = '?';
+    return buf;
+}
+
+/* A vertex field in [lo, hi]; what: "arc 5 -> 0", "entry (3, 7)", ... */
+static gk_status vertex(text *r, const char *f, const char *name, long long lo, long long hi, const char *what,
+                        long long *v)
+{
+    char b[64];
+    if (parse_int(f, v))
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: %s '%s' is not an integer", r->path, r->no, what, name,
+                        shown(f, b, sizeof b));
+    if (*v < lo || *v > hi)
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: vertex %lld is outside [%lld, %lld]", r->path, r->no, what, *v,
+                        lo, hi);
+    return GK_OK;
+}
+
+/* A weight field: an integer, or (real) a number with an integral value, in
+ * [0, GK_APSP_MAX_WEIGHT]. */
+static gk_status weight(text *r, const char *f, int real, const char *what, int32_t *w)
+{
+    char b[64];
+    long long v;
+    if (parse_int(f, &v)) {
+        char *end;
+        errno = 0;
+        double d = real ? strtod(f, &end) : 0;
+        if (!real || *end || end == f || isspace((unsigned char)*f))
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not an integer", r->path, r->no, what,
+                            shown(f, b, sizeof b));
+        if (!isfinite(d) || d != floor(d))
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is not an integer (gk's weights are integers "
+                            "in [0, %d])", r->path, r->no, what, shown(f, b, sizeof b), GK_APSP_MAX_WEIGHT);
+        if (d < 0 || d > GK_APSP_MAX_WEIGHT)
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is outside [0, %d]", r->path, r->no, what,
+                            shown(f, b, sizeof b), GK_APSP_MAX_WEIGHT);
+        *w = (int32_t)d;
+        return GK_OK;
+    }
+    if (v < 0 || v > GK_APSP_MAX_WEIGHT)
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %lld is outside [0, %d]", r->path, r->no, what, v,
+                        GK_APSP_MAX_WEIGHT);
+    *w = (int32_t)v;
+    return GK_OK;
+}
+
+static gk_status extra_field(text *r, char *p, const char *want)
+{
+    char b[64];
+    const char *f = field(&p);
+    if (f)
+        return gk__fail(GK_EFORMAT, "%s:%lld: extra field '%s' (want %s)", r->path, r->no, shown(f, b, sizeof b),
+                        want);
+    return GK_OK;
+}
+
+/* ---- DIMACS .gr ---- */
+
+static gk_status read_gr(text *r, gk_edges *g)
+{
+    gk_status st = GK_OK;
+    long long n = -1, m = 0, pline = 0;
+    char b[64], what[96];
+    int k;
+    while ((k = next_line(r, &st)) > 0) {
+        char *p = r->line, *f = field(&p);
+        if (!f || (f[0] == 'c' && f[1] == '\0'))
+            continue;                                   /* blank or comment */
+        if (!strcmp(f, "p")) {
+            if (pline)
+                return gk__fail(GK_EFORMAT, "%s:%lld: a second problem line (the first is line %lld)", r->path,
+                                r->no, pline);
+            const char *sp = field(&p), *fn = field(&p), *fm = field(&p);
+            if (!sp || strcmp(sp, "sp") || !fn || !fm)
+                return gk__fail(GK_EFORMAT, "%s:%lld: the problem line must be 'p sp N M'", r->path, r->no);
+            if (parse_int(fn, &n) || n < 1 || n >= INT32_MAX)
+                return gk__fail(GK_EFORMAT, "%s:%lld: p sp: vertex count '%s' is not in [1, %d]", r->path, r->no,
+                                shown(fn, b, sizeof b), INT32_MAX - 1);
+            if (parse_int(fm, &m) || m < 0 || m > INT32_MAX)
+                return gk__fail(GK_EFORMAT, "%s:%lld: p sp: arc count '%s' is not in [0, %d]", r->path, r->no,
+                                shown(fm, b, sizeof b), INT32_MAX);
+            if ((st = extra_field(r, p, "'p sp N M'")))
+                return st;
+            pline = r->no;
+            g->V = (int32_t)n;
+            if ((st = edges_reserve(g, m < (1 << 20) ? m : (1 << 20), r->path)))
+                return st;
+        } else if (!strcmp(f, "a")) {
+            if (!pline)
+                return gk__fail(GK_EFORMAT, "%s:%lld: an arc before the 'p sp N M' problem line", r->path, r->no);
+            if (g->E == m)
+                return gk__fail(GK_EFORMAT, "%s:%lld: more arcs than the %lld of the problem line (line %lld)",
+                                r->path, r->no, m, pline);
+            const char *fu = field(&p), *fv = field(&p), *fw = field(&p);
+            if (!fw)
+                return gk__fail(GK_EFORMAT, "%s:%lld: an arc line must be 'a U V W'", r->path, r->no);
+            snprintf(what, sizeof what, "arc %.20s -> %.20s", fu, fv);
+            long long u, v;
+            int32_t w;
+            if ((st = vertex(r, fu, "tail", 1, n, what, &u)) || (st = vertex(r, fv, "head", 1, n, what, &v)) ||
+                (st = weight(r, fw, 0, what, &w)) || (st = extra_field(r, p, "'a U V W'")) ||
+                (st = edges_push(g, (int32_t)(u - 1), (int32_t)(v - 1), w, r->path)))
+                return st;
+        } else
+            return gk__fail(GK_EFORMAT, "%s:%lld: unknown line type '%s' (want c, p or a)", r->path, r->no,
+                            shown(f, b, sizeof b));
+    }
+    if (k < 0)
+        return st;
+    if (!pline)
+        return gk__fail(GK_EFORMAT, "%s:%lld: no 'p sp N M' problem line", r->path, r->no);
+    if (g->E < m)
+        return gk__fail(GK_EFORMAT, "%s:%lld: the file ends after %lld arcs; the problem line (line %lld) says %lld",
+                        r->path, r->no, (long long)g->E, pline, m);
+    return GK_OK;
+}
+
+/* ---- Matrix Market coordinate ---- */
+
+static gk_status read_mtx(text *r, gk_edges *g)
+{
+    gk_status st = GK_OK;
+    char b[64], what[96];
+    int k = next_line(r, &st);
+    if (k < 0) return st;
+    if (k == 0 || strncmp(r->line, "%%MatrixMarket", 14))
+        return gk__fail(GK_EFORMAT, "%s:1: no '%%%%MatrixMarket matrix coordinate FIELD SYMMETRY' banner", r->path);
+    char *p = r->line + 14;
+    const char *obj = field(&p), *fmt = field(&p), *fld = field(&p), *sym = field(&p);
+    if (!obj || !fmt || !fld || !sym || strcasecmp(obj, "matrix"))
+        return gk__fail(GK_EFORMAT, "%s:1: the banner must be '%%%%MatrixMarket matrix coordinate FIELD SYMMETRY'",
+                        r->path);
+    if (strcasecmp(fmt, "coordinate"))
+        return gk__fail(GK_EFORMAT, "%s:1: '%s' matrices are not read: want coordinate", r->path,
+                        shown(fmt, b, sizeof b));
+    int real = 0, pattern = 0, symmetric = 0;
+    if (!strcasecmp(fld, "real") || !strcasecmp(fld, "double")) real = 1;
+    else if (!strcasecmp(fld, "pattern")) pattern = 1;
+    else if (strcasecmp(fld, "integer"))
+        return gk__fail(GK_EFORMAT, "%s:1: field '%s': want integer, real (integral values) or pattern", r->path,
+                        shown(fld, b, sizeof b));
+    if (!strcasecmp(sym, "symmetric")) symmetric = 1;
+    else if (strcasecmp(sym, "general"))
+        return gk__fail(GK_EFORMAT, "%s:1: symmetry '%s': want general or symmetric", r->path,
+                        shown(sym, b, sizeof b));
+    if ((st = extra_field(r, p, "the banner's four words")))
+        return st;
+    long long n = -1, nnz = 0, count = 0, sizeline = 0;
+    const char *want = pattern ? "'I J'" : "'I J W'";
+    while ((k = next_line(r, &st)) > 0) {
+        p = r->line;
+        char *f = field(&p);
+        if (!f || f[0] == '%')
+            continue;                                   /* blank or comment */
+        if (!sizeline) {
+            long long rows, cols;
+            const char *fc = field(&p), *fz = field(&p);
+            if (parse_int(f, &rows) || !fc || parse_int(fc, &cols) || !fz || parse_int(fz, &nnz))
+                return gk__fail(GK_EFORMAT, "%s:%lld: the size line must be 'ROWS COLUMNS ENTRIES'", r->path, r->no);
+            if (rows != cols)
+                return gk__fail(GK_EFORMAT, "%s:%lld: the matrix is %lld x %lld: an adjacency matrix is square",
+                                r->path, r->no, rows, cols);
+            if (rows < 1 || rows >= INT32_MAX)
+                return gk__fail(GK_EFORMAT, "%s:%lld: %lld rows: the vertex count must be in [1, %d]", r->path,
+                                r->no, rows, INT32_MAX - 1);
+            if (nnz < 0 || nnz > INT32_MAX)
+                return gk__fail(GK_EFORMAT, "%s:%lld: %lld entries: want [0, %d]", r->path, r->no, nnz, INT32_MAX);
+            if ((st = extra_field(r, p, "'ROWS COLUMNS ENTRIES'")))
+                return st;
+            n = rows;
+            sizeline = r->no;
+            g->V = (int32_t)n;
+            if ((st = edges_reserve(g, nnz < (1 << 20) ? nnz : (1 << 20), r->path)))
+                return st;
+            continue;
+        }
+        if (count == nnz)
+            return gk__fail(GK_EFORMAT, "%s:%lld: more entries than the %lld of the size line (line %lld)", r->path,
+                            r->no, nnz, sizeline);
+        const char *fj = field(&p), *fw = pattern ? "1" : field(&p);
+        if (!fj || !fw)
+            return gk__fail(GK_EFORMAT, "%s:%lld: an entry must be %s", r->path, r->no, want);
+        snprintf(what, sizeof what, "entry (%.20s, %.20s)", f, fj);
+        long long i, j;
+        int32_t w;
+        if ((st = vertex(r, f, "row", 1, n, what, &i)) || (st = vertex(r, fj, "column", 1, n, what, &j)) ||
+            (st = weight(r, fw, real, what, &w)) || (st = extra_field(r, p, want)) ||
+            (st = edges_push(g, (int32_t)(i - 1), (int32_t)(j - 1), w, r->path)))
+            return st;
+        if (symmetric && i != j && (st = edges_push(g, (int32_t)(j - 1), (int32_t)(i - 1), w, r->path)))
+            return st;
+        count++;
+    }
+    if (k < 0)
+        return st;
+    if (!sizeline)
+        return gk__fail(GK_EFORMAT, "%s:%lld: no 'ROWS COLUMNS ENTRIES' size line", r->path, r->no);
+    if (count < nnz)
+        return gk__fail(GK_EFORMAT, "%s:%lld: the file ends after %lld entries; the size line (line %lld) says %lld",
+                        r->path, r->no, count, sizeline, nnz);
+    return GK_OK;
+}
+
+/* ---- text edge lists ---- */
+
+static gk_status read_edges(text *r, int32_t vertices, gk_edges *g)
+{
+    gk_status st = GK_OK;
+    char what[96];
+    int k;
+    long long hi = vertices > 0 ? vertices - 1 : INT32_MAX - 2;   /* V = max id + 1 must fit */
+    while ((k = next_line(r, &st)) > 0) {
+        char *hash = strchr(r->line, '#');
+        if (hash) *hash = '\0';
+        char *p = r->line, *fs = field(&p);
+        if (!fs)
+            continue;
+        const char *ft = field(&p), *fw = field(&p);
+        if (!fw)
+            return gk__fail(GK_EFORMAT, "%s:%lld: an edge line must be 'SRC DST W'", r->path, r->no);
+        snprintf(what, sizeof what, "edge %.20s -> %.20s", fs, ft);
+        long long s, t;
+        int32_t w;
+        if ((st = vertex(r, fs, "src", 0, hi, what, &s)) || (st = vertex(r, ft, "dst", 0, hi, what, &t)) ||
+            (st = weight(r, fw, 0, what, &w)) || (st = extra_field(r, p, "'SRC DST W'")) ||
+            (st = edges_push(g, (int32_t)s, (int32_t)t, w, r->path)))
+            return st;
+    }
+    if (k < 0)
+        return st;
+    g->V = vertices > g->max_id + 1 ? vertices : g->max_id + 1;
+    if (g->V < 1)
+        return gk__fail(GK_EFORMAT, "%s:%lld: no edges, and no --vertices to give the vertex count", r->path, r->no);
+    return GK_OK;
+}
+
+/* ---- NTHU, as an edge list (gk_apsp_read builds the matrix directly) ---- */
+
+static gk_status read_nthu_edges(const char *path, gk_edges *g)
+{
+    gk_infile in;
+    gk_status st = gk__in_open(&in, path);
+    if (st) return st;
+    path = in.name;
+    int32_t hdr[2], buf[3 * 4096];
+    if (in.size >= 0 && in.size < 8) {
+        st = gk__fail(GK_EFORMAT, "%s: file size %lld is not 8 + 12E (too short for the V, E header)", path,
+                      (long long)in.size);
+        goto out;
+    }
+    if ((st = gk__read_exact(in.f, path, hdr, sizeof hdr, "the V, E header")))
+        goto out;
+    int32_t V = hdr[0], E = hdr[1];
+    if (V < 1) { st = gk__fail(GK_EFORMAT, "%s: V = %d: the vertex count must be at least 1", path, V); goto out; }
+    if (E < 0) { st = gk__fail(GK_EFORMAT, "%s: E = %d: the edge count must not be negative", path, E); goto out; }
+    if (in.size >= 0 && in.size != 8 + 12 * (int64_t)E) {
+        st = gk__fail(GK_EFORMAT, "%s: file size %lld is not 8 + 12E = %lld for E = %d", path, (long long)in.size,
+                      (long long)(8 + 12 * (int64_t)E), E);
+        goto out;
+    }
+    g->V = V;
+    if ((st = edges_reserve(g, in.size >= 0 ? E : (E < 4096 ? E : 4096), path)))
+        goto out;
+    for (int64_t e0 = 0; e0 < E; e0 += 4096) {
+        int64_t m = E - e0 < 4096 ? E - e0 : 4096;
+        if ((st = gk__read_exact(in.f, path, buf, (size_t)m * 12, "the edges")))
+            goto out;
+        for (int64_t e = 0; e < m; e++) {
+            int32_t s = buf[3 * e], t = buf[3 * e + 1], w = buf[3 * e + 2];
+            if (s < 0 || s >= V || t < 0 || t >= V) {
+                st = gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): %s %d is outside [0, %d)", path,
+                              (long long)(e0 + e), s, t, w, s < 0 || s >= V ? "src" : "dst",
+                              s < 0 || s >= V ? s : t, V);
+                goto out;
+            }
+            if (w < 0 || w > GK_APSP_MAX_WEIGHT) {
+                st = gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): weight %d is outside [0, %d]", path,
+                              (long long)(e0 + e), s, t, w, w, GK_APSP_MAX_WEIGHT);
+                goto out;
+            }
+            if ((st = edges_push(g, s, t, w, path)))
+                goto out;
+        }
+    }
+    char after[64];
+    snprintf(after, sizeof after, "the E = %d edges", E);
+    st = gk__in_expect_end(&in, after);
+out:
+    gk__in_close(&in);
+    return st;
+}
+
+gk_status gk__edges_read(const char *path, gk_format format, int32_t vertices, gk_edges *g)
+{
+    memset(g, 0, sizeof *g);
+    g->max_id = -1;
+    gk_status st;
+    if (format == GK_FORMAT_AUTO && (st = gk_format_detect(path, &format)))
+        return st;
+    if (vertices < 0)
+        return gk__fail(GK_EINVAL, "--vertices=%d: must be at least 1", vertices);
+    if (vertices > 0 && format != GK_FORMAT_EDGES)
+        return gk__fail(GK_EINVAL, "%s: --vertices applies to edge lists; a %s file gives its own vertex count",
+                        path, gk_format_name(format));
+    if (format == GK_FORMAT_NTHU)
+        st = read_nthu_edges(path, g);
+    else if (format == GK_FORMAT_GR || format == GK_FORMAT_MTX || format == GK_FORMAT_EDGES) {
+        text r = { .path = path };
+        if ((st = gk__in_open(&r.in, path)))
+            return st;
+        r.path = r.in.name;
+        st = format == GK_FORMAT_GR ? read_gr(&r, g) : format == GK_FORMAT_MTX ? read_mtx(&r, g)
+                                                     : read_edges(&r, vertices, g);
+        free(r.line);
+        gk__in_close(&r.in);
+    } else
+        st = gk__fail(GK_EINVAL, "%s: %s is not a graph format (want nthu, gr, mtx or edges)", path,
+                      gk_format_name(format));
+    if (st)
+        gk__edges_free(g);
+    return st;
+}
+
+/* d[i][j] = d[j][i] = the smaller of the two. */
+static void symmetrize(int32_t *d, int32_t V)
+{
+    int64_t n = V;
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = i + 1; j < n; j++) {
+            int32_t a = d[i * n + j], b = d[j * n + i], m = a < b ? a : b;
+            d[i * n + j] = d[j * n + i] = m;
+        }
+}
+
+gk_status gk_apsp_read_format(const char *path, gk_format format, int undirected, int32_t vertices,
+                              int32_t **dist, int32_t *V, int64_t *E, int32_t *max_w)
+{
+    gk_status st;
+    *dist = NULL;
+    if (format == GK_FORMAT_AUTO && (st = gk_format_detect(path, &format)))
+        return st;
+    if (format == GK_FORMAT_NTHU) {
+        if (vertices)
+            return gk__fail(GK_EINVAL, "%s: --vertices applies to edge lists; a nthu file gives its own vertex count",
+                            path);
+        if ((st = gk_apsp_read(path, dist, V, E, max_w)))
+            return st;
+        if (undirected)
+            symmetrize(*dist, *V);
+        return GK_OK;
+    }
+    gk_edges g;
+    if ((st = gk__edges_read(path, format, vertices, &g)))
+        return st;
+    int32_t *d;
+    if ((st = gk__apsp_alloc_matrix(strcmp(path, "-") ? path : "standard input", g.V, &d))) {
+        gk__edges_free(&g);
+        return st;
+    }
+    int64_t n = g.V;
+    for (int64_t e = 0; e < g.E; e++) {
+        int32_t s = g.s[e], t = g.t[e], w = g.w[e];
+        if (s == t) continue;                           /* self-loops are ignored */
+        if (w < d[s * n + t]) d[s * n + t] = w;         /* duplicates keep the minimum */
+        if (undirected && w < d[t * n + s]) d[t * n + s] = w;
+    }
+    *dist = d;
+    *V = g.V;
+    if (E) *E = g.E;
+    if (max_w) *max_w = g.max_w;
+    gk__edges_free(&g);
+    return GK_OK;
+}
+
+/* ---- writing ---- */
+
+gk_status gk_apsp_write_npy(const char *path, const int32_t *dist, int32_t V)
+{
+    if (V < 1)
+        return gk__fail(GK_EINVAL, "%s: V = %d: nothing to write", path, V);
+    uint64_t bytes;
+    if (gk__mul_u64((uint64_t)V, (uint64_t)V, &bytes) || gk__mul_u64(bytes, sizeof *dist, &bytes) ||
+        bytes > gk__max_object_bytes())
+        return gk__fail(GK_EINVAL, "%s: V = %d: no V x V int32 matrix of that size", path, V);
+    /* NPY 1.0: magic, version, uint16 header length, a Python dict literal
+     * padded with spaces and ended by '\n' so that the data starts at a
+     * multiple of 64 bytes. */
+    char h[128];
+    int len = snprintf(h + 10, sizeof h - 10, "{'descr': '<i4', 'fortran_order': False, 'shape': (%d, %d), }", V, V);
+    int total = (10 + len + 1 + 63) / 64 * 64;
+    memcpy(h, "\x93NUMPY\x01\x00", 8);
+    h[8] = (char)((total - 10) & 0xff);
+    h[9] = (char)((total - 10) >> 8);
+    memset(h + 10 + len, ' ', (size_t)(total - 10 - len - 1));
+    h[total - 1] = '\n';
+    gk_outfile o;
+    gk_status st = gk__out_open(&o, path);
+    if (st) return st;
+    if (!(st = gk__out_write(&o, h, (size_t)total)))
+        st = gk__out_write(&o, dist, (size_t)bytes);
+    return gk__out_close(&o, st);
+}
+
+gk_status gk_apsp_write_format(const char *path, gk_format format, const int32_t *dist, int32_t V)
+{
+    if (format == GK_FORMAT_AUTO)
+        format = gk_format_for_output(path, GK_FORMAT_NTHU) == GK_FORMAT_NPY ? GK_FORMAT_NPY : GK_FORMAT_NTHU;
+    if (format == GK_FORMAT_NTHU)
+        return gk_apsp_write(path, dist, V);
+    if (format == GK_FORMAT_NPY)
+        return gk_apsp_write_npy(path, dist, V);
+    return gk__fail(GK_EINVAL, "%s: a distance matrix is written as nthu or npy, not %s", path,
+                    gk_format_name(format));
+}
+
+/* Buffered text output. */
+typedef struct tout {
+    gk_outfile o;
+    char buf[1 << 16];
+    size_t n;
+    gk_status st;
+} tout;
+
+static void tput(tout *t, const char *fmt, ...) GK_PRINTF(2, 3);
+static void tput(tout *t, const char *fmt, ...)
+{
+    if (t->st) return;
+    if (t->n > sizeof t->buf - 256) {
+        t->st = gk__out_write(&t->o, t->buf, t->n);
+        t->n = 0;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    t->n += (size_t)vsnprintf(t->buf + t->n, sizeof t->buf - t->n, fmt, ap);
+    va_end(ap);
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+    const int32_t *x = a, *y = b;
+    for (int k = 0; k < 3; k++)
+        if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+    return 0;
+}
+
+/* Sort by (src, dst, w) and keep the first (smallest) of each pair. */
+static gk_status merge_duplicates(gk_edges *g, const char *path)
+{
+    if (g->E < 2) return GK_OK;
+    int32_t *a;
+    gk_status st = gk__xmalloc((void **)&a, (size_t)g->E * 12, "merging duplicate edges");
+    if (st) return st;
+    (void)path;
+    for (int64_t e = 0; e < g->E; e++)
+        a[3 * e] = g->s[e], a[3 * e + 1] = g->t[e], a[3 * e + 2] = g->w[e];
+    qsort(a, (size_t)g->E, 12, cmp_edge);
+    int64_t m = 0;
+    for (int64_t e = 0; e < g->E; e++) {
+        if (m && a[3 * e] == g->s[m - 1] && a[3 * e + 1] == g->t[m - 1])
+            continue;
+        g->s[m] = a[3 * e], g->t[m] = a[3 * e + 1], g->w[m] = a[3 * e + 2];
+        m++;
+    }
+    g->E = m;
+    free(a);
+    return GK_OK;
+}
+
+/* Write g to path in format (not AUTO, not NPY). */
+static gk_status write_graph(const char *path, gk_format format, gk_edges *g)
+{
+    gk_status st;
+    if (format == GK_FORMAT_MTX && (st = merge_duplicates(g, path)))
+        return st;
+    if (format == GK_FORMAT_NTHU && g->E > INT32_MAX)
+        return gk__fail(GK_EINVAL, "%s: %lld edges: the nthu format holds at most %d", path, (long long)g->E,
+                        INT32_MAX);
+    tout *t;
+    if ((st = gk__xmalloc((void **)&t, sizeof *t, "an output buffer")))
+        return st;
+    t->n = 0;
+    t->st = GK_OK;
+    if ((st = gk__out_open(&t->o, path))) {
+        free(t);
+        return st;
+    }
+    long long V = g->V, E = g->E;
+    if (format == GK_FORMAT_NTHU) {
+        int32_t hdr[2] = { g->V, (int32_t)g->E };
+        st = gk__out_write(&t->o, hdr, sizeof hdr);
+        for (int64_t e = 0; !st && e < g->E; e++) {
+            if (t->n + 12 > sizeof t->buf) {
+                st = gk__out_write(&t->o, t->buf, t->n);
+                t->n = 0;
+            }
+            int32_t r[3] = { g->s[e], g->t[e], g->w[e] };
+            memcpy(t->buf + t->n, r, 12);
+            t->n += 12;
+        }
+        t->st = st;
+    } else if (format == GK_FORMAT_GR) {
+        tput(t, "c written by gk %s: %lld vertices, %lld arcs\np sp %lld %lld\n", gk_version(), V, E, V, E);
+        for (int64_t e = 0; e < g->E; e++)
+            tput(t, "a %d %d %d\n", g->s[e] + 1, g->t[e] + 1, g->w[e]);
+    } else if (format == GK_FORMAT_MTX) {
+        tput(t, "%%%%MatrixMarket matrix coordinate integer general\n"
+                "%% written by gk %s: row -> column is an edge, duplicates merged to the smallest weight\n"
+                "%lld %lld %lld\n", gk_version(), V, V, E);
+        for (int64_t e = 0; e < g->E; e++)
+            tput(t, "%d %d %d\n", g->s[e] + 1, g->t[e] + 1, g->w[e]);
+    } else if (format == GK_FORMAT_EDGES) {
+        tput(t, "# written by gk %s: %lld vertices, %lld edges; src dst w, 0-based\n", gk_version(), V, E);
+        for (int64_t e = 0; e < g->E; e++)
+            tput(t, "%d %d %d\n", g->s[e], g->t[e], g->w[e]);
+    } else
+        t->st = gk__fail(GK_EINVAL, "%s: %s is not a graph format (want nthu, gr, mtx or edges)", path,
+                         gk_format_name(format));
+    st = t->st;
+    if (!st && t->n)
+        st = gk__out_write(&t->o, t->buf, t->n);
+    st = gk__out_close(&t->o, st);
+    free(t);
+    return st;
+}
+
+static gk_status output_format(const char *path, gk_format *format)
+{
+    if (*format == GK_FORMAT_AUTO)
+        *format = gk_format_for_output(path, GK_FORMAT_NTHU);
+    if (*format == GK_FORMAT_NPY)
+        return gk__fail(GK_EINVAL, "%s: npy holds distance matrices (gk apsp --output-format=npy), not graphs",
+                        path);
+    return GK_OK;
+}
+
+gk_status gk_graph_convert(const char *in, gk_format in_format, const char *out, gk_format out_format,
+                           int undirected, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id)
+{
+    gk_status st;
+    if ((st = output_format(out, &out_format)))
+        return st;
+    gk_edges g;
+    if ((st = gk__edges_read(in, in_format, vertices, &g)))
+        return st;
+    if (undirected) {
+        int64_t n = g.E;
+        if ((st = edges_reserve(&g, 2 * n, in)))
+            goto out;
+        for (int64_t e = 0; e < n; e++)
+            if (g.s[e] != g.t[e] && (st = edges_push(&g, g.t[e], g.s[e], g.w[e], in)))
+                goto out;
+    }
+    if ((st = write_graph(out, out_format, &g)))
+        goto out;
+    if (V) *V = g.V;
+    if (E) *E = g.E;
+    if (max_id) *max_id = g.max_id;
+out:
+    gk__edges_free(&g);
+    return st;
+}
+
+gk_status gk_apsp_generate_format(const char *path, gk_format format, int32_t V, int64_t E, uint64_t seed,
+                                  int32_t max_w)
+{
+    gk_status st;
+    if ((st = output_format(path, &format)))
+        return st;
+    if (format == GK_FORMAT_NTHU)
+        return gk_apsp_generate(path, V, E, seed, max_w);
+    if (V < 1)
+        return gk__fail(GK_EINVAL, "--vertices=%d: must be at least 1", V);
+    if (E < 0 || E > INT32_MAX)
+        return gk__fail(GK_EINVAL, "--edges=%lld: must be in [0, %d]", (long long)E, INT32_MAX);
+    if (max_w < 0 || max_w > GK_APSP_MAX_WEIGHT)
+        return gk__fail(GK_EINVAL, "--max-weight=%d: must be in [0, %d]", max_w, GK_APSP_MAX_WEIGHT);
+    char what[96];
+    snprintf(what, sizeof what, "%s: %lld edges in memory", path, (long long)E);
+    if ((st = gk_host_memory_check((uint64_t)E * 24, what)))
+        return st;
+    gk_edges g = { .V = V, .max_id = -1 };
+    if ((st = edges_reserve(&g, E, path)))
+        goto out;
+    /* The same edges as gk_apsp_generate (same seed, same graph). */
+#pragma omp parallel for schedule(static)
+    for (int64_t e = 0; e < E; e++) {
+        uint64_t id = 3 * (uint64_t)e;
+        uint32_t s = (uint32_t)gk__rand_below(seed, id, (uint64_t)V), t = s;
+        if (V > 1)
+            t = (uint32_t)((s + 1 + gk__rand_below(seed, id + 1, (uint64_t)V - 1)) % (uint64_t)V);
+        g.s[e] = (int32_t)s;
+        g.t[e] = (int32_t)t;
+        g.w[e] = (int32_t)gk__rand_below(seed, id + 2, (uint64_t)max_w + 1);
+    }
+    g.E = E;
+    st = write_graph(path, format, &g);
+out:
+    gk__edges_free(&g);
+    return st;
+}

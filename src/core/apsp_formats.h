@@ -1,0 +1,25 @@
+/* apsp_formats.h - inside libgk: the graph formats' edge lists (see
+ * gk/apsp.h for the formats and apsp_formats.c for the rules). */
+#ifndef GK_APSP_FORMATS_H
+#define GK_APSP_FORMATS_H
+
+#include "core/internal.h"
+
+/* The V x V matrix, INF off the diagonal and 0 on it, or GK_ENOMEM naming
+ * path and how much it needs (apsp_io.c). */
+gk_status gk__apsp_alloc_matrix(const char *path, int32_t V, int32_t **out);
+
+/* A graph as read: V vertices, E edges (src, dst, w) in file order. */
+typedef struct gk_edges {
+    int32_t V;
+    int64_t E, cap;
+    int32_t *s, *t, *w;
+    int32_t max_w;
+    int32_t max_id;          /* largest vertex id of an edge, -1 without edges */
+} gk_edges;
+
+/* Read path (format not AUTO) into g; vertices as gk_apsp_read_format. */
+gk_status gk__edges_read(const char *path, gk_format format, int32_t vertices, gk_edges *g);
+void gk__edges_free(gk_edges *g);
+
+#endif /* GK_APSP_FORMATS_H */

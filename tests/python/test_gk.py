@@ -1,0 +1,445 @@
+#!/usr/bin/env python3
+"""The gk Python module against independent references, as TAP.
+
+References: scipy.sparse.csgraph.floyd_warshall when scipy is installed, and
+always a plain numpy Floyd-Warshall and a numpy 27-point stencil written here.
+Run by tests/test_python.sh (which skips when numpy is missing) with
+GK_LIBRARY pointing at the build tree's libgk and GK_LAYOUT at
+tests/test_python_layout (the C side of the structure layouts).
+"""
+import ctypes
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import traceback
+import warnings
+
+import numpy as np
+
+import gk
+from gk import _lib
+
+try:
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import floyd_warshall as scipy_fw
+except ImportError:
+    sp = scipy_fw = None
+
+INF = gk.INF
+_n = 0
+_failed = 0
+
+
+class Skip(Exception):
+    pass
+
+
+def test(fn):
+    """Run fn now as one TAP test."""
+    global _n, _failed
+    _n += 1
+    name = fn.__doc__.strip().splitlines()[0] if fn.__doc__ else fn.__name__
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            fn()
+        print("ok %d - %s" % (_n, name))
+    except Skip as e:
+        print("ok %d - %s # SKIP %s" % (_n, name, e))
+    except Exception:
+        _failed += 1
+        print("not ok %d - %s" % (_n, name))
+        for line in traceback.format_exc().splitlines():
+            print("# " + line)
+    sys.stdout.flush()
+    return fn
+
+
+def need_scipy():
+    if scipy_fw is None:
+        raise Skip("scipy is not installed (the numpy reference tests still ran)")
+
+
+def ref_fw(d):
+    """Plain Floyd-Warshall on a float matrix (inf: no edge)."""
+    d = np.array(d, dtype=np.float64)
+    np.fill_diagonal(d, 0)
+    for k in range(d.shape[0]):
+        np.minimum(d, d[:, k, None] + d[None, k, :], out=d)
+    return d
+
+
+def ref_from_edges(V, edges, undirected=False):
+    """The float adjacency (inf: none) of an edge list: min of duplicates, no self-loops."""
+    a = np.full((V, V), np.inf)
+    for s, t, w in edges:
+        s, t = int(s), int(t)
+        if s == t:
+            continue
+        a[s, t] = min(a[s, t], w)
+        if undirected:
+            a[t, s] = min(a[t, s], w)
+    return a
+
+
+def as_gk(f):
+    """float distances (inf) -> gk's int32 (INF)."""
+    out = np.where(np.isinf(f), INF, f)
+    return out.astype(np.int32)
+
+
+def expect_raises(exc, pattern, fn, *a, **k):
+    try:
+        fn(*a, **k)
+    except exc as e:
+        assert pattern in str(e), "message %r lacks %r" % (str(e), pattern)
+        return e
+    raise AssertionError("%s not raised" % exc.__name__)
+
+
+rng = np.random.default_rng(20261122)
+
+
+def random_dense(V, density, maxw=20):
+    a = rng.integers(0, maxw + 1, (V, V)).astype(np.float64)   # 0 entries: no edge (scipy)
+    a[rng.random((V, V)) > density] = 0
+    return a
+
+
+# ------------------------------------------------------------------ layout
+
+@test
+def t_layout():
+    """the ctypes structures and constants match the C compiler's layouts"""
+    exe = os.environ.get("GK_LAYOUT")
+    if not exe or not os.path.exists(exe):
+        raise Skip("GK_LAYOUT (tests/test_python_layout) not built")
+    lines = subprocess.run([exe], check=True, stdout=subprocess.PIPE, universal_newlines=True).stdout.split("\n")
+    seen = {}
+    for line in filter(None, lines):
+        a, b, c = line.split()
+        if a == "const":
+            assert getattr(_lib, b) == int(c), "%s: Python %r, C %s" % (b, getattr(_lib, b), c)
+            continue
+        cls = _lib.STRUCTS[a]
+        if b == "sizeof":
+            assert ctypes.sizeof(cls) == int(c), "sizeof %s: ctypes %d, C %s" % (a, ctypes.sizeof(cls), c)
+        else:
+            assert getattr(cls, b).offset == int(c), "%s.%s: ctypes %d, C %s" % (a, b, getattr(cls, b).offset, c)
+            seen.setdefault(a, set()).add(b)
+    for name, cls in _lib.STRUCTS.items():
+        assert {f[0] for f in cls._fields_} == seen.get(name, set()), name
+
+
+@test
+def t_cdll():
+    """libgk is a ctypes.CDLL: foreign calls release the GIL"""
+    assert isinstance(_lib.lib, ctypes.CDLL) and not isinstance(_lib.lib, ctypes.PyDLL)
+
+
+@test
+def t_info():
+    """gk.info() reports the version, the CPU and the GPUs"""
+    i = gk.info()
+    assert i["version"] == gk.__version__ == i["build"]["version"]
+    assert i["cpu"]["pus"] >= 1 and isinstance(i["gpus"], list)
+    assert i["gpu_usable"] or i["gpu_note"]
+
+
+# ------------------------------------------------------------------ floyd_warshall
+
+@test
+def t_fw_numpy_ref():
+    """floyd_warshall == a plain numpy Floyd-Warshall (dense, 0 = no edge, unreachable pairs)"""
+    for V in (1, 2, 7, 64, 129):
+        for density in (0.02, 0.2):
+            a = random_dense(V, density)
+            adj = np.where(a == 0, np.inf, a)
+            got = gk.floyd_warshall(a, device="cpu")
+            assert got.dtype == np.float64 and got.shape == (V, V)
+            assert np.array_equal(got, ref_fw(adj)), (V, density)
+            und = np.minimum(adj, adj.T)
+            assert np.array_equal(gk.floyd_warshall(a, directed=False), ref_fw(und))
+            one = np.where(np.isinf(adj), np.inf, 1.0)
+            assert np.array_equal(gk.floyd_warshall(a, unweighted=True), ref_fw(one))
+
+
+@test
+def t_fw_scipy_dense():
+    """floyd_warshall == scipy's on dense graphs: directed, undirected, unweighted, inf/NaN, self-loops"""
+    need_scipy()
+    for V in (1, 3, 50, 200):
+        for density in (0.01, 0.1, 0.5):
+            a = random_dense(V, density)
+            if V > 2:
+                a[0, 1], a[1, 2] = np.inf, np.nan          # more non-edges
+                a[2, 2] = 5                                # a self-loop: ignored
+            for directed in (True, False):
+                for unweighted in (False, True):
+                    want = scipy_fw(a, directed=directed, unweighted=unweighted)
+                    got = gk.floyd_warshall(a, directed=directed, unweighted=unweighted)
+                    assert got.dtype == want.dtype and np.array_equal(got, want), (V, density, directed, unweighted)
+    lst = [[0, 3, 0], [0, 0, 1], [2, 0, 0]]
+    assert np.array_equal(gk.floyd_warshall(lst), scipy_fw(lst))
+    m = np.ma.masked_array([[0, 3.0], [4.0, 0]], mask=[[0, 1], [0, 0]])
+    assert np.array_equal(gk.floyd_warshall(m), scipy_fw(m))
+    assert gk.floyd_warshall(np.zeros((0, 0))).shape == (0, 0)
+
+
+@test
+def t_fw_scipy_sparse():
+    """floyd_warshall == scipy's on sparse graphs: explicit 0-weight edges, duplicates, self-loops"""
+    need_scipy()
+    for V in (2, 40, 150):
+        E = V * 4
+        s, t = rng.integers(0, V, E), rng.integers(0, V, E)
+        w = rng.integers(0, 30, E).astype(np.float64)
+        w[: E // 5] = 0                                    # explicit zeros: edges of weight 0
+        s[: E // 10], t[: E // 10] = s[E // 10: E // 5], t[E // 10: E // 5]   # duplicates
+        s[-3:] = t[-3:]                                    # self-loops
+        # scipy takes the minimum of duplicates in a non-canonical CSR
+        order = np.argsort(s, kind="stable")
+        indptr = np.searchsorted(s[order], np.arange(V + 1))
+        csr = sp.csr_matrix((w[order], t[order], indptr), shape=(V, V))
+        assert not csr.has_canonical_format
+        for fmt in ("csr", "csc", "lil"):
+            g = csr if fmt == "csr" else csr.copy().asformat(fmt)   # tolil() sums csr's duplicates in place
+            for directed in (True, False):
+                for unweighted in (False, True):
+                    want = scipy_fw(g, directed=directed, unweighted=unweighted)
+                    got = gk.floyd_warshall(g, directed=directed, unweighted=unweighted)
+                    assert np.array_equal(got, want), (V, fmt, directed, unweighted)
+        # an independent check of the explicit-zero rule
+        ref = ref_fw(ref_from_edges(V, zip(s, t, w)))
+        assert np.array_equal(gk.floyd_warshall(csr), ref)
+
+
+@test
+def t_fw_overwrite():
+    """overwrite=True writes into a C-ordered float64 array, as scipy does"""
+    a = random_dense(30, 0.2)
+    want = gk.floyd_warshall(a.copy())
+    b = a.copy()
+    got = gk.floyd_warshall(b, overwrite=True)
+    assert got is b and np.array_equal(b, want)
+    c = a.astype(np.float32)
+    assert gk.floyd_warshall(c, overwrite=True) is not c
+
+
+@test
+def t_fw_limits():
+    """floyd_warshall refuses what gk cannot do, with a clear message"""
+    expect_raises(ValueError, "is negative", gk.floyd_warshall, np.array([[0, -1.0], [1, 0]]))
+    expect_raises(ValueError, "non-negative integral", gk.floyd_warshall, np.array([[0, 1.5], [1, 0]]))
+    expect_raises(ValueError, "above gk's largest weight", gk.floyd_warshall, np.array([[0, 2.0**30], [1, 0]]))
+    expect_raises(ValueError, "square", gk.floyd_warshall, np.zeros((2, 3)))
+    expect_raises(NotImplementedError, "return_predecessors", gk.floyd_warshall, np.eye(2), return_predecessors=True)
+    # negative or fractional weights are fine when unweighted (every edge counts 1), as in scipy
+    r = gk.floyd_warshall(np.array([[0, -2.5], [0, 0]]), unweighted=True)
+    assert np.array_equal(r, [[0, 1], [np.inf, 0]])
+    # a negative diagonal is ignored, as in scipy
+    assert np.array_equal(gk.floyd_warshall(np.array([[-3.0, 1], [0, 0]])), [[0, 1], [np.inf, 0]])
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = gk.floyd_warshall(np.array([[0, 6e8, 0], [0, 0, 6e8], [0, 0, 0]]))
+        assert any("unreachable" in str(x.message) for x in w)
+    assert r[0, 2] == np.inf and r[0, 1] == 6e8          # 1.2e9 >= 2^30 - 1: unreachable in gk
+
+
+# ------------------------------------------------------------------ apsp
+
+@test
+def t_apsp_edges():
+    """apsp on (E, 3) edge arrays == the reference: duplicates, self-loops, 0 weights, unreachable"""
+    for V, E in ((1, 0), (5, 3), (60, 200), (300, 3000)):
+        s, t = rng.integers(0, V, E), rng.integers(0, V, E)
+        w = rng.integers(0, 50, E)
+        if E > 10:
+            w[:5] = 0
+            s[5:8], t[5:8] = s[8:11], t[8:11]
+            s[-2:] = t[-2:]
+        edges = np.stack([s, t, w], axis=1)
+        want = as_gk(ref_fw(ref_from_edges(V, edges)))
+        got = gk.apsp(edges, vertices=V, kind="edges", device="cpu")
+        assert got.dtype == np.int32 and got.flags.c_contiguous and np.array_equal(got, want), V
+        und = as_gk(ref_fw(ref_from_edges(V, edges, undirected=True)))
+        assert np.array_equal(gk.apsp(edges, vertices=V, kind="edges", undirected=True), und)
+        assert np.array_equal(gk.apsp(edges.astype(np.float64), vertices=V, kind="edges"), want)
+        if scipy_fw is not None and E:
+            # scipy from the duplicate-free edges (a COO -> CSR conversion would add duplicates up),
+            # explicit zeros kept as 0-weight edges
+            best = {}
+            for a, b, c in edges.tolist():
+                if a != b:
+                    best[a, b] = min(c, best.get((a, b), c))
+            if best:
+                (i, j), c = zip(*best.keys()), list(best.values())
+                csr = sp.csr_matrix((np.array(c, float), (i, j)), shape=(V, V))
+                assert np.array_equal(got, as_gk(scipy_fw(csr))), V
+    e = np.array([[0, 1, 4], [1, 3, 2]])
+    assert gk.apsp(e).shape == (4, 4) and gk.apsp(e, vertices=6).shape == (6, 6)
+
+
+@test
+def t_apsp_matrix_sparse():
+    """apsp on a gk-convention matrix (0 is an edge, INF/inf/NaN are not) and on scipy.sparse"""
+    V = 80
+    a = rng.integers(0, 9, (V, V)).astype(np.int64)
+    a[rng.random((V, V)) > 0.05] = INF
+    fa = np.where(a == INF, np.inf, a.astype(np.float64))
+    assert np.array_equal(gk.apsp(a), as_gk(ref_fw(fa)))
+    f = fa.copy()
+    f[0, 1] = np.nan
+    assert np.array_equal(gk.apsp(f), as_gk(ref_fw(np.where(np.isnan(f), np.inf, f))))
+    if sp is not None:
+        nz = np.isfinite(fa) & (fa != 0)
+        s = sp.csr_matrix(np.where(nz, fa, 0))
+        assert np.array_equal(gk.apsp(s), as_gk(ref_fw(np.where(nz, fa, np.inf))))
+        assert np.array_equal(gk.apsp(s.tocoo()), gk.apsp(s))
+        zs = sp.csr_matrix((np.array([0.0]), (np.array([0]), np.array([1]))), shape=(2, 2))
+        assert np.array_equal(gk.apsp(zs), [[0, 0], [INF, 0]])    # an explicit 0 is an edge
+
+
+@test
+def t_apsp_arguments():
+    """apsp's argument errors: precision, device, gpus, kind, bad weights and ids"""
+    e = np.array([[0, 1, 4], [1, 2, 2], [2, 0, 1], [0, 2, 9]])
+    expect_raises(ValueError, "'auto' or '32'", gk.apsp, e, precision="16")
+    assert np.array_equal(gk.apsp(e, precision="32"), gk.apsp(e, precision=32))
+    expect_raises(ValueError, "device", gk.apsp, e, device="tpu")
+    expect_raises(NotImplementedError, "one GPU", gk.apsp, e, gpus=[0, 1])
+    expect_raises(ValueError, "kind='edges'", gk.apsp, np.zeros((3, 3), int))
+    expect_raises(ValueError, "outside [0, 1073741822]", gk.apsp, np.array([[0, 1, -1], [1, 0, 1]]))
+    expect_raises(ValueError, "not an integer", gk.apsp, np.array([[0, 1, 0.5], [1, 0, 1]]))
+    expect_raises(ValueError, "outside [0, 4]", gk.apsp, np.array([[0, 7, 1], [1, 0, 1]]), vertices=5)
+    expect_raises(ValueError, "no edges", gk.apsp, np.zeros((0, 3), int))
+
+
+@test
+def t_apsp_threads():
+    """apsp from 4 threads at once gives the same answers (a context runs one job at a time)"""
+    V = 150
+    a = random_dense(V, 0.05).astype(np.int64)
+    a[a == 0] = INF
+    want = gk.apsp(a)
+    out = [None] * 4
+
+    def run(i):
+        out[i] = gk.apsp(a)
+    th = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for x in th:
+        x.start()
+    for x in th:
+        x.join()
+    assert all(np.array_equal(o, want) for o in out)
+
+
+@test
+def t_apsp_gpu():
+    """the GPU gives the CPU's answer (same graphs), checked"""
+    if not gk.info()["gpu_usable"]:
+        raise Skip("no usable GPU: " + gk.info()["gpu_note"][:100])
+    for V in (1, 100, 700):
+        a = random_dense(V, 0.02, maxw=1000)
+        assert np.array_equal(gk.floyd_warshall(a, device="gpu"), gk.floyd_warshall(a, device="cpu"))
+        e = np.stack([rng.integers(0, V, 5 * V), rng.integers(0, V, 5 * V), rng.integers(0, 100, 5 * V)], 1)
+        got = gk.apsp(e, vertices=V, kind="edges", device="gpu", check=True)
+        assert gk.last_report()["backend"] == "gpu"
+        assert np.array_equal(got, gk.apsp(e, vertices=V, kind="edges", device="cpu"))
+
+
+# ------------------------------------------------------------------ files
+
+SAMPLE = {
+    "gr": "c a sample\np sp 4 5\na 1 2 3\na 2 3 0\na 1 2 1\na 3 3 4\na 4 1 7\n",
+    "mtx": "%%MatrixMarket matrix coordinate integer general\n% a sample\n4 4 5\n1 2 3\n2 3 0\n1 2 1\n3 3 4\n4 1 7\n",
+    "edges": "# a sample\n0 1 3\n1 2 0  # 0-weight edge\n0 1 1\n2 2 4\n3 0 7\n",
+}
+SAMPLE_EDGES = [(0, 1, 3), (1, 2, 0), (0, 1, 1), (2, 2, 4), (3, 0, 7)]
+
+
+@test
+def t_files():
+    """read_graph, convert, write_distances: every format gives the same matrix as the NTHU file"""
+    with tempfile.TemporaryDirectory() as d:
+        nthu = os.path.join(d, "g.nthu")
+        with open(nthu, "wb") as f:
+            np.array([4, 5] + [x for e in SAMPLE_EDGES for x in e], dtype="<i4").tofile(f)
+        want = as_gk(ref_fw(ref_from_edges(4, SAMPLE_EDGES)))
+        assert np.array_equal(gk.apsp(nthu), want)
+        for fmt, text in SAMPLE.items():
+            p = os.path.join(d, "g." + fmt)
+            with open(p, "w") as f:
+                f.write(text)
+            assert np.array_equal(gk.read_graph(p), gk.read_graph(nthu)), fmt
+            assert np.array_equal(gk.apsp(p), want), fmt
+            q = os.path.join(d, "back.nthu")
+            assert gk.convert(p, q)[0] == 4
+            assert np.array_equal(gk.apsp(q), want)
+        sym = os.path.join(d, "s.mtx")
+        with open(sym, "w") as f:
+            f.write("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n")
+        assert np.array_equal(gk.apsp(sym), [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+        out = os.path.join(d, "dist.npy")
+        gk.write_distances(out, want)
+        assert np.array_equal(np.load(out), want) and np.load(out).dtype == np.int32
+
+
+@test
+def t_files_bad():
+    """malformed files raise gk.FormatError naming the file and the line"""
+    bad = {"gr": ("p sp 4 1\na 1 9 3\n", ":2: arc 1 -> 9: vertex 9 is outside [1, 4]"),
+           "mtx": ("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 0.5\n", ":3: entry (1, 2): weight 0.5"),
+           "edges": ("0 1 3\n1 x 2\n", ":2: edge 1 -> x: dst 'x' is not an integer")}
+    with tempfile.TemporaryDirectory() as d:
+        for fmt, (text, msg) in bad.items():
+            p = os.path.join(d, "bad." + fmt)
+            with open(p, "w") as f:
+                f.write(text)
+            e = expect_raises(gk.FormatError, p + msg, gk.apsp, p)
+            assert isinstance(e, ValueError) and e.status == _lib.GK_EFORMAT
+        expect_raises(gk.FileError, "cannot open", gk.read_graph, os.path.join(d, "missing.gr"))
+
+
+# ------------------------------------------------------------------ stencil
+
+def ref_stencil(g, steps, c):
+    c = np.asarray(c, dtype=np.float64).reshape(3, 3, 3)
+    nz, ny, nx = g.shape
+    for _ in range(steps):
+        p = np.zeros((nz + 2, ny + 2, nx + 2))
+        p[1:-1, 1:-1, 1:-1] = g
+        out = np.zeros_like(g)
+        for dz in range(3):
+            for dy in range(3):
+                for dx in range(3):
+                    out += c[dz, dy, dx] * p[dz:dz + nz, dy:dy + ny, dx:dx + nx]
+        g = out
+    return g
+
+
+@test
+def t_stencil():
+    """stencil == a numpy 27-point reference (default and given coefficients, 1-3 D, overwrite)"""
+    g = rng.uniform(-1, 1, (6, 7, 9))
+    dflt = np.ctypeslib.as_array(_lib.default_coeffs)
+    for coeffs in (None, rng.uniform(-0.1, 0.1, 27), rng.uniform(-0.1, 0.1, (3, 3, 3))):
+        got = gk.stencil(g, 3, coeffs, device="cpu")
+        want = ref_stencil(g, 3, dflt if coeffs is None else coeffs)
+        assert got.shape == g.shape and np.allclose(got, want, rtol=0, atol=1e-13), np.abs(got - want).max()
+    line = rng.uniform(-1, 1, 12)
+    assert np.allclose(gk.stencil(line, 2), ref_stencil(line.reshape(1, 1, 12), 2, dflt).ravel(), rtol=0, atol=1e-13)
+    h = g.copy()
+    assert gk.stencil(h, 2, overwrite=True) is h and np.allclose(h, ref_stencil(g, 2, dflt), rtol=0, atol=1e-13)
+    assert np.array_equal(gk.stencil(g, 0), g)
+    expect_raises(ValueError, "27", gk.stencil, g, 1, np.ones(26))
+    expect_raises(ValueError, "steps", gk.stencil, g, -1)
+    if gk.info()["gpu_usable"]:
+        assert np.allclose(gk.stencil(g, 3, device="gpu", check=True), gk.stencil(g, 3, device="cpu"),
+                           rtol=0, atol=1e-13)
+
+
+print("1..%d" % _n)
+sys.exit(1 if _failed else 0)

@@ -1,0 +1,166 @@
+#!/bin/sh
+# Graph formats: DIMACS .gr, Matrix Market and text edge lists read by
+# `gk apsp` and written by `gk convert` and `gk gen apsp`; .npy distance
+# matrices.  Each format gives the NTHU file's distances and round-trips;
+# a small graph's distances are checked against values worked out by hand;
+# auto detection; every malformed file is refused with one line naming the
+# file and the line, exit 1 and no output.
+. "$top_srcdir/tests/tap.sh"
+T=$t_tmp
+
+# little-endian int32s
+i32() { for v in "$@"; do
+  printf "\\$(printf %03o $((v & 255)))\\$(printf %03o $(((v >> 8) & 255)))\\$(printf %03o $(((v >> 16) & 255)))\\$(printf %03o $(((v >> 24) & 255)))"
+done; }
+I=1073741823
+
+# ---- a small graph by hand: 0->1 (3 and 1: duplicates keep 1), 1->2 (0), 2->2 (self-loop), 3->0 (7)
+printf 'c a sample\np sp 4 5\na 1 2 3\na 2 3 0\na 1 2 1\na 3 3 4\na 4 1 7\n' >"$T/s.gr"
+printf '%%%%MatrixMarket matrix coordinate integer general\n%% a sample\n4 4 5\n1 2 3\n2 3 0\n1 2 1\n3 3 4\n4 1 7\n' >"$T/s.mtx"
+printf '# a sample\n0 1 3\n1 2 0   # a 0-weight edge\n\n0 1 1\n2 2 4\n3 0 7\n' >"$T/s.edges"
+i32 4 5 0 1 3 1 2 0 0 1 1 2 2 4 3 0 7 >"$T/s.nthu"
+i32 0 1 1 $I  $I 0 0 $I  $I $I 0 $I  7 8 8 0 >"$T/s.want"
+for f in nthu gr mtx edges; do
+  t_ok "apsp reads the hand-made .$f" "$GK" apsp --device=cpu "$T/s.$f" "$T/s.$f.out"
+  cmp -s "$T/s.$f.out" "$T/s.want"; t_result $? ".$f: the distances worked out by hand"
+done
+i32 0 1 1 7  1 0 0 8  1 0 0 8  7 8 8 0 >"$T/s.uwant"
+t_ok "apsp --undirected" "$GK" apsp --undirected --device=cpu "$T/s.gr" "$T/s.u.out"
+cmp -s "$T/s.u.out" "$T/s.uwant"; t_result $? "--undirected: every edge both ways (by hand)"
+t_ok "apsp --undirected on nthu" "$GK" apsp --undirected --device=cpu "$T/s.nthu" "$T/s.u2.out"
+cmp -s "$T/s.u2.out" "$T/s.uwant"; t_result $? "--undirected on nthu (by hand)"
+printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n' >"$T/p.mtx"
+i32 0 1 2  1 0 1  2 1 0 >"$T/p.want"
+"$GK" apsp "$T/p.mtx" "$T/p.out" && cmp -s "$T/p.out" "$T/p.want"
+t_result $? "mtx pattern symmetric: weight 1 both ways (by hand)"
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 4.0e0\n' >"$T/r.mtx"
+i32 0 4 $I 0 >"$T/r.want"
+"$GK" apsp "$T/r.mtx" "$T/r.out" && cmp -s "$T/r.out" "$T/r.want"; t_result $? "mtx real with integral values"
+printf '0 1 5\n' >"$T/v.edges"
+i32 0 5 $I $I  $I 0 $I $I  $I $I 0 $I  $I $I $I 0 >"$T/v.want"
+"$GK" apsp --vertices=4 "$T/v.edges" "$T/v.out" && cmp -s "$T/v.out" "$T/v.want"
+t_result $? "edges --vertices=4: more vertices than the largest id + 1"
+
+# ---- a generated graph: every format gives the NTHU distances and round-trips
+t_ok "gen apsp (nthu)" "$GK" gen apsp --vertices=120 --edges=900 --seed=7 --max-weight=30 "$T/g.nthu"
+t_ok "apsp on the nthu file" "$GK" apsp --device=cpu "$T/g.nthu" "$T/g.want"
+for f in gr mtx edges; do
+  t_ok "convert nthu -> $f" "$GK" convert "$T/g.nthu" "$T/g.$f"
+  t_ok "apsp on .$f" "$GK" apsp --device=cpu "$T/g.$f" "$T/g.$f.out"
+  cmp -s "$T/g.$f.out" "$T/g.want"; t_result $? ".$f gives the nthu file's distances"
+  t_ok "convert $f -> nthu" "$GK" convert "$T/g.$f" "$T/g.$f.nthu"
+  "$GK" apsp --device=cpu "$T/g.$f.nthu" "$T/g.$f.nthu.out" && cmp -s "$T/g.$f.nthu.out" "$T/g.want"
+  t_result $? "$f -> nthu round trip: same distances"
+  t_ok "gen apsp --format=$f" "$GK" gen apsp --vertices=120 --edges=900 --seed=7 --max-weight=30 "$T/gen.$f"
+  cmp -s "$T/gen.$f" "$T/g.$f"; t_result $? "gen in .$f = the nthu graph converted (same seed, same graph)"
+done
+cmp -s "$T/g.gr.nthu" "$T/g.nthu"; t_result $? "nthu -> gr -> nthu is byte-identical"
+cmp -s "$T/g.edges.nthu" "$T/g.nthu"; t_result $? "nthu -> edges -> nthu is byte-identical"
+[ "$(sed -n 3p "$T/g.mtx" | cut -d' ' -f3)" -le 900 ] && ! sort "$T/g.mtx" | awk 'NR > 3 { print $1, $2 }' | uniq -d | grep -q .
+t_result $? "mtx output merges duplicate entries"
+t_ok "convert --output-format=gr to a name without extension" "$GK" convert --output-format=gr "$T/g.nthu" "$T/plain"
+cmp -s "$T/plain" "$T/g.gr"; t_result $? "--output-format overrides the name"
+
+# ---- auto detection: by the first bytes when the name says nothing, stdin
+cp "$T/g.gr" "$T/noext1"; cp "$T/g.mtx" "$T/noext2"; cp "$T/g.edges" "$T/noext3"; cp "$T/g.nthu" "$T/noext4"
+for nf in 1:gr 2:mtx 3:edges 4:nthu; do
+  n=${nf%%:*}
+  "$GK" apsp --device=cpu "$T/noext$n" "$T/noext$n.out" && cmp -s "$T/noext$n.out" "$T/g.want"
+  t_result $? "auto detection of ${nf#*:} from the first bytes"
+done
+cp "$T/g.gr" "$T/mislabeled.txt"
+t_fails "a .txt name is read as an edge list" 1 "mislabeled.txt:1: " "$GK" apsp "$T/mislabeled.txt" "$T/x"
+t_ok "--format=gr overrides the name" "$GK" apsp --format=gr --device=cpu "$T/mislabeled.txt" "$T/ml.out"
+cmp -s "$T/ml.out" "$T/g.want"; t_result $? "--format=gr: same distances"
+"$GK" apsp --format=edges --device=cpu - "$T/stdin.out" <"$T/g.edges" && cmp -s "$T/stdin.out" "$T/g.want"
+t_result $? "an edge list on standard input with --format=edges"
+"$GK" apsp --device=cpu - "$T/stdin2.out" <"$T/g.nthu" && cmp -s "$T/stdin2.out" "$T/g.want"
+t_result $? "standard input is nthu by default"
+"$GK" convert --format=gr --output-format=edges - - <"$T/g.gr" >"$T/stdout.edges" && cmp -s "$T/stdout.edges" "$T/g.edges"
+t_result $? "convert from standard input to standard output"
+if mkfifo "$T/pipe.gr" 2>/dev/null; then
+  cat "$T/g.gr" >"$T/pipe.gr" &
+  timeout 60 "$GK" apsp --device=cpu "$T/pipe.gr" "$T/pipe.out" && cmp -s "$T/pipe.out" "$T/g.want"
+  t_result $? "a FIFO named .gr is read once, as gr (detection does not take its bytes)"
+  wait
+else
+  echo "ok $((t_n = t_n + 1)) - a FIFO named .gr # SKIP mkfifo failed"
+fi
+t_fails "an edge list on standard input without --format" 1 "standard input" "$GK" apsp - "$T/x" <"$T/g.edges"
+
+# ---- .npy output
+t_ok "apsp --output-format=npy" "$GK" apsp --output-format=npy --device=cpu "$T/g.gr" "$T/g.out.npy"
+hdr=$(head -c 6 "$T/g.out.npy" | od -An -c | tr -d ' ')
+size=$(wc -c <"$T/g.out.npy")
+[ "$hdr" = "223NUMPY" ] && [ $(((size - 120 * 120 * 4) % 64)) = 0 ] && tail -c $((120 * 120 * 4)) "$T/g.out.npy" | cmp -s - "$T/g.want"
+t_result $? ".npy: the magic, a 64-byte aligned header, then the nthu bytes"
+t_ok "a .npy name is npy by default" "$GK" apsp --device=cpu "$T/g.gr" "$T/auto.npy"
+cmp -s "$T/auto.npy" "$T/g.out.npy"; t_result $? "auto: .npy by the name"
+if [ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && "$PYTHON" -c 'import numpy' 2>/dev/null; then
+  "$PYTHON" -c 'import numpy as np, sys
+a = np.load(sys.argv[1]); b = np.fromfile(sys.argv[2], dtype="<i4").reshape(120, 120)
+sys.exit(not (a.dtype == np.int32 and a.shape == (120, 120) and (a == b).all()))' "$T/g.out.npy" "$T/g.want"
+  t_result $? "numpy.load reads the .npy (int32, 120 x 120, the same values)"
+else
+  echo "ok $((t_n = t_n + 1)) - numpy.load reads the .npy # SKIP no python3 with numpy"
+fi
+
+# ---- warnings and option rules
+i32 6 1 0 2 1 >"$T/iso.nthu"
+t_ok "convert to edges with isolated vertices" "$GK" convert "$T/iso.nthu" "$T/iso.edges"
+grep -q 'read it with --vertices=6' "$T/err"; t_result $? "convert warns that an edge list loses isolated vertices"
+t_fails "--vertices on a .gr file" 1 "s.gr: --vertices applies to edge lists" "$GK" apsp --vertices=9 "$T/s.gr" "$T/x"
+t_fails "--format=npy for a graph" 2 "want auto, nthu, gr, mtx or edges" "$GK" apsp --format=npy "$T/s.gr" "$T/x"
+t_fails "--output-format=gr for distances" 2 "want auto, nthu or npy" "$GK" apsp --output-format=gr "$T/s.gr" "$T/x"
+t_fails "convert to npy" 2 "want auto, nthu, gr, mtx or edges" "$GK" convert --output-format=npy "$T/s.gr" "$T/x"
+t_fails "convert without OUTPUT" 2 "INPUT and OUTPUT" "$GK" convert "$T/s.gr"
+t_fails "convert onto its input" 1 "s.gr" "$GK" convert "$T/s.gr" "$T/s.gr"
+
+# ---- malformed files: one line FILE:LINE: ..., exit 1, no output
+bad() {  # bad EXT NAME PATTERN TEXT (printf format)
+  ext=$1 name=$2 pat=$3
+  printf "$4" >"$T/bad.$ext"
+  rm -f "$T/bad.out" "$T/bad.conv"
+  t_fails "$ext: $name" 1 "bad\\.$ext:$pat" "$GK" apsp --device=cpu "$T/bad.$ext" "$T/bad.out"
+  "$GK" convert "$T/bad.$ext" "$T/bad.conv" 2>/dev/null
+  [ $? = 1 ] && [ ! -e "$T/bad.out" ] && [ ! -e "$T/bad.conv" ] && [ -z "$(ls "$T" | grep 'bad\.\(out\|conv\)\.tmp')" ]
+  t_result $? "$ext: $name: convert refuses it too; no output file"
+}
+bad gr "an arc before the p line" "1: an arc before" 'a 1 2 3\np sp 2 1\n'
+bad gr "a second p line" "2: a second problem line (the first is line 1)" 'p sp 2 0\np sp 2 0\n'
+bad gr "a p line that is not sp" "1: the problem line must be 'p sp N M'" 'p max 2 1\n'
+bad gr "a vertex count of 0" "1: p sp: vertex count '0'" 'p sp 0 0\n'
+bad gr "a vertex outside [1, n]" "3: arc 5 -> 0: vertex 5 is outside \\[1, 4\\]" 'c x\np sp 4 1\na 5 0 3\n'
+bad gr "a vertex 0" "2: arc 1 -> 0: vertex 0 is outside \\[1, 4\\]" 'p sp 4 1\na 1 0 3\n'
+bad gr "a missing weight" "2: an arc line must be 'a U V W'" 'p sp 4 1\na 1 2\n'
+bad gr "a negative weight" "2: arc 1 -> 2: weight -3 is outside" 'p sp 4 1\na 1 2 -3\n'
+bad gr "a weight above 1073741822" "2: arc 1 -> 2: weight 1073741823 is outside" 'p sp 4 1\na 1 2 1073741823\n'
+bad gr "a fractional weight" "2: arc 1 -> 2: weight '2.5' is not an integer" 'p sp 4 1\na 1 2 2.5\n'
+bad gr "an extra field" "2: extra field '9'" 'p sp 4 1\na 1 2 3 9\n'
+bad gr "an unknown line type" "2: unknown line type 'x'" 'p sp 4 1\nx 1 2 3\n'
+bad gr "fewer arcs than m" "3: the file ends after 1 arcs; the problem line (line 1) says 2" 'p sp 4 2\na 1 2 3\nc end\n'
+bad gr "more arcs than m" "3: more arcs than the 1" 'p sp 4 1\na 1 2 3\na 2 3 4\n'
+bad gr "no p line" "1: no 'p sp N M' problem line" 'c only a comment\n'
+bad gr "a NUL byte" "2: a NUL byte" 'p sp 4 1\na 1 2\000 3\n'
+bad mtx "no banner" "1: no '%%MatrixMarket" '4 4 1\n1 2 3\n'
+bad mtx "an array matrix" "1: 'array' matrices are not read" '%%%%MatrixMarket matrix array integer general\n2 2\n1\n2\n3\n4\n'
+bad mtx "a complex field" "1: field 'complex'" '%%%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 2 3 0\n'
+bad mtx "skew-symmetric" "1: symmetry 'skew-symmetric'" '%%%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 3\n'
+bad mtx "a non-square matrix" "3: the matrix is 3 x 4" '%%%%MatrixMarket matrix coordinate integer general\n%% c\n3 4 1\n1 2 3\n'
+bad mtx "a bad size line" "2: the size line must be" '%%%%MatrixMarket matrix coordinate integer general\n3 3\n'
+bad mtx "a row outside [1, n]" "3: entry (4, 1): vertex 4 is outside \\[1, 3\\]" '%%%%MatrixMarket matrix coordinate integer general\n3 3 1\n4 1 2\n'
+bad mtx "a fractional real" "3: entry (1, 2): weight 0.5 is not an integer" '%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 0.5\n'
+bad mtx "a negative value" "3: entry (1, 2): weight -1 is outside" '%%%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 -1\n'
+bad mtx "a pattern entry with a value" "3: extra field '5'" '%%%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 5\n'
+bad mtx "fewer entries than NNZ" "3: the file ends after 1 entries; the size line (line 2) says 2" '%%%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 1\n'
+bad mtx "more entries than NNZ" "4: more entries than the 1" '%%%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 1\n2 3 1\n'
+bad mtx "no size line" "2: no 'ROWS COLUMNS ENTRIES' size line" '%%%%MatrixMarket matrix coordinate integer general\n%% nothing\n'
+bad edges "two fields" "2: an edge line must be 'SRC DST W'" '0 1 3\n1 2\n'
+bad edges "a non-integer vertex" "1: edge a -> 1: src 'a' is not an integer" 'a 1 3\n'
+bad edges "a negative vertex" "3: edge 0 -> -1: vertex -1 is outside" '# c\n0 1 3\n0 -1 3\n'
+bad edges "a negative weight" "1: edge 0 -> 1: weight -3 is outside" '0 1 -3\n'
+bad edges "an extra field" "1: extra field '7'" '0 1 3 7\n'
+bad edges "no edges" "1: no edges, and no --vertices" '# empty\n'
+t_fails "edges: a vertex at or above --vertices" 1 "v.edges:1: edge 0 -> 1: vertex 1 is outside \\[0, 0\\]" \
+  "$GK" apsp --vertices=1 "$T/v.edges" "$T/x"
+t_done

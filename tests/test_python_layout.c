@@ -1,0 +1,55 @@
+/* test_python_layout.c - print the size and field offsets of each public
+ * structure the Python module mirrors with ctypes, and the constants it
+ * copies, one "NAME VALUE" line each; tests/python/test_gk.py compares them
+ * with python/gk/_lib.py (not a TAP test itself). */
+#include "gk.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define S(T) printf("%s sizeof %zu\n", #T, sizeof(T))
+#define F(T, f) printf("%s %s %zu\n", #T, #f, offsetof(T, f))
+#define C(X) printf("const %s %lld\n", #X, (long long)(X))
+
+int main(void)
+{
+    S(gk_context_options);
+    F(gk_context_options, backend); F(gk_context_options, ngpus); F(gk_context_options, gpus);
+    F(gk_context_options, threads); F(gk_context_options, cache_dir); F(gk_context_options, data_dir);
+    F(gk_context_options, no_tuned);
+    S(gk_report);
+    F(gk_report, backend); F(gk_report, device); F(gk_report, backend_note); F(gk_report, config);
+    F(gk_report, config_source); F(gk_report, config_detail); F(gk_report, config_ignored);
+    F(gk_report, h2d); F(gk_report, compute); F(gk_report, d2h); F(gk_report, check);
+    F(gk_report, checked); F(gk_report, check_against); F(gk_report, check_max_abs);
+    F(gk_report, check_max_rel); F(gk_report, check_tolerance);
+    S(gk_apsp_options);
+    F(gk_apsp_options, check); F(gk_apsp_options, config);
+    S(gk_stencil_options);
+    F(gk_stencil_options, check); F(gk_stencil_options, config);
+    S(gk_build_info);
+    F(gk_build_info, version); F(gk_build_info, cc); F(gk_build_info, configure_args);
+    F(gk_build_info, openmp); F(gk_build_info, hwloc); F(gk_build_info, cuda);
+    F(gk_build_info, cuda_archs); F(gk_build_info, nvrtc); F(gk_build_info, has_openmp);
+    F(gk_build_info, has_hwloc); F(gk_build_info, has_cuda); F(gk_build_info, has_nvrtc);
+    S(gk_cpu_topology);
+    F(gk_cpu_topology, from_hwloc); F(gk_cpu_topology, packages); F(gk_cpu_topology, numa_nodes);
+    F(gk_cpu_topology, cores); F(gk_cpu_topology, pus); F(gk_cpu_topology, omp_max_threads);
+    F(gk_cpu_topology, model);
+    S(gk_device_info);
+    F(gk_device_info, ordinal); F(gk_device_info, name); F(gk_device_info, cc_major);
+    F(gk_device_info, cc_minor); F(gk_device_info, sm_count); F(gk_device_info, total_mem);
+    F(gk_device_info, clock_khz); F(gk_device_info, mem_clock_khz); F(gk_device_info, mem_bus_bits);
+    F(gk_device_info, smem_per_block); F(gk_device_info, smem_per_block_optin);
+    F(gk_device_info, smem_per_sm); F(gk_device_info, regs_per_sm);
+    F(gk_device_info, max_threads_per_block); F(gk_device_info, l2_bytes);
+    F(gk_device_info, driver_version); F(gk_device_info, runtime_version);
+    F(gk_device_info, pci_bus_id); F(gk_device_info, local_cpus);
+    C(GK_MAX_GPUS); C(GK_APSP_INF); C(GK_APSP_MAX_WEIGHT); C(GK_STENCIL_NCOEFFS);
+    C(GK_OK); C(GK_EINVAL); C(GK_EIO); C(GK_EFORMAT); C(GK_ENOMEM); C(GK_ENODEV); C(GK_ECUDA);
+    C(GK_ECOMPILE); C(GK_EMISMATCH); C(GK_ECACHE); C(GK_EINTERNAL);
+    C(GK_BACKEND_AUTO); C(GK_BACKEND_CPU); C(GK_BACKEND_GPU);
+    C(GK_FORMAT_AUTO); C(GK_FORMAT_NTHU); C(GK_FORMAT_GR); C(GK_FORMAT_MTX); C(GK_FORMAT_EDGES);
+    C(GK_FORMAT_NPY);
+    return 0;
+}
