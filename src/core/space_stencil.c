@@ -23,6 +23,7 @@ static const gk_param_def stencil_params[] = {
     { "ZC", 64, 1, 65535, 3, { 32, 64, 128 }, "z planes per block" },
     { "UNROLL", 1, 1, 16, 2, { 1, 2 }, "unroll of the z loop" },
     { "MAXRREG", 0, 0, 255, 2, { 0, 64 }, "--maxrregcount (0 = none)" },
+    { "PREFETCH", 1, 1, 2, 2, { 1, 2 }, "planes loaded ahead into registers (DESIGN 1 and 2)" },
 };
 
 size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps)
@@ -56,10 +57,10 @@ static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char 
         return snprintf(why, n, "threads %lld > 1024", (long long)threads), 1;
     if (threads < 32)
         return snprintf(why, n, "threads %lld < 32 (a partial warp)", (long long)threads), 1;
-    /* Each thread prefetches ceil((BY*RY+2)/BY) interior values and
+    /* Each thread prefetches (PREFETCH planes of) ceil((BY*RY+2)/BY) interior values and
      * ceil(2*(BY*RY+2)/threads) halo values of the next plane in registers. */
     int64_t th = (int64_t)by * ry + 2;
-    int64_t nload = (th + by - 1) / by + (2 * th + threads - 1) / threads;
+    int64_t nload = ((th + by - 1) / by + (2 * th + threads - 1) / threads) * gk__param(cfg, "PREFETCH");
     if (nload > 16)
         return snprintf(why, n, "%lld prefetched values per thread > 16", (long long)nload), 1;
     size_t sm = gk__stencil_smem_bytes(design, bx, by, ry, ts);

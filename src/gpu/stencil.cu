@@ -51,6 +51,7 @@
 //   DESIGN  which kernel the host launches (0 tile, 1 stream, 2 temporal);
 //           all are built
 //   TSTEPS  steps per pass of DESIGN 2 (1..4; the host picks the kernel)
+//   PREFETCH planes loaded ahead into registers by DESIGN 1 and 2 (1 or 2)
 #ifndef BX
 #error "BX must be defined (gk passes every parameter of the kernel's space)"
 #endif
@@ -71,6 +72,9 @@
 #endif
 #ifndef TSTEPS
 #error "TSTEPS must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef PREFETCH
+#error "PREFETCH must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #if TSTEPS < 1 || TSTEPS > 4
 #error "TSTEPS must be 1..4 (gk_stencil_temporal1..4 are built)"
@@ -216,11 +220,13 @@ gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int n
     const i64 plane = (i64)px * py;
     const int x = x0 + tx;
     double a0[RY], a1[RY];                     // partial sums of outputs k+1, k
-    plane_regs v;
+    plane_regs v, v2;                          // planes k+1 (and k+2: PREFETCH 2)
 #pragma unroll
     for (int r = 0; r < RY; r++)
         a0[r] = a1[r] = 0.0;
     load_plane(v, in, x0, y0, z0 - 1, nx, ny, nz, px, plane, tx, ty, tid);
+    if (PREFETCH == 2)
+        load_plane(v2, in, x0, y0, z0, nx, ny, nz, px, plane, tx, ty, tid);
     // Plane k (k = z0-1 .. z1) is in buffer (k - z0 + 1) & 1.
     GK_UNROLL_(UNROLL)
     for (int k = z0 - 1; k <= z1; k++) {
@@ -229,8 +235,13 @@ gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int n
         __syncthreads();
         // The other buffer was last read before this barrier: refill the
         // registers with the next plane while this one is used.
-        if (k < z1)
+        if (PREFETCH == 2) {
+            v = v2;
+            if (k + 1 < z1)
+                load_plane(v2, in, x0, y0, k + 2, nx, ny, nz, px, plane, tx, ty, tid);
+        } else if (k < z1) {
             load_plane(v, in, x0, y0, k + 1, nx, ny, nz, px, plane, tx, ty, tid);
+        }
         double w[RY + 2][3];
 #pragma unroll
         for (int r = 0; r < RY + 2; r++)
@@ -296,15 +307,22 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
     // iteration k it reads plane k-2(s-1) of stage s-1 and finishes the
     // plane below it.  The input (stage 0) is needed on [z0-NS, z1+NS-1].
     const int kbeg = z0 - NS, klast = z1 + NS - 1, kend = z1 + 2 * NS - 2;
-    plane_regs v;
+    plane_regs v, v2;                            // planes k+1 (and k+2: PREFETCH 2)
     load_plane_<true>(v, in, X0, Y0, kbeg, nx, ny, nz, px, plane, tx, ty, tid);
+    if (PREFETCH == 2)
+        load_plane_<true>(v2, in, X0, Y0, kbeg + 1, nx, ny, nz, px, plane, tx, ty, tid);
     GK_UNROLL_(UNROLL)
     for (int k = kbeg; k <= kend; k++) {
         store_plane(smem + (k & 1) * PL, v, tx, ty, tid);
         __syncthreads();
         // every buffer written below was last read before this barrier
-        if (k < klast)
+        if (PREFETCH == 2) {
+            v = v2;
+            if (k + 1 < klast)
+                load_plane_<true>(v2, in, X0, Y0, k + 2, nx, ny, nz, px, plane, tx, ty, tid);
+        } else if (k < klast) {
             load_plane_<true>(v, in, X0, Y0, k + 1, nx, ny, nz, px, plane, tx, ty, tid);
+        }
 #pragma unroll
         for (int s = 1; s <= NS; s++) {
             const int rp = k - 2 * (s - 1), f = rp - 1;   // plane read, plane finished
