@@ -9,7 +9,7 @@
 uint64_t gk__stencil_cpu_bytes(int nx, int ny, int nz);
 
 /* Steps per pass: gk__stencil_cpu's choice and the largest accepted. */
-#define GK_STENCIL_CPU_T 3
+#define GK_STENCIL_CPU_T 4
 #define GK_STENCIL_CPU_TMAX 8
 
 /* steps sweeps over grid (interior, x fastest), in place: OpenMP threads,
