@@ -248,11 +248,16 @@ int cmd_bench_stencil(int argc, char **argv)
     if (sizes && strlen(sizes) >= sizeof list)
         cli_usage_error("--sizes: list too long");
     if (sizes) {     /* usage errors before any work */
+        int n = 0;
         snprintf(list, sizeof list, "%s", sizes);
-        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (!*sizes || sizes[0] == ',' || sizes[strlen(sizes) - 1] == ',' || strstr(sizes, ",,"))
+            cli_usage_error("--sizes: '%s' has an empty item", sizes);
+        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
             int64_t a, b, d;
             cli_parse_size3("--sizes", tok, &a, &b, &d);
         }
+        if (!n)
+            cli_usage_error("--sizes: no size given");
     }
     gk_context *ctx = cli_context(want);
     int gpu = gk_context_backend(ctx) == GK_BACKEND_GPU;
