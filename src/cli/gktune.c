@@ -81,6 +81,8 @@ static int gktune_main(int argc, char **argv)
         }
     }
     cli_operands(argc, argv, 0, "");
+    if (gk_tune_check_options(&o))          /* a bad --kernels or --sizes is a usage error */
+        cli_usage_error("%s", gk_last_error());
     if (o.csv_path)
         cli_check_output(o.csv_path, NULL);
     if (list) {
