@@ -47,6 +47,8 @@ gk_status gk_stencil_run(gk_context *ctx, double *grid, int64_t nx64, int64_t ny
     gk_status st;
     double *ref = NULL;
     if (!options) options = &none;
+    if (!ctx || !grid || !coeffs)
+        return gk__fail(GK_EINVAL, "gk_stencil_run: no %s", !ctx ? "context" : !grid ? "grid" : "coefficients");
     gk__ctx_report_init(ctx, rep);
     if ((st = gk_stencil_check_size(nx64, ny64, nz64, steps64)))
         return st;
@@ -314,6 +316,8 @@ gk_status gk_stencil_bench(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, 
     bench_data B;
     memset(R, 0, sizeof *R);
     memset(&B, 0, sizeof B);
+    if (!ctx)
+        return gk__fail(GK_EINVAL, "gk_stencil_bench: no context");
     if ((st = gk_stencil_check_size(nx, ny, nz, steps)))
         return st;
     if (steps < 1 || reps < 1 || reps > 64)

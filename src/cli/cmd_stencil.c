@@ -70,6 +70,7 @@ int cmd_stencil(int argc, char **argv)
     cli_operands(argc, argv, 0, "");
     if (!size)
         cli_usage_error("--size is required");
+    cli_report_to(output);          /* --output=-: the reports go to stderr */
     int64_t nx, ny, nz;
     cli_parse_size3("--size", size, &nx, &ny, &nz);
     gk_status st;
@@ -146,12 +147,12 @@ int cmd_stencil(int argc, char **argv)
     }
     if (timing) {
         cli_print_times(&rep, read, write);
-        printf("stencil %lldx%lldx%lld, %lld steps on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s\n",
+        fprintf(cli_report, "stencil %lldx%lldx%lld, %lld steps on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s\n",
                (long long)nx, (long long)ny, (long long)nz, (long long)steps, gk_backend_name(rep.backend), secs,
                gst, gst * GK_STENCIL_FLOPS_PER_POINT);
     }
     if (so.check)
-        printf("check against %s: max abs diff %.3g, max rel diff %.3g (tolerance %.3g): ok\n",
+        fprintf(cli_report, "check against %s: max abs diff %.3g, max rel diff %.3g (tolerance %.3g): ok\n",
                rep.check_against, rep.check_max_abs, rep.check_max_rel, rep.check_tolerance);
     return 0;
 }
@@ -251,11 +252,16 @@ int cmd_bench_stencil(int argc, char **argv)
     if (sizes && strlen(sizes) >= sizeof list)
         cli_usage_error("--sizes: list too long");
     if (sizes) {     /* usage errors before any work */
+        int n = 0;
         snprintf(list, sizeof list, "%s", sizes);
-        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (!*sizes || sizes[0] == ',' || sizes[strlen(sizes) - 1] == ',' || strstr(sizes, ",,"))
+            cli_usage_error("--sizes: '%s' has an empty item", sizes);
+        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
             int64_t a, b, d;
             cli_parse_size3("--sizes", tok, &a, &b, &d);
         }
+        if (!n)
+            cli_usage_error("--sizes: no size given");
     }
     gk_context *ctx = cli_context(want);
     int gpu = gk_context_backend(ctx) == GK_BACKEND_GPU;

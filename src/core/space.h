@@ -37,9 +37,11 @@ typedef struct gk_space {
 } gk_space;
 
 /* The kernels' spaces (src/core/space_<kernel>.c). */
-extern const gk_space gk__space_apsp;
-extern const gk_space gk__space_stencil;
+/* Every kernel's description (one per line of src/kernels.def) and vadd's. */
 extern const gk_space gk__space_vadd;
+#define GK_KERNEL(name, gen) extern const gk_space gk__space_##name;
+#include "kernels.def"
+#undef GK_KERNEL
 /* The space of kernel name ("apsp", ...), NULL if there is none. */
 const gk_space *gk__space_find(const char *kernel);
 

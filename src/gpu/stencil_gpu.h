@@ -6,11 +6,9 @@
 
 #include "gpu/gpu.h"
 
-/* Kernel "stencil": DESIGN (0 = shared-memory tile, 1 = 2.5D z-streaming,
- * 2 = temporal blocking, TSTEPS steps per pass),
- * BX, BY (block shape), RY (outputs per thread along y), ZC (z chunk per
- * block), UNROLL (z loop), MAXRREG {0, 32, 64, 96, 128, 255}. */
-extern const gk_space gk__space_stencil;
+/* The kernel's tunable parameters and constraints: src/core/space_stencil.c
+ * (DESIGN 0 tile, 1 2.5D z-streaming, 2 temporal blocking with TSTEPS steps
+ * per pass; BX, BY, RY, ZC, UNROLL, MAXRREG, PREFETCH). */
 
 typedef struct gk_stencil_gpu gk_stencil_gpu;
 
