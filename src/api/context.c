@@ -81,6 +81,8 @@ gk_status gk_context_create(gk_context **out, const gk_context_options *options)
 {
     gk_context_options defaults;
     gk_status st;
+    if (!out)
+        return gk__fail(GK_EINVAL, "gk_context_create: nowhere to put the context");
     *out = NULL;
     if (!options) {
         gk_context_options_init(&defaults);

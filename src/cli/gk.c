@@ -46,9 +46,8 @@ static int run(int (*f)(int, char **), const char *a, const char *b, int argc, c
     return f(argc, argv);
 }
 
-int main(int argc, char **argv)
+static int gk_main(int argc, char **argv)
 {
-    cli_prog = cli_cmd = "gk";
     cli_cleanup_on_signals();
     /* under mpirun only: MPI, one communicator; rank 0 alone prints */
     if ((cli_comm = cli_mpi_start(&argc, &argv)) && cli_comm->rank != 0) {
@@ -87,4 +86,11 @@ int main(int argc, char **argv)
         cli_usage_error("unknown kind '%s' for '%s' (want %s)", k, c, kinds);
     }
     cli_usage_error("unknown command '%s'", c);
+}
+
+int main(int argc, char **argv)
+{
+    cli_prog = cli_cmd = "gk";
+    cli_report_to(NULL);
+    return cli_finish(gk_main(argc, argv));
 }
