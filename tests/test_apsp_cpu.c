@@ -131,5 +131,22 @@ int main(void)
     ok(na == 4 && !memcmp(r, m, sizeof m), "the output file is the raw matrix");
     ok(gk_apsp_write("/nonexistent/dir/out", m, 2) == GK_EIO, "an unwritable output fails");
     unlink(tmp);
+
+    /* the front door's argument rules */
+    gk_context *ctx;
+    gk_context_options o;
+    gk_context_options_init(&o);
+    o.backend = GK_BACKEND_CPU;
+    ok(gk_context_create(NULL, &o) == GK_EINVAL, "gk_context_create without a place for the context");
+    if (gk_context_create(&ctx, &o) == GK_OK) {
+        int32_t neg[4] = { 0, -7, 3, 0 }, big[4] = { 0, 1, GK_APSP_INF + 1, 0 };
+        ok(gk_apsp_solve(ctx, neg, 2, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "(0, 1) = -7"),
+           "a negative entry is refused: %s", gk_last_error());
+        ok(gk_apsp_solve(ctx, big, 2, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "(1, 0)"),
+           "an entry above INF is refused: %s", gk_last_error());
+        ok(gk_apsp_solve(ctx, NULL, 5, NULL, NULL) == GK_EINVAL, "no matrix: refused, no crash");
+        ok(gk_apsp_solve(NULL, m, 2, NULL, NULL) == GK_EINVAL, "no context: refused, no crash");
+        gk_context_destroy(ctx);
+    }
     return done_testing();
 }

@@ -33,4 +33,19 @@ grep -q '"device":"cpu"' "$t_tmp/out"; t_result $? "bench stencil --device=cpu -
 t_fails "usage errors exit 2 in stencil too" 2 "steps" "$GK" stencil --size=4 --steps=x
 t_fails "gktune: unknown option" 2 "unrecognized option" "$GKTUNE" --bogus
 grep -q "^Try 'gktune --help'" "$t_tmp/err"; t_result $? "gktune: Try 'gktune --help'"
+# reports never mix with data on stdout, and a lost report is a failure
+"$GK" apsp --device=cpu "$d/g" "$d/o_ref" || exit 1
+"$GK" apsp --device=cpu --json --time "$d/g" - >"$d/o_pipe" 2>"$d/rep"
+cmp -s "$d/o_ref" "$d/o_pipe" && grep -q '"command":"apsp"' "$d/rep"
+t_result $? "apsp --json --time with OUTPUT -: the matrix alone on stdout, the report on stderr"
+"$GK" stencil --size=5 --steps=2 --device=cpu --json --output=- >"$d/s_pipe" 2>"$d/rep"
+[ "$(wc -c <"$d/s_pipe")" -eq 1000 ] && grep -q '"command":"stencil"' "$d/rep"
+t_result $? "stencil --json --output=-: 5^3 doubles on stdout, the report on stderr"
+if [ -w /dev/full ]; then
+  t_fails "a --json report lost to a full stdout is an error" 1 "standard output: write failed" \
+    sh -c '"$0" apsp --device=cpu --json "$1" "$2" >/dev/full' "$GK" "$d/g" "$d/o_full"
+  t_fails "gk info to a full stdout is an error" 1 "standard output: write failed" sh -c '"$0" info >/dev/full' "$GK"
+else
+  echo "ok $((t_n = t_n + 1)) # SKIP no writable /dev/full"; echo "ok $((t_n = t_n + 1)) # SKIP no writable /dev/full"
+fi
 t_done

@@ -163,4 +163,13 @@ bad edges "an extra field" "1: extra field '7'" '0 1 3 7\n'
 bad edges "no edges" "1: no edges, and no --vertices" '# empty\n'
 t_fails "edges: a vertex at or above --vertices" 1 "v.edges:1: edge 0 -> 1: vertex 1 is outside \\[0, 0\\]" \
   "$GK" apsp --vertices=1 "$T/v.edges" "$T/x"
+# an endless line (a stream of zeros or of letters) fails at once, in bounded memory
+for f in gr mtx edges; do
+  t_fails "$f: a NUL byte in a stream is refused as it is read" 1 "dev/zero:1: a NUL byte" \
+    "$GK" apsp --format=$f /dev/zero "$T/x"
+done
+head -c 1100000 /dev/zero | tr '\0' 7 >"$T/long.edges"
+t_fails "edges: a line over 1 MiB is refused" 1 "long.edges:1: a line longer than 1048576 bytes" \
+  "$GK" apsp "$T/long.edges" "$T/x"
+[ ! -e "$T/x" ]; t_result $? "and no output"
 t_done

@@ -17,6 +17,7 @@ int main(void)
     F(gk_context_options, backend); F(gk_context_options, ngpus); F(gk_context_options, gpus);
     F(gk_context_options, threads); F(gk_context_options, cache_dir); F(gk_context_options, data_dir);
     F(gk_context_options, no_tuned);
+    F(gk_context_options, comm);
     S(gk_report);
     F(gk_report, backend); F(gk_report, device); F(gk_report, backend_note); F(gk_report, config);
     F(gk_report, config_source); F(gk_report, config_detail); F(gk_report, config_ignored);

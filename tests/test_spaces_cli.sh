@@ -19,7 +19,7 @@ t_ok "stencil --config at the range ends that the constraints allow" \
 
 if "$GKTUNE" --list | grep -q '^vadd'; then
   t_ok "gktune --list" "$GKTUNE" --list
-  grep -q "^  BY  *default 2  *range \[1, 1024\]  *values 1,2,4" "$t_tmp/out"; t_result $? "--list shows BY's range"
+  grep -q "^  BY  *default 8  *range \[1, 1024\]  *values 1,2,4,8" "$t_tmp/out"; t_result $? "--list shows BY's range"
   grep -q "^  APSP_TILE  *default 128  *range \[32, 256\]" "$t_tmp/out"; t_result $? "--list shows APSP_TILE's range"
   grep -q "^  THREADS  *default 256  *range \[32, 1024\]" "$t_tmp/out"; t_result $? "--list shows THREADS's range"
 else

@@ -67,6 +67,87 @@ int main(void)
             }
     }
 
+    /* Every row-kernel code path (each instruction set this CPU has,
+     * forced) and the temporal sweeps (T = 1..4 steps per pass, step counts
+     * 0, 1, T-1, T, T+1, 2T+1: whole passes and remainders), bit-identical
+     * to the triple loop on awkward and tiny grids (x tails of every length
+     * below the vector blocks, y blocks with 1..3 leftover rows, grids
+     * smaller than the temporal halo), both coefficient sets. */
+    {
+        static const int sz[][3] = { { 1, 1, 1 }, { 2, 3, 5 }, { 7, 6, 3 }, { 41, 5, 4 }, { 70, 35, 9 },
+                                     { 33, 66, 7 } };
+        int auto_isa = gk__stencil_cpu_isa(-1);
+        ok(auto_isa >= GK_STENCIL_ISA_GENERIC && gk__stencil_cpu_isa_supported(auto_isa),
+           "automatic ISA: %s", gk__stencil_cpu_isa_name(auto_isa));
+        ok(gk__stencil_cpu_isa(7) == -1 && gk__stencil_cpu_isa(-2) == auto_isa, "unknown ISA refused, nothing changed");
+        for (int isa = GK_STENCIL_ISA_GENERIC; isa <= GK_STENCIL_ISA_AVX512; isa++) {
+            if (!gk__stencil_cpu_isa_supported(isa)) {
+                ok(gk__stencil_cpu_isa(isa) == -1, "%s not on this CPU: refused", gk__stencil_cpu_isa_name(isa));
+                skip("not on this CPU", gk__stencil_cpu_isa_name(isa));
+                continue;
+            }
+            ok(gk__stencil_cpu_isa(isa) == isa, "%s forced", gk__stencil_cpu_isa_name(isa));
+            int bad = 0, runs = 0;
+            char first[200] = "";
+            for (int T = 1; T <= 4; T++) {
+                int stv[6] = { 0, 1, T - 1, T, T + 1, 2 * T + 1 };
+                for (int cs = 0; cs < 2; cs++)
+                    for (size_t si = 0; si < sizeof sz / sizeof sz[0]; si++)
+                        for (int ti = 0; ti < 6; ti++) {
+                            if (ti == 2 && T == 1) continue;              /* T-1 = 0 again */
+                            int nx = sz[si][0], ny = sz[si][1], nz = sz[si][2], steps = stv[ti];
+                            const double *c = cs ? t_random_coeffs : gk_stencil_default_coeffs;
+                            size_t n = (size_t)nx * ny * nz;
+                            double *a = malloc(n * 8), *r = malloc(n * 8);
+                            uint64_t sd = 7000 + si * 31 + ti * 7 + T;
+                            for (size_t i = 0; i < n; i++) a[i] = t_rand(&sd);
+                            memcpy(r, a, n * 8);
+                            t_reference(r, nx, ny, nz, c, steps);
+                            gk_status st = gk__stencil_cpu_t(a, nx, ny, nz, c, steps, T);
+                            int exact;
+                            double d = t_maxdiff(a, r, n, &exact);
+                            runs++;
+                            if (st || !exact) {
+                                if (!bad++)
+                                    snprintf(first, sizeof first, "T=%d %dx%dx%d nt=%d %s: max diff %g%s", T, nx, ny,
+                                             nz, steps, cs ? "random" : "default", d, st ? " (failed)" : "");
+                            }
+                            free(a); free(r);
+                        }
+            }
+            ok(bad == 0, "%s: %d runs (T = 1..4, steps 0..2T+1, 6 grids, 2 coefficient sets) bit-identical "
+               "to the triple loop%s%s", gk__stencil_cpu_isa_name(isa), runs, bad ? "; first failure: " : "", first);
+        }
+        ok(gk__stencil_cpu_isa(-1) == auto_isa, "back to the automatic ISA");
+        double one = 1;
+        ok(gk__stencil_cpu_t(&one, 1, 1, 1, gk_stencil_default_coeffs, 1, 0) == GK_EINVAL
+           && gk__stencil_cpu_t(&one, 1, 1, 1, gk_stencil_default_coeffs, 1, GK_STENCIL_CPU_TMAX + 1) == GK_EINVAL,
+           "steps per pass outside 1..%d refused: %s", GK_STENCIL_CPU_TMAX, gk_last_error());
+        /* the pieces the benchmark uses: buffers kept between runs */
+        int nx = 19, ny = 13, nz = 11;
+        size_t n = (size_t)nx * ny * nz;
+        double *a = malloc(n * 8), *r = malloc(n * 8), *o = malloc(n * 8);
+        uint64_t sd = 99;
+        for (size_t i = 0; i < n; i++) a[i] = t_rand(&sd);
+        memcpy(r, a, n * 8);
+        t_reference(r, nx, ny, nz, gk_stencil_default_coeffs, 7);
+        gk_stencil_cpu *g;
+        int exact = 0;
+        if (ok(gk__stencil_cpu_open(&g, nx, ny, nz, gk_stencil_default_coeffs) == GK_OK, "CPU stencil open")) {
+            gk__stencil_cpu_load(g, a);
+            gk__stencil_cpu_steps(g, 5, 4);        /* dirty the buffers, then start over */
+            gk__stencil_cpu_load(g, a);
+            gk_status st = gk__stencil_cpu_steps(g, 3, 3);
+            if (!st) st = gk__stencil_cpu_steps(g, 4, 2);
+            gk__stencil_cpu_store(g, o);
+            t_maxdiff(o, r, n, &exact);
+            ok(st == GK_OK && exact, "reloaded buffers, 3 steps at T=3 then 4 at T=2: bit-identical");
+            ok(gk__stencil_cpu_steps(g, -1, 1) == GK_EINVAL, "negative steps refused");
+            gk__stencil_cpu_close(g);
+        }
+        free(a); free(r); free(o);
+    }
+
     /* Zero halo, by hand: all-ones 3x3x3, one step; the corner (0,0,0) sees
      * only the neighbours with dx,dy,dz in {0,+1}. */
     {

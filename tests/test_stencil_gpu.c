@@ -38,7 +38,8 @@ int main(void)
     /* The default (embedded) build, both designs with shapes that do not
      * divide the sizes, several points per thread, tiny z chunks. */
     const char *cfgs[] = { "", "DESIGN=0", "DESIGN=1,BX=16,BY=4,RY=1,ZC=5,UNROLL=1",
-                           "DESIGN=0,BX=64,BY=2,RY=3,ZC=3,UNROLL=4", "DESIGN=1,BX=32,BY=2,RY=4,ZC=7,MAXRREG=64" };
+                           "DESIGN=0,BX=64,BY=2,RY=3,ZC=3,UNROLL=4", "DESIGN=1,BX=32,BY=2,RY=4,ZC=7,MAXRREG=64",
+                           "DESIGN=1,BX=16,BY=4,RY=3,ZC=5,PREFETCH=2", "DESIGN=1,BX=32,BY=2,RY=4,ZC=1,PREFETCH=2" };
     int nvrtc = gk_build_info_get()->has_nvrtc;
     for (size_t ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
         gk_config cfg;
@@ -85,6 +86,94 @@ int main(void)
                 free(in); free(out); free(ref); free(cpu);
             }
         }
+    }
+
+    /* DESIGN 2 (temporal blocking) for T = 1..4 against the triple loop,
+     * bit-identical, on step counts around T (0, 1, T-1, T, T+1, 2T+1:
+     * whole passes, remainders), the default shape (embedded for the
+     * default T), an awkward shape and the smallest tile that leaves one
+     * output column (sizes below the tile and its halo), both coefficient
+     * sets; the halo stays zero. */
+    for (int T = 1; T <= 4; T++) {
+        char tc[3][128];
+        snprintf(tc[0], sizeof tc[0], "DESIGN=2,TSTEPS=%d", T);
+        snprintf(tc[1], sizeof tc[1], "DESIGN=2,TSTEPS=%d,BX=16,BY=4,RY=3,ZC=5,UNROLL=2,PREFETCH=2", T);
+        /* the smallest tiles: one output column (and row, at T = 4) */
+        static const int small[5][2] = { { 0, 0 }, { 8, 4 }, { 3, 11 }, { 5, 7 }, { 7, 7 } };
+        snprintf(tc[2], sizeof tc[2], "DESIGN=2,TSTEPS=%d,BX=%d,BY=%d,RY=1,ZC=3", T, small[T][0], small[T][1]);
+        int stv[6] = { 0, 1, T - 1, T, T + 1, 2 * T + 1 }, nst = 0, uniq[6];
+        for (int i = 0; i < 6; i++) {
+            int dup = 0;
+            for (int j = 0; j < nst; j++) dup |= uniq[j] == stv[i];
+            if (!dup) uniq[nst++] = stv[i];
+        }
+        for (int ci = 0; ci < 3; ci++) {
+            gk_config cfg, full;
+            gk_config_clear(&cfg);
+            ok(gk_config_parse(tc[ci], &cfg) == GK_OK, "config '%s' parses", tc[ci]);
+            gk__space_complete(&gk__space_stencil, &cfg, &full);
+            char rw[160];
+            if (gk__space_stencil.reject(&full, &dev, rw, sizeof rw)) {
+                ok(0, "config '%s' accepted: %s", tc[ci], rw);
+                continue;
+            }
+            if (!nvrtc && !gk__space_is_default(&gk__space_stencil, &full)) { skip("no NVRTC", tc[ci]); continue; }
+            for (int cs = 0; cs < 2; cs++) {
+                const double *c = cs ? t_random_coeffs : gk_stencil_default_coeffs;
+                for (size_t si = 0; si < sizeof t_sizes / sizeof t_sizes[0]; si++) {
+                    int nx = t_sizes[si][0], ny = t_sizes[si][1], nz = t_sizes[si][2];
+                    size_t n = (size_t)nx * ny * nz;
+                    gk_stencil_gpu *g;
+                    gk_status st = gk__stencil_gpu_open(&g, &dev, NULL, nx, ny, nz, c, &cfg);
+                    if (!ok(st == GK_OK, "open %dx%dx%d config '%s'", nx, ny, nz, tc[ci])) {
+                        diag("%s", gk_last_error());
+                        continue;
+                    }
+                    double *in = malloc(n * 8), *out = malloc(n * 8), *ref = malloc(n * 8);
+                    for (int ti = 0; ti < nst; ti++) {
+                        int steps = uniq[ti];
+                        uint64_t s = 991 + si * 7 + ti + 100 * T;
+                        for (size_t i = 0; i < n; i++) in[i] = t_rand(&s);
+                        memcpy(ref, in, n * 8);
+                        t_reference(ref, nx, ny, nz, c, steps);
+                        for (size_t i = 0; i < n; i++) out[i] = NAN;  /* poison */
+                        st = gk__stencil_gpu_upload(g, in, NULL);
+                        if (!st) st = gk__stencil_gpu_run(g, steps, NULL);
+                        if (!st) st = gk__stencil_gpu_download(g, out, NULL);
+                        int exact;
+                        double d = t_maxdiff(out, ref, n, &exact);
+                        double halo = -1;
+                        if (!st) st = gk__stencil_gpu_halo_max(g, &halo);
+                        ok(st == GK_OK && exact && halo == 0, "temporal '%s' %dx%dx%d nt=%d %s: %s (max diff %.3g), "
+                           "halo %g", tc[ci], nx, ny, nz, steps, cs ? "random" : "default",
+                           exact ? "bit-identical" : "NOT bit-identical", d, halo);
+                        if (st) diag("%s", gk_last_error());
+                    }
+                    gk__stencil_gpu_close(g);
+                    free(in); free(out); free(ref);
+                }
+            }
+        }
+    }
+    {
+        gk_config cfg, full;
+        char w[160];
+        gk_config_clear(&cfg);
+        gk_config_parse("DESIGN=2,TSTEPS=4,BX=6,BY=16,RY=2", &cfg);
+        gk__space_complete(&gk__space_stencil, &cfg, &full);
+        ok(gk__space_stencil.reject(&full, NULL, w, sizeof w) == 1 && strstr(w, "no output"),
+           "a DESIGN 2 tile with no output column refused: %s", w);
+        gk_config_clear(&cfg);
+        gk_config_parse("DESIGN=1,TSTEPS=3", &cfg);
+        gk__space_complete(&gk__space_stencil, &cfg, &full);
+        ok(gk__space_stencil.reject(&full, NULL, w, sizeof w) == 1 && strstr(w, "TSTEPS"),
+           "TSTEPS with a one-step design refused: %s", w);
+        gk_stencil_gpu *g;
+        ok(gk__stencil_gpu_open(&g, &dev, NULL, 8, 8, 8, gk_stencil_default_coeffs, NULL) == GK_OK,
+           "default open for the ceiling");
+        double fps = 0;
+        ok(gk__stencil_gpu_fma_ceiling(g, &fps) == GK_OK && fps > 1e11, "FMA ceiling measured: %.3g FMA/s", fps);
+        gk__stencil_gpu_close(g);
     }
 
     /* The naive baseline and the public entry point. */

@@ -86,9 +86,9 @@ if command -v flock >/dev/null 2>&1; then
 else
   echo "ok $((t_n=t_n+1)) # SKIP no flock(1)"
 fi
-t_fails "an unknown kernel is an error" 1 "no tunable kernel 'nope'" "$GKTUNE" --kernels=nope
-t_fails "an unknown kernel in --sizes is an error" 1 "no tunable kernel 'vad'" "$GKTUNE" --kernels=vadd --sizes=vad=100
-t_fails "a size listed twice is an error" 1 "lists 1000 twice" "$GKTUNE" --kernels=vadd --sizes=vadd=1000,1000
+t_fails "an unknown kernel is a usage error" 2 "no tunable kernel 'nope'" "$GKTUNE" --kernels=nope
+t_fails "an unknown kernel in --sizes is a usage error" 2 "no tunable kernel 'vad'" "$GKTUNE" --kernels=vadd --sizes=vad=100
+t_fails "a size listed twice is a usage error" 2 "lists 1000 twice" "$GKTUNE" --kernels=vadd --sizes=vadd=1000,1000
 rm -rf "$GK_CACHE_DIR"
 t_fails "--csv into a missing directory fails before tuning" 1 "cannot create" \
   "$GKTUNE" --kernels=vadd --sizes=vadd=1000 --csv="$t_tmp/nodir/x.csv"
@@ -108,6 +108,6 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
 done
 [ $named = 30 ] || t_diag "last stderr:" "$(cat "$t_tmp/err")"
 [ $named = 30 ]; t_result $? "a worker that cannot start is named, with the reason ($named of 30 runs)"
-t_fails "a bad size list is an error" 1 "bad list for vadd" "$GKTUNE" --kernels=vadd --sizes=vadd=1,x
+t_fails "a bad size list is a usage error" 2 "bad list for vadd" "$GKTUNE" --kernels=vadd --sizes=vadd=1,x
 GK_TUNE_WORKER="/bin/false" t_fails "no GPU: a clear message and non-zero exit" 1 "no GPU to tune" "$GKTUNE" --kernels=vadd
 t_done

@@ -167,6 +167,70 @@ typedef struct gk_apsp_bench_row {
  * gk_apsp_options.  Fails with GK_EMISMATCH when the two disagree. */
 GK_API gk_status gk_apsp_bench(gk_context *ctx, int32_t n, const char *config, gk_apsp_bench_row *row);
 
+/* ---- past one GPU: row blocks over several GPUs and ranks ----
+ *
+ * The matrix is split into blocks of whole rows, one per GPU (all the
+ * context's GPUs, in one process) or per rank (the ranks of the context's
+ * gk_comm, one GPU each, or the CPU backend on each); no process and no GPU
+ * holds the whole matrix.  Every round the owner of the pivot rows closes
+ * them and sends them (the panel) to the others. */
+typedef enum gk_apsp_exchange {
+    GK_APSP_EXCHANGE_AUTO = 0,   /* GPU to GPU: peer copies in one process, NCCL between
+                                    ranks (host buffers when NCCL is missing) */
+    GK_APSP_EXCHANGE_DEVICE,     /* the same, but NCCL is required between GPU ranks */
+    GK_APSP_EXCHANGE_HOST        /* the seed design: every panel through pinned host memory,
+                                    every GPU waiting for it (a baseline) */
+} gk_apsp_exchange;
+
+/* GK_EINVAL unless text is auto, device or host. */
+GK_API gk_status gk_apsp_exchange_parse(const char *text, gk_apsp_exchange *out);
+
+/* What a distributed solve did.  Seconds are the slowest rank's. */
+typedef struct gk_apsp_dist_report {
+    gk_report run;               /* backend, device(s), configuration; run.compute as below */
+    int ranks;                   /* processes */
+    int gpus;                    /* GPUs in all (0 on the CPU backend) */
+    char exchange[64];           /* how the panels moved */
+    int32_t V, max_w;            /* the input's vertex count and largest weight */
+    int64_t E;
+    double read;                 /* reading the input: header, edges of this rank's rows */
+    double distribute;           /* each block's initial rows built where they are computed */
+    double compute;              /* the rounds, exchanges included */
+    double exchange_busy;        /* the links busy moving panels (sum over the rounds) */
+    double exchange_stall;       /* compute waiting for a panel (the part that waited longest) */
+    double write;                /* every rank writing its rows at their offsets */
+} gk_apsp_dist_report;
+
+/* Read INPUT (NTHU format; each rank keeps the edges of its rows, every
+ * rank validates every edge), solve on the context's GPUs or CPU spread over
+ * its ranks, write OUTPUT (every rank its own rows at their offsets: a temp
+ * file renamed by rank 0 when all succeeded, or a device written in place).
+ * Collective over the context's gk_comm: every rank fails with the same
+ * status and message, and then no output file is left.  config: as in
+ * gk_apsp_options; rep may be NULL.  The result is byte-identical to
+ * gk_apsp_read + gk_apsp_solve + gk_apsp_write. */
+GK_API gk_status gk_apsp_solve_file(gk_context *ctx, const char *input, const char *output, const char *config,
+                                    gk_apsp_exchange exchange, gk_apsp_dist_report *rep);
+
+/* One size of `gk bench apsp --gpus=N` (or under mpirun, one GPU per rank):
+ * the random matrix of gk_apsp_bench made on each GPU, the rounds timed.
+ * one_*: gk's single-GPU code on the first GPU (0: not run: several ranks,
+ * or it does not fit one GPU); seed_*: the seed design on the same GPUs;
+ * the rest: gk's design.  Efficiency = one_seconds / (gpus * seconds). */
+typedef struct gk_apsp_multi_row {
+    int32_t n;
+    int gpus, ranks;
+    double one_seconds, one_tmps;
+    double seed_seconds, seed_tmps, seed_busy, seed_stall, seed_efficiency;
+    double seconds, tmps, busy, stall, efficiency;
+    int identical;                   /* 1: gk's design == one GPU; 0: differ; -1: not compared */
+    char device[256];
+    char config[256];
+    char exchange[64];
+} gk_apsp_multi_row;
+
+GK_API gk_status gk_apsp_bench_multi(gk_context *ctx, int32_t n, const char *config, gk_apsp_multi_row *row);
+
 #ifdef __cplusplus
 }
 #endif

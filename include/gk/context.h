@@ -29,6 +29,20 @@ extern "C" {
 
 typedef struct gk_context gk_context;
 
+/* A run spread over several processes (MPI ranks), each with its own
+ * context.  The caller supplies the collectives, so libgk links no MPI
+ * library (the gk command binds them to MPI when it is started by mpirun).
+ * Every function is collective: all ranks call it, in the same order, with
+ * the same sizes; each returns 0 on success. */
+typedef struct gk_comm {
+    int rank, size;               /* this process, the number of processes */
+    int local_rank, local_size;   /* among the processes of this node (picks the GPU) */
+    void *user;                   /* passed to the functions */
+    int (*bcast)(void *user, void *buf, size_t bytes, int root);
+    int (*max_i64)(void *user, int64_t *v, int n);     /* element-wise maximum over the ranks, in place */
+    int (*max_f64)(void *user, double *v, int n);
+} gk_comm;
+
 typedef struct gk_context_options {
     gk_backend backend;          /* AUTO (default): the GPU when one is usable, else the CPU */
     int ngpus;                   /* entries used in gpus[]; 0 means { 0 } */
@@ -37,6 +51,9 @@ typedef struct gk_context_options {
     const char *cache_dir;       /* the gktune cache directory; NULL: none (no user cache) */
     const char *data_dir;        /* shipped tables (DIR/tuned/...); NULL: the installed one */
     int no_tuned;                /* 1: always the built-in default configurations */
+    const gk_comm *comm;         /* several processes (kept by pointer: it must outlive the
+                                    context); NULL: this process alone.  With comm->size > 1
+                                    and no GPU named, the GPU is the node-local rank's. */
 } gk_context_options;
 
 /* Fixed defaults; reads nothing. */
@@ -68,6 +85,8 @@ GK_API int gk_context_gpu_count(const gk_context *ctx);
 GK_API gk_status gk_context_gpu_info(const gk_context *ctx, int i, gk_device_info *info);
 /* The CPU topology, read once per context. */
 GK_API const gk_cpu_topology *gk_context_cpu(const gk_context *ctx);
+/* The communicator of the context (NULL: this process alone). */
+GK_API const gk_comm *gk_context_comm(const gk_context *ctx);
 /* The directories configurations come from ("" when none). */
 GK_API const char *gk_context_cache_dir(const gk_context *ctx);
 GK_API const char *gk_context_data_dir(const gk_context *ctx);

@@ -61,18 +61,24 @@ GK_API gk_status gk_stencil_run(gk_context *ctx, double *grid, int64_t nx, int64
                                 const gk_stencil_options *options, gk_report *report);
 
 /* `gk bench stencil`: each design on the context's backend against the
- * memory floor measured in the same run.  GPU rows: the naive kernel (one
- * point per thread, 27 global loads), the shared-memory tile (DESIGN=0) and
- * the 2.5D z-streaming kernel (DESIGN=1) with the chosen configuration (only
- * the design that config names, if it names one); CPU rows: the plain
- * reference loop and the OpenMP/SIMD backend.  Each is checked against the
- * CPU after 3 steps.  The floor: the copy bandwidth (bytes read + written)
- * over 16 bytes per point. */
-#define GK_STENCIL_BENCH_ROWS 8
+ * memory floor and the arithmetic ceiling measured in the same run.  GPU
+ * rows: the naive kernel (one point per thread, 27 global loads), the
+ * shared-memory tile (DESIGN=0), the 2.5D z-streaming kernel (DESIGN=1) and
+ * the temporally blocked kernel (DESIGN=2) with T = 1..4 steps per pass,
+ * each with the chosen configuration's block shape (only the design, and
+ * the T, that config names, if it names them).  CPU rows: the plain
+ * reference loop, the backend with one step per sweep for each instruction
+ * set the CPU has, and its temporal sweeps (T = 2..4).  Each is checked
+ * against the CPU after 3 steps.  The floor: the copy bandwidth (bytes read
+ * + written) over 16 bytes per point, one step per pass over memory (a
+ * temporal design can pass it); the ceiling (GPU): fp64 FMAs per second of
+ * independent FMA chains over the 27 FMAs of a point. */
+#define GK_STENCIL_BENCH_ROWS 12
 typedef struct gk_stencil_bench_row {
-    char kernel[16];             /* "naive", "tile", "stream", "reference", "cpu" */
+    char kernel[16];             /* "naive", "tile", "stream", "temporal", "reference", "cpu", "cpu T=3" */
+    int tsteps;                  /* steps per pass (1 for the one-step designs) */
     double ms_per_step;          /* median of reps runs */
-    double gstencils;            /* GStencil/s */
+    double gstencils;            /* GStencil/s (point updates per second) */
     char check[64];              /* "ok (bit-exact)", "ok (1.2e-16)", "FAIL 3.1e-2", "not run: ..." */
     int ok;
     char config[256];
@@ -84,6 +90,8 @@ typedef struct gk_stencil_bench_report {
     int sm_count;                /* GPU */
     double copy_bytes_per_s;     /* measured in the same run */
     double floor_gstencils;      /* copy_bytes_per_s / 16 / 1e9 */
+    double fma_per_s;            /* GPU: fp64 FMA chains, same run (0: not measured) */
+    double ceiling_gstencils;    /* fma_per_s / 27 / 1e9 */
     gk_config_source config_source;
     int nrows;
     gk_stencil_bench_row row[GK_STENCIL_BENCH_ROWS];

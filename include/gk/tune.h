@@ -84,6 +84,10 @@ typedef struct gk_tune_report {
     int interrupted;
 } gk_tune_report;
 
+/* Check the options' kernels, size classes and budget without tuning
+ * (GK_EINVAL naming the option): what gk_tune_run checks first. */
+GK_API gk_status gk_tune_check_options(const gk_tune_options *o);
+
 /* Tune, validate, and write the winners to the cache.  Fails with GK_ENODEV
  * when there is no GPU, GK_ECACHE when the cache is locked by another run.
  * Runs worker processes (o->worker_argv) and sets SIGPIPE to ignored, so that

@@ -40,7 +40,7 @@ GK_STENCIL_NCOEFFS = 27
 class ContextOptions(ctypes.Structure):
     _fields_ = [("backend", c_int), ("ngpus", c_int), ("gpus", c_int * GK_MAX_GPUS),
                 ("threads", c_int), ("cache_dir", c_char_p), ("data_dir", c_char_p),
-                ("no_tuned", c_int)]
+                ("no_tuned", c_int), ("comm", ctypes.c_void_p)]
 
 
 class Report(ctypes.Structure):

@@ -41,9 +41,20 @@ gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp
     gk_status st;
     int32_t *ref = NULL;
     if (!options) options = &none;
+    if (!ctx || !dist)
+        return gk__fail(GK_EINVAL, "gk_apsp_solve: no %s", ctx ? "matrix" : "context");
     gk__ctx_report_init(ctx, rep);
     if (V < 1)
         return gk__fail(GK_EINVAL, "APSP: V = %d (want at least 1)", V);
+    /* every entry in [0, INF]: what the kernels' no-overflow argument needs
+     * (O(V^2), against the O(V^3) solve) */
+    int64_t nn = (int64_t)V * V, bad = -1;
+#pragma omp parallel for reduction(max : bad) schedule(static)
+    for (int64_t i = 0; i < nn; i++)
+        if ((dist[i] < 0 || dist[i] > GK_APSP_INF) && i > bad) bad = i;
+    if (bad >= 0)
+        return gk__fail(GK_EINVAL, "APSP: entry (%lld, %lld) = %d is outside [0, %d]", (long long)(bad / V),
+                        (long long)(bad % V), dist[bad], GK_APSP_INF);
     if ((st = gk__ctx_config(ctx, "apsp", V, options->config, &cfg, rep)))
         return st;
     size_t bytes = (size_t)V * (size_t)V * sizeof *dist;   /* V < 2^31: fits in 64 bits */
@@ -187,6 +198,8 @@ gk_status gk_apsp_bench(gk_context *ctx, int32_t n, const char *config, gk_apsp_
     gk_status st;
     memset(row, 0, sizeof *row);
     row->n = n;
+    if (!ctx)
+        return gk__fail(GK_EINVAL, "gk_apsp_bench: no context");
     if (n < 1)
         return gk__fail(GK_EINVAL, "bench apsp: n = %d (want at least 1)", n);
     gk__ctx_report_init(ctx, &rep);

@@ -81,6 +81,8 @@ gk_status gk_context_create(gk_context **out, const gk_context_options *options)
 {
     gk_context_options defaults;
     gk_status st;
+    if (!out)
+        return gk__fail(GK_EINVAL, "gk_context_create: nowhere to put the context");
     *out = NULL;
     if (!options) {
         gk_context_options_init(&defaults);
@@ -96,9 +98,16 @@ gk_status gk_context_create(gk_context **out, const gk_context_options *options)
     snprintf(c->cache_dir, sizeof c->cache_dir, "%s", options->cache_dir ? options->cache_dir : "");
     snprintf(c->data_dir, sizeof c->data_dir, "%s", options->data_dir ? options->data_dir : GK_PKGDATADIR);
     gk_cpu_topology_get(&c->cpu);
+    c->comm = options->comm && options->comm->size > 1 ? options->comm : NULL;
     c->ngpus = options->ngpus ? options->ngpus : 1;
     for (int i = 0; i < c->ngpus; i++)
         c->gpus[i] = options->ngpus ? options->gpus[i] : 0;
+    if (c->comm && !options->ngpus && options->backend != GK_BACKEND_CPU) {
+        int n = 0;                    /* one rank per GPU: the node-local rank's */
+        if (gk_gpu_count(&n) == GK_OK && n > 0)
+            c->gpus[0] = c->comm->local_rank % n;
+        gk__clear_error();
+    }
 
     c->backend = GK_BACKEND_CPU;
     if (options->backend != GK_BACKEND_CPU) {
@@ -142,6 +151,7 @@ const char *gk_context_backend_note(const gk_context *c) { return c->note; }
 int gk_context_gpu_count(const gk_context *c) { return c->ngpus; }
 const gk_cpu_topology *gk_context_cpu(const gk_context *c) { return &c->cpu; }
 const char *gk_context_cache_dir(const gk_context *c) { return c->cache_dir; }
+const gk_comm *gk_context_comm(const gk_context *c) { return c->comm; }
 const char *gk_context_data_dir(const gk_context *c) { return c->data_dir; }
 
 gk_status gk_context_gpu_info(const gk_context *c, int i, gk_device_info *info)

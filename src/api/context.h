@@ -17,6 +17,7 @@ struct gk_context {
     int no_tuned;
     char cache_dir[4096], data_dir[4096];
     void *stream;                    /* cudaStream_t on gpus[0], made by the first GPU job */
+    const gk_comm *comm;             /* NULL: this process alone */
 };
 
 /* Run a GPU job on the context's first GPU: make it current (the caller's

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static int64_t max3(int64_t a, int64_t b, int64_t c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
 
@@ -44,6 +47,8 @@ gk_status gk_stencil_run(gk_context *ctx, double *grid, int64_t nx64, int64_t ny
     gk_status st;
     double *ref = NULL;
     if (!options) options = &none;
+    if (!ctx || !grid || !coeffs)
+        return gk__fail(GK_EINVAL, "gk_stencil_run: no %s", !ctx ? "context" : !grid ? "grid" : "coefficients");
     gk__ctx_report_init(ctx, rep);
     if ((st = gk_stencil_check_size(nx64, ny64, nz64, steps64)))
         return st;
@@ -141,39 +146,91 @@ typedef struct bench_data {
     double *grid, *cpu, *tmp, scale;
 } bench_data;
 
+/* Median ms per step of reps timed runs of `steps` steps on the CPU
+ * backend's buffers (allocated and loaded once: the steps alone are timed,
+ * as on the GPU), T steps per pass; then vsteps steps from the same grid,
+ * compared with the reference. */
+static gk_status bench_cpu_row(bench_data *B, int T, gk_stencil_bench_row *r)
+{
+    gk_stencil_cpu *g = NULL;
+    double t[64];
+    gk_status st = gk__stencil_cpu_open(&g, B->nx, B->ny, B->nz, gk_stencil_default_coeffs);
+    if (st) return st;
+    gk__stencil_cpu_load(g, B->grid);
+    st = gk__stencil_cpu_steps(g, T, T);         /* warm-up: first touch of the rings */
+    for (int rep = 0; rep < B->reps && !st; rep++) {
+        gk__stencil_cpu_load(g, B->grid);
+        double t0 = gk_wtime();
+        st = gk__stencil_cpu_steps(g, B->steps, T);
+        t[rep] = gk_wtime() - t0;
+    }
+    if (!st) {
+        gk__stencil_cpu_load(g, B->grid);
+        st = gk__stencil_cpu_steps(g, B->vsteps, T);
+        gk__stencil_cpu_store(g, B->tmp);
+    }
+    gk__stencil_cpu_close(g);
+    if (st) return st;
+    qsort(t, (size_t)B->reps, sizeof t[0], cmp_double);
+    r->ms_per_step = t[B->reps / 2] * 1e3 / B->steps;
+    r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
+    gk_stencil_diff d;
+    check_text(gk_stencil_compare(B->tmp, B->cpu, B->n, B->vsteps, B->scale, &d), &d, r);
+    gk__clear_error();
+    return GK_OK;
+}
+
 static gk_status bench_cpu(bench_data *B, gk_stencil_bench_report *R)
 {
     gk_status st = GK_OK;
     R->copy_bytes_per_s = host_copy_bandwidth(B->grid, B->tmp, (size_t)B->n * 8);
-    for (int k = 0; k < 2 && !st; k++) {    /* 0: the plain reference loop, 1: the CPU backend */
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    /* the plain reference loop: one run of at most 2 steps (it is the slow
+     * baseline, not a design to tune) */
+    {
         gk_stencil_bench_row *r = &R->row[R->nrows++];
-        double t[64];
-        snprintf(r->kernel, sizeof r->kernel, "%s", k ? "cpu" : "reference");
-        snprintf(r->config, sizeof r->config, "%s", k ? "OpenMP threads, SIMD, cache-blocked"
-                                                       : "plain loop, one thread per z plane");
-        for (int rep = 0; rep < B->reps && !st; rep++) {
-            memcpy(B->tmp, B->grid, (size_t)B->n * 8);
-            double t0 = gk_wtime();
-            st = k ? gk__stencil_cpu(B->tmp, B->nx, B->ny, B->nz, gk_stencil_default_coeffs, B->steps)
-                   : gk__stencil_cpu_reference(B->tmp, B->nx, B->ny, B->nz, gk_stencil_default_coeffs, B->steps);
-            t[rep] = gk_wtime() - t0;
-        }
-        if (st) break;
-        qsort(t, (size_t)B->reps, sizeof t[0], cmp_double);
-        r->ms_per_step = t[B->reps / 2] * 1e3 / B->steps;
-        r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
-        if (!k) {                 /* the reference is what the backend is checked against */
-            r->ok = 1;
-            snprintf(r->check, sizeof r->check, "(reference)");
-            continue;
-        }
-        gk_stencil_diff d;
+        int steps = B->steps < 2 ? B->steps : 2;
+        snprintf(r->kernel, sizeof r->kernel, "reference");
+        snprintf(r->config, sizeof r->config, "plain loop, one thread per z plane (1 run of %d step%s)",
+                 steps, steps > 1 ? "s" : "");
         memcpy(B->tmp, B->grid, (size_t)B->n * 8);
-        if ((st = gk__stencil_cpu(B->tmp, B->nx, B->ny, B->nz, gk_stencil_default_coeffs, B->vsteps)))
-            break;
-        check_text(gk_stencil_compare(B->tmp, B->cpu, B->n, B->vsteps, B->scale, &d), &d, r);
-        gk__clear_error();
+        double t0 = gk_wtime();
+        if ((st = gk__stencil_cpu_reference(B->tmp, B->nx, B->ny, B->nz, gk_stencil_default_coeffs, steps)))
+            return st;
+        r->ms_per_step = (gk_wtime() - t0) * 1e3 / steps;
+        r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
+        r->ok = 1;
+        r->tsteps = 1;
+        snprintf(r->check, sizeof r->check, "(reference)");
     }
+    /* one step per sweep with each instruction set this CPU has (the
+     * scalar code only where it is all there is), then the temporal sweeps
+     * (T steps per pass) with the best one */
+    int best = gk__stencil_cpu_isa(-1);
+    int plan[8][2], np = 0;                      /* { isa, T } */
+    for (int isa = GK_STENCIL_ISA_GENERIC; isa <= GK_STENCIL_ISA_AVX512; isa++)
+        if (gk__stencil_cpu_isa_supported(isa) && (isa > GK_STENCIL_ISA_GENERIC || best == isa))
+            plan[np][0] = isa, plan[np++][1] = 1;
+    for (int T = 2; T <= 4; T++)
+        plan[np][0] = best, plan[np++][1] = T;
+    for (int i = 0; i < np && !st && R->nrows < GK_STENCIL_BENCH_ROWS; i++) {
+        int isa = plan[i][0], T = plan[i][1];
+        gk__stencil_cpu_isa(isa);
+        gk_stencil_bench_row *r = &R->row[R->nrows++];
+        r->tsteps = T;
+        if (T == 1)
+            snprintf(r->kernel, sizeof r->kernel, "cpu");
+        else
+            snprintf(r->kernel, sizeof r->kernel, "cpu T=%d", T);
+        snprintf(r->config, sizeof r->config, "%s, %d thread%s, %s", gk__stencil_cpu_isa_name(isa), threads,
+                 threads > 1 ? "s" : "", T == 1 ? "one step per sweep, 16-row x 32-plane tiles"
+                                                : "T steps per pass over 32-row blocks");
+        st = bench_cpu_row(B, T, r);
+    }
+    gk__stencil_cpu_isa(-1);
     return st;
 }
 
@@ -187,16 +244,24 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *base
     R->sm_count = ctx->dev[0].sm_count;
     if ((st = gk__gpu_copy_bandwidth((size_t)B->n * 8, 9, &R->copy_bytes_per_s)))
         goto out;
-    /* rows: the naive kernel, then each design (or only the one asked for) */
-    int only = R->config_source == GK_CONFIG_USER ? gk_config_get(base, "DESIGN", -1) : -1;
-    for (int row = -1; row <= 1 && !st; row++) {
-        if (row >= 0 && only >= 0 && row != only)
+    /* rows: the naive kernel, then each design (or only the one asked
+     * for), DESIGN 2 with T = 1..4 (or only the T asked for) */
+    int user = R->config_source == GK_CONFIG_USER;
+    int only = user ? gk_config_get(base, "DESIGN", -1) : -1, only_t = user ? gk_config_get(base, "TSTEPS", -1) : -1;
+    int ts_def = gk__space_stencil.params[1].def;
+    for (int row = -1; row <= 5 && !st; row++) {
+        int design = row < 2 ? row : 2, T = row < 2 ? ts_def : row - 1;
+        if (row >= 0 && only >= 0 && design != only)
+            continue;
+        if (design == 2 && only_t > 0 && T != only_t)
             continue;
         gk_stencil_bench_row *r = &R->row[R->nrows++];
         gk_config cfg = *base;
         gk_stencil_gpu *g = NULL;
-        snprintf(r->kernel, sizeof r->kernel, "%s", row < 0 ? "naive" : row == 0 ? "tile" : "stream");
-        if (row >= 0 && (st = gk_config_set(&cfg, "DESIGN", row)))
+        r->tsteps = design == 2 ? T : 1;
+        snprintf(r->kernel, sizeof r->kernel, "%s", row < 0 ? "naive" : row == 0 ? "tile" : row == 1 ? "stream"
+                                                                                        : "temporal");
+        if (row >= 0 && ((st = gk_config_set(&cfg, "DESIGN", design)) || (st = gk_config_set(&cfg, "TSTEPS", T))))
             break;
         if (gk__stencil_gpu_open(&g, &ctx->dev[0], s, B->nx, B->ny, B->nz, gk_stencil_default_coeffs, &cfg)) {
             snprintf(r->check, sizeof r->check, "not run: %.50s", gk_last_error());
@@ -207,12 +272,16 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *base
             snprintf(r->config, sizeof r->config, "one point/thread, 27 global loads, 32x8 threads");
         else
             gk_config_format(gk__stencil_gpu_config(g), r->config, sizeof r->config);
+        if (R->fma_per_s == 0 && (st = gk__stencil_gpu_fma_ceiling(g, &R->fma_per_s))) {
+            gk__stencil_gpu_close(g);
+            break;
+        }
         /* median of reps timed runs of `steps` sweeps, the grid uploaded
          * before each (every run starts from the same data), after a warm-up */
         double ms[64];
         float t;
         st = gk__stencil_gpu_upload(g, B->grid, NULL);
-        if (!st) st = row < 0 ? gk__stencil_gpu_run_naive(g, 2, &t) : gk__stencil_gpu_run(g, 2, &t);
+        if (!st) st = row < 0 ? gk__stencil_gpu_run_naive(g, 2, &t) : gk__stencil_gpu_run(g, 2 * r->tsteps, &t);
         for (int rep = 0; rep < B->reps && !st; rep++) {
             st = gk__stencil_gpu_upload(g, B->grid, NULL);
             if (!st) st = row < 0 ? gk__stencil_gpu_run_naive(g, B->steps, &t) : gk__stencil_gpu_run(g, B->steps, &t);
@@ -231,6 +300,7 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *base
         check_text(gk_stencil_compare(B->tmp, B->cpu, B->n, B->vsteps, B->scale, &d), &d, r);
         gk__clear_error();
     }
+    R->ceiling_gstencils = R->fma_per_s / 27 * 1e-9;
 out:
     gk__ctx_gpu_leave(saved);
     return st;
@@ -246,6 +316,8 @@ gk_status gk_stencil_bench(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, 
     bench_data B;
     memset(R, 0, sizeof *R);
     memset(&B, 0, sizeof B);
+    if (!ctx)
+        return gk__fail(GK_EINVAL, "gk_stencil_bench: no context");
     if ((st = gk_stencil_check_size(nx, ny, nz, steps)))
         return st;
     if (steps < 1 || reps < 1 || reps > 64)
@@ -258,7 +330,7 @@ gk_status gk_stencil_bench(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, 
     R->config_source = rep.config_source;
     snprintf(R->device, sizeof R->device, "%s", rep.device);
     B.nx = (int)nx; B.ny = (int)ny; B.nz = (int)nz;
-    B.steps = steps; B.reps = reps; B.vsteps = 3;
+    B.steps = steps; B.reps = reps; B.vsteps = 5;   /* T = 4: one full pass + a remainder */
     B.n = nx * ny * nz;
     char what[96];
     snprintf(what, sizeof what, "bench stencil grid %dx%dx%d", B.nx, B.ny, B.nz);

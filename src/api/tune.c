@@ -41,3 +41,8 @@ int gk_tune_worker_main(gk_context *ctx, int in_fd, int out_fd)
 {
     return gk__tune_worker(ctx->backend == GK_BACKEND_GPU ? ctx->gpus[0] : -1, ctx->note, in_fd, out_fd);
 }
+
+gk_status gk_tune_check_options(const gk_tune_options *o)
+{
+    return gk__tune_check_options(o);
+}

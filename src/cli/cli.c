@@ -13,13 +13,19 @@
 #include <string.h>
 
 const char *cli_prog = "gk";
+FILE *cli_report;     /* NULL until cli_report_to: stdout */
+#define REPORT (cli_report ? cli_report : stdout)
 const char *cli_cmd = "gk";
+const gk_comm *cli_comm;
+int cli_quiet;
 
 /* One line on stderr: control characters in the message (which may echo
  * user input) are escaped, so a newline in an option never splits it. */
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
     char buf[4096];
+    if (cli_quiet)            /* under mpirun, rank 0 speaks for every rank */
+        return;
     vsnprintf(buf, sizeof buf, fmt, ap);
     fprintf(stderr, "%s: %s", cli_prog, prefix);
     for (const unsigned char *p = (const unsigned char *)buf; *p; p++) {
@@ -52,7 +58,8 @@ void cli_usage_error(const char *fmt, ...)
     va_start(ap, fmt);
     vmessage("", fmt, ap);
     va_end(ap);
-    fprintf(stderr, "Try '%s --help' for more information.\n", cli_cmd);
+    if (!cli_quiet)
+        fprintf(stderr, "Try '%s --help' for more information.\n", cli_cmd);
     exit(2);
 }
 
@@ -205,6 +212,7 @@ gk_context *cli_context(gk_backend want)
     if ((st = gk_context_options_from_env(&o)))
         cli_die_status(st);
     o.backend = want;
+    o.comm = cli_comm;
     if ((st = gk_context_create(&ctx, &o)))
         cli_die_status(st);
     return ctx;
@@ -226,6 +234,21 @@ void cli_report_verbose(const char *what, const gk_report *rep)
                 *rep->backend_note ? "; " : "", rep->backend_note);
 }
 
+void cli_report_to(const char *data_out)
+{
+    cli_report = data_out && !strcmp(data_out, "-") ? stderr : stdout;
+}
+
+int cli_finish(int rc)
+{
+    /* a report or data lost to a full or closed stdout is a failure */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: standard output: write failed: %s\n", cli_prog, strerror(errno ? errno : EIO));
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
 void cli_print_times(const gk_report *rep, double read, double write)
 {
     const char *names[] = { "read", "host->device", "compute", "device->host", "check", "write" };
@@ -233,11 +256,11 @@ void cli_print_times(const gk_report *rep, double read, double write)
     double total = 0;
     for (int i = 0; i < 6; i++)
         if (v[i] > 0) total += v[i];
-    printf("%-16s %12s %8s\n", "phase", "seconds", "share");
+    fprintf(REPORT, "%-16s %12s %8s\n", "phase", "seconds", "share");
     for (int i = 0; i < 6; i++)
         if (v[i] >= 0)
-            printf("%-16s %12.6f %7.1f%%\n", names[i], v[i], total > 0 ? 100 * v[i] / total : 0);
-    printf("%-16s %12.6f %7.1f%%\n", "total", total, 100.0);
+            fprintf(REPORT, "%-16s %12.6f %7.1f%%\n", names[i], v[i], total > 0 ? 100 * v[i] / total : 0);
+    fprintf(REPORT, "%-16s %12.6f %7.1f%%\n", "total", total, 100.0);
 }
 
 void cli_json_times(const gk_report *rep, double read, double write)
@@ -275,48 +298,48 @@ static void put_string(const char *s);
 
 static void sep(const char *key)
 {
-    if (need_comma[depth]) fputc(',', stdout);
+    if (need_comma[depth]) fputc(',', REPORT);
     need_comma[depth] = 1;
     if (key) {
         put_string(key);
-        fputc(':', stdout);
+        fputc(':', REPORT);
     }
 }
 
 static void put_string(const char *s)
 {
-    fputc('"', stdout);
+    fputc('"', REPORT);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') printf("\\%c", *p);
-        else if (*p < 0x20) printf("\\u%04x", *p);
-        else fputc(*p, stdout);
+        if (*p == '"' || *p == '\\') fprintf(REPORT, "\\%c", *p);
+        else if (*p < 0x20) fprintf(REPORT, "\\u%04x", *p);
+        else fputc(*p, REPORT);
     }
-    fputc('"', stdout);
+    fputc('"', REPORT);
 }
 
 static void open_(const char *key, char c)
 {
     sep(key);
-    fputc(c, stdout);
+    fputc(c, REPORT);
     need_comma[++depth] = 0;
 }
 
-void json_begin(void) { depth = 0; need_comma[0] = 0; fputc('{', stdout); need_comma[++depth] = 0; }
-void json_end(void) { depth--; fputs("}\n", stdout); }
+void json_begin(void) { depth = 0; need_comma[0] = 0; fputc('{', REPORT); need_comma[++depth] = 0; }
+void json_end(void) { depth--; fputs("}\n", REPORT); }
 void json_object(const char *key) { open_(key, '{'); }
-void json_object_end(void) { depth--; fputc('}', stdout); }
+void json_object_end(void) { depth--; fputc('}', REPORT); }
 void json_array(const char *key) { open_(key, '['); }
-void json_array_end(void) { depth--; fputc(']', stdout); }
+void json_array_end(void) { depth--; fputc(']', REPORT); }
 void json_str(const char *key, const char *val) { sep(key); put_string(val ? val : ""); }
-void json_int(const char *key, long long val) { sep(key); printf("%lld", val); }
+void json_int(const char *key, long long val) { sep(key); fprintf(REPORT, "%lld", val); }
 void json_num(const char *key, double val)
 {
     sep(key);
-    if (isfinite(val)) printf("%.6g", val); else fputs("null", stdout);
+    if (isfinite(val)) fprintf(REPORT, "%.6g", val); else fputs("null", REPORT);
 }
 void json_phase(const char *key, double val)
 {
-    if (val < 0) { sep(key); fputs("null", stdout); }
+    if (val < 0) { sep(key); fputs("null", REPORT); }
     else json_num(key, val);
 }
-void json_bool(const char *key, int val) { sep(key); fputs(val ? "true" : "false", stdout); }
+void json_bool(const char *key, int val) { sep(key); fputs(val ? "true" : "false", REPORT); }

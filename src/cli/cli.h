@@ -14,6 +14,8 @@
 
 extern const char *cli_prog;      /* "gk" or "gktune", for messages */
 extern const char *cli_cmd;       /* "gk apsp", for "Try 'gk apsp --help'" */
+extern const gk_comm *cli_comm;   /* under mpirun: the ranks (cli_context passes it on); else NULL */
+extern int cli_quiet;             /* 1: print no message (the ranks other than 0 under mpirun) */
 
 /* "PROG: message" on stderr (control characters escaped: one line), exit 1. */
 _Noreturn void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -57,7 +59,14 @@ gk_context *cli_context(gk_backend want);
 void cli_report_notes(const gk_report *rep);
 /* "--verbose": where a job runs and with what, on stderr. */
 void cli_report_verbose(const char *what, const gk_report *rep);
-/* --time: the phases as a table on stdout (phases that do not apply to the
+/* Where reports (--json, --time, tables) go: stdout, or stderr when the
+ * command's data goes to stdout (data_out is "-"): the two never mix. */
+extern FILE *cli_report;            /* NULL: stdout */
+void cli_report_to(const char *data_out);
+/* At the end of main: flush stdout; a write that failed (a full disk, a
+ * closed pipe) turns rc 0 into 1 with one line. */
+int cli_finish(int rc);
+/* --time: the phases as a table on cli_report (phases that do not apply to the
  * backend that ran are left out); read/write < 0: not part of the job. */
 void cli_print_times(const gk_report *rep, double read, double write);
 /* The same phases in the JSON object being written ("seconds": {...}, null

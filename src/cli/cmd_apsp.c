@@ -6,7 +6,107 @@
 #include <string.h>
 
 enum { O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
-       O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED };
+       O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED,
+       O_GPUS, O_EXCHANGE };
+
+/* --gpus: "N" (the first N GPUs), "all", or a list of two or more ordinals
+ * "0,1,..." (a single ordinal: GK_DEVICE). */
+static void parse_gpus(const char *text, gk_context_options *o)
+{
+    gk_status st;
+    if (!strchr(text, ',') && strcmp(text, "all")) {
+        int64_t n = cli_parse_i64("--gpus", text, 1, GK_MAX_GPUS);
+        for (int i = 0; i < n; i++) o->gpus[i] = i;
+        o->ngpus = (int)n;
+        return;
+    }
+    if ((st = gk_context_options_set_gpus(o, text)))
+        cli_usage_error("--gpus: %s", gk_last_error());
+}
+
+/* cli_context with the GPUs of --gpus (NULL: GK_DEVICE's or the default). */
+static gk_context *gpus_context(gk_backend want, const char *gpus)
+{
+    gk_context_options o;
+    gk_context *ctx;
+    gk_status st;
+    if (!gpus)
+        return cli_context(want);
+    gk_context_options_init(&o);
+    if ((st = gk_context_options_from_env(&o)))
+        cli_die_status(st);
+    parse_gpus(gpus, &o);
+    if (o.ngpus > 1 && cli_comm)
+        cli_usage_error("--gpus: under mpirun each rank drives one GPU (the node-local rank's); drop --gpus");
+    o.backend = GK_BACKEND_GPU;
+    o.comm = cli_comm;
+    if (want == GK_BACKEND_CPU)
+        cli_usage_error("--gpus and --device=cpu contradict each other");
+    if ((st = gk_context_create(&ctx, &o)))
+        cli_die_status(st);
+    return ctx;
+}
+
+/* `gk apsp` past one process or GPU: gk_apsp_solve_file. */
+static int apsp_dist(gk_context *ctx, const char *in, const char *out, const char *config, gk_apsp_exchange ex,
+                     int timing, int json, int verbose)
+{
+    gk_apsp_dist_report rep;
+    gk_status st = gk_apsp_solve_file(ctx, in, out, config, ex, &rep);
+    char where[64];
+    if (rep.gpus)
+        snprintf(where, sizeof where, "%d GPU%s, %d rank%s", rep.gpus, rep.gpus == 1 ? "" : "s", rep.ranks,
+                 rep.ranks == 1 ? "" : "s");
+    else
+        snprintf(where, sizeof where, "the CPUs of %d rank%s", rep.ranks, rep.ranks == 1 ? "" : "s");
+    if ((verbose || timing) && !cli_quiet) {
+        char what[256];
+        snprintf(what, sizeof what, "apsp V = %d, E = %lld over %s (exchange: %s)", rep.V, (long long)rep.E, where,
+                 rep.exchange);
+        cli_report_verbose(what, &rep.run);
+    }
+    if (st)
+        cli_die_status(st);
+    cli_report_notes(&rep.run);
+    if (rep.V > 1 && (double)(rep.V - 1) * rep.max_w >= GK_APSP_INF)
+        cli_warn("%s: (V - 1) * max weight = %.0f: paths that long are reported as unreachable",
+                 in, (double)(rep.V - 1) * rep.max_w);
+    gk_context_destroy(ctx);
+    double rate = rep.compute > 0 ? (double)rep.V * rep.V * rep.V / rep.compute : 0;
+    const char *names[] = { "read", "distribute", "compute", "write" };
+    double v[] = { rep.read, rep.distribute, rep.compute, rep.write }, total = 0;
+    for (int i = 0; i < 4; i++) total += v[i];
+    if (json) {
+        json_begin();
+        json_str("command", "apsp");
+        json_str("input", in); json_str("output", out);
+        json_int("vertices", rep.V); json_int("edges", rep.E);
+        cli_json_report(&rep.run);
+        json_int("ranks", rep.ranks); json_int("gpus", rep.gpus);
+        json_str("exchange", rep.exchange);
+        json_str("check", "not run");
+        json_object("seconds");
+        json_num("read", rep.read); json_num("distribute", rep.distribute); json_num("compute", rep.compute);
+        json_num("exchange_busy", rep.exchange_busy); json_num("exchange_stall", rep.exchange_stall);
+        json_num("write", rep.write); json_num("total", total);
+        json_object_end();
+        json_num("min_plus_per_second", rate);
+        json_end();
+    } else if (timing) {
+        printf("%-16s %12s %8s\n", "phase", "seconds", "share");
+        for (int i = 0; i < 4; i++) {
+            printf("%-16s %12.6f %7.1f%%\n", names[i], v[i], total > 0 ? 100 * v[i] / total : 0);
+            if (i == 2) {
+                printf("%-16s %12.6f %7s  (links busy moving panels)\n", "  exchange busy", rep.exchange_busy, "");
+                printf("%-16s %12.6f %7s  (compute waiting for a panel)\n", "  exchange stall", rep.exchange_stall, "");
+            }
+        }
+        printf("%-16s %12.6f %7.1f%%\n", "total", total, 100.0);
+        printf("compute rate     %.3f T min-plus/s (V^3 / compute time) on %s; exchange: %s\n",
+               rate / 1e12, where, rep.exchange);
+    }
+    return 0;
+}
 
 static void apsp_usage(void)
 {
@@ -27,8 +127,17 @@ static void apsp_usage(void)
            "  --json                 print the same as one JSON object on stdout\n"
            "  --config=K=V,...       GPU kernel parameters; they replace the tuned choice\n"
            "                         (unnamed parameters take the built-in defaults)\n"
+           "  --gpus=N|all|LIST      spread the rows over N GPUs (or all, or the list\n"
+           "                         0,1,...) in this process; no GPU holds the matrix\n"
+           "  --exchange=auto|device|host  how the pivot rows move between GPUs or ranks:\n"
+           "                         device (peer copies, NCCL between ranks), host (through\n"
+           "                         pinned host memory, every GPU waiting: the seed design)\n"
            "  --verbose              say which device and configuration run\n"
-           "  -h, --help             display this help and exit\n");
+           "  -h, --help             display this help and exit\n\n"
+           "Under mpirun every rank takes a block of rows: one GPU each (the node-local\n"
+           "rank's), or with --device=cpu the CPU code on its rows; the output is the same.\n"
+           "With --gpus, --exchange or under mpirun INPUT is read in the NTHU format and\n"
+           "OUTPUT written raw.\n");
 }
 
 int cmd_apsp(int argc, char **argv)
@@ -39,11 +148,14 @@ int cmd_apsp(int argc, char **argv)
         { "verbose", no_argument, 0, O_VERBOSE }, { "config", required_argument, 0, O_CONFIG },
         { "format", required_argument, 0, O_FORMAT }, { "output-format", required_argument, 0, O_OFORMAT },
         { "undirected", no_argument, 0, O_UNDIRECTED }, { "vertices", required_argument, 0, O_VERTICES },
+        { "gpus", required_argument, 0, O_GPUS }, { "exchange", required_argument, 0, O_EXCHANGE },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_backend want = GK_BACKEND_AUTO;
     gk_apsp_options ao = { 0, NULL };
     gk_format ifmt = GK_FORMAT_AUTO, ofmt = GK_FORMAT_AUTO;
-    int timing = 0, json = 0, verbose = 0, undirected = 0, c;
+    gk_apsp_exchange ex = GK_APSP_EXCHANGE_AUTO;
+    const char *gpus = NULL;
+    int timing = 0, json = 0, verbose = 0, undirected = 0, c, exg = 0;
     int32_t vertices = 0;
     optind = 1;
     while ((c = cli_getopt(argc, argv, opts)) != -1) {
@@ -58,15 +170,42 @@ int cmd_apsp(int argc, char **argv)
         case O_OFORMAT: ofmt = cli_parse_format("--output-format", optarg, 1); break;
         case O_UNDIRECTED: undirected = 1; break;
         case O_VERTICES: vertices = (int32_t)cli_parse_i64("--vertices", optarg, 1, INT32_MAX - 1); break;
+        case O_GPUS: gpus = optarg; break;
+        case O_EXCHANGE:
+            if (gk_apsp_exchange_parse(optarg, &ex))
+                cli_usage_error("--exchange: %s", gk_last_error());
+            exg = 1;
+            break;
         case 'h': apsp_usage(); return 0;
         }
     }
     cli_operands(argc, argv, 2, "INPUT and OUTPUT");
     const char *in = argv[optind], *out = argv[optind + 1];
+    cli_report_to(out);             /* OUTPUT "-": the reports go to stderr */
     gk_status st;
     if (ao.config && (st = gk_config_validate("apsp", ao.config, NULL)))
         cli_usage_error("--config: %s", gk_last_error());
+    if (gpus) {
+        gk_context_options probe;
+        gk_context_options_init(&probe);
+        parse_gpus(gpus, &probe);       /* usage errors before any work */
+    }
+    int dist = gpus || exg || cli_comm;
+    if (dist && ao.check)
+        cli_usage_error("--check needs the whole matrix in one process; not with --gpus, --exchange or mpirun");
+    if (dist) {
+        gk_format f = ifmt;
+        if (f == GK_FORMAT_AUTO && gk_format_detect(in, &f))
+            cli_die_status(GK_EIO);
+        if (f != GK_FORMAT_NTHU || undirected || vertices)
+            cli_usage_error("--gpus, --exchange and mpirun read NTHU inputs only (this one is %s%s)", gk_format_name(f),
+                            undirected ? ", --undirected" : vertices ? ", --vertices" : "");
+        if ((ofmt != GK_FORMAT_AUTO ? ofmt : gk_format_for_output(out, GK_FORMAT_NTHU)) != GK_FORMAT_NTHU)
+            cli_usage_error("--gpus, --exchange and mpirun write raw (nthu) outputs only");
+    }
     cli_check_output(out, in);
+    if (dist)
+        return apsp_dist(gpus_context(want, gpus), in, out, ao.config, ex, timing, json, verbose);
     gk_context *ctx = cli_context(want);
 
     int32_t *d, V, maxw;
@@ -112,7 +251,7 @@ int cmd_apsp(int argc, char **argv)
         json_end();
     } else if (timing) {   /* --json carries the same numbers; stdout stays one JSON object */
         cli_print_times(&rep, read, write);
-        printf("compute rate     %.3f G min-plus/s (V^3 / compute time); check %s\n", rate / 1e9,
+        fprintf(cli_report, "compute rate     %.3f G min-plus/s (V^3 / compute time); check %s\n", rate / 1e9,
                ao.check ? "passed" : "not run");
     }
     return 0;
@@ -174,14 +313,66 @@ static int parse_sizes(const char *text, int32_t *sizes, int max)
     return n;
 }
 
+/* `gk bench apsp --gpus=N` or under mpirun. */
+static int bench_multi(gk_context *ctx, const int32_t *sizes, int ns, const char *user_cfg, int json)
+{
+    int bad = 0;
+    if (json) { json_begin(); json_str("command", "bench apsp"); json_str("device", "gpu"); json_array("rows"); }
+    for (int s = 0; s < ns; s++) {
+        gk_apsp_multi_row r;
+        gk_status st = gk_apsp_bench_multi(ctx, sizes[s], user_cfg, &r);
+        if (st && st != GK_EMISMATCH)
+            cli_die_status(st);
+        bad |= r.identical == 0;
+        if (json) {
+            json_object(NULL);
+            json_int("n", r.n); json_str("device_name", r.device); json_str("config", r.config);
+            json_int("gpus", r.gpus); json_int("ranks", r.ranks); json_str("exchange", r.exchange);
+            if (r.one_seconds > 0) { json_num("one_gpu_seconds", r.one_seconds); json_num("one_gpu_tmps", r.one_tmps); }
+            json_num("seed_seconds", r.seed_seconds); json_num("seed_tmps", r.seed_tmps);
+            json_num("seed_exchange_busy", r.seed_busy); json_num("seed_exchange_stall", r.seed_stall);
+            json_num("seconds", r.seconds); json_num("tmps", r.tmps);
+            json_num("exchange_busy", r.busy); json_num("exchange_stall", r.stall);
+            if (r.one_seconds > 0) { json_num("seed_efficiency", r.seed_efficiency); json_num("efficiency", r.efficiency); }
+            if (r.identical >= 0) json_bool("identical", r.identical);
+            json_object_end();
+        } else {
+            if (s == 0)
+                printf("gk bench apsp on %d GPU%s (%d rank%s): %s, config %s\n"
+                       "compute phase only; T = T min-plus/s = n^3 / seconds; eff = one GPU's seconds /\n"
+                       "(GPUs x seconds); seed = panels through pinned host memory, every GPU waiting;\n"
+                       "gk = %s; busy/stall = links moving panels / compute waiting\n"
+                       "%7s %9s %7s | %9s %7s %6s | %9s %7s %6s %8s %8s | %4s\n",
+                       r.gpus, r.gpus == 1 ? "" : "s", r.ranks, r.ranks == 1 ? "" : "s", r.device, r.config, r.exchange,
+                       "n", "1 GPU s", "T", "seed s", "T", "eff", "gk s", "T", "eff", "busy s", "stall s", "same");
+            char one[32] = "-", onet[32] = "-", se[16] = "-", ge[16] = "-";
+            if (r.one_seconds > 0) {
+                snprintf(one, sizeof one, "%.3f", r.one_seconds);
+                snprintf(onet, sizeof onet, "%.2f", r.one_tmps);
+                snprintf(se, sizeof se, "%.1f%%", 100 * r.seed_efficiency);
+                snprintf(ge, sizeof ge, "%.1f%%", 100 * r.efficiency);
+            }
+            printf("%7d %9s %7s | %9.3f %7.2f %6s | %9.3f %7.2f %6s %8.4f %8.4f | %4s\n", r.n, one, onet,
+                   r.seed_seconds, r.seed_tmps, se, r.seconds, r.tmps, ge, r.busy, r.stall,
+                   r.identical < 0 ? "-" : r.identical ? "yes" : "NO");
+        }
+        fflush(stdout);
+    }
+    if (json) { json_array_end(); json_end(); }
+    gk_context_destroy(ctx);
+    if (bad) cli_die("bench apsp: several GPUs and one GPU disagree");
+    return 0;
+}
+
 int cmd_bench_apsp(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "device", required_argument, 0, O_DEVICE }, { "sizes", required_argument, 0, O_SIZES },
         { "config", required_argument, 0, O_CONFIG }, { "json", no_argument, 0, O_JSON },
+        { "gpus", required_argument, 0, O_GPUS },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_backend want = GK_BACKEND_AUTO;
-    const char *sizes_text = NULL, *user_cfg = NULL;
+    const char *sizes_text = NULL, *user_cfg = NULL, *gpus = NULL;
     int json = 0, c;
     optind = 1;
     while ((c = cli_getopt(argc, argv, opts)) != -1) {
@@ -190,8 +381,9 @@ int cmd_bench_apsp(int argc, char **argv)
         case O_SIZES: sizes_text = optarg; break;
         case O_CONFIG: user_cfg = optarg; break;
         case O_JSON: json = 1; break;
+        case O_GPUS: gpus = optarg; break;
         case 'h':
-            printf("Usage: gk bench apsp [--device=auto|cpu|gpu] [--sizes=N,...] [--config=K=V,...] [--json]\n"
+            printf("Usage: gk bench apsp [--device=auto|cpu|gpu] [--sizes=N,...] [--config=K=V,...] [--gpus=N|all|LIST] [--json]\n"
                    "GPU: time the blocked Floyd-Warshall kernel (compute phase) against the classic\n"
                    "64x64-tile baseline kernel and the device's min-plus ceiling measured in the same\n"
                    "run, on random graphs made in memory (default sizes 4096,16384,25000).\n"
@@ -199,6 +391,10 @@ int cmd_bench_apsp(int argc, char **argv)
                    "  --device=auto|cpu|gpu  where to run (auto: the GPU when one is usable)\n"
                    "  --sizes=N,...          vertex counts\n"
                    "  --config=K=V,...       GPU kernel parameters (replace the tuned choice)\n"
+                   "  --gpus=N|all|LIST      past one GPU: one GPU, the GPUs with the seed design\n"
+                   "                         and with gk's, and the scaling efficiency of each\n"
+                   "                         (default sizes 25000,50000; also under mpirun, one GPU\n"
+                   "                         per rank)\n"
                    "  --json                 print the rows as JSON\n"
                    "  -h, --help             display this help and exit\n");
             return 0;
@@ -210,6 +406,20 @@ int cmd_bench_apsp(int argc, char **argv)
     gk_status st;
     if (user_cfg && (st = gk_config_validate("apsp", user_cfg, NULL)))
         cli_usage_error("--config: %s", gk_last_error());
+    if (gpus || cli_comm) {
+        if (gpus) {
+            gk_context_options probe;
+            gk_context_options_init(&probe);
+            parse_gpus(gpus, &probe);
+        }
+        if (want == GK_BACKEND_CPU)
+            cli_usage_error("%s needs the GPU backend", gpus ? "--gpus" : "bench apsp under mpirun");
+        gk_context *ctx = gpus_context(GK_BACKEND_GPU, gpus);
+        if (!gpus && gk_context_backend(ctx) != GK_BACKEND_GPU)
+            cli_die("bench apsp under mpirun needs a GPU per rank: %s", gk_context_backend_note(ctx));
+        int ns = parse_sizes(sizes_text ? sizes_text : "25000,50000", sizes, 32);
+        return bench_multi(ctx, sizes, ns, user_cfg, json);
+    }
     gk_context *ctx = cli_context(want);
     int gpu = gk_context_backend(ctx) == GK_BACKEND_GPU;
     int ns = parse_sizes(sizes_text ? sizes_text : gpu ? "4096,16384,25000" : "1024,2048", sizes, 32);

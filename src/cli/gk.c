@@ -1,6 +1,7 @@
 /* gk.c - the gk command: parse the subcommand, hand over to cmd_*.  The
  * kernels come from src/kernels.def: `gk NAME`, `gk gen GEN`, `gk bench NAME`. */
 #include "cli/cli.h"
+#include "cli/cli_mpi.h"
 
 #include <string.h>
 
@@ -45,10 +46,15 @@ static int run(int (*f)(int, char **), const char *a, const char *b, int argc, c
     return f(argc, argv);
 }
 
-int main(int argc, char **argv)
+static int gk_main(int argc, char **argv)
 {
-    cli_prog = cli_cmd = "gk";
     cli_cleanup_on_signals();
+    /* under mpirun only: MPI, one communicator; rank 0 alone prints */
+    if ((cli_comm = cli_mpi_start(&argc, &argv)) && cli_comm->rank != 0) {
+        cli_quiet = 1;
+        if (!freopen("/dev/null", "w", stdout))
+            cli_die("cannot silence rank %d's standard output", cli_comm->rank);
+    }
     if (argc < 2)
         cli_usage_error("missing command");
     const char *c = argv[1];
@@ -80,4 +86,11 @@ int main(int argc, char **argv)
         cli_usage_error("unknown kind '%s' for '%s' (want %s)", k, c, kinds);
     }
     cli_usage_error("unknown command '%s'", c);
+}
+
+int main(int argc, char **argv)
+{
+    cli_prog = cli_cmd = "gk";
+    cli_report_to(NULL);
+    return cli_finish(gk_main(argc, argv));
 }

@@ -45,9 +45,8 @@ static void on_signal(int sig)
     gk_tune_interrupt();
 }
 
-int main(int argc, char **argv)
+static int gktune_main(int argc, char **argv)
 {
-    cli_prog = cli_cmd = "gktune";
     if (argc == 2 && !strcmp(argv[1], "--worker"))   /* the measuring process (internal): */
         return gk_tune_worker_main(cli_context(GK_BACKEND_AUTO), 0, 1);   /* same GPU as the parent */
 
@@ -82,6 +81,8 @@ int main(int argc, char **argv)
         }
     }
     cli_operands(argc, argv, 0, "");
+    if (gk_tune_check_options(&o))          /* a bad --kernels or --sizes is a usage error */
+        cli_usage_error("%s", gk_last_error());
     if (o.csv_path)
         cli_check_output(o.csv_path, NULL);
     if (list) {
@@ -165,4 +166,11 @@ int main(int argc, char **argv)
     if (!rep.n)
         cli_die("no configuration could be validated");
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    cli_prog = cli_cmd = "gktune";
+    cli_report_to(NULL);
+    return cli_finish(gktune_main(argc, argv));
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 static const char *const names[] = { "auto", "nthu", "gr", "mtx", "edges", "npy" };
@@ -67,6 +68,18 @@ gk_status gk_format_detect(const char *path, gk_format *out)
         return gk__fail(GK_EINVAL, "empty input file name");
     if (!strcmp(path, "-"))
         return GK_OK;
+    /* Only a regular file is opened and looked into: opening a FIFO, then
+     * closing it and opening it again for the reader, loses what its writer
+     * sent in between (and can leave the reader waiting for a writer that
+     * is gone); a device's bytes would be taken from the reader. */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        gk_format f = by_extension(path);
+        if (f == GK_FORMAT_NPY)
+            return gk__fail(GK_EINVAL, "%s: .npy holds a distance matrix, not a graph: give --format for a graph", path);
+        if (f != GK_FORMAT_AUTO) *out = f;
+        return GK_OK;
+    }
     gk_infile in;
     gk_status st = gk__in_open(&in, path);
     if (st) return st;
@@ -164,25 +177,52 @@ typedef struct text {
     long long no;            /* line number of `line` */
 } text;
 
+/* The longest line a text graph file may have: a graph line is a few
+ * numbers, a comment rarely more than a sentence.  A bound, so that an
+ * endless line (a stream of zeros, a binary file given as text) fails at
+ * once instead of taking all the memory. */
+#define TEXT_LINE_MAX (1 << 20)
+
 /* The next line (newline and CR stripped) in r->line: 1, or 0 at the end,
- * or -1 with the failure recorded in *st. */
+ * or -1 with the failure recorded in *st.  NUL bytes and overlong lines are
+ * refused as they are read. */
 static int next_line(text *r, gk_status *st)
 {
+    size_t n = 0;
+    int c = EOF;
     errno = 0;
-    ssize_t n = getline(&r->line, &r->cap, r->in.f);
-    if (n < 0) {
-        if (ferror(r->in.f)) {
-            *st = gk__fail(GK_EIO, "%s:%lld: read failed: %s", r->path, r->no + 1, strerror(errno));
+    while ((c = getc(r->in.f)) != EOF) {
+        if (c == '\0') {
+            *st = gk__fail(GK_EFORMAT, "%s:%lld: a NUL byte: not a text file (give --format if it is another format)",
+                           r->path, r->no + 1);
             return -1;
         }
-        return 0;
+        if (n + 2 > r->cap) {
+            if (r->cap >= TEXT_LINE_MAX) {
+                *st = gk__fail(GK_EFORMAT, "%s:%lld: a line longer than %d bytes: not a graph file of this format",
+                               r->path, r->no + 1, TEXT_LINE_MAX);
+                return -1;
+            }
+            size_t cap = r->cap ? 2 * r->cap : 256;
+            char *l = realloc(r->line, cap);
+            if (!l) {
+                *st = gk__fail(GK_ENOMEM, "%s:%lld: cannot allocate a line buffer", r->path, r->no + 1);
+                return -1;
+            }
+            r->line = l;
+            r->cap = cap;
+        }
+        r->line[n++] = (char)c;
+        if (c == '\n') break;
     }
-    r->no++;
-    if ((size_t)n != strlen(r->line)) {
-        *st = gk__fail(GK_EFORMAT, "%s:%lld: a NUL byte: not a text file (give --format if it is another format)",
-                       r->path, r->no);
+    if (c == EOF && ferror(r->in.f)) {
+        *st = gk__fail(GK_EIO, "%s:%lld: read failed: %s", r->path, r->no + 1, strerror(errno ? errno : EIO));
         return -1;
     }
+    if (n == 0)
+        return 0;
+    r->line[n] = '\0';
+    r->no++;
     while (n > 0 && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
         r->line[--n] = '\0';
     return 1;

@@ -37,9 +37,11 @@ typedef struct gk_space {
 } gk_space;
 
 /* The kernels' spaces (src/core/space_<kernel>.c). */
-extern const gk_space gk__space_apsp;
-extern const gk_space gk__space_stencil;
+/* Every kernel's description (one per line of src/kernels.def) and vadd's. */
 extern const gk_space gk__space_vadd;
+#define GK_KERNEL(name, gen) extern const gk_space gk__space_##name;
+#include "kernels.def"
+#undef GK_KERNEL
 /* The space of kernel name ("apsp", ...), NULL if there is none. */
 const gk_space *gk__space_find(const char *kernel);
 
@@ -68,8 +70,8 @@ int64_t gk__apsp_threads(const gk_config *complete);
 size_t gk__apsp_stage_smem(const gk_config *complete);
 size_t gk__apsp_pivot_smem(const gk_config *complete);
 
-/* Dynamic shared memory of a stencil block: 4 (DESIGN 0) or 2 (DESIGN 1)
- * planes of (BX+2) x (BY*RY+2) doubles. */
-size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry);
+/* Dynamic shared memory of a stencil block: 4 (DESIGN 0), 2 (DESIGN 1) or
+ * 2*tsteps (DESIGN 2) planes of (BX+2) x (BY*RY+2) doubles. */
+size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps);
 
 #endif /* GK_SPACE_H */

@@ -183,3 +183,11 @@ gk_status gk__apsp_cpu_simple(int32_t *dist, int32_t V)
     }
     return GK_OK;
 }
+
+/* The tile operations, for the row-block engine of src/cpu/apsp_rows.c. */
+void gk__apsp_cpu_tile_ops(void (**close)(int32_t *), void (**minplus)(int32_t *, const int32_t *, const int32_t *))
+{
+    _Static_assert(B == GK_APSP_CPU_TILE, "apsp_cpu.h's tile edge is this file's");
+    *close = fw_tile;
+    *minplus = pick_minplus();
+}

@@ -18,72 +18,227 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
-#define YBLOCK 16
-#define ZCHUNK 32
+#define YBLOCK 16          /* one-step sweep: rows per tile (a multiple of RB) */
+#define ZCHUNK 32          /* one-step sweep: planes per tile */
+#define RB 4               /* output rows per register block */
+#define TYB 32             /* temporal sweep: output rows per y block */
+#ifndef PF
+#define PF 32
+#endif
 
+/* The kernels compute `nrows` consecutive output rows (y .. y+nrows-1) of
+ * one plane: pl[d] points at interior x = 0 of input row y in plane z+d-1,
+ * out at output row y; rows are px apart.  Every point is the chain
+ * t = c0*v0, t = fma(ci, vi, t), i = 1..26 in index order (dz, dy, dx).
+ * Register blocks of RB rows: an input vector, loaded once, feeds the (up
+ * to three) output rows that use it; walking the input rows in order
+ * (dz, then y) gives each output its terms in index order, and the chains of
+ * RB rows x V vectors are independent, enough to fill both FMA pipes. */
+typedef void (*rows_fn)(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows);
 
-/* out[x] for x in [0, n): r[k] points at the interior x = 0 of input row
- * (dz, dy) with k = (dz+1)*3 + (dy+1); r[k][-1] and r[k][n] are halo. */
-#define ROW_TAIL(x0)                                                          \
-    for (int x = (x0); x < n; x++) {                                          \
-        double t = c[0] * r[0][x - 1];                                        \
-        for (int k = 1; k < 27; k++)                                          \
-            t = fma(c[k], r[k / 3][x + k % 3 - 1], t);                        \
-        out[x] = t;                                                           \
-    }
-
-typedef void (*row_fn)(double *restrict out, const double *const r[9], const double *restrict c, int n);
-
-static void row_generic(double *restrict out, const double *const r[9], const double *restrict c, int n)
+static void one_point_row(double *out, const double *const pl[3], int64_t px, const double *c, int x0, int nx)
 {
-    ROW_TAIL(0)
+    for (int x = x0; x < nx; x++) {
+        double t = c[0] * pl[0][-px + x - 1];
+        for (int k = 1; k < 27; k++)
+            t = fma(c[k], pl[k / 9][(k / 3 % 3 - 1) * px + x + k % 3 - 1], t);
+        out[x] = t;
+    }
+}
+
+static void rows_generic(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows)
+{
+    for (int r = 0; r < nrows; r++) {
+        const double *q[3] = { pl[0] + r * px, pl[1] + r * px, pl[2] + r * px };
+        one_point_row(out + r * px, q, px, c, 0, nx);
+    }
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* One point's chain is 27 dependent FMAs (4+ cycles each): four AVX2
- * vectors (16 points) are carried at once so that independent chains hide
- * that latency.  Same order, same bits as the scalar chain. */
-__attribute__((target("avx2,fma")))
-static void row_fma(double *restrict out, const double *const r[9], const double *restrict c, int n)
-{
-    int x0 = 0;
-    for (; x0 + 16 <= n; x0 += 16) {
-        __m256d t0, t1, t2, t3;
-        {
-            const double *q = r[0] + x0 - 1;
-            __m256d ck = _mm256_set1_pd(c[0]);
-            t0 = _mm256_mul_pd(ck, _mm256_loadu_pd(q));
-            t1 = _mm256_mul_pd(ck, _mm256_loadu_pd(q + 4));
-            t2 = _mm256_mul_pd(ck, _mm256_loadu_pd(q + 8));
-            t3 = _mm256_mul_pd(ck, _mm256_loadu_pd(q + 12));
-        }
-        for (int k = 1; k < 27; k++) {
-            const double *q = r[k / 3] + x0 + k % 3 - 1;
-            __m256d ck = _mm256_set1_pd(c[k]);
-            t0 = _mm256_fmadd_pd(ck, _mm256_loadu_pd(q), t0);
-            t1 = _mm256_fmadd_pd(ck, _mm256_loadu_pd(q + 4), t1);
-            t2 = _mm256_fmadd_pd(ck, _mm256_loadu_pd(q + 8), t2);
-            t3 = _mm256_fmadd_pd(ck, _mm256_loadu_pd(q + 12), t3);
-        }
-        _mm256_storeu_pd(out + x0, t0);
-        _mm256_storeu_pd(out + x0 + 4, t1);
-        _mm256_storeu_pd(out + x0 + 8, t2);
-        _mm256_storeu_pd(out + x0 + 12, t3);
+#define GK_X86_SIMD 1
+/* One register block: R rows, V vectors of W doubles from x0 (the names
+ * out, pl, px, c, x0 and m are the block function's parameters).  Fully
+ * unrolled: straight-line code, the accumulators in registers. */
+#define BLOCK_BODY(VT, R, V, W, LOAD, MUL, FMA, STORE, SET1)                              \
+    do {                                                                                  \
+        VT acc[R][V];                                                                     \
+        _Pragma("GCC unroll 3") for (int dz = 0; dz < 3; dz++)                            \
+        _Pragma("GCC unroll 8") for (int j = 0; j < (R) + 2; j++) {                       \
+            const double *row = pl[dz] + (j - 1) * px + x0;                               \
+            _Pragma("GCC unroll 3") for (int dx = 0; dx < 3; dx++) {                      \
+                VT v[V];                                                                  \
+                _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++)                     \
+                    v[q] = LOAD(row + dx - 1 + q * (W), q);                               \
+                _Pragma("GCC unroll 8") for (int r = 0; r < (R); r++) {                   \
+                    int dy = j - r;                                                       \
+                    if (dy < 0 || dy > 2) continue;                                       \
+                    int k = dz * 9 + dy * 3 + dx;                                         \
+                    VT ck = SET1(c[k]);                                                   \
+                    _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++)                 \
+                        acc[r][q] = k ? FMA(ck, v[q], acc[r][q]) : MUL(ck, v[q]);         \
+                }                                                                         \
+            }                                                                             \
+        }                                                                                 \
+        _Pragma("GCC unroll 8") for (int r = 0; r < (R); r++)                             \
+        _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++)                             \
+            STORE(out + r * px + x0 + q * (W), acc[r][q], q);                             \
+    } while (0)
+
+/* AVX2: 4 rows x 2 vectors = 8 chains of 4 doubles (16 ymm registers). */
+#define L2_(p, q) _mm256_loadu_pd(p)
+#define S2_(p, v, q) _mm256_storeu_pd(p, v)
+#define AVX2_BLOCK(R)                                                                     \
+    __attribute__((target("avx2,fma"), always_inline)) static inline void                 \
+    avx2_block##R(double *out, const double *const pl[3], int64_t px, const double *c, int x0) \
+    {                                                                                     \
+        BLOCK_BODY(__m256d, R, 2, 4, L2_, _mm256_mul_pd, _mm256_fmadd_pd, S2_, _mm256_set1_pd); \
     }
-    ROW_TAIL(x0)
+AVX2_BLOCK(1)
+AVX2_BLOCK(2)
+AVX2_BLOCK(3)
+AVX2_BLOCK(4)
+
+__attribute__((target("avx2,fma")))
+static void rows_avx2(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows)
+{
+    for (int y = 0; y < nrows; y += RB) {
+        int R = nrows - y < RB ? nrows - y : RB;
+        const double *q[3] = { pl[0] + y * px, pl[1] + y * px, pl[2] + y * px };
+        double *o = out + y * px;
+        int x0 = 0;
+        for (; x0 + 8 <= nx; x0 += 8) {
+            switch (R) {
+            case 4: avx2_block4(o, q, px, c, x0); break;
+            case 3: avx2_block3(o, q, px, c, x0); break;
+            case 2: avx2_block2(o, q, px, c, x0); break;
+            default: avx2_block1(o, q, px, c, x0); break;
+            }
+        }
+        for (int r = 0; r < R; r++) {
+            const double *qr[3] = { q[0] + r * px, q[1] + r * px, q[2] + r * px };
+            one_point_row(o + r * px, qr, px, c, x0, nx);
+        }
+    }
 }
 
-static row_fn pick_row(void)
+/* AVX-512: 4 rows x 4 vectors = 16 chains of 8 doubles; the x tail with
+ * masked loads and stores (masked-off lanes are neither read nor written). */
+#define L5_(p, q) _mm512_maskz_loadu_pd(m[q], p)
+#define S5_(p, v, q) _mm512_mask_storeu_pd(p, m[q], v)
+#define AVX512_BLOCK(R, V)                                                                \
+    __attribute__((target("avx512f"), always_inline)) static inline void                  \
+    avx512_block##R##_##V(double *out, const double *const pl[3], int64_t px, const double *c, int x0, \
+                          const __mmask8 *m)                                              \
+    {                                                                                     \
+        BLOCK_BODY(__m512d, R, V, 8, L5_, _mm512_mul_pd, _mm512_fmadd_pd, S5_, _mm512_set1_pd); \
+    }
+AVX512_BLOCK(1, 4)
+AVX512_BLOCK(2, 4)
+AVX512_BLOCK(3, 4)
+AVX512_BLOCK(4, 4)
+AVX512_BLOCK(1, 1)
+AVX512_BLOCK(2, 1)
+AVX512_BLOCK(3, 1)
+AVX512_BLOCK(4, 1)
+
+__attribute__((target("avx512f")))
+static void rows_avx512(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows)
 {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return row_fma;
-    return row_generic;
+    const __mmask8 full[4] = { 0xff, 0xff, 0xff, 0xff };
+    for (int y = 0; y < nrows; y += RB) {
+        int R = nrows - y < RB ? nrows - y : RB;
+        const double *q[3] = { pl[0] + y * px, pl[1] + y * px, pl[2] + y * px };
+        double *o = out + y * px;
+        int x0 = 0;
+        for (; x0 + 32 <= nx; x0 += 32) {
+            /* the rows this block reads, PF doubles ahead: 18 streams are
+             * more than the hardware prefetchers follow */
+            for (int d = 0; d < 3; d++)
+                for (int j = -1; j <= R; j++)
+                    _mm_prefetch((const char *)(q[d] + j * px + x0 + PF), _MM_HINT_T0);
+            switch (R) {
+            case 4: avx512_block4_4(o, q, px, c, x0, full); break;
+            case 3: avx512_block3_4(o, q, px, c, x0, full); break;
+            case 2: avx512_block2_4(o, q, px, c, x0, full); break;
+            default: avx512_block1_4(o, q, px, c, x0, full); break;
+            }
+        }
+        for (; x0 < nx; x0 += 8) {
+            int left = nx - x0;
+            __mmask8 m = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
+            switch (R) {
+            case 4: avx512_block4_1(o, q, px, c, x0, &m); break;
+            case 3: avx512_block3_1(o, q, px, c, x0, &m); break;
+            case 2: avx512_block2_1(o, q, px, c, x0, &m); break;
+            default: avx512_block1_1(o, q, px, c, x0, &m); break;
+            }
+        }
+    }
 }
-#else
-static row_fn pick_row(void) { return row_generic; }
 #endif
+/* ------------------------------------------------------ the ISA in use */
+
+static int isa_forced = -1;
+
+int gk__stencil_cpu_isa_supported(int isa)
+{
+    if (isa == GK_STENCIL_ISA_GENERIC)
+        return 1;
+#ifdef GK_X86_SIMD
+    __builtin_cpu_init();
+    if (isa == GK_STENCIL_ISA_AVX2)
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (isa == GK_STENCIL_ISA_AVX512)
+        return __builtin_cpu_supports("avx512f");
+#endif
+    return 0;
+}
+
+static int isa_best(void)
+{
+    for (int i = GK_STENCIL_ISA_AVX512; i > GK_STENCIL_ISA_GENERIC; i--)
+        if (gk__stencil_cpu_isa_supported(i))
+            return i;
+    return GK_STENCIL_ISA_GENERIC;
+}
+
+int gk__stencil_cpu_isa(int want)
+{
+    if (want < -2 || want > GK_STENCIL_ISA_AVX512)
+        return -1;
+    if (want >= GK_STENCIL_ISA_GENERIC && !gk__stencil_cpu_isa_supported(want))
+        return -1;
+    if (want >= -1)
+        isa_forced = want;
+    return isa_forced >= 0 ? isa_forced : isa_best();
+}
+
+const char *gk__stencil_cpu_isa_name(int isa)
+{
+    return isa == GK_STENCIL_ISA_AVX512 ? "AVX-512" : isa == GK_STENCIL_ISA_AVX2 ? "AVX2+FMA" : "generic";
+}
+
+static rows_fn pick_rows(void)
+{
+    int isa = isa_forced >= 0 ? isa_forced : isa_best();
+#ifdef GK_X86_SIMD
+    if (isa == GK_STENCIL_ISA_AVX512)
+        return rows_avx512;
+    if (isa == GK_STENCIL_ISA_AVX2)
+        return rows_avx2;
+#endif
+    (void)isa;
+    return rows_generic;
+}
+
+/* ------------------------------------------------------------- sweeps */
 
 /* Padded layout: x pitch nx+2, y pitch ny+2, nz+2 planes; the interior
  * point (x,y,z) is at ((z+1)*py + y+1)*px + x+1. */
@@ -107,8 +262,10 @@ uint64_t gk__stencil_cpu_bytes(int nx, int ny, int nz)
     return b;
 }
 
+/* One step: (z-chunk, y-block) tiles over the threads; each walks z with a
+ * window of three planes of YBLOCK+2 rows, which stays in L2. */
 static void sweep(double *restrict out, const double *restrict in, pad p, int nx, int ny, int nz,
-                  const double *c, row_fn row)
+                  const double *c, rows_fn rows)
 {
     int nzc = (nz + ZCHUNK - 1) / ZCHUNK, nyb = (ny + YBLOCK - 1) / YBLOCK;
     int64_t px = p.px, plane = p.px * p.py;
@@ -118,63 +275,220 @@ static void sweep(double *restrict out, const double *restrict in, pad p, int nx
     for (int zc = 0; zc < nzc; zc++)
         for (int yb = 0; yb < nyb; yb++) {
             int z1 = zc * ZCHUNK + ZCHUNK < nz ? zc * ZCHUNK + ZCHUNK : nz;
-            int y1 = yb * YBLOCK + YBLOCK < ny ? yb * YBLOCK + YBLOCK : ny;
-            for (int z = zc * ZCHUNK; z < z1; z++)
-                for (int y = yb * YBLOCK; y < y1; y++) {
-                    const double *r[9];
-                    for (int dz = -1; dz <= 1; dz++)
-                        for (int dy = -1; dy <= 1; dy++)
-                            r[(dz + 1) * 3 + dy + 1] = in + (z + 1 + dz) * plane + (y + 1 + dy) * px + 1;
-                    row(out + (z + 1) * plane + (y + 1) * px + 1, r, c, nx);
-                }
+            int y0 = yb * YBLOCK, y1 = y0 + YBLOCK < ny ? y0 + YBLOCK : ny;
+            for (int z = zc * ZCHUNK; z < z1; z++) {
+                const double *pl[3];
+                for (int d = 0; d < 3; d++)
+                    pl[d] = in + (z + d) * plane + (y0 + 1) * px + 1;
+                rows(out + (z + 1) * plane + (y0 + 1) * px + 1, pl, px, c, nx, y1 - y0);
+            }
         }
 }
 
-gk_status gk__stencil_cpu(double *grid, int nx, int ny, int nz, const double c[27], int steps)
+/* T steps in one pass (temporal blocking in cache).  The y blocks of TYB
+ * output rows go to the threads; each walks z once with a pipeline of T
+ * stages: at iteration i stage s computes its plane i-s+1 from the three
+ * newest planes of stage s-1 (stage 0: `in`; stage T writes `out`).  Stages
+ * 1..T-1 keep three planes each in a private ring, over the rows the next
+ * stage needs (up to TYB + 2(T-s) rows: the y halo is recomputed by both
+ * neighbouring blocks).  Rows and planes outside the grid read as 0 (the
+ * zero halo of every intermediate step).  ring: per thread, 3*(T-1) planes
+ * of ring_plane doubles ((TYB + 2T) rows of px), then one zero plane. */
+static void sweep_t(double *restrict out, const double *restrict in, pad p, int nx, int ny, int nz,
+                    const double *c, rows_fn rows, int T, double *ring, int64_t ring_plane)
+{
+    int nyb = (ny + TYB - 1) / TYB;
+    int64_t px = p.px, plane = p.px * p.py, per = (int64_t)(3 * (T - 1) + 1) * ring_plane;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+    for (int yb = 0; yb < nyb; yb++) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        double *mine = ring + (int64_t)tid * per;
+        const double *zero = mine + 3 * (T - 1) * ring_plane;
+        int ya = yb * TYB, yb1 = ya + TYB < ny ? ya + TYB : ny;
+        /* ring row r holds global row ya - T + r; rows outside the grid and
+         * the x halo columns are never written and stay 0 */
+        memset(mine, 0, (size_t)per * sizeof *mine);
+        for (int i = 0; i < nz + T - 1; i++)
+            for (int s = 1; s <= T; s++) {
+                int z = i - s + 1;                    /* the plane stage s computes */
+                if (z < 0 || z >= nz)
+                    continue;
+                int lo = ya - (T - s), hi = yb1 + (T - s);
+                if (lo < 0) lo = 0;
+                if (hi > ny) hi = ny;
+                int64_t roff = (int64_t)(lo - ya + T) * px + 1;
+                const double *pl[3];
+                for (int d = 0; d < 3; d++) {
+                    int zz = z + d - 1;
+                    if (s == 1)
+                        pl[d] = in + (int64_t)(zz + 1) * plane + (int64_t)(lo + 1) * px + 1;
+                    else if (zz < 0 || zz >= nz)
+                        pl[d] = zero + roff;
+                    else
+                        pl[d] = mine + ((int64_t)(s - 2) * 3 + zz % 3) * ring_plane + roff;
+                }
+                double *o = s == T ? out + (int64_t)(z + 1) * plane + (int64_t)(lo + 1) * px + 1
+                                   : mine + ((int64_t)(s - 1) * 3 + z % 3) * ring_plane + roff;
+                rows(o, pl, px, c, nx, hi - lo);
+            }
+    }
+}
+
+/* Buffers on 2 MB boundaries, with transparent huge pages asked for where
+ * the system has them: a sweep reads 18 rows from three planes half a
+ * megabyte apart at once, too many 4 KB pages for the TLBs. */
+static gk_status big_alloc(void **p, size_t n, const char *what)
+{
+    *p = NULL;
+    size_t align = (size_t)2 << 20;
+    if (n >= align && !posix_memalign(p, align, (n + align - 1) / align * align)) {
+#ifdef MADV_HUGEPAGE
+        madvise(*p, (n + align - 1) / align * align, MADV_HUGEPAGE);
+#endif
+        return GK_OK;
+    }
+    return gk__xmalloc(p, n, what);
+}
+
+struct gk_stencil_cpu {
+    int nx, ny, nz;
+    pad p;
+    double *a, *b;        /* a holds the current grid */
+    double coeffs[27];
+    double *ring;         /* the temporal sweeps' per-thread rings */
+    size_t ring_bytes;
+};
+
+gk_status gk__stencil_cpu_open(gk_stencil_cpu **out, int nx, int ny, int nz, const double c[27])
+{
+    *out = NULL;
+    gk_status st = gk_stencil_check_size(nx, ny, nz, 0);
+    if (st) return st;
+    gk_stencil_cpu *g = calloc(1, sizeof *g);
+    if (!g)
+        return gk__fail(GK_ENOMEM, "out of host memory for the CPU stencil");
+    g->nx = nx; g->ny = ny; g->nz = nz;
+    g->p = pad_of(nx, ny, nz);
+    memcpy(g->coeffs, c, sizeof g->coeffs);
+    int64_t total = g->p.px * g->p.py * g->p.pz, plane = g->p.px * g->p.py;
+    if ((st = big_alloc((void **)&g->a, (size_t)total * sizeof *g->a, "the CPU stencil buffers")) ||
+        (st = big_alloc((void **)&g->b, (size_t)total * sizeof *g->b, "the CPU stencil buffers"))) {
+        gk__stencil_cpu_close(g);
+        return st;
+    }
+    /* Zero both buffers in parallel (first touch spreads pages over NUMA
+     * nodes the way the sweeps use them). */
+    double *a = g->a, *b = g->b;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (int64_t z = 0; z < g->p.pz; z++) {
+        memset(a + z * plane, 0, (size_t)plane * sizeof *a);
+        memset(b + z * plane, 0, (size_t)plane * sizeof *b);
+    }
+    *out = g;
+    return GK_OK;
+}
+
+void gk__stencil_cpu_close(gk_stencil_cpu *g)
+{
+    if (!g) return;
+    free(g->a);
+    free(g->b);
+    free(g->ring);
+    free(g);
+}
+
+void gk__stencil_cpu_load(gk_stencil_cpu *g, const double *grid)
+{
+    int64_t plane = g->p.px * g->p.py, px = g->p.px;
+    int nx = g->nx, ny = g->ny, nz = g->nz;
+    double *a = g->a;
+#ifdef _OPENMP
+#pragma omp parallel for collapse(2) schedule(static)
+#endif
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            memcpy(a + (z + 1) * plane + (y + 1) * px + 1, grid + ((int64_t)z * ny + y) * nx,
+                   (size_t)nx * sizeof *a);
+}
+
+void gk__stencil_cpu_store(const gk_stencil_cpu *g, double *grid)
+{
+    int64_t plane = g->p.px * g->p.py, px = g->p.px;
+    int nx = g->nx, ny = g->ny, nz = g->nz;
+    const double *a = g->a;
+#ifdef _OPENMP
+#pragma omp parallel for collapse(2) schedule(static)
+#endif
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            memcpy(grid + ((int64_t)z * ny + y) * nx, a + (z + 1) * plane + (y + 1) * px + 1,
+                   (size_t)nx * sizeof *a);
+}
+
+gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T)
+{
+    if (steps < 0)
+        return gk__fail(GK_EINVAL, "stencil: steps %d < 0", steps);
+    if (T < 1 || T > GK_STENCIL_CPU_TMAX)
+        return gk__fail(GK_EINVAL, "CPU stencil: %d steps per pass (want 1..%d)", T, GK_STENCIL_CPU_TMAX);
+    rows_fn rows = pick_rows();
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    /* the ring for the largest pass (T' <= T use a prefix of each thread's
+     * share: the layout below is computed per pass from ring_plane) */
+    int64_t rp = (int64_t)(TYB + 2 * T) * g->p.px;
+    uint64_t need = 0;
+    if (T > 1 && (gk__mul_u64((uint64_t)rp, (uint64_t)(3 * (T - 1) + 1) * (uint64_t)threads, &need) ||
+                  gk__mul_u64(need, sizeof(double), &need) || need > SIZE_MAX))
+        return gk__fail(GK_ENOMEM, "CPU stencil: the temporal buffers do not fit in memory");
+    if (need > g->ring_bytes) {
+        free(g->ring);
+        g->ring = NULL;
+        g->ring_bytes = 0;
+        gk_status st = big_alloc((void **)&g->ring, (size_t)need, "the CPU stencil's temporal buffers");
+        if (st) return st;
+        g->ring_bytes = (size_t)need;
+    }
+    for (int s = 0; s < steps;) {
+        int t = steps - s < T ? steps - s : T;
+        if (t == 1)
+            sweep(g->b, g->a, g->p, g->nx, g->ny, g->nz, g->coeffs, rows);
+        else
+            sweep_t(g->b, g->a, g->p, g->nx, g->ny, g->nz, g->coeffs, rows, t, g->ring,
+                    (int64_t)(TYB + 2 * t) * g->p.px);
+        double *x = g->a; g->a = g->b; g->b = x;
+        s += t;
+    }
+    return GK_OK;
+}
+
+gk_status gk__stencil_cpu_t(double *grid, int nx, int ny, int nz, const double c[27], int steps, int T)
 {
     gk_status st = gk_stencil_check_size(nx, ny, nz, steps);
     if (st) return st;
     if (steps == 0) return GK_OK;
-    pad p = pad_of(nx, ny, nz);
-    int64_t total = p.px * p.py * p.pz, plane = p.px * p.py;
-    double *a = NULL, *b = NULL;
-    if ((st = gk__xmalloc((void **)&a, (size_t)total * sizeof *a, "the CPU stencil buffers")))
+    gk_stencil_cpu *g;
+    if ((st = gk__stencil_cpu_open(&g, nx, ny, nz, c)))
         return st;
-    if ((st = gk__xmalloc((void **)&b, (size_t)total * sizeof *b, "the CPU stencil buffers"))) {
-        free(a);
-        return st;
-    }
-    /* Zero both buffers in parallel (first touch spreads pages over NUMA
-     * nodes the way the sweeps use them), then copy the interior in. */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static)
-#endif
-    for (int64_t z = 0; z < p.pz; z++) {
-        memset(a + z * plane, 0, (size_t)plane * sizeof *a);
-        memset(b + z * plane, 0, (size_t)plane * sizeof *b);
-    }
-#ifdef _OPENMP
-#pragma omp parallel for collapse(2) schedule(static)
-#endif
-    for (int z = 0; z < nz; z++)
-        for (int y = 0; y < ny; y++)
-            memcpy(a + (z + 1) * plane + (y + 1) * p.px + 1, grid + ((int64_t)z * ny + y) * nx,
-                   (size_t)nx * sizeof *a);
-    row_fn row = pick_row();
-    for (int s = 0; s < steps; s++) {
-        sweep(b, a, p, nx, ny, nz, c, row);
-        double *t = a; a = b; b = t;
-    }
-#ifdef _OPENMP
-#pragma omp parallel for collapse(2) schedule(static)
-#endif
-    for (int z = 0; z < nz; z++)
-        for (int y = 0; y < ny; y++)
-            memcpy(grid + ((int64_t)z * ny + y) * nx, a + (z + 1) * plane + (y + 1) * p.px + 1,
-                   (size_t)nx * sizeof *a);
-    free(a);
-    free(b);
-    return GK_OK;
+    gk__stencil_cpu_load(g, grid);
+    if (!(st = gk__stencil_cpu_steps(g, steps, T)))
+        gk__stencil_cpu_store(g, grid);
+    gk__stencil_cpu_close(g);
+    return st;
+}
+
+gk_status gk__stencil_cpu(double *grid, int nx, int ny, int nz, const double c[27], int steps)
+{
+    return gk__stencil_cpu_t(grid, nx, ny, nz, c, steps, GK_STENCIL_CPU_T);
 }
 
 /* The plain loop: unpadded buffers, bounds tests for the halo.  Kept apart

@@ -349,3 +349,172 @@ extern "C" __global__ void __launch_bounds__(256) gk_apsp_ceiling(int *out, int 
     if (s == 0x7fffffff)
         out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
+
+// ---------------------------------------------------------------- row blocks
+// Past one GPU (host side: src/gpu/apsp_multi.c).  A GPU or rank owns a block
+// of whole tile rows of the padded matrix (pitch Np) and nothing else; the
+// pivot-row panel of round k (APSP_TILE rows x Np, pitch Np) arrives in a
+// separate buffer.  The owner of round k closes the pivot tile and its panel
+// with gk_apsp_pivot and gk_apsp_minplus (phase 2, grid nt x 1) on its block,
+// called with a base pointer moved so that its first tile row sits at its
+// global index.  gk_apsp_rows updates local tile rows r0 + blockIdx.y (local
+// indices), skipping skip1 and skip2 (-1: none):
+//   phase 2 (grid 1 x rows):  C(i, k) = min(C, C(i, k) (min,+) panel(k))
+//   phase 3 (grid nt x rows): C(i, j) = min(C, C(i, k) (min,+) panel(j)), j != k.
+// The tile product is the same register-tiled scheme as gk_apsp_minplus.
+static __device__ __forceinline__ void mp_tile(int *cbase, const int *abase, const int *bbase, long long pitch)
+{
+    extern __shared__ __align__(16) int mp_smem[];
+    const int tid = threadIdx.x;
+    const int tx = tid % TX, ty = tid / TX;
+    int acc[APSP_TM][APSP_TN];
+#pragma unroll
+    for (int g = 0; g < RG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v = *(const int4 *)(cbase + (long long)(g * RSLAB + ty * 4 + r) * pitch + h * CSLAB + tx * 4);
+                acc[g * 4 + r][h * 4 + 0] = v.x; acc[g * 4 + r][h * 4 + 1] = v.y;
+                acc[g * 4 + r][h * 4 + 2] = v.z; acc[g * 4 + r][h * 4 + 3] = v.w;
+            }
+    constexpr int AV = APSP_BK * APSP_TILE / 4 / NTHREADS;
+    int4 ra[AV], rb[AV];
+    constexpr int STAGE = APSP_BK * (LDA + LDB);
+#define As(s) (mp_smem + (s) * STAGE)
+#define Bs(s) (mp_smem + (s) * STAGE + APSP_BK * LDA)
+#define LOAD_CHUNK(k0) do { \
+        _Pragma("unroll") for (int q = 0; q < AV; q++) { \
+            int e = tid + q * NTHREADS; \
+            int ar = e / (APSP_BK / 4), ac = (e % (APSP_BK / 4)) * 4; \
+            ra[q] = *(const int4 *)(abase + (long long)ar * pitch + (k0) + ac); \
+            int br = e / (APSP_TILE / 4), bc = (e % (APSP_TILE / 4)) * 4; \
+            rb[q] = *(const int4 *)(bbase + (long long)((k0) + br) * pitch + bc); \
+        } } while (0)
+#define STORE_CHUNK(buf) do { \
+        _Pragma("unroll") for (int q = 0; q < AV; q++) { \
+            int e = tid + q * NTHREADS; \
+            int ar = e / (APSP_BK / 4), ac = (e % (APSP_BK / 4)) * 4; \
+            As(buf)[(ac + 0) * LDA + ar] = ra[q].x; As(buf)[(ac + 1) * LDA + ar] = ra[q].y; \
+            As(buf)[(ac + 2) * LDA + ar] = ra[q].z; As(buf)[(ac + 3) * LDA + ar] = ra[q].w; \
+            int br = e / (APSP_TILE / 4), bc = (e % (APSP_TILE / 4)) * 4; \
+            *(int4 *)(Bs(buf) + br * LDB + bc) = rb[q]; \
+        } } while (0)
+    LOAD_CHUNK(0);
+    STORE_CHUNK(0);
+    __syncthreads();
+    constexpr int NCHUNK = APSP_TILE / APSP_BK;
+#pragma unroll 1
+    for (int ch = 0; ch < NCHUNK; ch++) {
+        const int cur = ch & 1;
+        if (ch + 1 < NCHUNK)
+            LOAD_CHUNK((ch + 1) * APSP_BK);
+        const int *as = As(cur), *bs = Bs(cur);
+        GK_UNROLL(APSP_UNROLL)
+        for (int kk = 0; kk < APSP_BK; kk++) {
+            int a[APSP_TM], b[APSP_TN];
+#pragma unroll
+            for (int g = 0; g < RG; g++) {
+                int4 v = *(const int4 *)(as + kk * LDA + g * RSLAB + ty * 4);
+                a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v = *(const int4 *)(bs + kk * LDB + h * CSLAB + tx * 4);
+                b[h * 4 + 0] = v.x; b[h * 4 + 1] = v.y; b[h * 4 + 2] = v.z; b[h * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int r = 0; r < APSP_TM; r++)
+#pragma unroll
+                for (int c = 0; c < APSP_TN; c++)
+                    acc[r][c] = __viaddmin_s32(a[r], b[c], acc[r][c]);
+        }
+        if (ch + 1 < NCHUNK) {
+            STORE_CHUNK(cur ^ 1);
+            __syncthreads();
+        }
+    }
+#undef LOAD_CHUNK
+#undef As
+#undef Bs
+#undef STORE_CHUNK
+#pragma unroll
+    for (int g = 0; g < RG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v;
+                v.x = acc[g * 4 + r][h * 4 + 0]; v.y = acc[g * 4 + r][h * 4 + 1];
+                v.z = acc[g * 4 + r][h * 4 + 2]; v.w = acc[g * 4 + r][h * 4 + 3];
+                *(int4 *)(cbase + (long long)(g * RSLAB + ty * 4 + r) * pitch + h * CSLAB + tx * 4) = v;
+            }
+}
+
+extern "C" __global__ void __launch_bounds__(NTHREADS, APSP_MINB)
+gk_apsp_rows(int *d, long long pitch, const int *panel, int k, int r0, int skip1, int skip2, int phase)
+{
+    const int li = r0 + (int)blockIdx.y;
+    if (li == skip1 || li == skip2) return;
+    int *row = d + (long long)li * APSP_TILE * pitch;
+    if (phase == 2) {
+        int *c = row + (long long)k * APSP_TILE;
+        mp_tile(c, c, panel + (long long)k * APSP_TILE, pitch);
+    } else {
+        const int bj = blockIdx.x;
+        if (bj == k) return;
+        mp_tile(row + (long long)bj * APSP_TILE, row + (long long)k * APSP_TILE,
+                panel + (long long)bj * APSP_TILE, pitch);
+    }
+}
+
+// A row block's initial matrix: INF everywhere but 0 on the diagonal of the
+// vertices (global row row0 + r, r < nrows; padding rows and columns INF).
+extern "C" __global__ void gk_apsp_init_rows(int *d, long long pitch, long long nrows, long long row0, int V)
+{
+    for (long long r = blockIdx.x; r < nrows; r += gridDim.x) {
+        const long long g = row0 + r;
+        for (long long c = threadIdx.x; c < pitch; c += blockDim.x)
+            d[r * pitch + c] = (c == g && g < V) ? 0 : INF;
+    }
+}
+
+// Edges (src, dst, w) of the block's rows: the smallest weight of each pair
+// wins, self-loops are ignored.
+extern "C" __global__ void gk_apsp_scatter(int *d, long long pitch, const int *e, long long m, long long row0)
+{
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) {
+        const int s = e[3 * i], t = e[3 * i + 1], w = e[3 * i + 2];
+        if (s != t)
+            atomicMin(d + (s - row0) * pitch + t, w);
+    }
+}
+
+// The benchmark's random matrix, rows row0 .. row0 + nrows - 1 of it, the
+// same values as gk_apsp_random_matrix (src/core/rng.h's counter-based
+// stream): an edge where the low word of rand64(seed, i * V + j) is below
+// cut, weight from its high word.
+static __device__ __forceinline__ unsigned long long mix64(unsigned long long z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+extern "C" __global__ void gk_apsp_random_rows(int *d, long long pitch, long long nrows, long long row0, int V,
+                                               unsigned long long seed, unsigned long long cut, int maxw)
+{
+    const unsigned long long ms = mix64(seed);
+    for (long long r = blockIdx.x; r < nrows; r += gridDim.x) {
+        const long long i = row0 + r;
+        for (long long j = threadIdx.x; j < pitch; j += blockDim.x) {
+            int v = INF;
+            if (i < V && j < V) {
+                unsigned long long u = mix64(ms ^ mix64((unsigned long long)(i * V + j) * 0x2545f4914f6cdd1dull + 1));
+                int w = (int)(((u >> 32) * ((unsigned long long)maxw + 1)) >> 32);
+                v = i == j ? 0 : (u & 0xffffffffull) < cut ? w : INF;
+            }
+            d[r * pitch + j] = v;
+        }
+    }
+}

@@ -6,11 +6,7 @@
 
 #include "gpu/gpu.h"
 
-/* kernel "apsp": APSP_TILE, APSP_TM, APSP_TN, APSP_BK, APSP_UNROLL, APSP_MINB
- * (the macros of src/gpu/apsp.cu) and MAXRREG.  reject() mirrors the
- * kernel's #error checks plus thread, register and shared-memory limits; dev
- * may be NULL. */
-extern const gk_space gk__space_apsp;
+/* The kernel's tunable parameters and constraints: src/core/space_apsp.c. */
 
 typedef struct gk_apsp_gpu gk_apsp_gpu;
 

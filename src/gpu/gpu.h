@@ -19,15 +19,15 @@ typedef struct gk_kernel_image {  /* also named in tune/tune.h */
     size_t source_size;
 } gk_kernel_image;
 
+/* The embedded images: vadd's and one per kernel of src/kernels.def. */
 extern const gk_kernel_image gk__image_vadd;
-extern const gk_kernel_image gk__image_apsp;
-extern const gk_kernel_image gk__image_stencil;
+#define GK_KERNEL(name, gen) extern const gk_kernel_image gk__image_##name;
+#include "kernels.def"
+#undef GK_KERNEL
 
-/* The vector add (selftest.c): its space, and one run of n floats with cfg
- * on the current device;
- * ms[r] per timed rep after a warm-up; with check != NULL the result is
+/* The vector add (selftest.c; its space: src/core/space_vadd.c): one run of
+ * n floats with cfg on the current device; ms[r] per timed rep after a warm-up; with check != NULL the result is
  * copied there and compared with the CPU (GK_EMISMATCH if it differs). */
-extern const gk_space gk__space_vadd;
 gk_status gk__vadd_run(const gk_device_info *dev, size_t n, const gk_config *cfg, uint64_t seed, int reps, double *ms, float *check);
 
 /* Turn a CUDA error into GK_ECUDA with "what: message (name)". */

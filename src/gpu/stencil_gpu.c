@@ -18,8 +18,8 @@ struct gk_stencil_gpu {
     cudaStream_t stream;
     gk_gpu_module mod;
     gk_config cfg;                 /* complete */
-    cudaKernel_t k_naive, k_tile, k_stream;
-    int design, bx, by, ry, zc;
+    cudaKernel_t k_naive, k_tile, k_stream, k_temporal[5], k_ceil;
+    int design, bx, by, ry, zc, tsteps;
     int nx, ny, nz;
     int px, py, pz;
     double *buf[2];
@@ -74,9 +74,13 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, 
     g->by = gk__param(&g->cfg, "BY");
     g->ry = gk__param(&g->cfg, "RY");
     g->zc = gk__param(&g->cfg, "ZC");
+    g->tsteps = gk__param(&g->cfg, "TSTEPS");
     g->nx = nx; g->ny = ny; g->nz = nz;
     dims(nx, ny, nz, &g->px, &g->py, &g->pz);
-    long gy = (ny + g->by * g->ry - 1) / (g->by * g->ry), gz = (nz + g->zc - 1) / g->zc;
+    /* DESIGN 2 stores (BY*RY - 2T + 2) rows per block; its remainder pass
+     * uses fewer steps, hence more rows: the configured T is the worst */
+    int th = g->by * g->ry - (g->design == 2 ? 2 * (g->tsteps - 1) : 0);
+    long gy = (ny + th - 1) / th, gz = (nz + g->zc - 1) / g->zc;
     if (gy > 65535 || gz > 65535) {
         st = gk__fail(GK_EINVAL, "stencil grid %dx%dx%d: too many blocks along y or z for this "
                       "configuration (%ld, %ld > 65535)", nx, ny, nz, gy, gz);
@@ -95,8 +99,15 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, 
         goto fail;
     if ((st = gk__gpu_kernel(&g->mod, "gk_stencil_naive", &g->k_naive)) ||
         (st = gk__gpu_kernel(&g->mod, "gk_stencil_tile", &g->k_tile)) ||
-        (st = gk__gpu_kernel(&g->mod, "gk_stencil_stream", &g->k_stream)))
+        (st = gk__gpu_kernel(&g->mod, "gk_stencil_stream", &g->k_stream)) ||
+        (st = gk__gpu_kernel(&g->mod, "gk_stencil_fma_ceiling", &g->k_ceil)))
         goto fail;
+    for (int t = 1; t <= 4; t++) {
+        char name[32];
+        snprintf(name, sizeof name, "gk_stencil_temporal%d", t);
+        if ((st = gk__gpu_kernel(&g->mod, name, &g->k_temporal[t])))
+            goto fail;
+    }
     size_t one = need / 2;
     GK_CUDA_GOTO(cudaMalloc((void **)&g->buf[0], one), st, fail);
     GK_CUDA_GOTO(cudaMalloc((void **)&g->buf[1], one), st, fail);
@@ -169,11 +180,9 @@ gk_status gk__stencil_gpu_download(gk_stencil_gpu *g, double *grid, float *ms)
     return timed_copy(g, grid, 0, ms);
 }
 
-static gk_status run(gk_stencil_gpu *g, int naive, int steps, float *ms)
+/* One launch of `nsteps` steps (nsteps > 1: DESIGN 2 only); swaps buffers. */
+static gk_status launch(gk_stencil_gpu *g, int naive, int nsteps)
 {
-    gk_status st;
-    if (steps < 0)
-        return gk__fail(GK_EINVAL, "stencil: steps %d < 0", steps);
     cudaKernel_t k;
     dim3 grid, block;
     size_t smem = 0;
@@ -181,26 +190,43 @@ static gk_status run(gk_stencil_gpu *g, int naive, int steps, float *ms)
         k = g->k_naive;
         grid = gk__dim3((unsigned)(g->nx + 31) / 32, (unsigned)(g->ny + 7) / 8, (unsigned)g->nz);
         block = gk__dim3(32, 8, 1);
-        if (g->ny / 8 + 1 > 65535 || g->nz > 65535)
-            return gk__fail(GK_EINVAL, "naive stencil: grid too large for one launch");
     } else {
-        k = g->design == 0 ? g->k_tile : g->k_stream;
-        grid = gk__dim3((unsigned)((g->nx + g->bx - 1) / g->bx),
-                        (unsigned)((g->ny + g->by * g->ry - 1) / (g->by * g->ry)),
+        int ow = g->bx, oh = g->by * g->ry;
+        if (g->design == 2) {
+            k = g->k_temporal[nsteps];
+            ow -= 2 * (nsteps - 1);
+            oh -= 2 * (nsteps - 1);
+        } else {
+            k = g->design == 0 ? g->k_tile : g->k_stream;
+        }
+        grid = gk__dim3((unsigned)((g->nx + ow - 1) / ow), (unsigned)((g->ny + oh - 1) / oh),
                         (unsigned)((g->nz + g->zc - 1) / g->zc));
         block = gk__dim3((unsigned)g->bx, (unsigned)g->by, 1);
-        smem = gk__stencil_smem_bytes(g->design, g->bx, g->by, g->ry);
+        smem = gk__stencil_smem_bytes(g->design, g->bx, g->by, g->ry, g->design == 2 ? nsteps : 1);
     }
     int nx = g->nx, ny = g->ny, nz = g->nz, px = g->px, py = g->py;
-    if ((st = gk__gpu_timer_start(&g->timer, g->stream))) return st;
-    for (int s = 0; s < steps; s++) {
-        const double *in = origin(g, g->cur);
-        double *out = origin(g, g->cur ^ 1);
-        void *args[] = { &in, &out, &nx, &ny, &nz, &px, &py, &g->coeffs };
-        if ((st = gk__gpu_launch(k, grid, block, smem, g->stream, args)))
-            return st;
+    const double *in = origin(g, g->cur);
+    double *out = origin(g, g->cur ^ 1);
+    void *args[] = { &in, &out, &nx, &ny, &nz, &px, &py, &g->coeffs };
+    gk_status st = gk__gpu_launch(k, grid, block, smem, g->stream, args);
+    if (!st)
         g->cur ^= 1;
-    }
+    return st;
+}
+
+static gk_status run(gk_stencil_gpu *g, int naive, int steps, float *ms)
+{
+    gk_status st;
+    if (steps < 0)
+        return gk__fail(GK_EINVAL, "stencil: steps %d < 0", steps);
+    if (naive && (g->ny / 8 + 1 > 65535 || g->nz > 65535))
+        return gk__fail(GK_EINVAL, "naive stencil: grid too large for one launch");
+    int per = !naive && g->design == 2 ? g->tsteps : 1;
+    if ((st = gk__gpu_timer_start(&g->timer, g->stream))) return st;
+    /* DESIGN 2: passes of TSTEPS steps, then one pass of the remainder */
+    for (int s = 0; s < steps; s += per)
+        if ((st = launch(g, naive, steps - s < per ? steps - s : per)))
+            return st;
     float t;
     if ((st = gk__gpu_timer_stop(&g->timer, g->stream, &t))) return st;
     GK_CUDA_TRY(cudaGetLastError());
@@ -210,6 +236,30 @@ static gk_status run(gk_stencil_gpu *g, int naive, int steps, float *ms)
 
 gk_status gk__stencil_gpu_run(gk_stencil_gpu *g, int steps, float *ms) { return run(g, 0, steps, ms); }
 gk_status gk__stencil_gpu_run_naive(gk_stencil_gpu *g, int steps, float *ms) { return run(g, 1, steps, ms); }
+
+gk_status gk__stencil_gpu_fma_ceiling(gk_stencil_gpu *g, double *fma_per_s)
+{
+    gk_status st = GK_OK;
+    unsigned blocks = (unsigned)g->dev.sm_count * 16;
+    int iters = 8192;
+    double a = 0.9999999, b = 1e-7, *out = NULL;
+    void *args[] = { &out, &iters, &a, &b };
+    GK_CUDA_TRY(cudaMalloc((void **)&out, (size_t)blocks * 256 * sizeof(double)));
+    float t[6];
+    for (int r = 0; r < 6 && !st; r++) {     /* the first is a warm-up */
+        if ((st = gk__gpu_timer_start(&g->timer, g->stream))
+            || (st = gk__gpu_launch(g->k_ceil, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, g->stream, args))
+            || (st = gk__gpu_timer_stop(&g->timer, g->stream, &t[r])))
+            break;
+    }
+    cudaFree(out);
+    if (st) return st;
+    double ms[5];
+    for (int r = 0; r < 5; r++) ms[r] = t[r + 1];
+    double med = gk__median(ms, 5, NULL);
+    *fma_per_s = (double)blocks * 256.0 * iters * 8.0 / (med * 1e-3);   /* 8 = CEIL_CHAINS */
+    return GK_OK;
+}
 
 gk_status gk__stencil_gpu_halo_max(gk_stencil_gpu *g, double *max_abs)
 {

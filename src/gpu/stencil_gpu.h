@@ -6,10 +6,9 @@
 
 #include "gpu/gpu.h"
 
-/* Kernel "stencil": DESIGN (0 = shared-memory tile, 1 = 2.5D z-streaming),
- * BX, BY (block shape), RY (outputs per thread along y), ZC (z chunk per
- * block), UNROLL (z loop), MAXRREG {0, 32, 64, 96, 128, 255}. */
-extern const gk_space gk__space_stencil;
+/* The kernel's tunable parameters and constraints: src/core/space_stencil.c
+ * (DESIGN 0 tile, 1 2.5D z-streaming, 2 temporal blocking with TSTEPS steps
+ * per pass; BX, BY, RY, ZC, UNROLL, MAXRREG, PREFETCH). */
 
 typedef struct gk_stencil_gpu gk_stencil_gpu;
 
@@ -20,10 +19,14 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **ctx, const gk_device_info *dev, 
                                int nx, int ny, int nz, const double coeffs[27], const gk_config *cfg);
 /* The interior, x fastest; resets the step count. */
 gk_status gk__stencil_gpu_upload(gk_stencil_gpu *ctx, const double *grid, float *ms);
-/* steps sweeps with the configured design, timed with CUDA events. */
+/* steps sweeps with the configured design, timed with CUDA events (DESIGN 2:
+ * steps/TSTEPS passes of TSTEPS steps, then one of the remainder). */
 gk_status gk__stencil_gpu_run(gk_stencil_gpu *ctx, int steps, float *ms);
 /* The same with the naive baseline kernel (one point per thread, 27 loads). */
 gk_status gk__stencil_gpu_run_naive(gk_stencil_gpu *ctx, int steps, float *ms);
+/* fp64 FMAs per second of chains of independent FMAs (the arithmetic
+ * ceiling; median of 5 timed launches after a warm-up). */
+gk_status gk__stencil_gpu_fma_ceiling(gk_stencil_gpu *ctx, double *fma_per_s);
 gk_status gk__stencil_gpu_download(gk_stencil_gpu *ctx, double *grid, float *ms);
 /* Largest |value| in the halo of the current buffer (must stay 0). */
 gk_status gk__stencil_gpu_halo_max(gk_stencil_gpu *ctx, double *max_abs);

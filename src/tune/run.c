@@ -567,6 +567,22 @@ static gk_status save_cache(tuner *T, int from)
     return gk__cache_save(path, &c);
 }
 
+gk_status gk__tune_check_options(const gk_tune_options *o)
+{
+    if (o->kernels && *o->kernels) {           /* unknown names are an error, not a no-op */
+        char tmp[256];
+        if (strlen(o->kernels) >= sizeof tmp)
+            return gk__fail(GK_EINVAL, "--kernels: list too long");
+        snprintf(tmp, sizeof tmp, "%s", o->kernels);
+        for (char *save = NULL, *k = strtok_r(tmp, ",", &save); k; k = strtok_r(NULL, ",", &save))
+            if (!gk__tunable_find(k))
+                return gk__fail(GK_EINVAL, "--kernels: no tunable kernel '%s'", k);
+    }
+    if (o->budget_s < 0 || o->budget_s != o->budget_s)
+        return gk__fail(GK_EINVAL, "--budget: must be positive");
+    return check_sizes(o->sizes);
+}
+
 gk_status gk__tune_run(const char *cache_dir, const gk_tune_options *o, gk_tune_report *rep)
 {
     tuner T;
@@ -587,14 +603,7 @@ gk_status gk__tune_run(const char *cache_dir, const gk_tune_options *o, gk_tune_
     if (strlen(cache_dir) >= sizeof T.dir)
         return gk__fail(GK_ECACHE, "tuning cache directory name too long");
     snprintf(T.dir, sizeof T.dir, "%s", cache_dir);
-    if (o->kernels && *o->kernels) {           /* unknown names are an error, not a no-op */
-        char tmp[256];
-        snprintf(tmp, sizeof tmp, "%s", o->kernels);
-        for (char *k = strtok(tmp, ","); k; k = strtok(NULL, ","))
-            if (!gk__tunable_find(k))
-                return gk__fail(GK_EINVAL, "--kernels: no tunable kernel '%s'", k);
-    }
-    if ((st = check_sizes(o->sizes)))
+    if ((st = gk__tune_check_options(o)))
         return st;
     if (o->csv_path && (st = gk__out_open(&csv, o->csv_path)))   /* fail now, not after tuning */
         return st;

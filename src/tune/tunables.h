@@ -16,14 +16,12 @@ gk_status gk__vadd_verify(int64_t size, const gk_config *cfg, uint64_t seed);
 gk_status gk__apsp_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps, double *med, double *min);
 gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed);
 gk_status gk__apsp_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed);
-extern const gk_space gk__space_apsp;
 #define GK_TUNABLE_apsp { "apsp", &gk__space_apsp, &gk__image_apsp, "apsp", 2, { 4096, 16384 }, "vertices", 0, \
                           gk__apsp_tune_measure, gk__apsp_tune_validate, gk__apsp_tune_verify }
 
 gk_status gk__stencil_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps, double *med, double *min);
 gk_status gk__stencil_tune_validate(const gk_config *cfg, uint64_t seed);
 gk_status gk__stencil_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed);
-extern const gk_space gk__space_stencil;
 #define GK_TUNABLE_stencil { "stencil", &gk__space_stencil, &gk__image_stencil, "stencil", 2, { 256, 512 }, \
                              "points per axis", 0, gk__stencil_tune_measure, gk__stencil_tune_validate, \
                              gk__stencil_tune_verify }

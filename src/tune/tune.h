@@ -62,6 +62,8 @@ gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, cons
 /* See gk_tune_cache_describe; dev NULL: no GPU. */
 gk_status gk__tune_cache_describe(const gk_device_info *dev, const char *cache_dir,
                                   char *state, size_t n, char *lines, size_t ln);
+/* See gk_tune_check_options. */
+gk_status gk__tune_check_options(const gk_tune_options *o);
 /* See gk_tune_run: the cache in cache_dir. */
 gk_status gk__tune_run(const char *cache_dir, const gk_tune_options *o, gk_tune_report *rep);
 

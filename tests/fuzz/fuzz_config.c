@@ -27,13 +27,14 @@ static void constraints(const gk_config *c)
         }
         int64_t design = gk_config_get(&full, "DESIGN", -1), bx = gk_config_get(&full, "BX", -1),
                 by = gk_config_get(&full, "BY", -1), ry = gk_config_get(&full, "RY", -1),
-                mr = gk_config_get(&full, "MAXRREG", -1);
-        FUZZ_ASSERT(design == 0 || design == 1);
+                mr = gk_config_get(&full, "MAXRREG", -1), ts = gk_config_get(&full, "TSTEPS", -1);
+        FUZZ_ASSERT(design >= 0 && design <= 2 && ts >= 1 && ts <= 4);
+        FUZZ_ASSERT(design < 2 || (bx - 2 * (ts - 1) >= 1 && by * ry - 2 * (ts - 1) >= 1));
         FUZZ_ASSERT(bx >= 1 && by >= 1 && ry >= 1 && bx * by >= 32 && bx * by <= 1024);
         FUZZ_ASSERT(ry <= 8 && mr >= 0 && mr <= 255);
-        int64_t smem = (design == 0 ? 4 : 2) * (bx + 2) * (by * ry + 2) * 8;
+        int64_t smem = (design == 0 ? 4 : design == 1 ? 2 : 2 * ts) * (bx + 2) * (by * ry + 2) * 8;
         FUZZ_ASSERT(smem <= (k ? 232448 : 227 * 1024));
-        FUZZ_ASSERT((int64_t)gk__stencil_smem_bytes((int)design, (int)bx, (int)by, (int)ry) == smem);
+        FUZZ_ASSERT((int64_t)gk__stencil_smem_bytes((int)design, (int)bx, (int)by, (int)ry, (int)ts) == smem);
     }
 }
 

@@ -1,0 +1,697 @@
+/* apsp_dist.c - the front door of APSP past one GPU: gk_apsp_solve_file
+ * (file to file, rows spread over the context's GPUs and over the ranks of
+ * its gk_comm, no process holding the whole matrix) and gk_apsp_bench_multi.
+ * The row-block engines are src/gpu/apsp_multi.c (GPUs) and
+ * src/cpu/apsp_rows.c (CPU ranks); the collectives are src/core/comm.c over
+ * the caller's communicator, NCCL is src/gpu/comm_nccl.c. */
+#include "api/context.h"
+#include "core/comm.h"
+#include "core/io.h"
+#include "cpu/apsp_cpu.h"
+#ifdef GK_HAVE_CUDA
+#include "gpu/apsp_multi.h"
+#include "gpu/apsp_gpu.h"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CHUNK_EDGES (1 << 16)
+
+gk_status gk_apsp_exchange_parse(const char *text, gk_apsp_exchange *out)
+{
+    if (!strcmp(text, "auto")) *out = GK_APSP_EXCHANGE_AUTO;
+    else if (!strcmp(text, "device")) *out = GK_APSP_EXCHANGE_DEVICE;
+    else if (!strcmp(text, "host")) *out = GK_APSP_EXCHANGE_HOST;
+    else return gk__fail(GK_EINVAL, "'%s' is not an exchange (want auto, device or host)", text);
+    return GK_OK;
+}
+
+/* ------------------------------------------------------------------ layout */
+
+/* nglobal blocks of whole tile rows: block g owns tile rows first[g] ..
+ * first[g + 1] - 1 (g * nt / nglobal: sizes differ by at most one tile row;
+ * a block may be empty).  This process owns blocks g0 .. g0 + nmine - 1. */
+typedef struct layout {
+    int32_t V;
+    int T, nt, nglobal, g0, nmine;
+    int *first;
+} layout;
+
+static gk_status layout_make(layout *l, int32_t V, int T, int nglobal, int g0, int nmine)
+{
+    l->V = V;
+    l->T = T;
+    l->nt = (int)(((int64_t)V + T - 1) / T);
+    l->nglobal = nglobal;
+    l->g0 = g0;
+    l->nmine = nmine;
+    if (!(l->first = malloc((size_t)(nglobal + 1) * sizeof *l->first)))
+        return gk__fail(GK_ENOMEM, "cannot allocate the row layout");
+    for (int g = 0; g <= nglobal; g++)
+        l->first[g] = (int)((int64_t)g * l->nt / nglobal);
+    return GK_OK;
+}
+
+/* Rows of block g within [0, V). */
+static int64_t rows_lo(const layout *l, int g) { int64_t r = (int64_t)l->first[g] * l->T; return r < l->V ? r : l->V; }
+static int64_t rows_hi(const layout *l, int g) { int64_t r = (int64_t)l->first[g + 1] * l->T; return r < l->V ? r : l->V; }
+
+/* The block of row r. */
+static int block_of(const layout *l, int64_t r)
+{
+    int t = (int)(r / l->T), lo = 0, hi = l->nglobal - 1;
+    while (lo < hi) {               /* the last g with first[g] <= t */
+        int mid = (lo + hi + 1) / 2;
+        if (l->first[mid] <= t) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* ------------------------------------------------------------------ input */
+
+typedef struct edges { int32_t *e; int64_t n, cap; } edges;
+
+static gk_status edges_push(edges *b, const int32_t *t)
+{
+    if (b->n == b->cap) {
+        int64_t cap = b->cap ? 2 * b->cap : 4096;
+        int32_t *e = realloc(b->e, (size_t)cap * 12);
+        if (!e)
+            return gk__fail(GK_ENOMEM, "cannot hold %lld edges of this rank's rows", (long long)cap);
+        b->e = e;
+        b->cap = cap;
+    }
+    memcpy(b->e + 3 * b->n++, t, 12);
+    return GK_OK;
+}
+
+/* The header: the same rules and messages as gk_apsp_read. */
+static gk_status read_header(gk_infile *in, int32_t *V, int32_t *E)
+{
+    gk_status st;
+    const char *path = in->name;
+    if (in->size >= 0 && in->size < 8)
+        return gk__fail(GK_EFORMAT, "%s: file size %lld is not 8 + 12E (too short for the V, E header)",
+                        path, (long long)in->size);
+    int32_t hdr[2];
+    if ((st = gk__read_exact(in->f, path, hdr, sizeof hdr, "the V, E header")))
+        return st;
+    if (hdr[0] < 1)
+        return gk__fail(GK_EFORMAT, "%s: V = %d: the vertex count must be at least 1", path, hdr[0]);
+    if (hdr[1] < 0)
+        return gk__fail(GK_EFORMAT, "%s: E = %d: the edge count must not be negative", path, hdr[1]);
+    if (in->size >= 0 && in->size != 8 + 12 * (int64_t)hdr[1])
+        return gk__fail(GK_EFORMAT, "%s: file size %lld is not 8 + 12E = %lld for E = %d",
+                        path, (long long)in->size, (long long)(8 + 12 * (int64_t)hdr[1]), hdr[1]);
+    *V = hdr[0];
+    *E = hdr[1];
+    return GK_OK;
+}
+
+/* Every edge validated (as gk_apsp_read does); those of this process's
+ * blocks kept, bucket b[g - g0]. */
+static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b, int32_t *max_w)
+{
+    gk_status st = GK_OK;
+    const char *path = in->name;
+    int32_t *buf = NULL, wmax = 0, V = l->V;
+    if ((st = gk__xmalloc((void **)&buf, (size_t)CHUNK_EDGES * 12, "reading edges")))
+        return st;
+    int64_t lo = rows_lo(l, l->g0), hi = rows_hi(l, l->g0 + l->nmine - 1);
+    for (int64_t e0 = 0; e0 < E && !st; e0 += CHUNK_EDGES) {
+        int64_t m = E - e0 < CHUNK_EDGES ? E - e0 : CHUNK_EDGES;
+        if ((st = gk__read_exact(in->f, path, buf, (size_t)m * 12, "the edges")))
+            break;
+        for (int64_t e = 0; e < m && !st; e++) {
+            int32_t s = buf[3 * e], t = buf[3 * e + 1], w = buf[3 * e + 2];
+            const char *bad = NULL;
+            int32_t val = 0;
+            if (s < 0 || s >= V) bad = "src", val = s;
+            else if (t < 0 || t >= V) bad = "dst", val = t;
+            if (bad) {
+                st = gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): %s %d is outside [0, %d)",
+                              path, (long long)(e0 + e), s, t, w, bad, val, V);
+                break;
+            }
+            if (w < 0 || w > GK_APSP_MAX_WEIGHT) {
+                st = gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): weight %d is outside [0, %d]",
+                              path, (long long)(e0 + e), s, t, w, w, GK_APSP_MAX_WEIGHT);
+                break;
+            }
+            if (w > wmax) wmax = w;
+            if (s == t || s < lo || s >= hi)
+                continue;
+            st = edges_push(&b[block_of(l, s) - l->g0], buf + 3 * e);
+        }
+    }
+    if (!st) {
+        char after[64];
+        snprintf(after, sizeof after, "the E = %d edges", E);
+        st = gk__in_expect_end(in, after);
+    }
+    free(buf);
+    *max_w = wmax;
+    return st;
+}
+
+/* ------------------------------------------------------------------ output */
+
+typedef gk_status (*fetch_fn)(void *src, int64_t r, int64_t n, int32_t *buf);
+
+/* This process's rows lo .. hi - 1 to OUTPUT, chunk rows at a time through
+ * buf.  One process: gk's atomic output (temp file + rename, or a device or
+ * standard output in place), rows in order.  Several: rank 0 makes a named
+ * temp file (or opens a device in place), every rank writes its rows at
+ * their offsets, rank 0 renames it when every rank succeeded. */
+static gk_status write_rows(const gk_comm *comm, const char *out, int32_t V, int64_t lo, int64_t hi,
+                            fetch_fn fetch, void *src, int32_t *buf, int64_t chunk)
+{
+    gk_status st = GK_OK;
+    size_t row = (size_t)V * sizeof(int32_t);
+    if (gk__comm_size(comm) == 1) {
+        gk_outfile o;
+        if ((st = gk__out_open(&o, out)))
+            return st;
+        for (int64_t r = lo; r < hi && !st; r += chunk) {
+            int64_t n = hi - r < chunk ? hi - r : chunk;
+            if (!(st = fetch(src, r, n, buf)))
+                st = gk__out_write(&o, buf, (size_t)n * row);
+        }
+        return gk__out_close(&o, st);
+    }
+    int rank = gk__comm_rank(comm), fd = -1, opened = 0;
+    gk_outfile o;
+    char name[4200];
+    memset(name, 0, sizeof name);
+    if (!strcmp(out, "-")) {
+        st = gk__fail(GK_EINVAL, "standard output cannot be written by %d ranks at once; name an output file",
+                      gk__comm_size(comm));
+    } else if (rank == 0) {
+        int saved = gk__out_no_tmpfile;
+        gk__out_no_tmpfile = 1;          /* the other ranks open the temp file by its name */
+        st = gk__out_open(&o, out);
+        gk__out_no_tmpfile = saved;
+        if (!st) {
+            opened = 1;
+            fd = o.fd;
+            snprintf(name, sizeof name, "%s", o.kind == GK__OUT_NAMED ? o.tmp : out);
+        }
+    }
+    if ((st = gk__comm_agree(comm, st)) || (st = gk__comm_bcast(comm, name, sizeof name, 0)))
+        goto done;
+    if (rank != 0) {
+        fd = open(name, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+            st = gk__fail(GK_EIO, "%s: rank %d cannot open %s for writing: %s", out, rank, name, strerror(errno));
+    }
+    if ((st = gk__comm_agree(comm, st)))
+        goto done;
+    for (int64_t r = lo; r < hi && !st; r += chunk) {
+        int64_t n = hi - r < chunk ? hi - r : chunk;
+        if ((st = fetch(src, r, n, buf)))
+            break;
+        const char *p = (const char *)buf;
+        size_t left = (size_t)n * row;
+        off_t off = (off_t)((uint64_t)r * row);
+        while (left && !st) {
+            ssize_t w = pwrite(fd, p, left > ((size_t)1 << 30) ? ((size_t)1 << 30) : left, off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                st = gk__fail(GK_EIO, "%s: write failed: %s", out, w < 0 ? strerror(errno) : "no progress");
+            else {
+                p += w;
+                off += w;
+                left -= (size_t)w;
+            }
+        }
+    }
+    st = gk__comm_agree(comm, st);
+done:
+    if (rank != 0 && fd >= 0)
+        close(fd);
+    if (rank == 0 && opened)
+        st = gk__out_close(&o, st);
+    return gk__comm_agree(comm, st);
+}
+
+typedef struct cpu_src { gk_apsp_cpu_part *p; int32_t V; } cpu_src;
+
+static gk_status fetch_cpu(void *src, int64_t r, int64_t n, int32_t *buf)
+{
+    cpu_src *c = src;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++)
+        gk__apsp_cpu_part_get_row(c->p, r + i, buf + i * (int64_t)c->V);
+    return GK_OK;
+}
+
+/* ------------------------------------------------------------------ CPU ranks */
+
+/* One block per rank, panels by broadcast. */
+static gk_status cpu_rounds(const gk_comm *comm, const layout *l, gk_apsp_cpu_part *p, gk_apsp_dist_report *rep)
+{
+    gk_status st = GK_OK;
+    int me = gk__comm_rank(comm);
+    int32_t *buf = gk__apsp_cpu_part_panel_buffer(p);
+    size_t bytes = gk__apsp_cpu_part_panel_bytes(p);
+    for (int k = 0, g = 0; k < l->nt && !st; k++) {
+        while (l->first[g + 1] <= k) g++;
+        const int32_t *panel = g == me ? gk__apsp_cpu_part_pivot(p, k) : buf;
+        double t0 = gk_wtime();
+        st = gk__comm_bcast(comm, (void *)panel, bytes, g);
+        double t = gk_wtime() - t0;
+        rep->exchange_busy += t;
+        rep->exchange_stall += t;
+        if (!st)
+            gk__apsp_cpu_part_update(p, k, panel);
+    }
+    return st;
+}
+
+static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int32_t V, int32_t E,
+                           gk_apsp_dist_report *rep)
+{
+    const gk_comm *comm = ctx->comm;
+    int size = gk__comm_size(comm), rank = gk__comm_rank(comm);
+    layout l = { 0 };
+    edges b = { 0 };
+    gk_apsp_cpu_part *p = NULL;
+    int32_t *buf = NULL;
+    gk_status st = layout_make(&l, V, GK_APSP_CPU_TILE, size, rank, 1);
+    double t0 = gk_wtime();
+    if (!st)
+        st = read_edges(in, &l, E, &b, &rep->max_w);
+    gk__in_close(in);
+    if ((st = gk__comm_agree(comm, st)))
+        goto out;
+    rep->read += gk_wtime() - t0;
+    t0 = gk_wtime();
+    int threads = gk__ctx_threads_enter(ctx);
+    st = gk__apsp_cpu_part_open(&p, V, l.first[rank], l.first[rank + 1]);
+    for (int64_t e = 0; !st && e < b.n; e++)
+        gk__apsp_cpu_part_edge(p, b.e[3 * e], b.e[3 * e + 1], b.e[3 * e + 2]);
+    free(b.e);
+    b.e = NULL;
+    if ((st = gk__comm_agree(comm, st)))
+        goto leave;
+    rep->distribute = gk_wtime() - t0;
+    t0 = gk_wtime();
+    st = gk__comm_agree(comm, cpu_rounds(comm, &l, p, rep));
+    rep->compute = gk_wtime() - t0;
+    if (st)
+        goto leave;
+    t0 = gk_wtime();
+    int64_t chunk = ((int64_t)64 << 20) / ((int64_t)V * 4);
+    if (chunk < 1) chunk = 1;
+    cpu_src src = { p, V };
+    st = gk__xmalloc((void **)&buf, (size_t)chunk * (size_t)V * 4, "the output buffer");
+    st = gk__comm_agree(comm, st);
+    if (!st)
+        st = write_rows(comm, out, V, rows_lo(&l, rank), rows_hi(&l, rank), fetch_cpu, &src, buf, chunk);
+    rep->write = gk_wtime() - t0;
+leave:
+    gk__ctx_threads_leave(threads);
+out:
+    free(buf);
+    free(b.e);
+    gk__apsp_cpu_part_close(p);
+    free(l.first);
+    return st;
+}
+
+/* ------------------------------------------------------------------ GPUs */
+#ifdef GK_HAVE_CUDA
+
+typedef struct gpu_set {
+    int nparts;
+    gk_apsp_part *parts[GK_MAX_GPUS];
+    gk_nccl *nccl;
+    const layout *l;
+} gpu_set;
+
+static gk_status fetch_gpu(void *src, int64_t r, int64_t n, int32_t *buf)
+{
+    gpu_set *g = src;
+    int b = block_of(g->l, r) - g->l->g0;
+    return gk__apsp_part_download(g->parts[b], r, n, buf);
+}
+
+static void gpus_close(gpu_set *g)
+{
+    for (int i = 0; i < g->nparts; i++)
+        gk__apsp_part_close(g->parts[i]);
+    g->nparts = 0;
+    if (g->nccl) gk__nccl_close(g->nccl);
+    g->nccl = NULL;
+}
+
+/* One part per GPU of this process (in-process: all the context's GPUs;
+ * under MPI: the rank's one). */
+static gk_status gpus_open(gk_context *ctx, const layout *l, const gk_config *cfg, gpu_set *g)
+{
+    gk_status st = GK_OK;
+    g->l = l;
+    for (int i = 0; i < l->nmine && !st; i++) {
+        int b = l->g0 + i;
+        if (!(st = gk__apsp_part_open(&g->parts[i], ctx->gpus[i], &ctx->dev[i], l->V, l->first[b], l->first[b + 1], cfg)))
+            g->nparts++;
+    }
+    return st;
+}
+
+/* How panels move; opens NCCL between ranks when it is used. */
+static gk_status gpus_exchange(gk_context *ctx, gk_apsp_exchange want, gpu_set *g, int *mode, char *name, size_t n)
+{
+    const gk_comm *comm = ctx->comm;
+    gk_status st;
+    if (want == GK_APSP_EXCHANGE_HOST) {
+        *mode = GK__XCHG_HOST;
+        snprintf(name, n, "%s", comm ? "pinned host memory and MPI (seed design)" : "pinned host memory (seed design)");
+        return GK_OK;
+    }
+    if (!comm) {
+        *mode = GK__XCHG_PEER;
+        snprintf(name, n, "%s", ctx->ngpus > 1 ? "peer copies with lookahead" : "none (one GPU)");
+        return GK_OK;
+    }
+    char why[256] = "";
+    int64_t missing = !gk__nccl_available(why, sizeof why);
+    if ((st = gk__comm_max_i64(comm, &missing, 1)))
+        return st;
+    if (missing) {
+        if (want == GK_APSP_EXCHANGE_DEVICE)
+            return gk__comm_agree(comm, gk__fail(GK_ENODEV, "--exchange=device between ranks needs NCCL: %s",
+                                                 *why ? why : "missing on another rank"));
+        *mode = GK__XCHG_HOST;
+        snprintf(name, n, "pinned host memory and MPI (no NCCL)");
+        return GK_OK;
+    }
+    if ((st = gk__comm_agree(comm, gk__nccl_open(&g->nccl, comm))))
+        return st;
+    *mode = GK__XCHG_NCCL;
+    snprintf(name, n, "NCCL broadcast with lookahead");
+    return GK_OK;
+}
+
+static gk_status gpus_run(gk_context *ctx, const layout *l, gpu_set *g, int mode, double *busy, double *stall)
+{
+    gk_apsp_xchg x;
+    memset(&x, 0, sizeof x);
+    x.mode = mode;
+    x.nglobal = l->nglobal;
+    x.first = l->first;
+    x.self = ctx->comm ? l->g0 : -1;
+    x.nccl = g->nccl;
+    x.comm = ctx->comm;
+    gk_status st = gk__apsp_multi_run(g->parts, g->nparts, &x);
+    *busy = x.busy;
+    *stall = x.stall;
+    return st;
+}
+
+static gk_status solve_gpu(gk_context *ctx, gk_infile *in, const char *out, int32_t V, int32_t E,
+                           const gk_config *cfg, gk_apsp_exchange want, gk_apsp_dist_report *rep)
+{
+    const gk_comm *comm = ctx->comm;
+    int size = gk__comm_size(comm), rank = gk__comm_rank(comm), G = comm ? 1 : ctx->ngpus;
+    layout l = { 0 };
+    edges b[GK_MAX_GPUS];
+    gpu_set g;
+    int32_t *buf = NULL;
+    int saved = -1, entered = 0, mode = 0;
+    memset(b, 0, sizeof b);
+    memset(&g, 0, sizeof g);
+    gk_status st = layout_make(&l, V, gk__apsp_part_tile(cfg), size * G, rank * G, G);
+    double t0 = gk_wtime();
+    if (!st)
+        st = read_edges(in, &l, E, b, &rep->max_w);
+    gk__in_close(in);
+    if ((st = gk__comm_agree(comm, st)))
+        goto out;
+    rep->read += gk_wtime() - t0;
+    if ((st = gk__comm_agree(comm, gk__ctx_gpu_enter(ctx, &saved))))
+        goto out;
+    entered = 1;
+    t0 = gk_wtime();
+    st = gpus_open(ctx, &l, cfg, &g);
+    for (int i = 0; i < g.nparts && !st; i++)
+        if (!(st = gk__apsp_part_init(g.parts[i])))
+            st = gk__apsp_part_edges(g.parts[i], b[i].e, b[i].n);
+    for (int i = 0; i < g.nparts && !st; i++)
+        st = gk__apsp_part_sync(g.parts[i]);
+    for (int i = 0; i < GK_MAX_GPUS; i++) {
+        free(b[i].e);
+        b[i].e = NULL;
+    }
+    if ((st = gk__comm_agree(comm, st))
+        || (st = gpus_exchange(ctx, want, &g, &mode, rep->exchange, sizeof rep->exchange)))
+        goto out;
+    rep->distribute = gk_wtime() - t0;
+    t0 = gk_wtime();
+    st = gk__comm_agree(comm, gpus_run(ctx, &l, &g, mode, &rep->exchange_busy, &rep->exchange_stall));
+    rep->compute = gk_wtime() - t0;
+    if (st)
+        goto out;
+    t0 = gk_wtime();
+    int64_t chunk = ((int64_t)256 << 20) / ((int64_t)V * 4);
+    if (chunk < 1) chunk = 1;
+    st = gk__comm_agree(comm, gk__apsp_pinned((void **)&buf, (size_t)chunk * (size_t)V * 4));
+    for (int i = 0; i < l.nmine && !st; i++) {
+        /* block by block, so that a chunk never spans two GPUs */
+        int bi = l.g0 + i;
+        if (comm)
+            st = write_rows(comm, out, V, rows_lo(&l, bi), rows_hi(&l, bi), fetch_gpu, &g, buf, chunk);
+    }
+    if (!st && !comm) {
+        /* one process: the rows in order, each chunk from its GPU */
+        gk_outfile o;
+        if (!(st = gk__out_open(&o, out))) {
+            for (int i = 0; i < l.nmine && !st; i++)
+                for (int64_t r = rows_lo(&l, i), hi = rows_hi(&l, i); r < hi && !st; r += chunk) {
+                    int64_t n = hi - r < chunk ? hi - r : chunk;
+                    if (!(st = gk__apsp_part_download(g.parts[i], r, n, buf)))
+                        st = gk__out_write(&o, buf, (size_t)n * (size_t)V * 4);
+                }
+            st = gk__out_close(&o, st);
+        }
+    }
+    rep->write = gk_wtime() - t0;
+out:
+    gk__apsp_pinned_free(buf);
+    gpus_close(&g);
+    for (int i = 0; i < GK_MAX_GPUS; i++)
+        free(b[i].e);
+    if (entered) gk__ctx_gpu_leave(saved);
+    free(l.first);
+    return st;
+}
+#endif /* GK_HAVE_CUDA */
+
+/* ------------------------------------------------------------------ front door */
+
+static void dist_report_init(gk_context *ctx, gk_apsp_dist_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    gk__ctx_report_init(ctx, &rep->run);
+    rep->ranks = gk__comm_size(ctx->comm);
+    rep->gpus = ctx->backend == GK_BACKEND_GPU ? ctx->ngpus * rep->ranks : 0;
+    if (ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1) {
+        size_t l = strlen(rep->run.device);
+        for (int i = 1; i < ctx->ngpus && l + 16 < sizeof rep->run.device; i++, l = strlen(rep->run.device))
+            snprintf(rep->run.device + l, sizeof rep->run.device - l, ", GPU %d", ctx->gpus[i]);
+    }
+    if (rep->ranks > 1) {
+        size_t l = strlen(rep->run.device);
+        snprintf(rep->run.device + l, sizeof rep->run.device - l, "; %d ranks", rep->ranks);
+    }
+    snprintf(rep->exchange, sizeof rep->exchange, "%s", rep->ranks > 1 ? "MPI broadcast" : "none (one process)");
+}
+
+gk_status gk_apsp_solve_file(gk_context *ctx, const char *input, const char *output, const char *config,
+                             gk_apsp_exchange exchange, gk_apsp_dist_report *report)
+{
+    gk_apsp_dist_report local;
+    gk_apsp_dist_report *rep = report ? report : &local;
+    const gk_comm *comm = ctx->comm;
+    gk_config cfg;
+    gk_status st = GK_OK;
+    dist_report_init(ctx, rep);
+    if (comm && ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1)
+        st = gk__fail(GK_EINVAL, "under mpirun each rank drives one GPU (%d ranks were given %d GPUs each)",
+                      comm->size, ctx->ngpus);
+    else if (comm && (!strcmp(input, "-") || !strcmp(output, "-")))
+        st = gk__fail(GK_EINVAL, "standard %s cannot be shared by %d ranks; name a file",
+                      !strcmp(input, "-") ? "input" : "output", comm->size);
+    gk_infile in;
+    int32_t V = 0, E = 0;
+    int opened = 0;
+    double t0 = gk_wtime();
+    if (!st && !(st = gk__in_open(&in, input))) {
+        opened = 1;
+        st = read_header(&in, &V, &E);
+    }
+    if (!st)
+        st = gk__ctx_config(ctx, "apsp", V, config, &cfg, &rep->run);
+    if ((st = gk__comm_agree(comm, st))) {
+        if (opened) gk__in_close(&in);
+        return st;
+    }
+    rep->read = gk_wtime() - t0;
+    rep->V = V;
+    rep->E = E;
+    if (ctx->backend != GK_BACKEND_GPU)
+        st = solve_cpu(ctx, &in, output, V, E, rep);
+    else {
+#ifdef GK_HAVE_CUDA
+        st = solve_gpu(ctx, &in, output, V, E, &cfg, exchange, rep);
+#else
+        gk__in_close(&in);
+        st = gk__comm_agree(comm, gk__fail(GK_ENODEV, "gk was built without CUDA support"));
+#endif
+    }
+    (void)exchange;
+    rep->run.compute = rep->compute;
+    if (!st && comm) {   /* the slowest rank's times */
+        double v[6] = { rep->read, rep->distribute, rep->compute, rep->exchange_busy, rep->exchange_stall, rep->write };
+        if (!(st = gk__comm_max_f64(comm, v, 6))) {
+            rep->read = v[0]; rep->distribute = v[1]; rep->compute = v[2];
+            rep->exchange_busy = v[3]; rep->exchange_stall = v[4]; rep->write = v[5];
+            rep->run.compute = rep->compute;
+        }
+        int64_t mw = rep->max_w;
+        if (!st && !(st = gk__comm_max_i64(comm, &mw, 1)))
+            rep->max_w = (int32_t)mw;
+    }
+    return st;
+}
+
+/* ------------------------------------------------------------------ bench */
+
+gk_status gk_apsp_bench_multi(gk_context *ctx, int32_t n, const char *config, gk_apsp_multi_row *row)
+{
+    memset(row, 0, sizeof *row);
+    row->n = n;
+    row->identical = -1;
+    if (n < 1)
+        return gk__fail(GK_EINVAL, "bench apsp: n = %d (want at least 1)", n);
+    if (ctx->backend != GK_BACKEND_GPU)
+        return gk__fail(GK_EINVAL, "bench apsp past one GPU needs the GPU backend");
+#ifndef GK_HAVE_CUDA
+    (void)config;
+    return gk__fail(GK_ENODEV, "gk was built without CUDA support");
+#else
+    const gk_comm *comm = ctx->comm;
+    int size = gk__comm_size(comm), rank = gk__comm_rank(comm), G = comm ? 1 : ctx->ngpus;
+    gk_report rep;
+    gk_config cfg;
+    gk_status st;
+    gk__ctx_report_init(ctx, &rep);
+    if (comm && ctx->ngpus > 1)
+        st = gk__fail(GK_EINVAL, "under mpirun each rank drives one GPU (%d ranks were given %d GPUs each)",
+                      comm->size, ctx->ngpus);
+    else
+        st = gk__ctx_config(ctx, "apsp", n, config, &cfg, &rep);
+    if ((st = gk__comm_agree(comm, st)))
+        return st;
+    row->gpus = size * G;
+    row->ranks = size;
+    snprintf(row->device, sizeof row->device, "%s", rep.device);
+    snprintf(row->config, sizeof row->config, "%s", rep.config);
+    const uint64_t seed = 20261122, cut = (uint64_t)(0.3 * 4294967296.0);
+    const int32_t maxw = 1000;
+    layout l = { 0 };
+    gpu_set g;
+    memset(&g, 0, sizeof g);
+    int32_t *one = NULL, *got = NULL;
+    int saved = -1, entered = 0;
+    size_t bytes = (size_t)n * (size_t)n * sizeof(int32_t);
+    if ((st = gk__comm_agree(comm, gk__ctx_gpu_enter(ctx, &saved))))
+        return st;
+    entered = 1;
+    /* one GPU, gk's single-GPU code (one process only; skipped when it does not fit) */
+    if (size == 1 && gk_host_memory_check(2 * (uint64_t)bytes, "") == GK_OK) {
+        gk_apsp_gpu *c = NULL;
+        float ms = 0;
+        if ((st = gk__apsp_gpu_open(&c, &ctx->dev[0], (cudaStream_t)ctx->stream, n, &cfg)) == GK_ENOMEM) {
+            st = GK_OK;                      /* does not fit one GPU */
+            gk__clear_error();
+        } else if (!st) {
+            if (!(st = gk__xmalloc((void **)&one, bytes, "the one-GPU result"))
+                && !(st = gk_apsp_random_matrix(one, n, 0.3, seed, maxw))
+                && !(n <= 8192 && ((st = gk__apsp_gpu_upload(c, one, NULL)) || (st = gk__apsp_gpu_run(c, NULL))))
+                && !(st = gk__apsp_gpu_upload(c, one, NULL)) && !(st = gk__apsp_gpu_run(c, &ms)))
+                st = gk__apsp_gpu_download(c, one, NULL);
+            row->one_seconds = ms * 1e-3;
+        }
+        gk__apsp_gpu_close(c);
+        if (st) goto out;
+    } else {
+        gk__clear_error();
+    }
+    if ((st = gk__comm_agree(comm, layout_make(&l, n, gk__apsp_part_tile(&cfg), size * G, rank * G, G))))
+        goto out;
+    st = gpus_open(ctx, &l, &cfg, &g);
+    if ((st = gk__comm_agree(comm, st)))
+        goto out;
+    int mode;
+    for (int design = 0; design < 2 && !st; design++) {     /* 0: the seed's, 1: gk's */
+        char name[64];
+        if ((st = gpus_exchange(ctx, design ? GK_APSP_EXCHANGE_AUTO : GK_APSP_EXCHANGE_HOST, &g, &mode, name, sizeof name)))
+            break;
+        for (int rep_i = n <= 8192 ? 0 : 1; rep_i < 2 && !st; rep_i++) {   /* small sizes: a warm-up first */
+            for (int i = 0; i < g.nparts && !st; i++)
+                st = gk__apsp_part_random(g.parts[i], seed, cut, maxw);
+            if ((st = gk__comm_agree(comm, st)))
+                break;
+            double busy = 0, stall = 0, t0 = gk_wtime();
+            st = gk__comm_agree(comm, gpus_run(ctx, &l, &g, mode, &busy, &stall));
+            double v[3] = { gk_wtime() - t0, busy, stall };
+            if (!st && !(st = gk__comm_max_f64(comm, v, 3)) && rep_i == 1) {
+                if (design) {
+                    row->seconds = v[0]; row->busy = v[1]; row->stall = v[2];
+                    snprintf(row->exchange, sizeof row->exchange, "%s", name);
+                } else {
+                    row->seed_seconds = v[0]; row->seed_busy = v[1]; row->seed_stall = v[2];
+                }
+            }
+        }
+        if (design == 0 && g.nccl) {
+            gk__nccl_close(g.nccl);
+            g.nccl = NULL;
+        }
+    }
+    if (st) goto out;
+    double ops = (double)n * n * n;
+    row->tmps = ops / row->seconds / 1e12;
+    row->seed_tmps = ops / row->seed_seconds / 1e12;
+    if (row->one_seconds > 0) {
+        row->one_tmps = ops / row->one_seconds / 1e12;
+        row->efficiency = row->one_seconds / (row->gpus * row->seconds);
+        row->seed_efficiency = row->one_seconds / (row->gpus * row->seed_seconds);
+        /* the check: gk's design against the one GPU, entry by entry */
+        if (!(st = gk__xmalloc((void **)&got, bytes, "the multi-GPU result"))) {
+            for (int i = 0; i < g.nparts && !st; i++) {
+                int64_t lo = rows_lo(&l, i), hi = rows_hi(&l, i);
+                st = gk__apsp_part_download(g.parts[i], lo, hi - lo, got + lo * (int64_t)n);
+            }
+            if (!st) {
+                st = gk_apsp_compare(got, one, n, "bench: several GPUs vs one GPU");
+                row->identical = st == GK_OK;
+            }
+        }
+    }
+out:
+    gpus_close(&g);
+    if (entered) gk__ctx_gpu_leave(saved);
+    free(l.first);
+    free(one);
+    free(got);
+    return st;
+#endif
+}

@@ -1,0 +1,87 @@
+/* cli_mpi.c - MPI for the gk command (see cli_mpi.h).  libgk links no MPI:
+ * it gets the collectives it needs as the callbacks of a gk_comm. */
+#include "cli/cli.h"
+#include "cli/cli_mpi.h"
+
+#include <stdlib.h>
+
+int cli_mpi_launched(void)
+{
+    const char *v[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK" };
+    for (int i = 0; i < 3; i++)
+        if (getenv(v[i]))
+            return 1;
+    return 0;
+}
+
+#ifdef GK_HAVE_MPI
+#include <mpi.h>
+
+static int mpi_bcast(void *u, void *buf, size_t bytes, int root)
+{
+    (void)u;
+    return MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+static int mpi_max_i64(void *u, int64_t *v, int n)
+{
+    (void)u;
+    return MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+static int mpi_max_f64(void *u, double *v, int n)
+{
+    (void)u;
+    return MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+static void finalize(void)
+{
+    int done = 0;
+    MPI_Finalized(&done);
+    if (!done) {
+        fflush(stdout);
+        MPI_Finalize();
+    }
+}
+
+static gk_comm world;
+
+const gk_comm *cli_mpi_start(int *argc, char ***argv)
+{
+    if (!cli_mpi_launched())
+        return NULL;
+    /* NVLink multicast stays off, for NCCL and whatever it loads */
+    setenv("NCCL_NVLS_ENABLE", "0", 1);
+    setenv("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1", 1);
+    setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
+    /* A panel broadcast waits (spinning on its SMs) while the round runs:
+     * few blocks are enough to move it and leave the SMs to the compute. */
+    setenv("NCCL_MAX_CTAS", "2", 0);
+    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+        cli_die("MPI_Init failed");
+    atexit(finalize);
+    MPI_Comm local;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world.size);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world.rank, MPI_INFO_NULL, &local);
+    MPI_Comm_rank(local, &world.local_rank);
+    MPI_Comm_size(local, &world.local_size);
+    MPI_Comm_free(&local);
+    world.bcast = mpi_bcast;
+    world.max_i64 = mpi_max_i64;
+    world.max_f64 = mpi_max_f64;
+    return world.size > 1 ? &world : NULL;
+}
+#else
+const gk_comm *cli_mpi_start(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    const char *n = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!n) n = getenv("PMI_SIZE");
+    if (n && atoi(n) > 1)
+        cli_die("started by mpirun with %s ranks, but this gk was built without MPI (configure --with-mpi)", n);
+    return NULL;
+}
+#endif
