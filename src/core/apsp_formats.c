@@ -263,6 +263,15 @@ static const char *shown(const char *s, char *buf, size_t n)
     return buf;
 }
 
+/* Replace the control characters (and other unprintable bytes) of a
+ * message part built from raw fields by '?'; s. */
+static char *printable(char *s)
+{
+    for (char *c = s; *c; c++)
+        if (!isprint((unsigned char)*c)) *c = '?';
+    return s;
+}
+
 /* A vertex field in [lo, hi]; what: "arc 5 -> 0", "entry (3, 7)", ... */
 static gk_status vertex(text *r, const char *f, const char *name, long long lo, long long hi, const char *what,
                         long long *v)
@@ -357,6 +366,7 @@ static gk_status read_gr(text *r, gk_edges *g)
             if (!fw)
                 return gk__fail(GK_EFORMAT, "%s:%lld: an arc line must be 'a U V W'", r->path, r->no);
             snprintf(what, sizeof what, "arc %.20s -> %.20s", fu, fv);
+            printable(what);
             long long u, v;
             int32_t w;
             if ((st = vertex(r, fu, "tail", 1, n, what, &u)) || (st = vertex(r, fv, "head", 1, n, what, &v)) ||
@@ -443,6 +453,7 @@ static gk_status read_mtx(text *r, gk_edges *g)
         if (!fj || !fw)
             return gk__fail(GK_EFORMAT, "%s:%lld: an entry must be %s", r->path, r->no, want);
         snprintf(what, sizeof what, "entry (%.20s, %.20s)", f, fj);
+        printable(what);
         long long i, j;
         int32_t w;
         if ((st = vertex(r, f, "row", 1, n, what, &i)) || (st = vertex(r, fj, "column", 1, n, what, &j)) ||
@@ -481,6 +492,7 @@ static gk_status read_edges(text *r, int32_t vertices, gk_edges *g)
         if (!fw)
             return gk__fail(GK_EFORMAT, "%s:%lld: an edge line must be 'SRC DST W'", r->path, r->no);
         snprintf(what, sizeof what, "edge %.20s -> %.20s", fs, ft);
+        printable(what);
         long long s, t;
         int32_t w;
         if ((st = vertex(r, fs, "src", 0, hi, what, &s)) || (st = vertex(r, ft, "dst", 0, hi, what, &t)) ||
