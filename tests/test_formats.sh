@@ -172,4 +172,8 @@ head -c 1100000 /dev/zero | tr '\0' 7 >"$T/long.edges"
 t_fails "edges: a line over 1 MiB is refused" 1 "long.edges:1: a line longer than 1048576 bytes" \
   "$GK" apsp "$T/long.edges" "$T/x"
 [ ! -e "$T/x" ]; t_result $? "and no output"
+# a real weight that underflows is not 0
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e-400\n' >"$T/under.mtx"
+t_fails "mtx: a weight that underflows (1e-400) is not an integer, not 0" 1 "under.mtx:3: .*weight 1e-400 is not an integer" \
+  "$GK" apsp "$T/under.mtx" "$T/x"
 t_done

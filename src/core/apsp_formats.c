@@ -295,11 +295,13 @@ static gk_status weight(text *r, const char *f, int real, const char *what, int3
     if (parse_int(f, &v)) {
         char *end;
         errno = 0;
+        errno = 0;
         double d = real ? strtod(f, &end) : 0;
+        int underflow = real && errno == ERANGE && d == 0 && end != f;   /* 1e-400: not 0 */
         if (!real || *end || end == f || isspace((unsigned char)*f))
             return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not an integer", r->path, r->no, what,
                             shown(f, b, sizeof b));
-        if (!isfinite(d) || d != floor(d))
+        if (underflow || !isfinite(d) || d != floor(d))
             return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is not an integer (gk's weights are integers "
                             "in [0, %d])", r->path, r->no, what, shown(f, b, sizeof b), GK_APSP_MAX_WEIGHT);
         if (d < 0 || d > GK_APSP_MAX_WEIGHT)
