@@ -5,6 +5,7 @@
  * src/cpu/apsp_rows.c (CPU ranks); the collectives are src/core/comm.c over
  * the caller's communicator, NCCL is src/gpu/comm_nccl.c. */
 #include "api/context.h"
+#include "core/apsp_formats.h"
 #include "core/comm.h"
 #include "core/io.h"
 #include "cpu/apsp_cpu.h"
@@ -129,20 +130,8 @@ static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b,
             break;
         for (int64_t e = 0; e < m && !st; e++) {
             int32_t s = buf[3 * e], t = buf[3 * e + 1], w = buf[3 * e + 2];
-            const char *bad = NULL;
-            int32_t val = 0;
-            if (s < 0 || s >= V) bad = "src", val = s;
-            else if (t < 0 || t >= V) bad = "dst", val = t;
-            if (bad) {
-                st = gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): %s %d is outside [0, %d)",
-                              path, (long long)(e0 + e), s, t, w, bad, val, V);
+            if ((st = gk__nthu_edge_check(path, e0 + e, s, t, w, V)))
                 break;
-            }
-            if (w < 0 || w > GK_APSP_MAX_WEIGHT) {
-                st = gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): weight %d is outside [0, %d]",
-                              path, (long long)(e0 + e), s, t, w, w, GK_APSP_MAX_WEIGHT);
-                break;
-            }
             if (w > wmax) wmax = w;
             if (s == t || s < lo || s >= hi)
                 continue;

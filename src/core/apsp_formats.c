@@ -653,12 +653,9 @@ gk_status gk_apsp_read_format(const char *path, gk_format format, int undirected
 
 gk_status gk_apsp_write_npy(const char *path, const int32_t *dist, int32_t V)
 {
-    if (V < 1)
-        return gk__fail(GK_EINVAL, "%s: V = %d: nothing to write", path, V);
-    uint64_t bytes;
-    if (gk__mul_u64((uint64_t)V, (uint64_t)V, &bytes) || gk__mul_u64(bytes, sizeof *dist, &bytes) ||
-        bytes > gk__max_object_bytes())
-        return gk__fail(GK_EINVAL, "%s: V = %d: no V x V int32 matrix of that size", path, V);
+    uint64_t bytes = 0;
+    gk_status st0 = gk__apsp_matrix_bytes(path, V, &bytes);
+    if (st0) return st0;
     /* NPY 1.0: magic, version, uint16 header length, a Python dict literal
      * padded with spaces and ended by '\n' so that the data starts at a
      * multiple of 64 bytes. */

@@ -9,6 +9,16 @@
  * path and how much it needs (apsp_io.c). */
 gk_status gk__apsp_alloc_matrix(const char *path, int32_t V, int32_t **out);
 
+/* The NTHU format's rules for edge number `index` (src, dst in [0, V),
+ * weight in [0, GK_APSP_MAX_WEIGHT]): GK_EFORMAT naming path, the edge and
+ * the field, else GK_OK.  One place for the single-process and the
+ * row-block readers. */
+gk_status gk__nthu_edge_check(const char *path, int64_t index, int32_t s, int32_t t, int32_t w, int32_t V);
+
+/* The bytes of a V x V int32 matrix, or GK_EINVAL naming path when they do
+ * not fit an object. */
+gk_status gk__apsp_matrix_bytes(const char *path, int32_t V, uint64_t *bytes);
+
 /* A graph as read: V vertices, E edges (src, dst, w) in file order. */
 typedef struct gk_edges {
     int32_t V;

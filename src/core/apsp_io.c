@@ -90,20 +90,8 @@ gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t 
             goto out;
         for (int64_t e = 0; e < m; e++) {
             int32_t s = buf[3 * e], t = buf[3 * e + 1], w = buf[3 * e + 2];
-            const char *bad = NULL;
-            int32_t val = 0;
-            if (s < 0 || s >= V) bad = "src", val = s;
-            else if (t < 0 || t >= V) bad = "dst", val = t;
-            if (bad) {
-                st = gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): %s %d is outside [0, %d)",
-                              path, (long long)(e0 + e), s, t, w, bad, val, V);
+            if ((st = gk__nthu_edge_check(path, e0 + e, s, t, w, V)))
                 goto out;
-            }
-            if (w < 0 || w > GK_APSP_MAX_WEIGHT) {
-                st = gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): weight %d is outside [0, %d]",
-                              path, (long long)(e0 + e), s, t, w, w, GK_APSP_MAX_WEIGHT);
-                goto out;
-            }
             if (w > wmax) wmax = w;
             if (s == t) continue;                /* self-loops are ignored */
             int32_t *cell = d + (int64_t)s * V + t;
@@ -126,14 +114,37 @@ out:
     return st;
 }
 
-gk_status gk_apsp_write(const char *path, const int32_t *dist, int32_t V)
+gk_status gk__nthu_edge_check(const char *path, int64_t index, int32_t s, int32_t t, int32_t w, int32_t V)
 {
+    const char *bad = NULL;
+    int32_t val = 0;
+    if (s < 0 || s >= V) bad = "src", val = s;
+    else if (t < 0 || t >= V) bad = "dst", val = t;
+    if (bad)
+        return gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): %s %d is outside [0, %d)",
+                        path, (long long)index, s, t, w, bad, val, V);
+    if (w < 0 || w > GK_APSP_MAX_WEIGHT)
+        return gk__fail(GK_EFORMAT, "%s: edge %lld (%d, %d, %d): weight %d is outside [0, %d]",
+                        path, (long long)index, s, t, w, w, GK_APSP_MAX_WEIGHT);
+    return GK_OK;
+}
+
+gk_status gk__apsp_matrix_bytes(const char *path, int32_t V, uint64_t *bytes)
+{
+    *bytes = 0;
     if (V < 1)
         return gk__fail(GK_EINVAL, "%s: V = %d: nothing to write", path, V);
-    uint64_t bytes;
-    if (gk__mul_u64((uint64_t)V, (uint64_t)V, &bytes) || gk__mul_u64(bytes, sizeof *dist, &bytes) ||
-        bytes > gk__max_object_bytes())
+    if (gk__mul_u64((uint64_t)V, (uint64_t)V, bytes) || gk__mul_u64(*bytes, sizeof(int32_t), bytes) ||
+        *bytes > gk__max_object_bytes())
         return gk__fail(GK_EINVAL, "%s: V = %d: no V x V int32 matrix of that size", path, V);
+    return GK_OK;
+}
+
+gk_status gk_apsp_write(const char *path, const int32_t *dist, int32_t V)
+{
+    uint64_t bytes = 0;
+    gk_status st0 = gk__apsp_matrix_bytes(path, V, &bytes);
+    if (st0) return st0;
     gk_outfile o;
     gk_status st = gk__out_open(&o, path);
     if (st) return st;
