@@ -106,6 +106,13 @@ int main(void)
     ok(ask(&w, "fourth", 60) == GK_OK && !strcmp(answer, "fail fault worker exited (status 3)"),
        "a worker that exits instead of answering: %s", answer);
     ok(no_children(), "is reaped");
+    /* a worker that closes its pipes and takes a moment to exit (a CUDA
+     * context torn down): its own status is reported, it is not killed */
+    char *const lingers[] = { "sh", "-c", "read -r x; exec 0<&- 1>&-; sleep 0.3; exit 4", NULL };
+    gk__worker_init(&w, lingers);
+    ok(ask(&w, "x", 60) == GK_OK && !strcmp(answer, "fail fault worker exited (status 4)"),
+       "a worker slow to exit after closing its pipes: %s", answer);
+    ok(no_children(), "is reaped");
     char *const killed[] = { "sh", "-c", "read -r x; kill -9 $$", NULL };
     gk__worker_init(&w, killed);
     ok(ask(&w, "x", 60) == GK_OK && !strcmp(answer, "fail fault worker killed by signal 9"),

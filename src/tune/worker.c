@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- worker */
@@ -356,10 +357,34 @@ static int write_all(int fd, const char *buf, size_t n)
     return 0;
 }
 
+/* The worker closed its pipes (EOF or EPIPE): it is ending.  Give it a few
+ * seconds to end by itself, so that its own exit status is what is reported
+ * (killing it at once raced with its exit: "killed by signal 9" for a worker
+ * that was about to exit with its status), then kill what is left of its
+ * process group and reap it. */
+static int reap_ending(pid_t pid)
+{
+    int status = -1;
+    double t0 = gk_wtime();
+    for (;;) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) {
+            kill(-pid, SIGKILL);        /* children it left in its group */
+            return status;
+        }
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (gk_wtime() - t0 > 5)
+            return kill_and_reap(pid);
+        struct timespec ts = { 0, 1000000 };   /* 1 ms */
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* The worker is gone (EOF or EPIPE): reap it and say how it ended. */
 static void died(gk_worker *w, char *answer, size_t n)
 {
-    int status = kill_and_reap(w->pid);
+    int status = reap_ending(w->pid);
     w->pid = -1;
     kill_worker(w);
     if (status >= 0 && WIFSIGNALED(status))
