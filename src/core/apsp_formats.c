@@ -9,7 +9,6 @@
 #include "core/apsp_formats.h"
 #include "core/checked.h"
 #include "core/io.h"
-#include "core/rng.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -842,12 +841,8 @@ gk_status gk_apsp_generate_format(const char *path, gk_format format, int32_t V,
         return st;
     if (format == GK_FORMAT_NTHU)
         return gk_apsp_generate(path, V, E, seed, max_w);
-    if (V < 1)
-        return gk__fail(GK_EINVAL, "--vertices=%d: must be at least 1", V);
-    if (E < 0 || E > INT32_MAX)
-        return gk__fail(GK_EINVAL, "--edges=%lld: must be in [0, %d]", (long long)E, INT32_MAX);
-    if (max_w < 0 || max_w > GK_APSP_MAX_WEIGHT)
-        return gk__fail(GK_EINVAL, "--max-weight=%d: must be in [0, %d]", max_w, GK_APSP_MAX_WEIGHT);
+    if ((st = gk__apsp_generate_check(V, E, max_w)))
+        return st;
     char what[96];
     snprintf(what, sizeof what, "%s: %lld edges in memory", path, (long long)E);
     if ((st = gk_host_memory_check((uint64_t)E * 24, what)))
@@ -857,15 +852,8 @@ gk_status gk_apsp_generate_format(const char *path, gk_format format, int32_t V,
         goto out;
     /* The same edges as gk_apsp_generate (same seed, same graph). */
 #pragma omp parallel for schedule(static)
-    for (int64_t e = 0; e < E; e++) {
-        uint64_t id = 3 * (uint64_t)e;
-        uint32_t s = (uint32_t)gk__rand_below(seed, id, (uint64_t)V), t = s;
-        if (V > 1)
-            t = (uint32_t)((s + 1 + gk__rand_below(seed, id + 1, (uint64_t)V - 1)) % (uint64_t)V);
-        g.s[e] = (int32_t)s;
-        g.t[e] = (int32_t)t;
-        g.w[e] = (int32_t)gk__rand_below(seed, id + 2, (uint64_t)max_w + 1);
-    }
+    for (int64_t e = 0; e < E; e++)
+        gk__random_edge(seed, e, V, max_w, &g.s[e], &g.t[e], &g.w[e]);
     g.E = E;
     st = write_graph(path, format, &g);
 out:

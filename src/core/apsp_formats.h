@@ -15,6 +15,16 @@ gk_status gk__apsp_alloc_matrix(const char *path, int32_t V, int32_t **out);
  * row-block readers. */
 gk_status gk__nthu_edge_check(const char *path, int64_t index, int32_t s, int32_t t, int32_t w, int32_t V);
 
+/* The rules of `gk gen apsp` (V >= 1, E in [0, INT32_MAX], max_w in
+ * [0, GK_APSP_MAX_WEIGHT]): GK_EINVAL naming the option, else GK_OK. */
+gk_status gk__apsp_generate_check(int32_t V, int64_t E, int32_t max_w);
+
+/* Edge number e of the random graph of (seed, V, max_w): src and dst
+ * uniform (no self-loop when V > 1), weight uniform in [0, max_w].  A
+ * function of its arguments only, so every format and thread count writes
+ * the same graph. */
+void gk__random_edge(uint64_t seed, int64_t e, int32_t V, int32_t max_w, int32_t *s, int32_t *t, int32_t *w);
+
 /* The bytes of a V x V int32 matrix, or GK_EINVAL naming path when they do
  * not fit an object. */
 gk_status gk__apsp_matrix_bytes(const char *path, int32_t V, uint64_t *bytes);

@@ -152,7 +152,7 @@ gk_status gk_apsp_write(const char *path, const int32_t *dist, int32_t V)
     return gk__out_close(&o, st);
 }
 
-gk_status gk_apsp_generate(const char *path, int32_t V, int64_t E, uint64_t seed, int32_t max_w)
+gk_status gk__apsp_generate_check(int32_t V, int64_t E, int32_t max_w)
 {
     if (V < 1)
         return gk__fail(GK_EINVAL, "--vertices=%d: must be at least 1", V);
@@ -160,8 +160,26 @@ gk_status gk_apsp_generate(const char *path, int32_t V, int64_t E, uint64_t seed
         return gk__fail(GK_EINVAL, "--edges=%lld: must be in [0, %d]", (long long)E, INT32_MAX);
     if (max_w < 0 || max_w > GK_APSP_MAX_WEIGHT)
         return gk__fail(GK_EINVAL, "--max-weight=%d: must be in [0, %d]", max_w, GK_APSP_MAX_WEIGHT);
+    return GK_OK;
+}
+
+void gk__random_edge(uint64_t seed, int64_t e, int32_t V, int32_t max_w, int32_t *s, int32_t *t, int32_t *w)
+{
+    uint64_t id = 3 * (uint64_t)e;
+    uint32_t a = (uint32_t)gk__rand_below(seed, id, (uint64_t)V), b = a;
+    if (V > 1)
+        b = (uint32_t)((a + 1 + gk__rand_below(seed, id + 1, (uint64_t)V - 1)) % (uint64_t)V);
+    *s = (int32_t)a;
+    *t = (int32_t)b;
+    *w = (int32_t)gk__rand_below(seed, id + 2, (uint64_t)max_w + 1);
+}
+
+gk_status gk_apsp_generate(const char *path, int32_t V, int64_t E, uint64_t seed, int32_t max_w)
+{
     gk_outfile o;
     gk_status st;
+    if ((st = gk__apsp_generate_check(V, E, max_w)))
+        return st;
     int32_t *buf = NULL;
     if ((st = gk__xmalloc((void **)&buf, (size_t)(1 << 20) * 12, "generating edges")))
         return st;
@@ -174,15 +192,8 @@ gk_status gk_apsp_generate(const char *path, int32_t V, int64_t E, uint64_t seed
     for (int64_t e0 = 0; st == GK_OK && e0 < E; e0 += 1 << 20) {
         int64_t m = E - e0 < (1 << 20) ? E - e0 : (1 << 20);
 #pragma omp parallel for schedule(static)
-        for (int64_t e = 0; e < m; e++) {
-            uint64_t id = 3 * (uint64_t)(e0 + e);
-            uint32_t s = (uint32_t)gk__rand_below(seed, id, (uint64_t)V), t = s;
-            if (V > 1)
-                t = (uint32_t)((s + 1 + gk__rand_below(seed, id + 1, (uint64_t)V - 1)) % (uint64_t)V);
-            buf[3 * e] = (int32_t)s;
-            buf[3 * e + 1] = (int32_t)t;
-            buf[3 * e + 2] = (int32_t)gk__rand_below(seed, id + 2, (uint64_t)max_w + 1);
-        }
+        for (int64_t e = 0; e < m; e++)
+            gk__random_edge(seed, e0 + e, V, max_w, &buf[3 * e], &buf[3 * e + 1], &buf[3 * e + 2]);
         st = gk__out_write(&o, buf, (size_t)m * 12);
     }
     free(buf);
