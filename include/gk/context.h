@@ -61,8 +61,10 @@ GK_API void gk_context_options_init(gk_context_options *o);
 
 /* The environment the gk commands document: GK_DEVICE ("1" or "0,1": the GPU
  * ordinals), GK_CACHE_DIR, else $XDG_CACHE_HOME/gk, else ~/.cache/gk (the
- * tuning cache), GK_DATA_DIR (shipped tables).  The strings stay owned by the
- * environment.  GK_EINVAL naming the variable when one is malformed. */
+ * tuning cache), GK_DATA_DIR (shipped tables).  data_dir points into the
+ * environment, cache_dir into a per-thread buffer that the next call
+ * overwrites (gk_context_create copies both).  GK_EINVAL naming the variable
+ * when one is malformed. */
 GK_API gk_status gk_context_options_from_env(gk_context_options *o);
 
 /* Parse a GPU list: "0", "0,1", "all" (every device present; GK_ENODEV

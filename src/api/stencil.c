@@ -109,12 +109,6 @@ gk_status gk_stencil_run(gk_context *ctx, double *grid, int64_t nx64, int64_t ny
 
 /* ------------------------------------------------------------------ bench */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void check_text(gk_status st, const gk_stencil_diff *d, gk_stencil_bench_row *r)
 {
     r->ok = st == GK_OK;
@@ -136,8 +130,7 @@ static double host_copy_bandwidth(double *a, double *b, size_t bytes)
         memcpy(r & 1 ? a : b, r & 1 ? b : a, bytes);
         t[r] = gk_wtime() - t0;
     }
-    qsort(t, 5, sizeof t[0], cmp_double);
-    return 2.0 * (double)bytes / t[2];
+    return 2.0 * (double)bytes / gk__median(t, 5, NULL);
 }
 
 typedef struct bench_data {
@@ -171,8 +164,7 @@ static gk_status bench_cpu_row(bench_data *B, int T, gk_stencil_bench_row *r)
     }
     gk__stencil_cpu_close(g);
     if (st) return st;
-    qsort(t, (size_t)B->reps, sizeof t[0], cmp_double);
-    r->ms_per_step = t[B->reps / 2] * 1e3 / B->steps;
+    r->ms_per_step = gk__median(t, B->reps, NULL) * 1e3 / B->steps;
     r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
     gk_stencil_diff d;
     check_text(gk_stencil_compare(B->tmp, B->cpu, B->n, B->vsteps, B->scale, &d), &d, r);
@@ -293,8 +285,7 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *base
         if (!st) st = gk__stencil_gpu_download(g, B->tmp, NULL);
         gk__stencil_gpu_close(g);
         if (st) break;
-        qsort(ms, (size_t)B->reps, sizeof ms[0], cmp_double);
-        r->ms_per_step = ms[B->reps / 2] / B->steps;
+        r->ms_per_step = gk__median(ms, B->reps, NULL) / B->steps;
         r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
         gk_stencil_diff d;
         check_text(gk_stencil_compare(B->tmp, B->cpu, B->n, B->vsteps, B->scale, &d), &d, r);

@@ -188,9 +188,10 @@ double cli_parse_double(const char *opt, const char *text)
 
 void cli_parse_size3(const char *opt, const char *text, int64_t *nx, int64_t *ny, int64_t *nz)
 {
-    if (gk_parse_size3(opt, text, nx, ny, nz) || gk_stencil_check_size(*nx, *ny, *nz, 0))
-        cli_usage_error("%s%s%s", gk_last_error()[0] == '-' ? "" : opt,
-                        gk_last_error()[0] == '-' ? "" : ": ", gk_last_error());
+    if (gk_parse_size3(opt, text, nx, ny, nz))          /* its message names opt */
+        cli_usage_error("%s", gk_last_error());
+    if (gk_stencil_check_size(*nx, *ny, *nz, 0))
+        cli_usage_error("%s: %s", opt, gk_last_error());
 }
 
 gk_backend cli_parse_device(const char *text)
