@@ -244,7 +244,8 @@ int main(void)
     ok(gk__stencil_cpu(&one, 1, 1, 1, dc, -3) == GK_EINVAL, "gk_stencil_cpu refuses negative steps");
     ok(gk_host_memory_check((uint64_t)1 << 62, "a huge grid") == GK_ENOMEM && strstr(gk_last_error(), "needs"),
        "host memory check: %s", gk_last_error());
-    ok(gk__stencil_cpu_bytes(10, 10, 10) == 2 * 12 * 12 * 12 * 8, "CPU buffers: two padded grids");
+    ok(gk__stencil_cpu_bytes(10, 10, 10) == 2 * (24 * 12 * 12 + 8) * 8,
+       "CPU buffers: two padded grids (x pitch 10 rounded up to 8, plus 8; 8 spare doubles each)");
 
     /* Comparison rule. */
     {

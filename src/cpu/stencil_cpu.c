@@ -128,16 +128,62 @@ static void rows_avx2(double *out, const double *const pl[3], int64_t px, const 
     }
 }
 
-/* AVX-512: 4 rows x 4 vectors = 16 chains of 8 doubles; the x tail with
- * masked loads and stores (masked-off lanes are neither read nor written). */
-#define L5_(p, q) _mm512_maskz_loadu_pd(m[q], p)
-#define S5_(p, v, q) _mm512_mask_storeu_pd(p, m[q], v)
+/* AVX-512: 4 rows x 4 vectors = 16 chains of 8 doubles.  The rows are
+ * 64-byte aligned (XOFF, px a multiple of 8), so each input row of a block
+ * is V+2 aligned loads; the x-1 and x+1 vectors are built from them with
+ * valignq instead of unaligned loads (which cross a cache line each and
+ * halved the kernel's speed).  The nine coefficients of a plane are held in
+ * registers while that plane's rows go by.  OPQ hides a value from GCC so
+ * that it neither folds the load of a vector that feeds up to three rows
+ * into each FMA (three loads) nor hoists the 18 row addresses out of the x
+ * loop (spilled to the stack); with it the block is loads, shuffles and
+ * FMAs only.  The x tail: the same block with V = 1 and a masked store
+ * (the lanes past nx are never written: the pad stays 0). */
+#define OPQ(x) __asm__("" : "+v"(x))
+#define OPR(x) __asm__("" : "+r"(x))
 #define AVX512_BLOCK(R, V)                                                                \
     __attribute__((target("avx512f"), always_inline)) static inline void                  \
     avx512_block##R##_##V(double *out, const double *const pl[3], int64_t px, const double *c, int x0, \
-                          const __mmask8 *m)                                              \
+                          __mmask8 mlast)                                                 \
     {                                                                                     \
-        BLOCK_BODY(__m512d, R, V, 8, L5_, _mm512_mul_pd, _mm512_fmadd_pd, S5_, _mm512_set1_pd); \
+        __m512d acc[R][V];                                                                \
+        _Pragma("GCC unroll 3") for (int dz = 0; dz < 3; dz++) {                          \
+            __m512d k[9];                                                                 \
+            _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++)                           \
+                k[i] = _mm512_set1_pd(c[dz * 9 + i]);                                     \
+            const double *row = pl[dz] + x0 - px;                                         \
+            _Pragma("GCC unroll 8") for (int j = 0; j < (R) + 2; j++, row += px) {        \
+                OPR(row);                                                                 \
+                __m512d a[(V) + 2], v[3][V];                                              \
+                _Pragma("GCC unroll 8") for (int q = 0; q < (V) + 2; q++) {               \
+                    a[q] = _mm512_load_pd(row + 8 * (q - 1));                             \
+                    OPQ(a[q]);                                                            \
+                }                                                                         \
+                _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++) {                   \
+                    __m512i lo = _mm512_castpd_si512(a[q]), mid = _mm512_castpd_si512(a[q + 1]), \
+                            hi = _mm512_castpd_si512(a[q + 2]);                           \
+                    v[0][q] = _mm512_castsi512_pd(_mm512_alignr_epi64(mid, lo, 7));       \
+                    v[1][q] = a[q + 1];                                                   \
+                    v[2][q] = _mm512_castsi512_pd(_mm512_alignr_epi64(hi, mid, 1));       \
+                }                                                                         \
+                _Pragma("GCC unroll 3") for (int dx = 0; dx < 3; dx++)                    \
+                _Pragma("GCC unroll 8") for (int r = 0; r < (R); r++) {                   \
+                    int dy = j - r;                                                       \
+                    if (dy < 0 || dy > 2) continue;                                       \
+                    _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++)                 \
+                        acc[r][q] = dz == 0 && dy == 0 && dx == 0                         \
+                                        ? _mm512_mul_pd(k[dy * 3 + dx], v[dx][q])         \
+                                        : _mm512_fmadd_pd(k[dy * 3 + dx], v[dx][q], acc[r][q]); \
+                }                                                                         \
+            }                                                                             \
+        }                                                                                 \
+        _Pragma("GCC unroll 8") for (int r = 0; r < (R); r++)                             \
+        _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++) {                           \
+            if (q == (V) - 1)                                                             \
+                _mm512_mask_store_pd(out + r * px + x0 + q * 8, mlast, acc[r][q]);        \
+            else                                                                          \
+                _mm512_store_pd(out + r * px + x0 + q * 8, acc[r][q]);                    \
+        }                                                                                 \
     }
 AVX512_BLOCK(1, 4)
 AVX512_BLOCK(2, 4)
@@ -151,33 +197,27 @@ AVX512_BLOCK(4, 1)
 __attribute__((target("avx512f")))
 static void rows_avx512(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows)
 {
-    const __mmask8 full[4] = { 0xff, 0xff, 0xff, 0xff };
     for (int y = 0; y < nrows; y += RB) {
         int R = nrows - y < RB ? nrows - y : RB;
         const double *q[3] = { pl[0] + y * px, pl[1] + y * px, pl[2] + y * px };
         double *o = out + y * px;
         int x0 = 0;
         for (; x0 + 32 <= nx; x0 += 32) {
-            /* the rows this block reads, PF doubles ahead: 18 streams are
-             * more than the hardware prefetchers follow */
-            for (int d = 0; d < 3; d++)
-                for (int j = -1; j <= R; j++)
-                    _mm_prefetch((const char *)(q[d] + j * px + x0 + PF), _MM_HINT_T0);
             switch (R) {
-            case 4: avx512_block4_4(o, q, px, c, x0, full); break;
-            case 3: avx512_block3_4(o, q, px, c, x0, full); break;
-            case 2: avx512_block2_4(o, q, px, c, x0, full); break;
-            default: avx512_block1_4(o, q, px, c, x0, full); break;
+            case 4: avx512_block4_4(o, q, px, c, x0, 0xff); break;
+            case 3: avx512_block3_4(o, q, px, c, x0, 0xff); break;
+            case 2: avx512_block2_4(o, q, px, c, x0, 0xff); break;
+            default: avx512_block1_4(o, q, px, c, x0, 0xff); break;
             }
         }
         for (; x0 < nx; x0 += 8) {
             int left = nx - x0;
             __mmask8 m = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
             switch (R) {
-            case 4: avx512_block4_1(o, q, px, c, x0, &m); break;
-            case 3: avx512_block3_1(o, q, px, c, x0, &m); break;
-            case 2: avx512_block2_1(o, q, px, c, x0, &m); break;
-            default: avx512_block1_1(o, q, px, c, x0, &m); break;
+            case 4: avx512_block4_1(o, q, px, c, x0, m); break;
+            case 3: avx512_block3_1(o, q, px, c, x0, m); break;
+            case 2: avx512_block2_1(o, q, px, c, x0, m); break;
+            default: avx512_block1_1(o, q, px, c, x0, m); break;
             }
         }
     }
@@ -240,13 +280,20 @@ static rows_fn pick_rows(void)
 
 /* ------------------------------------------------------------- sweeps */
 
-/* Padded layout: x pitch nx+2, y pitch ny+2, nz+2 planes; the interior
- * point (x,y,z) is at ((z+1)*py + y+1)*px + x+1. */
+/* Padded layout: x pitch px = nx rounded up to 8, plus 8; y pitch ny+2,
+ * nz+2 planes; the interior point (x,y,z) is at ((z+1)*py + y+1)*px +
+ * XOFF + x, so every row's x = 0 is 64-byte aligned and the 8 doubles
+ * before it (x = -8..-1) and those from nx to the next row's x = 0 are the
+ * zero halo.  The AVX-512 kernel reads whole aligned vectors: one vector
+ * before x = 0 and one past the last, so the buffers end with SLACK spare
+ * doubles. */
+#define XOFF 8
+#define SLACK 8
 typedef struct pad { int64_t px, py, pz; } pad;
 
 static pad pad_of(int nx, int ny, int nz)
 {
-    pad p = { (int64_t)nx + 2, (int64_t)ny + 2, (int64_t)nz + 2 };
+    pad p = { ((int64_t)nx + 7) / 8 * 8 + XOFF, (int64_t)ny + 2, (int64_t)nz + 2 };
     return p;
 }
 
@@ -257,7 +304,8 @@ uint64_t gk__stencil_cpu_bytes(int nx, int ny, int nz)
     pad p = pad_of(nx, ny, nz);
     uint64_t b;
     if (p.px < 0 || p.py < 0 || p.pz < 0 || gk__mul_u64((uint64_t)p.px, (uint64_t)p.py, &b) ||
-        gk__mul_u64(b, (uint64_t)p.pz, &b) || gk__mul_u64(b, 2 * sizeof(double), &b))
+        gk__mul_u64(b, (uint64_t)p.pz, &b) || gk__add_u64(b, SLACK, &b) ||
+        gk__mul_u64(b, 2 * sizeof(double), &b))
         return UINT64_MAX;
     return b;
 }
@@ -279,8 +327,8 @@ static void sweep(double *restrict out, const double *restrict in, pad p, int nx
             for (int z = zc * ZCHUNK; z < z1; z++) {
                 const double *pl[3];
                 for (int d = 0; d < 3; d++)
-                    pl[d] = in + (z + d) * plane + (y0 + 1) * px + 1;
-                rows(out + (z + 1) * plane + (y0 + 1) * px + 1, pl, px, c, nx, y1 - y0);
+                    pl[d] = in + (z + d) * plane + (y0 + 1) * px + XOFF;
+                rows(out + (z + 1) * plane + (y0 + 1) * px + XOFF, pl, px, c, nx, y1 - y0);
             }
         }
 }
@@ -321,18 +369,18 @@ static void sweep_t(double *restrict out, const double *restrict in, pad p, int 
                 int lo = ya - (T - s), hi = yb1 + (T - s);
                 if (lo < 0) lo = 0;
                 if (hi > ny) hi = ny;
-                int64_t roff = (int64_t)(lo - ya + T) * px + 1;
+                int64_t roff = (int64_t)(lo - ya + T) * px + XOFF;
                 const double *pl[3];
                 for (int d = 0; d < 3; d++) {
                     int zz = z + d - 1;
                     if (s == 1)
-                        pl[d] = in + (int64_t)(zz + 1) * plane + (int64_t)(lo + 1) * px + 1;
+                        pl[d] = in + (int64_t)(zz + 1) * plane + (int64_t)(lo + 1) * px + XOFF;
                     else if (zz < 0 || zz >= nz)
                         pl[d] = zero + roff;
                     else
                         pl[d] = mine + ((int64_t)(s - 2) * 3 + zz % 3) * ring_plane + roff;
                 }
-                double *o = s == T ? out + (int64_t)(z + 1) * plane + (int64_t)(lo + 1) * px + 1
+                double *o = s == T ? out + (int64_t)(z + 1) * plane + (int64_t)(lo + 1) * px + XOFF
                                    : mine + ((int64_t)(s - 1) * 3 + z % 3) * ring_plane + roff;
                 rows(o, pl, px, c, nx, hi - lo);
             }
@@ -352,7 +400,12 @@ static gk_status big_alloc(void **p, size_t n, const char *what)
 #endif
         return GK_OK;
     }
-    return gk__xmalloc(p, n, what);
+    /* smaller ones on 64-byte boundaries (the AVX-512 rows are aligned) */
+    if (posix_memalign(p, 64, n ? n : 64)) {
+        *p = NULL;
+        return gk__fail(GK_ENOMEM, "out of host memory for %s (%zu bytes)", what, n);
+    }
+    return GK_OK;
 }
 
 struct gk_stencil_cpu {
@@ -375,7 +428,7 @@ gk_status gk__stencil_cpu_open(gk_stencil_cpu **out, int nx, int ny, int nz, con
     g->nx = nx; g->ny = ny; g->nz = nz;
     g->p = pad_of(nx, ny, nz);
     memcpy(g->coeffs, c, sizeof g->coeffs);
-    int64_t total = g->p.px * g->p.py * g->p.pz, plane = g->p.px * g->p.py;
+    int64_t total = g->p.px * g->p.py * g->p.pz + SLACK, plane = g->p.px * g->p.py;
     if ((st = big_alloc((void **)&g->a, (size_t)total * sizeof *g->a, "the CPU stencil buffers")) ||
         (st = big_alloc((void **)&g->b, (size_t)total * sizeof *g->b, "the CPU stencil buffers"))) {
         gk__stencil_cpu_close(g);
@@ -391,6 +444,8 @@ gk_status gk__stencil_cpu_open(gk_stencil_cpu **out, int nx, int ny, int nz, con
         memset(a + z * plane, 0, (size_t)plane * sizeof *a);
         memset(b + z * plane, 0, (size_t)plane * sizeof *b);
     }
+    memset(a + total - SLACK, 0, SLACK * sizeof *a);
+    memset(b + total - SLACK, 0, SLACK * sizeof *b);
     *out = g;
     return GK_OK;
 }
@@ -414,7 +469,7 @@ void gk__stencil_cpu_load(gk_stencil_cpu *g, const double *grid)
 #endif
     for (int z = 0; z < nz; z++)
         for (int y = 0; y < ny; y++)
-            memcpy(a + (z + 1) * plane + (y + 1) * px + 1, grid + ((int64_t)z * ny + y) * nx,
+            memcpy(a + (z + 1) * plane + (y + 1) * px + XOFF, grid + ((int64_t)z * ny + y) * nx,
                    (size_t)nx * sizeof *a);
 }
 
@@ -428,7 +483,7 @@ void gk__stencil_cpu_store(const gk_stencil_cpu *g, double *grid)
 #endif
     for (int z = 0; z < nz; z++)
         for (int y = 0; y < ny; y++)
-            memcpy(grid + ((int64_t)z * ny + y) * nx, a + (z + 1) * plane + (y + 1) * px + 1,
+            memcpy(grid + ((int64_t)z * ny + y) * nx, a + (z + 1) * plane + (y + 1) * px + XOFF,
                    (size_t)nx * sizeof *a);
 }
 
@@ -448,7 +503,8 @@ gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T)
     int64_t rp = (int64_t)(TYB + 2 * T) * g->p.px;
     uint64_t need = 0;
     if (T > 1 && (gk__mul_u64((uint64_t)rp, (uint64_t)(3 * (T - 1) + 1) * (uint64_t)threads, &need) ||
-                  gk__mul_u64(need, sizeof(double), &need) || need > SIZE_MAX))
+                  gk__add_u64(need, SLACK, &need) || gk__mul_u64(need, sizeof(double), &need) ||
+                  need > SIZE_MAX))
         return gk__fail(GK_ENOMEM, "CPU stencil: the temporal buffers do not fit in memory");
     if (need > g->ring_bytes) {
         free(g->ring);
@@ -457,6 +513,7 @@ gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T)
         gk_status st = big_alloc((void **)&g->ring, (size_t)need, "the CPU stencil's temporal buffers");
         if (st) return st;
         g->ring_bytes = (size_t)need;
+        memset((char *)g->ring + need - SLACK * sizeof(double), 0, SLACK * sizeof(double));
     }
     for (int s = 0; s < steps;) {
         int t = steps - s < T ? steps - s : T;
