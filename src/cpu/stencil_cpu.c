@@ -28,9 +28,8 @@
 #define YBLOCK 16          /* one-step sweep: rows per tile (a multiple of RB) */
 #define ZCHUNK 32          /* one-step sweep: planes per tile */
 #define RB 4               /* output rows per register block */
+#ifndef TYB
 #define TYB 32             /* temporal sweep: output rows per y block */
-#ifndef PF
-#define PF 32
 #endif
 
 /* The kernels compute `nrows` consecutive output rows (y .. y+nrows-1) of
@@ -41,7 +40,8 @@
  * to three) output rows that use it; walking the input rows in order
  * (dz, then y) gives each output its terms in index order, and the chains of
  * RB rows x V vectors are independent, enough to fill both FMA pipes. */
-typedef void (*rows_fn)(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows);
+typedef void (*rows_fn)(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows,
+                        int nt);
 
 static void one_point_row(double *out, const double *const pl[3], int64_t px, const double *c, int x0, int nx)
 {
@@ -53,8 +53,10 @@ static void one_point_row(double *out, const double *const pl[3], int64_t px, co
     }
 }
 
-static void rows_generic(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows)
+static void rows_generic(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows,
+                         int nt)
 {
+    (void)nt;
     for (int r = 0; r < nrows; r++) {
         const double *q[3] = { pl[0] + r * px, pl[1] + r * px, pl[2] + r * px };
         one_point_row(out + r * px, q, px, c, 0, nx);
@@ -106,8 +108,9 @@ AVX2_BLOCK(3)
 AVX2_BLOCK(4)
 
 __attribute__((target("avx2,fma")))
-static void rows_avx2(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows)
+static void rows_avx2(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows, int nt)
 {
+    (void)nt;
     for (int y = 0; y < nrows; y += RB) {
         int R = nrows - y < RB ? nrows - y : RB;
         const double *q[3] = { pl[0] + y * px, pl[1] + y * px, pl[2] + y * px };
@@ -144,7 +147,7 @@ static void rows_avx2(double *out, const double *const pl[3], int64_t px, const 
 #define AVX512_BLOCK(R, V)                                                                \
     __attribute__((target("avx512f"), always_inline)) static inline void                  \
     avx512_block##R##_##V(double *out, const double *const pl[3], int64_t px, const double *c, int x0, \
-                          __mmask8 mlast)                                                 \
+                          __mmask8 mlast, int nt)                                         \
     {                                                                                     \
         __m512d acc[R][V];                                                                \
         _Pragma("GCC unroll 3") for (int dz = 0; dz < 3; dz++) {                          \
@@ -179,8 +182,10 @@ static void rows_avx2(double *out, const double *const pl[3], int64_t px, const 
         }                                                                                 \
         _Pragma("GCC unroll 8") for (int r = 0; r < (R); r++)                             \
         _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++) {                           \
-            if (q == (V) - 1)                                                             \
+            if (q == (V) - 1 && mlast != 0xff)                                            \
                 _mm512_mask_store_pd(out + r * px + x0 + q * 8, mlast, acc[r][q]);        \
+            else if (nt)                                                                  \
+                _mm512_stream_pd(out + r * px + x0 + q * 8, acc[r][q]);                   \
             else                                                                          \
                 _mm512_store_pd(out + r * px + x0 + q * 8, acc[r][q]);                    \
         }                                                                                 \
@@ -195,7 +200,8 @@ AVX512_BLOCK(3, 1)
 AVX512_BLOCK(4, 1)
 
 __attribute__((target("avx512f")))
-static void rows_avx512(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows)
+static void rows_avx512(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows,
+                        int nt)
 {
     for (int y = 0; y < nrows; y += RB) {
         int R = nrows - y < RB ? nrows - y : RB;
@@ -203,24 +209,33 @@ static void rows_avx512(double *out, const double *const pl[3], int64_t px, cons
         double *o = out + y * px;
         int x0 = 0;
         for (; x0 + 32 <= nx; x0 += 32) {
+            /* the next block's new rows into L1 (the first two were the
+             * last two of the row group before, a moment ago): the L1
+             * prefetchers do not follow 12 row streams */
+            for (int d = 0; d < 3; d++)
+                for (int j = 2; j < 2 + R; j++)
+                    for (int l = 32; l < 64; l += 8)
+                        _mm_prefetch((const char *)(q[d] + (j - 1) * px + x0 + l), _MM_HINT_T0);
             switch (R) {
-            case 4: avx512_block4_4(o, q, px, c, x0, 0xff); break;
-            case 3: avx512_block3_4(o, q, px, c, x0, 0xff); break;
-            case 2: avx512_block2_4(o, q, px, c, x0, 0xff); break;
-            default: avx512_block1_4(o, q, px, c, x0, 0xff); break;
+            case 4: avx512_block4_4(o, q, px, c, x0, 0xff, nt); break;
+            case 3: avx512_block3_4(o, q, px, c, x0, 0xff, nt); break;
+            case 2: avx512_block2_4(o, q, px, c, x0, 0xff, nt); break;
+            default: avx512_block1_4(o, q, px, c, x0, 0xff, nt); break;
             }
         }
         for (; x0 < nx; x0 += 8) {
             int left = nx - x0;
             __mmask8 m = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
             switch (R) {
-            case 4: avx512_block4_1(o, q, px, c, x0, m); break;
-            case 3: avx512_block3_1(o, q, px, c, x0, m); break;
-            case 2: avx512_block2_1(o, q, px, c, x0, m); break;
-            default: avx512_block1_1(o, q, px, c, x0, m); break;
+            case 4: avx512_block4_1(o, q, px, c, x0, m, nt); break;
+            case 3: avx512_block3_1(o, q, px, c, x0, m, nt); break;
+            case 2: avx512_block2_1(o, q, px, c, x0, m, nt); break;
+            default: avx512_block1_1(o, q, px, c, x0, m, nt); break;
             }
         }
     }
+    if (nt)
+        _mm_sfence();   /* the streaming stores visible before the sweep's barrier */
 }
 #endif
 /* ------------------------------------------------------ the ISA in use */
@@ -328,7 +343,7 @@ static void sweep(double *restrict out, const double *restrict in, pad p, int nx
                 const double *pl[3];
                 for (int d = 0; d < 3; d++)
                     pl[d] = in + (z + d) * plane + (y0 + 1) * px + XOFF;
-                rows(out + (z + 1) * plane + (y0 + 1) * px + XOFF, pl, px, c, nx, y1 - y0);
+                rows(out + (z + 1) * plane + (y0 + 1) * px + XOFF, pl, px, c, nx, y1 - y0, 1);
             }
         }
 }
@@ -382,7 +397,7 @@ static void sweep_t(double *restrict out, const double *restrict in, pad p, int 
                 }
                 double *o = s == T ? out + (int64_t)(z + 1) * plane + (int64_t)(lo + 1) * px + XOFF
                                    : mine + ((int64_t)(s - 1) * 3 + z % 3) * ring_plane + roff;
-                rows(o, pl, px, c, nx, hi - lo);
+                rows(o, pl, px, c, nx, hi - lo, s == T);
             }
     }
 }
