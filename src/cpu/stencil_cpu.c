@@ -41,7 +41,7 @@
  * (dz, then y) gives each output its terms in index order, and the chains of
  * RB rows x V vectors are independent, enough to fill both FMA pipes. */
 typedef void (*rows_fn)(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows,
-                        int nt);
+                        int nt, const char *pf, int64_t pfbytes);
 
 static void one_point_row(double *out, const double *const pl[3], int64_t px, const double *c, int x0, int nx)
 {
@@ -54,9 +54,9 @@ static void one_point_row(double *out, const double *const pl[3], int64_t px, co
 }
 
 static void rows_generic(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows,
-                         int nt)
+                         int nt, const char *pf, int64_t pfbytes)
 {
-    (void)nt;
+    (void)nt, (void)pf, (void)pfbytes;
     for (int r = 0; r < nrows; r++) {
         const double *q[3] = { pl[0] + r * px, pl[1] + r * px, pl[2] + r * px };
         one_point_row(out + r * px, q, px, c, 0, nx);
@@ -108,9 +108,10 @@ AVX2_BLOCK(3)
 AVX2_BLOCK(4)
 
 __attribute__((target("avx2,fma")))
-static void rows_avx2(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows, int nt)
+static void rows_avx2(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows, int nt,
+                      const char *pf, int64_t pfbytes)
 {
-    (void)nt;
+    (void)nt, (void)pf, (void)pfbytes;
     for (int y = 0; y < nrows; y += RB) {
         int R = nrows - y < RB ? nrows - y : RB;
         const double *q[3] = { pl[0] + y * px, pl[1] + y * px, pl[2] + y * px };
@@ -201,8 +202,13 @@ AVX512_BLOCK(4, 1)
 
 __attribute__((target("avx512f")))
 static void rows_avx512(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows,
-                        int nt)
+                        int nt, const char *pf, int64_t pfbytes)
 {
+    /* pf: the rows the next call will read from memory (the next input
+     * plane), pulled into L2 a few lines per block, well ahead of use */
+    int64_t nb = (int64_t)((nrows + RB - 1) / RB) * (nx / 32 > 0 ? nx / 32 : 1);
+    int64_t pfper = pf ? (pfbytes / 64 + nb - 1) / nb : 0;
+    const char *pfend = pf + (pf ? pfbytes : 0);
     for (int y = 0; y < nrows; y += RB) {
         int R = nrows - y < RB ? nrows - y : RB;
         const double *q[3] = { pl[0] + y * px, pl[1] + y * px, pl[2] + y * px };
@@ -216,6 +222,8 @@ static void rows_avx512(double *out, const double *const pl[3], int64_t px, cons
                 for (int j = 2; j < 2 + R; j++)
                     for (int l = 32; l < 64; l += 8)
                         _mm_prefetch((const char *)(q[d] + (j - 1) * px + x0 + l), _MM_HINT_T0);
+            for (int64_t k = 0; k < pfper && pf < pfend; k++, pf += 64)
+                _mm_prefetch(pf, _MM_HINT_T1);
             switch (R) {
             case 4: avx512_block4_4(o, q, px, c, x0, 0xff, nt); break;
             case 3: avx512_block3_4(o, q, px, c, x0, 0xff, nt); break;
@@ -343,7 +351,10 @@ static void sweep(double *restrict out, const double *restrict in, pad p, int nx
                 const double *pl[3];
                 for (int d = 0; d < 3; d++)
                     pl[d] = in + (z + d) * plane + (y0 + 1) * px + XOFF;
-                rows(out + (z + 1) * plane + (y0 + 1) * px + XOFF, pl, px, c, nx, y1 - y0, 1);
+                /* the plane after next, rows y0-1 .. y1 */
+                const char *pf = z + 3 < p.pz ? (const char *)(in + (z + 3) * plane + y0 * px) : NULL;
+                rows(out + (z + 1) * plane + (y0 + 1) * px + XOFF, pl, px, c, nx, y1 - y0, 1, pf,
+                     (int64_t)(y1 - y0 + 2) * px * (int64_t)sizeof(double));
             }
         }
 }
@@ -397,7 +408,10 @@ static void sweep_t(double *restrict out, const double *restrict in, pad p, int 
                 }
                 double *o = s == T ? out + (int64_t)(z + 1) * plane + (int64_t)(lo + 1) * px + XOFF
                                    : mine + ((int64_t)(s - 1) * 3 + z % 3) * ring_plane + roff;
-                rows(o, pl, px, c, nx, hi - lo, s == T);
+                /* stage 1: the input plane the next iteration adds */
+                const char *pf = s == 1 && z + 3 < p.pz ? (const char *)(in + (int64_t)(z + 3) * plane + (int64_t)lo * px)
+                                                         : NULL;
+                rows(o, pl, px, c, nx, hi - lo, s == T, pf, (int64_t)(hi - lo + 2) * px * (int64_t)sizeof(double));
             }
     }
 }
