@@ -65,19 +65,30 @@ static void rows_generic(double *out, const double *const pl[3], int64_t px, con
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define GK_X86_SIMD 1
+/* OPQ/OPQX (AVX-512/AVX2 registers) and OPR hide a value from GCC, so that
+ * it neither folds the load of a vector that feeds up to three rows into
+ * each of their FMAs (three loads) nor hoists the 18 row addresses of a
+ * block out of the x loop (spilled to the stack): with them the blocks are
+ * loads, shuffles and FMAs only, twice as fast. */
+#define OPQ(x) __asm__("" : "+v"(x))
+#define OPQX(x) __asm__("" : "+x"(x))
+#define OPR(x) __asm__("" : "+r"(x))
 /* One register block: R rows, V vectors of W doubles from x0 (the names
  * out, pl, px, c, x0 and m are the block function's parameters).  Fully
  * unrolled: straight-line code, the accumulators in registers. */
 #define BLOCK_BODY(VT, R, V, W, LOAD, MUL, FMA, STORE, SET1)                              \
     do {                                                                                  \
         VT acc[R][V];                                                                     \
-        _Pragma("GCC unroll 3") for (int dz = 0; dz < 3; dz++)                            \
-        _Pragma("GCC unroll 8") for (int j = 0; j < (R) + 2; j++) {                       \
-            const double *row = pl[dz] + (j - 1) * px + x0;                               \
+        _Pragma("GCC unroll 3") for (int dz = 0; dz < 3; dz++) {                          \
+        const double *row = pl[dz] + x0 - px;                                             \
+        _Pragma("GCC unroll 8") for (int j = 0; j < (R) + 2; j++, row += px) {            \
+            OPR(row);                                                                     \
             _Pragma("GCC unroll 3") for (int dx = 0; dx < 3; dx++) {                      \
                 VT v[V];                                                                  \
-                _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++)                     \
+                _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++) {                   \
                     v[q] = LOAD(row + dx - 1 + q * (W), q);                               \
+                    OPQX(v[q]);                                                           \
+                }                                                                         \
                 _Pragma("GCC unroll 8") for (int r = 0; r < (R); r++) {                   \
                     int dy = j - r;                                                       \
                     if (dy < 0 || dy > 2) continue;                                       \
@@ -88,6 +99,7 @@ static void rows_generic(double *out, const double *const pl[3], int64_t px, con
                 }                                                                         \
             }                                                                             \
         }                                                                                 \
+        }                                                                                 \
         _Pragma("GCC unroll 8") for (int r = 0; r < (R); r++)                             \
         _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++)                             \
             STORE(out + r * px + x0 + q * (W), acc[r][q], q);                             \
@@ -95,10 +107,10 @@ static void rows_generic(double *out, const double *const pl[3], int64_t px, con
 
 /* AVX2: 4 rows x 2 vectors = 8 chains of 4 doubles (16 ymm registers). */
 #define L2_(p, q) _mm256_loadu_pd(p)
-#define S2_(p, v, q) _mm256_storeu_pd(p, v)
+#define S2_(p, v, q) (nt ? _mm256_stream_pd(p, v) : _mm256_store_pd(p, v))
 #define AVX2_BLOCK(R)                                                                     \
     __attribute__((target("avx2,fma"), always_inline)) static inline void                 \
-    avx2_block##R(double *out, const double *const pl[3], int64_t px, const double *c, int x0) \
+    avx2_block##R(double *out, const double *const pl[3], int64_t px, const double *c, int x0, int nt) \
     {                                                                                     \
         BLOCK_BODY(__m256d, R, 2, 4, L2_, _mm256_mul_pd, _mm256_fmadd_pd, S2_, _mm256_set1_pd); \
     }
@@ -111,18 +123,22 @@ __attribute__((target("avx2,fma")))
 static void rows_avx2(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows, int nt,
                       const char *pf, int64_t pfbytes)
 {
-    (void)nt, (void)pf, (void)pfbytes;
+    int64_t nb = (int64_t)((nrows + RB - 1) / RB) * (nx / 8 > 0 ? nx / 8 : 1);
+    int64_t pfper = pf ? (pfbytes / 64 + nb - 1) / nb : 0;
+    const char *pfend = pf + (pf ? pfbytes : 0);
     for (int y = 0; y < nrows; y += RB) {
         int R = nrows - y < RB ? nrows - y : RB;
         const double *q[3] = { pl[0] + y * px, pl[1] + y * px, pl[2] + y * px };
         double *o = out + y * px;
         int x0 = 0;
         for (; x0 + 8 <= nx; x0 += 8) {
+            for (int64_t k = 0; k < pfper && pf < pfend; k++, pf += 64)
+                _mm_prefetch(pf, _MM_HINT_T1);
             switch (R) {
-            case 4: avx2_block4(o, q, px, c, x0); break;
-            case 3: avx2_block3(o, q, px, c, x0); break;
-            case 2: avx2_block2(o, q, px, c, x0); break;
-            default: avx2_block1(o, q, px, c, x0); break;
+            case 4: avx2_block4(o, q, px, c, x0, nt); break;
+            case 3: avx2_block3(o, q, px, c, x0, nt); break;
+            case 2: avx2_block2(o, q, px, c, x0, nt); break;
+            default: avx2_block1(o, q, px, c, x0, nt); break;
             }
         }
         for (int r = 0; r < R; r++) {
@@ -130,6 +146,8 @@ static void rows_avx2(double *out, const double *const pl[3], int64_t px, const 
             one_point_row(o + r * px, qr, px, c, x0, nx);
         }
     }
+    if (nt)
+        _mm_sfence();
 }
 
 /* AVX-512: 4 rows x 4 vectors = 16 chains of 8 doubles.  The rows are
@@ -137,14 +155,8 @@ static void rows_avx2(double *out, const double *const pl[3], int64_t px, const 
  * is V+2 aligned loads; the x-1 and x+1 vectors are built from them with
  * valignq instead of unaligned loads (which cross a cache line each and
  * halved the kernel's speed).  The nine coefficients of a plane are held in
- * registers while that plane's rows go by.  OPQ hides a value from GCC so
- * that it neither folds the load of a vector that feeds up to three rows
- * into each FMA (three loads) nor hoists the 18 row addresses out of the x
- * loop (spilled to the stack); with it the block is loads, shuffles and
- * FMAs only.  The x tail: the same block with V = 1 and a masked store
+ * registers while that plane's rows go by.  The x tail: the same block with V = 1 and a masked store
  * (the lanes past nx are never written: the pad stays 0). */
-#define OPQ(x) __asm__("" : "+v"(x))
-#define OPR(x) __asm__("" : "+r"(x))
 #define AVX512_BLOCK(R, V)                                                                \
     __attribute__((target("avx512f"), always_inline)) static inline void                  \
     avx512_block##R##_##V(double *out, const double *const pl[3], int64_t px, const double *c, int x0, \
