@@ -74,8 +74,13 @@ int main(void)
      * below the vector blocks, y blocks with 1..3 leftover rows, grids
      * smaller than the temporal halo), both coefficient sets. */
     {
+        /* and the AVX-512 kernel's aligned rows: nx = 8 and 64 (the last
+         * block's right neighbour is the next row's zero pad), 40 (a 32-wide
+         * block and an 8-wide one); 40x37x35: several y blocks of both
+         * sweeps with leftover rows and several z chunks of the one-step
+         * sweep */
         static const int sz[][3] = { { 1, 1, 1 }, { 2, 3, 5 }, { 7, 6, 3 }, { 41, 5, 4 }, { 70, 35, 9 },
-                                     { 33, 66, 7 } };
+                                     { 33, 66, 7 }, { 8, 4, 3 }, { 64, 9, 5 }, { 40, 37, 35 } };
         int auto_isa = gk__stencil_cpu_isa(-1);
         ok(auto_isa >= GK_STENCIL_ISA_GENERIC && gk__stencil_cpu_isa_supported(auto_isa),
            "automatic ISA: %s", gk__stencil_cpu_isa_name(auto_isa));
@@ -115,7 +120,7 @@ int main(void)
                             free(a); free(r);
                         }
             }
-            ok(bad == 0, "%s: %d runs (T = 1..4, steps 0..2T+1, 6 grids, 2 coefficient sets) bit-identical "
+            ok(bad == 0, "%s: %d runs (T = 1..4, steps 0..2T+1, 9 grids, 2 coefficient sets) bit-identical "
                "to the triple loop%s%s", gk__stencil_cpu_isa_name(isa), runs, bad ? "; first failure: " : "", first);
         }
         ok(gk__stencil_cpu_isa(-1) == auto_isa, "back to the automatic ISA");
