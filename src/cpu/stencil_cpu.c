@@ -227,13 +227,6 @@ static void rows_avx512(double *out, const double *const pl[3], int64_t px, cons
         double *o = out + y * px;
         int x0 = 0;
         for (; x0 + 32 <= nx; x0 += 32) {
-            /* the next block's new rows into L1 (the first two were the
-             * last two of the row group before, a moment ago): the L1
-             * prefetchers do not follow 12 row streams */
-            for (int d = 0; d < 3; d++)
-                for (int j = 2; j < 2 + R; j++)
-                    for (int l = 32; l < 64; l += 8)
-                        _mm_prefetch((const char *)(q[d] + (j - 1) * px + x0 + l), _MM_HINT_T0);
             for (int64_t k = 0; k < pfper && pf < pfend; k++, pf += 64)
                 _mm_prefetch(pf, _MM_HINT_T1);
             switch (R) {
