@@ -315,7 +315,7 @@ static rows_fn pick_rows(void)
  * zero halo.  The AVX-512 kernel reads whole aligned vectors: one vector
  * before x = 0 and one past the last, so the buffers end with SLACK spare
  * doubles. */
-#define XOFF 8
+#define XOFF GK_STENCIL_CPU_XOFF
 #define SLACK 8
 typedef struct pad { int64_t px, py, pz; } pad;
 
@@ -617,4 +617,13 @@ gk_status gk__stencil_cpu_reference(double *grid, int nx, int ny, int nz, const 
         memcpy(grid, in, (size_t)n * sizeof *grid);
     free(tmp);
     return GK_OK;
+}
+
+/* The padded plane z (-1..nz) of the current grid: the stencil's slabs over
+ * MPI ranks (src/api/stencil_dist.c) copy whole planes in and out. */
+double *gk__stencil_cpu_plane(gk_stencil_cpu *g, int z, int64_t *px, int64_t *py)
+{
+    if (px) *px = g->p.px;
+    if (py) *py = g->p.py;
+    return g->a + (int64_t)(z + 1) * g->p.px * g->p.py;
 }
