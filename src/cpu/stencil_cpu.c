@@ -3,11 +3,25 @@
  *
  * Why this shape: each tile walks z with a window of three planes of
  * YBLOCK+2 rows, which stays in L2, so every input byte comes from memory
- * about once per step.  Every point is the same FMA chain in index order
+ * about once per step; the temporal sweeps (T steps per pass) keep T-1
+ * intermediate steps in per-thread rings in L2, so memory sees a step's
+ * bytes once per T steps.  Every point is the same FMA chain in index order
  * (t = c0*v0; t = fma(ci, vi, t)), the order the GPU kernels use, so both
  * backends produce the same bits.  On x86-64 that chain is only fast with
- * hardware FMA, so the row kernel is built twice (AVX2+FMA and baseline) and
- * picked at run time; the baseline calls libm's fma() (exact, slower). */
+ * hardware FMA, so the row kernel is built three times (AVX-512, AVX2+FMA
+ * and baseline) and picked at run time; the baseline calls libm's fma()
+ * (exact, slower).
+ *
+ * What bounds it (2-core AMD EPYC, AVX-512, 4 GHz: two 512-bit FMAs a cycle,
+ * 4 cycles of latency, so 8 chains fill both pipes; 63 G double FMAs/s a
+ * core = 2.3 GStencil/s at 27 FMAs a point): the AVX-512 block runs 16
+ * chains and reaches 2.0 GStencil/s a core on rows in L2.  Unaligned
+ * 64-byte loads (each crosses a cache line) held it to 1.5, GCC's folding
+ * of the loads into the FMAs and hoisting of the row addresses to 0.9 (see
+ * OPQ).  In the sweeps what is left is memory: streaming stores for the
+ * rows that go to memory (no read for ownership) and a software prefetch of
+ * the next input plane into L2 took the one-step sweep from 0.6 to 1.4 and
+ * a temporal pass from 0.9 to 1.6-1.7 GStencil/s a core. */
 #include "core/internal.h"
 #include "core/checked.h"
 #include "cpu/stencil_cpu.h"
