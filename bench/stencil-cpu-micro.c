@@ -20,66 +20,30 @@ static double cpu_now(void)
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-/* n independent chains of dependent 512-bit FMAs (named variables: an
- * array would live on the stack) */
+/* N independent chains of dependent 512-bit FMAs (named variables: an
+ * array would live on the stack; the chains past N fold away) */
 #define F1(x) do { x = _mm512_fmadd_pd(x, b, c); OPQ(x); } while (0)
-__attribute__((target("avx512f"), noinline)) static double fma_chains1(long it)
-{
-    __m512d b = _mm512_set1_pd(0.999999), c = _mm512_set1_pd(1e-9);
-    __m512d a0 = _mm512_set1_pd(0);
-    for (long i = 0; i < it; i++) {
-        F1(a0);
+#define FMA_CHAINS(N)                                                                    \
+    __attribute__((target("avx512f"), noinline)) static double fma_chains##N(long it)    \
+    {                                                                                    \
+        __m512d b = _mm512_set1_pd(0.999999), c = _mm512_set1_pd(1e-9);                  \
+        __m512d a0 = _mm512_set1_pd(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0;     \
+        __m512d a6 = a0, a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;                  \
+        for (long i = 0; i < it; i++) {                                                  \
+            F1(a0);                                                                      \
+            if (N > 1) { F1(a1); F1(a2); F1(a3); }                                       \
+            if (N > 4) { F1(a4); F1(a5); F1(a6); F1(a7); }                               \
+            if (N > 8) { F1(a8); F1(a9); F1(a10); F1(a11); }                             \
+        }                                                                                \
+        __m512d s = _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)), \
+                                  _mm512_add_pd(_mm512_add_pd(a4, a5), _mm512_add_pd(a6, a7))); \
+        s = _mm512_add_pd(s, _mm512_add_pd(_mm512_add_pd(a8, a9), _mm512_add_pd(a10, a11))); \
+        return _mm512_reduce_add_pd(s);                                                  \
     }
-    return _mm512_reduce_add_pd(a0);
-}
-__attribute__((target("avx512f"), noinline)) static double fma_chains4(long it)
-{
-    __m512d b = _mm512_set1_pd(0.999999), c = _mm512_set1_pd(1e-9);
-    __m512d a0 = _mm512_set1_pd(0), a1 = _mm512_set1_pd(1), a2 = _mm512_set1_pd(2), a3 = _mm512_set1_pd(3);
-    for (long i = 0; i < it; i++) {
-        F1(a0);
-        F1(a1);
-        F1(a2);
-        F1(a3);
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), a2), a3));
-}
-__attribute__((target("avx512f"), noinline)) static double fma_chains8(long it)
-{
-    __m512d b = _mm512_set1_pd(0.999999), c = _mm512_set1_pd(1e-9);
-    __m512d a0 = _mm512_set1_pd(0), a1 = _mm512_set1_pd(1), a2 = _mm512_set1_pd(2), a3 = _mm512_set1_pd(3), a4 = _mm512_set1_pd(4), a5 = _mm512_set1_pd(5), a6 = _mm512_set1_pd(6), a7 = _mm512_set1_pd(7);
-    for (long i = 0; i < it; i++) {
-        F1(a0);
-        F1(a1);
-        F1(a2);
-        F1(a3);
-        F1(a4);
-        F1(a5);
-        F1(a6);
-        F1(a7);
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), a2), a3), a4), a5), a6), a7));
-}
-__attribute__((target("avx512f"), noinline)) static double fma_chains12(long it)
-{
-    __m512d b = _mm512_set1_pd(0.999999), c = _mm512_set1_pd(1e-9);
-    __m512d a0 = _mm512_set1_pd(0), a1 = _mm512_set1_pd(1), a2 = _mm512_set1_pd(2), a3 = _mm512_set1_pd(3), a4 = _mm512_set1_pd(4), a5 = _mm512_set1_pd(5), a6 = _mm512_set1_pd(6), a7 = _mm512_set1_pd(7), a8 = _mm512_set1_pd(8), a9 = _mm512_set1_pd(9), a10 = _mm512_set1_pd(10), a11 = _mm512_set1_pd(11);
-    for (long i = 0; i < it; i++) {
-        F1(a0);
-        F1(a1);
-        F1(a2);
-        F1(a3);
-        F1(a4);
-        F1(a5);
-        F1(a6);
-        F1(a7);
-        F1(a8);
-        F1(a9);
-        F1(a10);
-        F1(a11);
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), a2), a3), a4), a5), a6), a7), a8), a9), a10), a11));
-}
+FMA_CHAINS(1)
+FMA_CHAINS(4)
+FMA_CHAINS(8)
+FMA_CHAINS(12)
 
 static void fma_rate(double (*f)(long), int n)
 {

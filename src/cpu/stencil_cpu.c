@@ -428,8 +428,8 @@ static void sweep_t(double *restrict out, const double *restrict in, pad p, int 
                 double *o = s == T ? out + (int64_t)(z + 1) * plane + (int64_t)(lo + 1) * px + XOFF
                                    : mine + ((int64_t)(s - 1) * 3 + z % 3) * ring_plane + roff;
                 /* stage 1: the input plane the next iteration adds */
-                const char *pf = s == 1 && z + 3 < p.pz ? (const char *)(in + (int64_t)(z + 3) * plane + (int64_t)lo * px)
-                                                         : NULL;
+                const char *pf = s == 1 && z + 3 < p.pz
+                                     ? (const char *)(in + (int64_t)(z + 3) * plane + (int64_t)lo * px) : NULL;
                 rows(o, pl, px, c, nx, hi - lo, s == T, pf, (int64_t)(hi - lo + 2) * px * (int64_t)sizeof(double));
             }
     }
