@@ -437,12 +437,13 @@ static void sweep_t(double *restrict out, const double *restrict in, pad p, int 
 
 /* Buffers on 2 MB boundaries, with transparent huge pages asked for where
  * the system has them: a sweep reads 18 rows from three planes half a
- * megabyte apart at once, too many 4 KB pages for the TLBs. */
+ * megabyte apart at once, too many 4 KB pages for the TLBs.  From 512 KB
+ * (the temporal rings: a few hundred KB a thread, rounded up to 2 MB). */
 static gk_status big_alloc(void **p, size_t n, const char *what)
 {
     *p = NULL;
     size_t align = (size_t)2 << 20;
-    if (n >= align && !posix_memalign(p, align, (n + align - 1) / align * align)) {
+    if (n >= align / 4 && !posix_memalign(p, align, (n + align - 1) / align * align)) {
 #ifdef MADV_HUGEPAGE
         madvise(*p, (n + align - 1) / align * align, MADV_HUGEPAGE);
 #endif
