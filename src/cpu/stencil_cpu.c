@@ -386,12 +386,14 @@ static void sweep(double *restrict out, const double *restrict in, pad p, int nx
  * stage needs (up to TYB + 2(T-s) rows: the y halo is recomputed by both
  * neighbouring blocks).  Rows and planes outside the grid read as 0 (the
  * zero halo of every intermediate step).  ring: per thread, 3*(T-1) planes
- * of ring_plane doubles ((TYB + 2T) rows of px), then one zero plane. */
+ * of ring_plane doubles ((TYB + 2T) rows of px), one zero plane and SLACK
+ * doubles (the AVX-512 rows read one vector past a row's end: a thread
+ * reads only its own share, all of which it zeroes). */
 static void sweep_t(double *restrict out, const double *restrict in, pad p, int nx, int ny, int nz,
                     const double *c, rows_fn rows, int T, double *ring, int64_t ring_plane)
 {
     int nyb = (ny + TYB - 1) / TYB;
-    int64_t px = p.px, plane = p.px * p.py, per = (int64_t)(3 * (T - 1) + 1) * ring_plane;
+    int64_t px = p.px, plane = p.px * p.py, per = (int64_t)(3 * (T - 1) + 1) * ring_plane + SLACK;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
@@ -551,9 +553,9 @@ gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T)
      * share: the layout below is computed per pass from ring_plane) */
     int64_t rp = (int64_t)(TYB + 2 * T) * g->p.px;
     uint64_t need = 0;
-    if (T > 1 && (gk__mul_u64((uint64_t)rp, (uint64_t)(3 * (T - 1) + 1) * (uint64_t)threads, &need) ||
-                  gk__add_u64(need, SLACK, &need) || gk__mul_u64(need, sizeof(double), &need) ||
-                  need > SIZE_MAX))
+    if (T > 1 && (gk__mul_u64((uint64_t)rp, (uint64_t)(3 * (T - 1) + 1), &need) ||
+                  gk__add_u64(need, SLACK, &need) || gk__mul_u64(need, (uint64_t)threads, &need) ||
+                  gk__mul_u64(need, sizeof(double), &need) || need > SIZE_MAX))
         return gk__fail(GK_ENOMEM, "CPU stencil: the temporal buffers do not fit in memory");
     if (need > g->ring_bytes) {
         free(g->ring);
@@ -562,7 +564,6 @@ gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T)
         gk_status st = big_alloc((void **)&g->ring, (size_t)need, "the CPU stencil's temporal buffers");
         if (st) return st;
         g->ring_bytes = (size_t)need;
-        memset((char *)g->ring + need - SLACK * sizeof(double), 0, SLACK * sizeof(double));
     }
     for (int s = 0; s < steps;) {
         int t = steps - s < T ? steps - s : T;
