@@ -53,7 +53,10 @@
  * Register blocks of RB rows: an input vector, loaded once, feeds the (up
  * to three) output rows that use it; walking the input rows in order
  * (dz, then y) gives each output its terms in index order, and the chains of
- * RB rows x V vectors are independent, enough to fill both FMA pipes. */
+ * RB rows x V vectors are independent, enough to fill both FMA pipes.
+ * nt: the rows go to memory, not to be read soon (streaming stores where the
+ * kernel has them); pf, pfbytes: memory the next call reads (NULL: none),
+ * prefetched into L2 a few lines per block. */
 typedef void (*rows_fn)(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows,
                         int nt, const char *pf, int64_t pfbytes);
 
@@ -169,8 +172,9 @@ static void rows_avx2(double *out, const double *const pl[3], int64_t px, const 
  * is V+2 aligned loads; the x-1 and x+1 vectors are built from them with
  * valignq instead of unaligned loads (which cross a cache line each and
  * halved the kernel's speed).  The nine coefficients of a plane are held in
- * registers while that plane's rows go by.  The x tail: the same block with V = 1 and a masked store
- * (the lanes past nx are never written: the pad stays 0). */
+ * registers while that plane's rows go by.  The x tail: the same block
+ * with V = 1 and a masked store (the lanes past nx are never written: the
+ * pad stays 0). */
 #define AVX512_BLOCK(R, V)                                                                \
     __attribute__((target("avx512f"), always_inline)) static inline void                  \
     avx512_block##R##_##V(double *out, const double *const pl[3], int64_t px, const double *c, int x0, \
