@@ -124,6 +124,36 @@ int main(void)
                "to the triple loop%s%s", gk__stencil_cpu_isa_name(isa), runs, bad ? "; first failure: " : "", first);
         }
         ok(gk__stencil_cpu_isa(-1) == auto_isa, "back to the automatic ISA");
+#ifdef _OPENMP
+        /* other thread counts (each thread has its own share of the rings;
+         * more threads than y blocks leaves some idle), automatic ISA */
+        {
+            int saved = omp_get_max_threads(), bad = 0, runs = 0;
+            for (int th = 1; th <= 5; th += 2) {
+                omp_set_num_threads(th);
+                for (int T = 1; T <= 4; T++) {
+                    int nx = 40, ny = 70, nz = 12, steps = 2 * T + 1;
+                    size_t n = (size_t)nx * ny * nz;
+                    double *a = malloc(n * 8), *r = malloc(n * 8);
+                    uint64_t sd = 500 + th * 10 + T;
+                    for (size_t i = 0; i < n; i++) a[i] = t_rand(&sd);
+                    memcpy(r, a, n * 8);
+                    t_reference(r, nx, ny, nz, t_random_coeffs, steps);
+                    gk_status st = gk__stencil_cpu_t(a, nx, ny, nz, t_random_coeffs, steps, T);
+                    int exact;
+                    t_maxdiff(a, r, n, &exact);
+                    runs++;
+                    bad += st || !exact;
+                    free(a); free(r);
+                }
+            }
+            omp_set_num_threads(saved);
+            ok(bad == 0, "1, 3 and 5 threads, T = 1..4, 40x70x12, 2T+1 steps: %d of %d runs bit-identical", runs - bad,
+               runs);
+        }
+#else
+        skip("no OpenMP", "other thread counts");
+#endif
         double one = 1;
         ok(gk__stencil_cpu_t(&one, 1, 1, 1, gk_stencil_default_coeffs, 1, 0) == GK_EINVAL
            && gk__stencil_cpu_t(&one, 1, 1, 1, gk_stencil_default_coeffs, 1, GK_STENCIL_CPU_TMAX + 1) == GK_EINVAL,
