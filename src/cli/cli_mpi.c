@@ -35,6 +35,13 @@ static int mpi_max_f64(void *u, double *v, int n)
     return MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS;
 }
 
+static int mpi_sendrecv(void *u, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rbytes, int source)
+{
+    (void)u;
+    return MPI_Sendrecv(sbuf, (int)sbytes, MPI_BYTE, dest < 0 ? MPI_PROC_NULL : dest, 7, rbuf, (int)rbytes, MPI_BYTE,
+                        source < 0 ? MPI_PROC_NULL : source, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+}
+
 static void finalize(void)
 {
     int done = 0;
@@ -71,6 +78,7 @@ const gk_comm *cli_mpi_start(int *argc, char ***argv)
     world.bcast = mpi_bcast;
     world.max_i64 = mpi_max_i64;
     world.max_f64 = mpi_max_f64;
+    world.sendrecv = mpi_sendrecv;
     return world.size > 1 ? &world : NULL;
 }
 #else
