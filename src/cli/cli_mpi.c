@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 
+int cli_mpi_nccl_ctas_default;
+
 int cli_mpi_launched(void)
 {
     const char *v[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK" };
@@ -64,7 +66,10 @@ const gk_comm *cli_mpi_start(int *argc, char ***argv)
     setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
     /* A panel broadcast waits (spinning on its SMs) while the round runs:
      * few blocks are enough to move it and leave the SMs to the compute. */
-    setenv("NCCL_MAX_CTAS", "2", 0);
+    if (!getenv("NCCL_MAX_CTAS")) {
+        setenv("NCCL_MAX_CTAS", "2", 1);
+        cli_mpi_nccl_ctas_default = 1;
+    }
     if (MPI_Init(argc, argv) != MPI_SUCCESS)
         cli_die("MPI_Init failed");
     atexit(finalize);

@@ -2,6 +2,7 @@
  * parsing and printing around gk_stencil_run, the grid files and
  * gk_stencil_bench. */
 #include "cli/cli.h"
+#include "cli/cli_mpi.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -47,6 +48,8 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
                         gk_stencil_exchange ex, int timing, int json, int verbose)
 {
     gk_stencil_dist_report rep;
+    if (cli_mpi_nccl_ctas_default)     /* the halo copies run alone: let NCCL use its channels */
+        unsetenv("NCCL_MAX_CTAS");
     gk_status st = gk_stencil_run_file(ctx, input, seed, output, nx, ny, nz, cf, steps, config, ex, &rep);
     char where[64];
     if (rep.gpus)
@@ -307,6 +310,8 @@ static int bench_multi(gk_context *ctx, const char *list, int steps, const char 
 {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", list);
+    if (cli_mpi_nccl_ctas_default)     /* the halo copies run alone: let NCCL use its channels */
+        unsetenv("NCCL_MAX_CTAS");
     int first = 1, bad = 0;
     if (json) { json_begin(); json_str("command", "bench stencil"); json_str("mode", "multi-gpu");
                 json_int("steps", steps); json_array("rows"); }
