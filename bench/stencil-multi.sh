@@ -12,6 +12,9 @@
 #               against G GPUs, the slabs checked bit for bit against one
 #               GPU) and mpirun -np G gk bench stencil; when G > 2 also
 #               --gpus=2 and mpirun -np 2
+#   cpu         (not in the default list) CPU ranks: ${CPU_N:-192}^3, 8 steps, one
+#               thread per rank: gk stencil, the slab path in one process,
+#               mpirun -np 2 and -np ${CPU_NP:-4}; uptime before and after
 #   big         random start from --seed, --time phases, output to /dev/null:
 #               2048x2048x2304 on 2 GPUs (two buffers of 77 GB: more than one
 #               H200 holds) and, when G >= 4, 2048^3 on 4 GPUs
@@ -102,6 +105,18 @@ for s in $steps; do
     done
     fig "  targets: --gpus=2 speedup >= 1.85 and mpirun -np 2 within 5 % of --gpus=2 (issue 11); --gpus=4 speedup >= 3.6 (issue 16)"
     note "(at $(elapsed) s)" ;;
+  cpu)
+    CN=${CPU_N:-192}
+    note "--- CPU ranks, ${CN}^3, 8 steps, OMP_NUM_THREADS=1; $(uptime)"
+    OMP_NUM_THREADS=1 run cpu-plain ./gk stencil --device=cpu --size="$CN" --steps=8 --time
+    OMP_NUM_THREADS=1 run cpu-slab1 ./gk stencil --device=cpu --exchange=auto --size="$CN" --steps=8 --time
+    for np in 2 ${CPU_NP:-4}; do
+      OMP_NUM_THREADS=1 run cpu-mpi$np mpirun -q -np $np --bind-to core ./gk stencil --device=cpu --size="$CN" --steps=8 --time
+    done
+    for f in cpu-plain cpu-slab1 cpu-mpi2 cpu-mpi${CPU_NP:-4}; do
+      note "$f: $(grep -E '^stencil |exchange busy' "$OUT/$f.txt" 2>/dev/null | tr -s ' ' | tr '\n' ' ')"
+    done
+    note "$(uptime)" ;;
   big)
     if grep -q '^not ok' tests/test_stencil_multi*.log 2>/dev/null; then
       note "big: the multi-GPU tests failed (see above); running anyway, results unverified"
