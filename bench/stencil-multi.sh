@@ -86,10 +86,10 @@ for s in $steps; do
   bench)
     note "--- ${N}^3, $STEPS steps (at $(elapsed) s)"
     run bench-gpus$G ./gk bench stencil --gpus="$G" --sizes="$N" --steps="$STEPS" --json
-    run bench-mpi$G mpirun -q -np "$G" ./gk bench stencil --sizes="$N" --steps="$STEPS" --json
+    run bench-mpi$G mpirun -q --bind-to none -np "$G" ./gk bench stencil --sizes="$N" --steps="$STEPS" --json
     if [ "$G" -gt 2 ]; then
       run bench-gpus2 ./gk bench stencil --gpus=2 --sizes="$N" --steps="$STEPS" --json
-      run bench-mpi2 mpirun -q -np 2 ./gk bench stencil --sizes="$N" --steps="$STEPS" --json
+      run bench-mpi2 mpirun -q --bind-to none -np 2 ./gk bench stencil --sizes="$N" --steps="$STEPS" --json
     fi
     for f in "$OUT"/bench-*.txt; do note "$(basename "$f" .txt): $(cat "$f" | tr -s ' \n' ' ' | cut -c1-900)"; done
     one=$(field "$OUT/bench-gpus$G.txt" one_gpu_seconds)
