@@ -42,19 +42,21 @@ note() { echo "$*" | tee -a "$summary"; }
 fig() { echo "$*" >> "$figures"; echo "$*" | tee -a "$summary"; }
 elapsed() { echo $(($(date +%s) - START)); }
 # run NAME CMD...: CMD under timeout, output in $OUT/NAME.txt; says how it ended
+# (standard output in $OUT/NAME.txt, standard error in $OUT/NAME.err)
 run() {
   name=$1; shift
-  timeout -k 20 "$LIM" "$@" > "$OUT/$name.txt" 2>&1
+  timeout -k 20 "$LIM" "$@" > "$OUT/$name.txt" 2> "$OUT/$name.err"
   rc=$?
   [ $rc = 124 ] && note "$name: TIMED OUT after $LIM s ($*)"
-  [ $rc != 0 ] && [ $rc != 124 ] && note "$name: exit $rc ($*): $(grep -v '^\s*$' "$OUT/$name.txt" | tail -3 | tr '\n' ' ')"
+  [ $rc != 0 ] && [ $rc != 124 ] && note "$name: exit $rc ($*): $(cat "$OUT/$name.txt" "$OUT/$name.err" | grep -v '^\s*$' | tail -3 | tr '\n' ' ')"
   return $rc
 }
 # field FILE KEY: KEY of the first row of a `gk bench stencil --json` (empty if none)
 field() {
   python3 -c 'import json, sys
 try:
-    r = json.load(open(sys.argv[1]))["rows"][0]
+    t = open(sys.argv[1]).read()
+    r = json.loads(t[t.index("{"):t.rindex("}") + 1])["rows"][0]
     v = r.get(sys.argv[2])
     print("" if v is None else v)
 except Exception:
@@ -126,7 +128,7 @@ for s in $steps; do
       [ "$G" -ge "$k" ] || { note "big: $sz on $k GPUs skipped (G = $G)"; continue; }
       note "--- \$ gk stencil --gpus=$k --size=$sz --steps=$BIG_STEPS --seed=1 --time --verbose --output=/dev/null   (at $(elapsed) s)"
       run big-$k ./gk stencil --gpus=$k --size=$sz --steps="$BIG_STEPS" --seed=1 --time --verbose --output=/dev/null
-      note "$(cat "$OUT/big-$k.txt")"
+      note "$(cat "$OUT/big-$k.err" "$OUT/big-$k.txt")"
       fig "FIGURES $sz fp64 on $k GPUs, $BIG_STEPS steps from --seed: $(grep '^stencil ' "$OUT/big-$k.txt" | sed 's/.*: //')"
       fig "  phases (s): $(grep -E '^(generate|compute|  exchange|write|total) ' "$OUT/big-$k.txt" | tr -s ' ' | tr '\n' ';')"
     done
