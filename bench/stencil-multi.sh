@@ -113,7 +113,7 @@ for s in $steps; do
     OMP_NUM_THREADS=1 run cpu-plain ./gk stencil --device=cpu --size="$CN" --steps=8 --time
     OMP_NUM_THREADS=1 run cpu-slab1 ./gk stencil --device=cpu --exchange=auto --size="$CN" --steps=8 --time
     for np in 2 ${CPU_NP:-4}; do
-      OMP_NUM_THREADS=1 run cpu-mpi$np mpirun -q -np $np --bind-to core ./gk stencil --device=cpu --size="$CN" --steps=8 --time
+      OMP_NUM_THREADS=1 run cpu-mpi$np mpirun -q --oversubscribe --bind-to none -np $np ./gk stencil --device=cpu --size="$CN" --steps=8 --time
     done
     for f in cpu-plain cpu-slab1 cpu-mpi2 cpu-mpi${CPU_NP:-4}; do
       note "$f: $(grep -E '^stencil |exchange busy' "$OUT/$f.txt" 2>/dev/null | tr -s ' ' | tr '\n' ' ')"
