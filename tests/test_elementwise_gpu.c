@@ -36,8 +36,8 @@ int main(void)
         return 1;
     }
     static const int u[4] = GK_ELEMENTWISE_GPU_ULPS;
-    const char *cfgs[] = { "", "VEC=1,BX=32,BY=1", "VEC=4,BX=32,BY=4,UNROLL=2,GRID=4", "VEC=2,BX=1024,MAXRREG=64",
-                           "VEC=8,BX=64,BY=2,UNROLL=3,GRID=1" };
+    const char *cfgs[] = { "", "VEC=1,BX=32,BY=1,SKIP=0", "VEC=4,BX=32,BY=4,UNROLL=2,GRID=4", "VEC=2,BX=1024,MAXRREG=64,SKIP=0",
+                           "VEC=8,BX=64,BY=2,UNROLL=3,GRID=1", "VEC=1,BX=128,UNROLL=2,SKIP=1" };
     static const int64_t shapes[][2] = { { 1, 1 }, { 3, 5 }, { 7, 13 }, { 4, 3 }, { 1031, 37 }, { 4096, 3 },
                                          { 9, 70001 } };
     static const int niters[] = { 0, 1, 7 };

@@ -12,7 +12,11 @@
  * BY threads per block, the iteration loop over registers unrolled UNROLL
  * times; GRID = 0 launches one thread per VEC float4s of the matrix, GRID =
  * g > 0 launches g blocks per SM that stride over the rows (the grid
- * shape).  blockDim.x is swept over 32 .. 1024 as in the report. */
+ * shape).  blockDim.x is swept over 32 .. 1024 as in the report.  SKIP = 1
+ * stops stepping a lane whose step returned its own value (every later step
+ * would too: the step is a pure function of the value) or NaN: the results
+ * are the same bits, the work drops once the cos and sin columns have
+ * converged to their fixed points and the tan columns have become NaN. */
 static const gk_param_def elementwise_params[] = {
     { "VEC", 2, 1, 8, 3, { 1, 2, 4 }, "float4s per thread (independent chains: ILP)" },
     { "BX", 256, 1, 1024, 6, { 32, 64, 128, 256, 512, 1024 }, "threads along a row (blockDim.x)" },
@@ -21,6 +25,7 @@ static const gk_param_def elementwise_params[] = {
     { "GRID", 0, 0, 64, 3, { 0, 4, 8 }, "0: one block per tile of the matrix; g: g blocks per SM, grid-stride "
       "over the rows" },
     { "MAXRREG", 0, 0, 255, 2, { 0, 64 }, "--maxrregcount (0 = none)" },
+    { "SKIP", 1, 0, 1, 2, { 0, 1 }, "1: stop stepping a lane at a fixed point of the step or at NaN (same bits)" },
 };
 
 static int elementwise_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)

@@ -11,6 +11,10 @@
 //   UNROLL  unroll of its iteration loop
 //   GRID    0: one block per tile; g > 0: the host launches g blocks per SM
 //           and the rows are strided (the kernel loops over rows either way)
+//   SKIP    1: stop stepping a lane once its step returned its own value (a
+//           fixed point of the deterministic step: every later step returns
+//           it too) or NaN (NaN stays NaN): the same bits, less work where
+//           cos and sin columns have converged and tan columns are NaN
 #ifndef VEC
 #error "VEC must be defined (gk passes every parameter of the kernel's space)"
 #endif
@@ -26,8 +30,11 @@
 #ifndef GRID
 #error "GRID must be defined (gk passes every parameter of the kernel's space)"
 #endif
+#ifndef SKIP
+#error "SKIP must be defined (gk passes every parameter of the kernel's space)"
+#endif
 
-static_assert(VEC >= 1 && BX * BY >= 1 && UNROLL >= 1 && GRID >= 0, "parameters out of range");
+static_assert(VEC >= 1 && BX * BY >= 1 && UNROLL >= 1 && GRID >= 0 && (SKIP == 0 || SKIP == 1), "parameters out of range");
 
 typedef unsigned long long u64;
 
@@ -43,6 +50,22 @@ __device__ __forceinline__ void step4(float4 &v)
     v.y = st_cos(v.y);
     v.z = st_sin(v.z);
     v.w = st_tan(v.w);
+}
+
+// step4 for the lanes still live (bit c of live: lane c); a lane whose
+// step returns its own value or NaN leaves live (SKIP = 1).
+#define GK_EW_LANE(c, F, bit)                                   \
+    if (live & (bit)) {                                         \
+        float n_ = F(v.c);                                      \
+        if (n_ == v.c || n_ != n_) live &= ~(unsigned)(bit);    \
+        v.c = n_;                                               \
+    }
+__device__ __forceinline__ void step4_live(float4 &v, unsigned &live)
+{
+    GK_EW_LANE(x, st_log, 1u)
+    GK_EW_LANE(y, st_cos, 2u)
+    GK_EW_LANE(z, st_sin, 4u)
+    GK_EW_LANE(w, st_tan, 8u)
 }
 
 // The float4 of columns 4q .. 4q+3 of a row (a vector load when every row
@@ -128,6 +151,27 @@ extern "C" __global__ void __launch_bounds__(BX * BY) gk_ew_tuned(float *a, int 
         for (int k = 0; k < VEC; k++)
             v[k] = load4(row, q0 + k * BX, nq, dimx, aligned);
         int it = 0;
+#if SKIP
+        unsigned live[VEC], any = 1;
+#pragma unroll
+        for (int k = 0; k < VEC; k++)
+            live[k] = 15u;
+        for (; any && it + UNROLL <= niter; it += UNROLL) {
+#pragma unroll
+            for (int u = 0; u < UNROLL; u++)
+#pragma unroll
+                for (int k = 0; k < VEC; k++)
+                    step4_live(v[k], live[k]);
+            any = 0;
+#pragma unroll
+            for (int k = 0; k < VEC; k++)
+                any |= live[k];
+        }
+        for (; any && it < niter; it++)
+#pragma unroll
+            for (int k = 0; k < VEC; k++)
+                step4_live(v[k], live[k]);
+#else
         for (; it + UNROLL <= niter; it += UNROLL) {
 #pragma unroll
             for (int u = 0; u < UNROLL; u++)
@@ -139,6 +183,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY) gk_ew_tuned(float *a, int 
 #pragma unroll
             for (int k = 0; k < VEC; k++)
                 step4(v[k]);
+#endif
 #pragma unroll
         for (int k = 0; k < VEC; k++)
             store4(row, q0 + k * BX, nq, dimx, aligned, v[k]);
