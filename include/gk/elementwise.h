@@ -100,7 +100,7 @@ typedef struct gk_elementwise_diff {
     int64_t outside;       /* outside their enclosure (or NaN where NaN is not allowed, or a
                               number where NaN is required) */
     int64_t first;         /* the first such element (of the first failing call) when outside > 0 */
-    int64_t nan;           /* NaN results */
+    int64_t nan;           /* NaN results of the last call (the result it checked) */
     int64_t nan_allowed;   /* elements whose enclosure allows NaN and a number */
     double max_ulp;        /* largest |result - the correctly rounded step| in ulps (numbers only) */
 } gk_elementwise_diff;
@@ -114,15 +114,17 @@ GK_API gk_status gk_elementwise_step_check(const float *in, const float *out, in
 
 /* `gk bench elementwise`: GPU rows: the baseline (one element per thread, a
  * switch on column % 4), the float4 design (one float4 per thread, the
- * class fixed per lane), the tuned kernel (the chosen configuration), and
- * the device's throughput for these four steps (a ceiling measured in the
- * same run: the same step functions on register-resident values, 8 float4
- * chains per thread).  CPU rows: the plain reference loop and the backend.
- * Each row's niter result is checked (its last iteration against its own
- * niter - 1 result, see above). */
+ * class fixed per lane), the tuned kernel (the chosen configuration), the
+ * same configuration with SKIP=0 when it has SKIP=1 (all the work: what
+ * compares with the ceiling), and the device's throughput for these four
+ * steps (a ceiling measured in the same run: the four steps on every float4
+ * at full occupancy, no memory traffic in the loop).  CPU rows: the plain
+ * reference loop and the backend.  Each row's niter result is checked (its
+ * first iteration from the input, its last from its own niter - 1 result). */
 #define GK_ELEMENTWISE_BENCH_ROWS 6
 typedef struct gk_elementwise_bench_row {
-    char kernel[16];             /* "baseline", "float4", "tuned", "ceiling", "reference", "cpu" */
+    char kernel[16];             /* "baseline", "float4", "tuned", "tuned SKIP=0", "ceiling", "reference",
+                                    "cpu" */
     double ms;                   /* median of reps runs of niter iterations */
     double gelem_iters;          /* element-iterations per second / 1e9 */
     double speedup;              /* against the first row (the baseline or the reference loop) */

@@ -234,8 +234,9 @@ int cmd_bench_elementwise(int argc, char **argv)
                    "                            [--iterations=N] [--reps=R] [--config=K=V,...] [--json]\n"
                    "Time the elementwise designs on a random matrix in [1,2).  GPU: the report's\n"
                    "baseline (one element per thread, a switch on column %% 4), its float4 design\n"
-                   "(one float4 per thread), the tuned kernel, and the ceiling measured in the\n"
-                   "same run (the same steps on register-resident values); median of R runs\n"
+                   "(one float4 per thread), the tuned kernel (and, if it skips converged lanes,\n"
+                   "the same without SKIP), and the ceiling measured in the same run (the four\n"
+                   "steps at full occupancy, no loads in the loop); median of R runs\n"
                    "(default 5) on 8192x8192.  CPU: the plain reference loop (one run) and the\n"
                    "backend (default 3 runs) on 1024x1024.  N defaults to 100.  Each design's\n"
                    "result is checked: its first and its last iteration against the one-step\n"
@@ -287,7 +288,7 @@ int cmd_bench_elementwise(int argc, char **argv)
         if (first && !json) {
             printf("gk bench elementwise: %s; %d iterations, median of %d runs; x = speed over the\n"
                    "  first row; %%ceil = element-iterations/s over the ceiling row\n", R.device, niter, reps);
-            printf("%-12s %-9s %10s %12s %8s %6s  %-22s %s\n", "size", "kernel", "ms", "Gelem-it/s", "x", "%ceil",
+            printf("%-12s %-12s %10s %12s %8s %6s  %-22s %s\n", "size", "kernel", "ms", "Gelem-it/s", "x", "%ceil",
                    "check", "config");
         }
         first = 0;
@@ -303,9 +304,9 @@ int cmd_bench_elementwise(int argc, char **argv)
                 json_str("check", r->check); json_bool("ok", r->ok); json_str("config", r->config);
                 json_object_end();
             } else if (!strncmp(r->check, "not run", 7)) {
-                printf("%-12s %-9s  %s\n", tok, r->kernel, r->check);
+                printf("%-12s %-12s  %s\n", tok, r->kernel, r->check);
             } else {
-                printf("%-12s %-9s %10.3f %12.2f %8.2f %5.1f%%  %-22s %s\n", tok, r->kernel, r->ms, r->gelem_iters,
+                printf("%-12s %-12s %10.3f %12.2f %8.2f %5.1f%%  %-22s %s\n", tok, r->kernel, r->ms, r->gelem_iters,
                        r->speedup, pc, r->check, r->config);
             }
         }

@@ -187,7 +187,7 @@ gk_status gk_elementwise_step_check(const float *in, const float *out, int64_t d
     }
     d->n += cnt;
     d->outside += outside;
-    d->nan += nan;
+    d->nan = nan;                    /* this call's: the NaNs of the result it checked */
     d->nan_allowed += nan_allowed;
     if (max_ulp > d->max_ulp) d->max_ulp = max_ulp;
     if (!outside)

@@ -165,9 +165,19 @@ extern "C" __global__ void __launch_bounds__(BX * BY) gk_ew_tuned(float *a, int 
             any = 0;
 #pragma unroll
             for (int k = 0; k < VEC; k++)
-                any |= live[k];
+                any |= live[k] & 14u;
         }
-        for (; any && it < niter; it++)
+        // No cos, sin or tan lane is live any more (or fewer than UNROLL
+        // iterations are left): only the log lanes step, without the live
+        // tests (a log lane that is NaN or at a fixed point returns itself:
+        // the same bits either way), then the remainder.
+        for (; it + UNROLL <= niter; it += UNROLL)
+#pragma unroll
+            for (int u = 0; u < UNROLL; u++)
+#pragma unroll
+                for (int k = 0; k < VEC; k++)
+                    if (!(live[k] & 14u)) v[k].x = st_log(v[k].x); else step4_live(v[k], live[k]);
+        for (; it < niter; it++)
 #pragma unroll
             for (int k = 0; k < VEC; k++)
                 step4_live(v[k], live[k]);
@@ -190,24 +200,26 @@ extern "C" __global__ void __launch_bounds__(BX * BY) gk_ew_tuned(float *a, int 
     }
 }
 
-// The ceiling: the same four steps on register-resident values, 8
-// independent float4 chains per thread, 256 threads per block; thread t
-// works on float4s t, t + T, ..., t + 7T (T = threads in the grid) of the
-// matrix seen as n4 float4s (the values are the input's; a lane's class is
-// its position in the float4), written back so nothing is optimised away.
-#define CEIL_CHAINS 8
-extern "C" __global__ void __launch_bounds__(256) gk_ew_ceiling(float4 *a, u64 n4, int niter)
+// The ceiling: the four steps at the device's full occupancy and without
+// memory traffic in the loop: the matrix seen as n4 float4s (a lane's class
+// is its position in the float4: the same mix of functions), 2 float4
+// chains per thread, 256 threads, grid-strided over the whole matrix (the
+// host launches 8 blocks per SM, all resident at <= 32 registers).
+#define CEIL_CHAINS 2
+extern "C" __global__ void __launch_bounds__(256, 8) gk_ew_ceiling(float4 *a, u64 n4, int niter)
 {
-    u64 T = (u64)gridDim.x * blockDim.x, t = (u64)blockIdx.x * blockDim.x + threadIdx.x;
-    float4 v[CEIL_CHAINS];
-#pragma unroll
-    for (int k = 0; k < CEIL_CHAINS; k++)
-        v[k] = t + k * T < n4 ? a[t + k * T] : make_float4(1.f, 1.f, 1.f, 1.f);
-    for (int it = 0; it < niter; it++)
+    u64 T = (u64)gridDim.x * blockDim.x;
+    for (u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x; t < n4; t += CEIL_CHAINS * T) {
+        float4 v[CEIL_CHAINS];
 #pragma unroll
         for (int k = 0; k < CEIL_CHAINS; k++)
-            step4(v[k]);
+            v[k] = t + k * T < n4 ? a[t + k * T] : make_float4(1.f, 1.f, 1.f, 1.f);
+        for (int it = 0; it < niter; it++)
 #pragma unroll
-    for (int k = 0; k < CEIL_CHAINS; k++)
-        if (t + k * T < n4) a[t + k * T] = v[k];
+            for (int k = 0; k < CEIL_CHAINS; k++)
+                step4(v[k]);
+#pragma unroll
+        for (int k = 0; k < CEIL_CHAINS; k++)
+            if (t + k * T < n4) a[t + k * T] = v[k];
+    }
 }

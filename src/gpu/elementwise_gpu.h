@@ -27,10 +27,12 @@ gk_status gk__elementwise_gpu_download(gk_elementwise_gpu *g, float *a, float *m
 /* niter iterations with a design, timed with CUDA events.  GK_EINVAL when
  * the matrix needs more blocks than one launch of the design has. */
 gk_status gk__elementwise_gpu_run(gk_elementwise_gpu *g, int design, int niter, float *ms);
-/* The ceiling: niter steps of the four functions on the first 8 x 256 x 8 x
- * SMs float4s of the matrix (in place), 8 float4 chains per thread; *rate =
- * element-iterations per second (median of 5 launches after a warm-up). */
-gk_status gk__elementwise_gpu_ceiling(gk_elementwise_gpu *g, int niter, double *rate);
+/* The ceiling: niter steps of the four functions on every float4 of the
+ * matrix (in place, the lanes' classes by position), 2 float4 chains per
+ * thread, 256 threads, 8 blocks per SM grid-strided (full occupancy, no
+ * memory traffic in the loop); *rate = element-iterations per second, *ms
+ * the time (medians of 5 launches after a warm-up). */
+gk_status gk__elementwise_gpu_ceiling(gk_elementwise_gpu *g, int niter, double *rate, double *ms);
 /* The per-iteration check of `design` (include/gk/elementwise.h): out holds
  * its result of niter iterations from in; the device reruns 1 and niter - 1
  * iterations from in and each is checked (GPU ulps).  Uses the device
