@@ -17,7 +17,10 @@
 #include <omp.h>
 #endif
 
-static const int cpu_ulps[4] = GK_ELEMENTWISE_CPU_ULPS, gpu_ulps[4] = GK_ELEMENTWISE_GPU_ULPS;
+static const int cpu_ulps[4] = GK_ELEMENTWISE_CPU_ULPS;
+#ifdef GK_HAVE_CUDA
+static const int gpu_ulps[4] = GK_ELEMENTWISE_GPU_ULPS;
+#endif
 
 static int max_ulps(const int u[4])
 {
