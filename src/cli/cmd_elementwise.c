@@ -306,8 +306,10 @@ int cmd_bench_elementwise(int argc, char **argv)
             } else if (!strncmp(r->check, "not run", 7)) {
                 printf("%-12s %-12s  %s\n", tok, r->kernel, r->check);
             } else {
-                printf("%-12s %-12s %10.3f %12.2f %8.2f %5.1f%%  %-22s %s\n", tok, r->kernel, r->ms, r->gelem_iters,
-                       r->speedup, pc, r->check, r->config);
+                char pcs[16] = "     -";
+                if (R.ceiling_gelem_iters > 0) snprintf(pcs, sizeof pcs, "%5.1f%%", pc);
+                printf("%-12s %-12s %10.3f %12.2f %8.2f %6s  %-22s %s\n", tok, r->kernel, r->ms, r->gelem_iters,
+                       r->speedup, pcs, r->check, r->config);
             }
         }
         fflush(stdout);
