@@ -8,7 +8,9 @@
 /* niter iterations over a (dimx x dimy floats, row-major) in place: OpenMP
  * threads over rows; each row in chunks of 4 x 64 columns split by column
  * class into 4 contiguous runs, each run iterated niter times by an
- * `omp simd` loop (no switch in the loop, 64 independent chains).  f is
+ * `omp simd` loop (no switch in the loop, 64 independent chains) that stops
+ * when a step moved none of the run's elements (all NaN or at a fixed point
+ * of the step: later steps would return the same bits).  f is
  * glibc's double log/cos/sin/tan rounded once to float, then +1, sqrtf, +
  * in float: the same operations as gk__elementwise_cpu_reference, so the
  * two give the same bits. */
