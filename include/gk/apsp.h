@@ -134,6 +134,11 @@ typedef struct gk_apsp_options {
                               defaults).  Validated against the kernel's tunable
                               description on every backend; unused on the CPU
                               (gk_report.config_ignored says so). */
+    int precision;         /* 0 (auto): the exact 16-bit path unless an initial entry
+                              reaches its cap (32767); 16: the 16-bit path, settled in 32
+                              bits where needed; 32: the int32 path.  The result is
+                              byte-identical in every case; gk_report.precision says
+                              which lanes produced it.  Unused past one GPU (int32). */
 } gk_apsp_options;
 
 /* One call per job: solve APSP in place on the context's backend with the
@@ -161,6 +166,10 @@ typedef struct gk_apsp_bench_row {
     char device[256];
     char config[256];                /* complete GPU configuration ("" on the CPU) */
     gk_config_source config_source;
+    /* the exact 16-bit path on the same matrix (GPU: its kernel, timed alone;
+       CPU: its blocked code); tmps16 counts V^3 updates per second */
+    double seconds16, tmps16, ceiling16_tmps;
+    int identical16;                 /* 1: the 16-bit result == the kernel's */
 } gk_apsp_bench_row;
 
 /* Random matrix (density 0.3, weights <= 1000).  config: as in

@@ -15,6 +15,23 @@ typedef struct gk_apsp_gpu gk_apsp_gpu;
  * (GK_ENOMEM naming the size when the device lacks the memory). */
 gk_status gk__apsp_gpu_open(gk_apsp_gpu **ctx, const gk_device_info *dev, cudaStream_t stream,
                             int32_t V, const gk_config *cfg);
+/* The same with bits = 16: the exact 16-bit path (src/cpu/apsp_cpu.h says
+ * why it is exact); its kernel has fixed parameters (below), cfg still
+ * picks the module's other kernels.  Upload narrows on the device, run runs
+ * the 16-bit phases, download widens (the cap as INF: only when the entries
+ * at the cap are known to be unreachable); download16 gives the raw result. */
+#define GK_APSP16_TILE 128                     /* H_TILE of apsp.cu */
+#define GK_APSP16_THREADS 256                  /* H_NT */
+#define GK_APSP16_SMEM (2 * 16 * (128 + 4 + 64) * 4)   /* 2 stages of H_STAGE words */
+gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **ctx, const gk_device_info *dev, cudaStream_t stream,
+                                 int32_t V, const gk_config *cfg, int bits);
+/* 16 bits: the entries of the V x V result at the cap (synchronizes). */
+gk_status gk__apsp_gpu_count_cap(gk_apsp_gpu *ctx, int64_t *count);
+gk_status gk__apsp_gpu_download16(gk_apsp_gpu *ctx, uint16_t *m16, float *ms);
+/* The device's packed 16-bit min-plus rate (updates per second, two per
+ * __viaddmin_u16x2). */
+gk_status gk__apsp_gpu_ceiling16(gk_apsp_gpu *ctx, double *per_s);
+
 /* V*V row-major host -> device (padding set to INF); ms: CUDA events. */
 gk_status gk__apsp_gpu_upload(gk_apsp_gpu *ctx, const int32_t *dist, float *ms);
 /* Full blocked Floyd-Warshall on the uploaded matrix; depends on nothing
