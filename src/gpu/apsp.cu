@@ -544,29 +544,6 @@ gk_apsp16_minplus(unsigned short *d, long long pitch, int k, int phase)
             }
 }
 
-// int32 V x V (pitch V) -> the padded 16-bit matrix, clamped at the cap.
-extern "C" __global__ void gk_apsp16_narrow(unsigned short *h, long long pitch, const int *d, int V)
-{
-    const long long n = pitch * pitch;
-    for (long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x; x < n; x += (long long)gridDim.x * blockDim.x) {
-        const long long i = x / pitch, j = x % pitch;
-        int v = H_CAP;
-        if (i < V && j < V) v = min(d[i * V + j], H_CAP);
-        h[x] = (unsigned short)v;
-    }
-}
-
-// The 16-bit result -> int32 V x V (pitch V), the cap as INF (called only
-// when every entry at the cap is known to be unreachable).
-extern "C" __global__ void gk_apsp16_widen(int *d, const unsigned short *h, long long pitch, int V)
-{
-    const long long n = (long long)V * V;
-    for (long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x; x < n; x += (long long)gridDim.x * blockDim.x) {
-        const int v = h[(x / V) * pitch + x % V];
-        d[x] = v == H_CAP ? INF : v;
-    }
-}
-
 // Entries of the V x V part at the cap.
 extern "C" __global__ void gk_apsp16_count(const unsigned short *h, long long pitch, int V, unsigned long long *count)
 {

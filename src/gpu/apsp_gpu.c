@@ -19,16 +19,20 @@ struct gk_apsp_gpu {
     cudaKernel_t pivot, minplus, fill, b1, b2, b3, ceil;
     int *d;
     /* the 16-bit path (bits == 16): the padded uint16 matrix (pitch np16,
-     * tile GK_APSP16_TILE), an unpadded int32 V x V staging matrix for the
-     * transfers, a counter */
+     * tile GK_APSP16_TILE) and a counter */
     int bits, nt16;
     long long np16;
     unsigned short *d16;
-    int *d32;
     unsigned long long *dcount;
-    cudaKernel_t pivot16, minplus16, narrow16, widen16, count16, ceil16;
+    cudaKernel_t pivot16, minplus16, count16, ceil16;
+    /* pinned staging buffers for the transfers */
+    void *pin[2];
+    cudaEvent_t pin_ev[2];
+    size_t pin_bytes;
     gk_gpu_timer timer;
 };
+
+static void stage_free(gk_apsp_gpu *c);
 
 gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, const gk_device_info *dev, cudaStream_t stream,
                             int32_t V, const gk_config *cfg)
@@ -68,8 +72,8 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
     c->nt16 = (int)((V + GK_APSP16_TILE - 1) / GK_APSP16_TILE);
     c->np16 = (long long)c->nt16 * GK_APSP16_TILE;
     size_t bytes = (size_t)c->np * (size_t)c->np * sizeof(int), fr = 0, tot = 0;
-    if (c->bits == 16)   /* the uint16 matrix and the int32 staging matrix */
-        bytes = (size_t)c->np16 * (size_t)c->np16 * sizeof(unsigned short) + (size_t)V * (size_t)V * sizeof(int);
+    if (c->bits == 16)
+        bytes = (size_t)c->np16 * (size_t)c->np16 * sizeof(unsigned short);
     GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
     if (bytes > fr) {
         char need[32], have[32];
@@ -89,14 +93,11 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_ceiling", &c->ceil))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_pivot", &c->pivot16))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_minplus", &c->minplus16))
-        || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_narrow", &c->narrow16))
-        || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_widen", &c->widen16))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_count", &c->count16))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_ceiling", &c->ceil16)))
         goto fail;
     if (c->bits == 16) {
-        GK_CUDA_GOTO(cudaMalloc((void **)&c->d16, (size_t)c->np16 * (size_t)c->np16 * sizeof(unsigned short)), st, fail);
-        GK_CUDA_GOTO(cudaMalloc((void **)&c->d32, (size_t)V * (size_t)V * sizeof(int)), st, fail);
+        GK_CUDA_GOTO(cudaMalloc((void **)&c->d16, bytes), st, fail);
         GK_CUDA_GOTO(cudaMalloc((void **)&c->dcount, sizeof *c->dcount), st, fail);
     } else {
         GK_CUDA_GOTO(cudaMalloc((void **)&c->d, bytes), st, fail);
@@ -116,35 +117,122 @@ void gk__apsp_gpu_close(gk_apsp_gpu *c)
     gk__gpu_timer_free(&c->timer);
     if (c->d) cudaFree(c->d);
     if (c->d16) cudaFree(c->d16);
-    if (c->d32) cudaFree(c->d32);
+    stage_free(c);
     if (c->dcount) cudaFree(c->dcount);
     gk__gpu_module_unload(&c->mod);
     free(c);
 }
 
+/* ---- transfers through pinned staging buffers ----
+ * Rows move in chunks of about STAGE_BYTES through two pinned host buffers:
+ * the host threads convert or copy chunk i + 1 while the copy engine moves
+ * chunk i, so a transfer runs at pinned-memory speed instead of the driver's
+ * pageable path, and the 16-bit path moves half the bytes (narrowed on the
+ * way up, widened on the way down: the cap becomes INF). */
+#define STAGE_BYTES ((size_t)32 << 20)
+
+static gk_status stage_init(gk_apsp_gpu *c)
+{
+    if (c->pin[0])
+        return GK_OK;
+    size_t row = (size_t)c->V * sizeof(int32_t);
+    c->pin_bytes = row > STAGE_BYTES ? row : STAGE_BYTES;
+    for (int b = 0; b < 2; b++) {
+        GK_CUDA_TRY(cudaHostAlloc(&c->pin[b], c->pin_bytes, cudaHostAllocDefault));
+        GK_CUDA_TRY(cudaEventCreateWithFlags(&c->pin_ev[b], cudaEventDisableTiming));
+    }
+    return GK_OK;
+}
+
+static void stage_free(gk_apsp_gpu *c)
+{
+    for (int b = 0; b < 2; b++) {
+        if (c->pin[b]) cudaFreeHost(c->pin[b]);
+        if (c->pin_ev[b]) cudaEventDestroy(c->pin_ev[b]);
+        c->pin[b] = NULL;
+        c->pin_ev[b] = NULL;
+    }
+}
+
+/* Host rows r0 .. r0 + m - 1 of dist into a staging buffer: as they are, or
+ * clamped to the cap as uint16. */
+static void stage_pack(const gk_apsp_gpu *c, void *pin, const int32_t *dist, int64_t r0, int64_t m)
+{
+    const int64_t V = c->V;
+    if (c->bits == 16) {
+        uint16_t *o = pin;
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < m; r++) {
+            const int32_t *in = dist + (r0 + r) * V;
+            uint16_t *out = o + r * V;
+            for (int64_t j = 0; j < V; j++)
+                out[j] = (uint16_t)(in[j] < GK_APSP16_CAP ? in[j] : GK_APSP16_CAP);
+        }
+    } else {
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < m; r++)
+            memcpy((int32_t *)pin + r * V, dist + (r0 + r) * V, (size_t)V * sizeof(int32_t));
+    }
+}
+
+static void stage_unpack(const gk_apsp_gpu *c, const void *pin, int32_t *dist, int64_t r0, int64_t m)
+{
+    const int64_t V = c->V;
+    if (c->bits == 16) {
+        const uint16_t *in = pin;
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < m; r++) {
+            const uint16_t *x = in + r * V;
+            int32_t *out = dist + (r0 + r) * V;
+            for (int64_t j = 0; j < V; j++)
+                out[j] = x[j] == GK_APSP16_CAP ? GK_APSP_INF : (int32_t)x[j];
+        }
+    } else {
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < m; r++)
+            memcpy(dist + (r0 + r) * V, (const int32_t *)pin + r * V, (size_t)V * sizeof(int32_t));
+    }
+}
+
+/* The device rows: base pointer, pitch in bytes, element size. */
+static void dev_rows(const gk_apsp_gpu *c, char **base, size_t *pitch, size_t *elt)
+{
+    *elt = c->bits == 16 ? sizeof(uint16_t) : sizeof(int32_t);
+    *base = c->bits == 16 ? (char *)c->d16 : (char *)c->d;
+    *pitch = (size_t)(c->bits == 16 ? c->np16 : c->np) * *elt;
+}
+
 gk_status gk__apsp_gpu_upload(gk_apsp_gpu *c, const int32_t *dist, float *ms)
 {
     gk_status st;
-    long long n = c->np * c->np;
-    int v = GK_APSP_INF;
-    void *args[] = { &c->d, &n, &v };
+    char *base;
+    size_t pitch, elt;
+    dev_rows(c, &base, &pitch, &elt);
+    if ((st = stage_init(c)))
+        return st;
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
-    if (c->bits == 16) {   /* int32 over, narrowed and padded (at the cap) on the device */
-        long long pitch = c->np16;
-        int32_t V = c->V;
-        void *a16[] = { &c->d16, &pitch, &c->d32, &V };
-        GK_CUDA_TRY(cudaMemcpyAsync(c->d32, dist, (size_t)c->V * (size_t)c->V * sizeof(int), cudaMemcpyHostToDevice,
-                                    c->stream));
-        if ((st = gk__gpu_launch(c->narrow16, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
-                                 c->stream, a16)))
+    long long np = c->bits == 16 ? c->np16 : c->np;
+    if (np != c->V) {   /* the padding: INF (the cap in 16 bits), so padded vertices add no path */
+        long long n = c->bits == 16 ? np * np / 2 : np * np;   /* np16 is even: pairs of uint16 */
+        int v = c->bits == 16 ? (int)(GK_APSP16_CAP | (GK_APSP16_CAP << 16)) : GK_APSP_INF;
+        void *dptr = base;
+        void *args[] = { &dptr, &n, &v };
+        if ((st = gk__gpu_launch(c->fill, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
+                                 c->stream, args)))
             return st;
-    } else {
-    if (c->np != c->V)   /* the padding: INF, so padded vertices add no path */
-        if ((st = gk__gpu_launch(c->fill, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0, c->stream, args)))
-            return st;
-    GK_CUDA_TRY(cudaMemcpy2DAsync(c->d, (size_t)c->np * sizeof(int), dist, (size_t)c->V * sizeof(int),
-                             (size_t)c->V * sizeof(int), (size_t)c->V, cudaMemcpyHostToDevice, c->stream));
+    }
+    const size_t row = (size_t)c->V * elt;
+    const int64_t per = (int64_t)(c->pin_bytes / row), V = c->V;
+    for (int64_t r0 = 0, i = 0; r0 < V; r0 += per, i++) {
+        const int b = (int)(i & 1);
+        const int64_t m = V - r0 < per ? V - r0 : per;
+        if (i >= 2)   /* the copy that last used this buffer is done */
+            GK_CUDA_TRY(cudaEventSynchronize(c->pin_ev[b]));
+        stage_pack(c, c->pin[b], dist, r0, m);
+        GK_CUDA_TRY(cudaMemcpy2DAsync(base + (size_t)r0 * pitch, pitch, c->pin[b], row, row, (size_t)m,
+                                      cudaMemcpyHostToDevice, c->stream));
+        GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
     }
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
@@ -153,23 +241,38 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *c, const int32_t *dist, float *ms)
     return GK_OK;
 }
 
+/* Only for a 16-bit result whose entries at the cap are known to be
+ * unreachable: they come back as INF. */
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *c, int32_t *dist, float *ms)
 {
     gk_status st;
+    char *base;
+    size_t pitch, elt;
+    dev_rows(c, &base, &pitch, &elt);
+    if ((st = stage_init(c)))
+        return st;
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
-    if (c->bits == 16) {   /* widened on the device, the cap as INF */
-        long long pitch = c->np16;
-        int32_t V = c->V;
-        void *a16[] = { &c->d32, &c->d16, &pitch, &V };
-        if ((st = gk__gpu_launch(c->widen16, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
-                                 c->stream, a16)))
-            return st;
-        GK_CUDA_TRY(cudaMemcpyAsync(dist, c->d32, (size_t)c->V * (size_t)c->V * sizeof(int), cudaMemcpyDeviceToHost,
-                                    c->stream));
-    } else
-    GK_CUDA_TRY(cudaMemcpy2DAsync(dist, (size_t)c->V * sizeof(int), c->d, (size_t)c->np * sizeof(int),
-                             (size_t)c->V * sizeof(int), (size_t)c->V, cudaMemcpyDeviceToHost, c->stream));
+    const size_t row = (size_t)c->V * elt;
+    const int64_t per = (int64_t)(c->pin_bytes / row), V = c->V;
+    const int64_t chunks = (V + per - 1) / per;
+    /* copy i + 1 is queued before chunk i is unpacked: the copy engine and
+     * the host threads work at the same time */
+    for (int64_t i = 0; i <= chunks; i++) {
+        if (i < chunks) {
+            const int b = (int)(i & 1);
+            const int64_t r0 = i * per, m = V - r0 < per ? V - r0 : per;
+            GK_CUDA_TRY(cudaMemcpy2DAsync(c->pin[b], row, base + (size_t)r0 * pitch, pitch, row, (size_t)m,
+                                          cudaMemcpyDeviceToHost, c->stream));
+            GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
+        }
+        if (i >= 1) {
+            const int64_t j = i - 1, r0 = j * per, m = V - r0 < per ? V - r0 : per;
+            const int b = (int)(j & 1);
+            GK_CUDA_TRY(cudaEventSynchronize(c->pin_ev[b]));
+            stage_unpack(c, c->pin[b], dist, r0, m);
+        }
+    }
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;

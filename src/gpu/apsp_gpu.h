@@ -17,9 +17,13 @@ gk_status gk__apsp_gpu_open(gk_apsp_gpu **ctx, const gk_device_info *dev, cudaSt
                             int32_t V, const gk_config *cfg);
 /* The same with bits = 16: the exact 16-bit path (src/cpu/apsp_cpu.h says
  * why it is exact); its kernel has fixed parameters (below), cfg still
- * picks the module's other kernels.  Upload narrows on the device, run runs
- * the 16-bit phases, download widens (the cap as INF: only when the entries
- * at the cap are known to be unreachable); download16 gives the raw result. */
+ * picks the module's other kernels.  Upload narrows on the host into pinned
+ * staging buffers (every entry clamped to the cap), run runs the 16-bit
+ * phases, download widens on the host (the cap as INF: only when the entries
+ * at the cap are known to be unreachable); download16 gives the raw result.
+ * Both widths move rows through two pinned buffers, conversion and copies
+ * overlapped. */
+#define GK_APSP16_CAP 32767                    /* the same in src/cpu/apsp_cpu.h */
 #define GK_APSP16_TILE 128                     /* H_TILE of apsp.cu */
 #define GK_APSP16_THREADS 256                  /* H_NT */
 #define GK_APSP16_SMEM (2 * 16 * (128 + 4 + 64) * 4)   /* 2 stages of H_STAGE words */
@@ -32,7 +36,8 @@ gk_status gk__apsp_gpu_download16(gk_apsp_gpu *ctx, uint16_t *m16, float *ms);
  * __viaddmin_u16x2). */
 gk_status gk__apsp_gpu_ceiling16(gk_apsp_gpu *ctx, double *per_s);
 
-/* V*V row-major host -> device (padding set to INF); ms: CUDA events. */
+/* V*V row-major host -> device (padding set to INF); ms: CUDA events
+ * (host-side conversion included). */
 gk_status gk__apsp_gpu_upload(gk_apsp_gpu *ctx, const int32_t *dist, float *ms);
 /* Full blocked Floyd-Warshall on the uploaded matrix; depends on nothing
  * else, so upload + run repeats give the same result. */
