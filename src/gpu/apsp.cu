@@ -359,13 +359,25 @@ extern "C" __global__ void __launch_bounds__(256) gk_apsp_ceiling(int *out, int 
 // .U16x2 on sm_90): A^T is stored in shared memory with each value in both
 // halves of a word, B as it is (pairs of columns), so a thread's inner loop
 // is APSP16_TM x H_TW packed updates on shared-memory words.
-// Fixed parameters (not tuned yet; the host mirrors H_TILE as
-// GK_APSP16_TILE in src/gpu/apsp_gpu.h):
+// Its parameters (src/core/space_apsp.c; the tile is fixed at 128, mirrored
+// as GK_APSP16_TILE in src/gpu/apsp_gpu.h):
+//   APSP16_TM    output rows per thread
+//   APSP16_TW    output words (2 columns each) per thread
+//   APSP16_BK    k chunk per shared-memory stage
+#ifndef APSP16_TM
+#error "APSP16_TM must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSP16_TW
+#error "APSP16_TW must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSP16_BK
+#error "APSP16_BK must be defined (gk passes every parameter of the kernel's space)"
+#endif
 #define H_CAP 32767
 #define H_TILE 128                    // tile edge (elements)
-#define H_TM 8                        // output rows per thread
-#define H_TW 4                        // output words (2 columns each) per thread
-#define H_BK 16                       // k chunk per shared-memory stage
+#define H_TM APSP16_TM
+#define H_TW APSP16_TW
+#define H_BK APSP16_BK
 #define H_WORDS (H_TILE / 2)          // words per tile row
 #define H_TX (H_WORDS / H_TW)         // 16 threads along a row
 #define H_TY (H_TILE / H_TM)          // 16 along a column
@@ -377,9 +389,11 @@ extern "C" __global__ void __launch_bounds__(256) gk_apsp_ceiling(int *out, int 
 #define H_LDA (H_TILE + 4)            // words: A^T chunk row (duplicated values)
 #define H_LDB (H_WORDS)               // words: B chunk row
 #define H_STAGE (H_BK * (H_LDA + H_LDB))
-#if H_TM % 4 || H_TW % 4 || (H_TILE * H_BK / 8) % H_NT || (H_BK * H_TILE / 8) % H_NT || H_BK % 8
+#if H_TM % 4 || H_TW % 4 || H_TILE % H_TM || H_WORDS % H_TW || (H_TILE * H_BK / 8) % H_NT || H_BK % 8 \
+    || H_TILE % H_BK
 #error "inconsistent 16-bit parameters"
 #endif
+#define H_MINB (H_NT >= 512 ? 1 : 2)
 
 // Phase 1 in 16 bits: as gk_apsp_pivot, values widened to int in registers.
 #define H_PR (H_TILE / 32)
@@ -425,7 +439,7 @@ gk_apsp16_pivot(unsigned short *d, long long pitch, int k)
 }
 
 // Phases 2 and 3 in 16 bits: the grid and roles of gk_apsp_minplus.
-extern "C" __global__ void __launch_bounds__(H_NT, 2)
+extern "C" __global__ void __launch_bounds__(H_NT, H_MINB)
 gk_apsp16_minplus(unsigned short *d, long long pitch, int k, int phase)
 {
     extern __shared__ __align__(16) unsigned int hsm[];

@@ -289,18 +289,18 @@ static gk_status run16(gk_apsp_gpu *c, float *ms)
     void *args[] = { &c->d16, &pitch, &k, &phase };
     unsigned nt = (unsigned)c->nt16;
     size_t smem_piv = (size_t)GK_APSP16_TILE * GK_APSP16_TILE * sizeof(unsigned short);
+    size_t smem = gk__apsp16_smem(&c->cfg);
+    unsigned threads = (unsigned)gk__apsp16_threads(&c->cfg);
     for (k = 0; k < c->nt16; k++) {
         if ((st = gk__gpu_launch(c->pivot16, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), smem_piv, c->stream, args)))
             return st;
         if (c->nt16 == 1)
             break;
         phase = 2;
-        if ((st = gk__gpu_launch(c->minplus16, gk__dim3(nt, 2, 1), gk__dim3(GK_APSP16_THREADS, 1, 1), GK_APSP16_SMEM,
-                                 c->stream, args)))
+        if ((st = gk__gpu_launch(c->minplus16, gk__dim3(nt, 2, 1), gk__dim3(threads, 1, 1), smem, c->stream, args)))
             return st;
         phase = 3;
-        if ((st = gk__gpu_launch(c->minplus16, gk__dim3(nt, nt, 1), gk__dim3(GK_APSP16_THREADS, 1, 1), GK_APSP16_SMEM,
-                                 c->stream, args)))
+        if ((st = gk__gpu_launch(c->minplus16, gk__dim3(nt, nt, 1), gk__dim3(threads, 1, 1), smem, c->stream, args)))
             return st;
     }
     float t;

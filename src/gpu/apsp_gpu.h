@@ -16,8 +16,8 @@ typedef struct gk_apsp_gpu gk_apsp_gpu;
 gk_status gk__apsp_gpu_open(gk_apsp_gpu **ctx, const gk_device_info *dev, cudaStream_t stream,
                             int32_t V, const gk_config *cfg);
 /* The same with bits = 16: the exact 16-bit path (src/cpu/apsp_cpu.h says
- * why it is exact); its kernel has fixed parameters (below), cfg still
- * picks the module's other kernels.  Upload narrows on the host into pinned
+ * why it is exact); its kernel's parameters are cfg's APSP16_* (the tile
+ * is fixed).  Upload narrows on the host into pinned
  * staging buffers (every entry clamped to the cap), run runs the 16-bit
  * phases, download widens on the host (the cap as INF: only when the entries
  * at the cap are known to be unreachable); download16 gives the raw result.
@@ -25,8 +25,6 @@ gk_status gk__apsp_gpu_open(gk_apsp_gpu **ctx, const gk_device_info *dev, cudaSt
  * overlapped. */
 #define GK_APSP16_CAP 32767                    /* the same in src/cpu/apsp_cpu.h */
 #define GK_APSP16_TILE 128                     /* H_TILE of apsp.cu */
-#define GK_APSP16_THREADS 256                  /* H_NT */
-#define GK_APSP16_SMEM (2 * 16 * (128 + 4 + 64) * 4)   /* 2 stages of H_STAGE words */
 gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **ctx, const gk_device_info *dev, cudaStream_t stream,
                                  int32_t V, const gk_config *cfg, int bits);
 /* 16 bits: the entries of the V x V result at the cap (synchronizes). */
