@@ -99,6 +99,39 @@ int main(void)
     ok(gk__apsp_cpu_force_isa(GK_APSP_ISA_AUTO) == GK_OK, "back to the automatic instruction set");
     ok(gk__apsp_cpu_force_isa(17) == GK_ENODEV, "an unknown instruction set is refused: %s", gk_last_error());
 
+    /* a wide band: every weight may reach the cap (one heavy edge of 40000
+     * in each half), the two halves unreachable from each other, every
+     * reachable distance below the cap: settling would need a look at too
+     * many rows, so it reruns in 32 bits -- slower, never wrong */
+    {
+        int32_t V = 1100;
+        size_t bytes = (size_t)V * V * sizeof(int32_t);
+        int32_t *init = malloc(bytes), *a = malloc(bytes), *b = malloc(bytes);
+        uint16_t *m16 = malloc((size_t)V * V * sizeof *m16);
+        for (int64_t i = 0; i < (int64_t)V * V; i++) init[i] = T16_INF;
+        for (int32_t i = 0; i < V; i++) {
+            int32_t h = i < V / 2 ? 0 : V / 2, m = i < V / 2 ? V / 2 : V - V / 2;
+            init[(int64_t)i * V + i] = 0;
+            init[(int64_t)i * V + h + (i - h + 1) % m] = 1 + i % 7;        /* a ring per half */
+            init[(int64_t)i * V + h + (i - h + 5) % m] = 3;
+        }
+        init[1] = 40000;   /* 0 -> 1 heavy, bypassed by the ring (weight 1) */
+        init[(int64_t)(V / 2) * V + V / 2 + 2] = 40000;
+        int how = -1;
+        memset(a, 0x55, bytes);
+        int stok = gk__apsp_cpu16(init, m16, V) == GK_OK && gk__apsp16_resolve(init, m16, V, a, &how) == GK_OK;
+        ok(stok && how == GK_APSP16_NOT_EXACT && ((unsigned char *)a)[bytes - 1] == 0x55,
+           "a band too wide to look at: not settled, output untouched (%s)", gk__apsp16_how_text(how));
+        gk_apsp_options o16 = { 0, NULL, 16 }, o32 = { 0, NULL, 32 };
+        gk_report r16, r32;
+        memcpy(a, init, bytes);
+        memcpy(b, init, bytes);
+        ok(gk_apsp_solve(ctx, a, V, &o16, &r16) == GK_OK && gk_apsp_solve(ctx, b, V, &o32, &r32) == GK_OK
+           && memcmp(a, b, bytes) == 0 && r16.precision == 32,
+           "a band too wide: --precision=16 reruns in 32 bits, output == the 32-bit one (%s)", r16.precision_detail);
+        free(init); free(a); free(b); free(m16);
+    }
+
     /* the front door's rules */
     int32_t one = 0;
     gk_apsp_options o = { 0, NULL, 24 };

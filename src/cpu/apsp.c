@@ -330,11 +330,15 @@ gk_status gk__apsp16_resolve(const int32_t *in, const uint16_t *m16, int32_t V, 
 {
     int64_t n = V, nn = n * n, at_cap = 0;
     int32_t maxw = 0;
+    int heavy_at_cap = 0;
     *how = GK_APSP16_NOT_EXACT;
-#pragma omp parallel for schedule(static) reduction(+ : at_cap) reduction(max : maxw)
+#pragma omp parallel for schedule(static) reduction(+ : at_cap) reduction(max : maxw) reduction(| : heavy_at_cap)
     for (int64_t i = 0; i < nn; i++) {
         at_cap += m16[i] == CAP;
-        if (in[i] < GK_APSP_INF && in[i] > maxw) maxw = in[i];
+        if (in[i] < GK_APSP_INF) {
+            if (in[i] > maxw) maxw = in[i];
+            heavy_at_cap |= in[i] >= CAP && m16[i] == CAP;   /* (a) broken */
+        }
     }
     if (at_cap == 0)
         *how = GK_APSP16_NO_CAP;
@@ -342,46 +346,36 @@ gk_status gk__apsp16_resolve(const int32_t *in, const uint16_t *m16, int32_t V, 
         /* a finite distance is the length of a path of at most V edges (a
          * simple path, or a cycle back to its start): below the cap */
         *how = GK_APSP16_BOUND;
+    else if (heavy_at_cap)
+        return GK_OK;
     else {
-        /* Every entry at the cap is unreachable iff (a) no finite initial
-         * entry ends at the cap and (b) for every i and every finite
-         * in[u][v], m16[i][u] < C implies m16[i][v] < C (then induction
-         * along any path from i puts every vertex it reaches below the
-         * cap; conversely a reachable v with a finite distance below the
-         * cap... see apsp_cpu.h).  (b) with bit sets of the columns:
-         * below[u] (bit i: m16[i][u] < C) must be a subset of below[v]. */
-        int64_t words = (n + 63) / 64;
-        uint64_t *below;
-        gk_status st = gk__xmalloc((void **)&below, (size_t)(n * words) * sizeof *below, "the 16-bit path's reach sets");
-        if (st) return st;
+        /* (b) of apsp_cpu.h: m[i][u] < C and a finite in[u][v] imply
+         * m[i][v] < C.  m is exact below C and the closure obeys
+         * m[i][v] <= m[i][u] + in[u][v], so only a pair with
+         * in[u][v] >= C - m[i][u] can break it: only entries m[i][u] in
+         * the band [C - maxw, C) need their row u of in looked at.  The
+         * band is empty when the distances stay well below the cap; when it
+         * is too wide for the look to be cheap, rerun in 32 bits instead. */
+        const int32_t lo = maxw >= CAP ? 0 : CAP - maxw;
+        int64_t band = 0;
+#pragma omp parallel for schedule(static) reduction(+ : band)
+        for (int64_t i = 0; i < nn; i++)
+            band += m16[i] >= lo && m16[i] < CAP;
+        if ((double)band * (double)n > 4.0 * (double)nn + (double)(1 << 26))
+            return GK_OK;
         int fail = 0;
-#pragma omp parallel
-        {
-#pragma omp for schedule(static)
-            for (int64_t u = 0; u < n; u++)
-                memset(below + u * words, 0, (size_t)words * sizeof *below);
-            /* each thread owns a block of 64 rows i: no two write one word */
-#pragma omp for schedule(static)
-            for (int64_t w = 0; w < words; w++)
-                for (int64_t i = w * 64; i < n && i < w * 64 + 64; i++)
-                    for (int64_t u = 0; u < n; u++)
-                        if (m16[i * n + u] < CAP)
-                            below[u * words + w] |= 1ull << (i - w * 64);
-#pragma omp for schedule(dynamic, 16) reduction(| : fail)
-            for (int64_t u = 0; u < n; u++) {
-                if (fail) continue;
-                const uint64_t *bu = below + u * words;
-                for (int64_t v = 0; v < n && !fail; v++) {
-                    if (in[u * n + v] >= GK_APSP_INF)
-                        continue;
-                    if (m16[u * n + v] >= CAP) { fail = 1; break; }   /* (a) */
-                    const uint64_t *bv = below + v * words;
-                    for (int64_t w = 0; w < words; w++)
-                        if (bu[w] & ~bv[w]) { fail = 1; break; }       /* (b) */
-                }
+#pragma omp parallel for schedule(dynamic, 16) reduction(| : fail)
+        for (int64_t i = 0; i < n; i++) {
+            const uint16_t *mi = m16 + i * n;
+            for (int64_t u = 0; u < n && !fail; u++) {
+                if (mi[u] < lo || mi[u] >= CAP)
+                    continue;
+                const int32_t need = CAP - mi[u];
+                const int32_t *row = in + u * n;
+                for (int64_t v = 0; v < n; v++)
+                    if (row[v] >= need && row[v] < GK_APSP_INF && mi[v] == CAP) { fail = 1; break; }
             }
         }
-        free(below);
         if (fail)
             return GK_OK;
         *how = GK_APSP16_UNREACHABLE;
@@ -398,7 +392,7 @@ const char *gk__apsp16_how_text(int how)
     case GK_APSP16_NO_CAP: return "16-bit, exact: no distance reached the cap 32767";
     case GK_APSP16_BOUND: return "16-bit, exact: V x max weight < 32767, so every entry at the cap is unreachable";
     case GK_APSP16_UNREACHABLE: return "16-bit, exact: every entry at the cap 32767 shown unreachable";
-    default: return "16-bit run, then 32-bit: some distances reach the cap 32767";
+    default: return "16-bit run, then 32-bit: the entries at the cap 32767 could not be settled in 16 bits";
     }
 }
 

@@ -66,8 +66,13 @@ void gk__apsp_cpu_part_get_row(const gk_apsp_cpu_part *p, int64_t r, int32_t *ro
  *     puts v1 below C by (a), each next vertex by (b).  Only if: a vertex
  *     below C, or at the end of an initial entry, is reachable, and the
  *     reachable ones are all below C by assumption.
- * When none of these holds, the caller reruns in 32 bits: the output is
- * byte-identical to the int32 path's in every case. */
+ *   Checking (b) is cheap: m is the closure, so m[i][v] <= m[i][u] +
+ *   in[u][v], and only pairs with in[u][v] >= C - m[i][u] can break it,
+ *   so only entries m[i][u] within the largest weight of C need a look at
+ *   row u (none when the distances stay well below the cap).
+ * When none of these holds (or that look would cost more than about 4 V^2
+ * steps), the caller reruns in 32 bits: the output is byte-identical to the
+ * int32 path's in every case. */
 #define GK_APSP16_CAP 32767
 
 /* dist (V x V, entries in [0, GK_APSP_INF], not modified) -> out (V x V
@@ -79,7 +84,7 @@ enum { GK_APSP16_NOT_EXACT = 0, GK_APSP16_NO_CAP, GK_APSP16_BOUND, GK_APSP16_UNR
 /* in: the initial matrix; m16: the 16-bit result.  When the result is
  * settled (*how != GK_APSP16_NOT_EXACT) it is written to out (may be in) as
  * the int32 path would give it, entries at the cap as GK_APSP_INF; else out
- * is untouched.  Fails only for memory. */
+ * is untouched.  O(V^2) work (plus the band's rows, bounded). */
 gk_status gk__apsp16_resolve(const int32_t *in, const uint16_t *m16, int32_t V, int32_t *out, int *how);
 /* One line for the report: what *how means. */
 const char *gk__apsp16_how_text(int how);
