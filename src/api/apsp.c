@@ -30,10 +30,11 @@ static gk_status solve_gpu(gk_context *ctx, int32_t *dist, int32_t V, const gk_c
     return st;
 }
 
-/* The 16-bit path on the GPU: upload (narrowed on the device), run, count
- * the entries at the cap there; none: widen on the device and download, else
- * download the 16-bit matrix and settle it on the host (dist still holds
- * the initial matrix).  *how: GK_APSP16_NOT_EXACT leaves dist untouched. */
+/* The 16-bit path on the GPU: upload (narrowed on the host on its way
+ * through the pinned buffers), run, count the entries at the cap on the
+ * device; none: download (widened on the host on its way), else download
+ * the raw 16-bit matrix and settle it on the host (dist still holds the
+ * initial matrix).  *how: GK_APSP16_NOT_EXACT leaves dist untouched. */
 static gk_status solve_gpu16(gk_context *ctx, int32_t *dist, int32_t V, const gk_config *cfg, gk_report *rep,
                              int *how)
 {
