@@ -133,6 +133,9 @@ int main(void)
     }
 
     /* the front door's rules */
+    ok(gk_apsp_prepare(ctx, 100, NULL) == GK_OK, "gk_apsp_prepare on the CPU: nothing to do");
+    ok(gk_apsp_prepare(ctx, 0, NULL) == GK_EINVAL, "gk_apsp_prepare refuses V = 0: %s", gk_last_error());
+    ok(gk_apsp_prepare(NULL, 10, NULL) == GK_EINVAL, "gk_apsp_prepare refuses no context");
     int32_t one = 0;
     gk_apsp_options o = { 0, NULL, 24 };
     ok(gk_apsp_solve(ctx, &one, 1, &o, NULL) == GK_EINVAL && strstr(gk_last_error(), "precision 24"),

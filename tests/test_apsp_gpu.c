@@ -154,6 +154,19 @@ int main(void)
         check16(init, V, t16_name[c]);
         free(init);
     }
+    /* gk_apsp_prepare ahead of the solve (a configuration NVRTC compiles):
+     * the solve then loads the offered image; the result is the reference */
+    {
+        ref_graph g = ref_random_graph(300, G_SPARSE);
+        int32_t *want = ref_matrix(&g), *d = ref_matrix(&g);
+        ref_fw(want, 300);
+        gk_apsp_options po = { 0, "APSP_TILE=64,APSP_TM=4,APSP_TN=4,APSP_BK=16,APSP_UNROLL=4", 32 };
+        gk_status pst = gk_apsp_prepare(gpu_ctx, 300, &po);
+        ok(pst == GK_OK && gk_apsp_solve(gpu_ctx, d, 300, &po, NULL) == GK_OK
+           && memcmp(d, want, (size_t)300 * 300 * sizeof *d) == 0,
+           "gk_apsp_prepare, then gk_apsp_solve with its configuration == reference %s", pst ? gk_last_error() : "");
+        free(g.e); free(want); free(d);
+    }
     int32_t sizes16[] = { 1, 127, 128, 129, 300, 1000 };
     for (size_t s = 0; s < sizeof sizes16 / sizeof sizes16[0]; s++)
         for (int kind = 0; kind < G_KINDS; kind++) {

@@ -147,6 +147,12 @@ typedef struct gk_apsp_options {
 GK_API gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V,
                                const gk_apsp_options *options, gk_report *report);
 
+/* Optional, ahead of gk_apsp_solve with the same V and options (for
+ * instance on another thread while the input is read): the GPU kernel image
+ * the solve will load is made ready now (a tuned configuration compiled by
+ * NVRTC), so the solve does not wait for it.  Nothing to do on the CPU. */
+GK_API gk_status gk_apsp_prepare(gk_context *ctx, int32_t V, const gk_apsp_options *options);
+
 /* Compare two V x V matrices: GK_OK if equal, else GK_EMISMATCH naming the
  * number of differing entries and the first one. */
 GK_API gk_status gk_apsp_compare(const int32_t *got, const int32_t *want, int32_t V, const char *what);

@@ -138,6 +138,31 @@ static gk_status solve_any(gk_context *ctx, int32_t *dist, int32_t V, int precis
     return st;
 }
 
+gk_status gk_apsp_prepare(gk_context *ctx, int32_t V, const gk_apsp_options *options)
+{
+    if (!ctx)
+        return gk__fail(GK_EINVAL, "gk_apsp_prepare: no context");
+    if (V < 1)
+        return gk__fail(GK_EINVAL, "APSP: V = %d (want at least 1)", V);
+    if (ctx->backend != GK_BACKEND_GPU)
+        return GK_OK;
+#ifdef GK_HAVE_CUDA
+    gk_report rep;
+    gk_config cfg;
+    int saved;
+    gk__ctx_report_init(ctx, &rep);
+    gk_status st = gk__ctx_config(ctx, "apsp", V, options ? options->config : NULL, &cfg, &rep);
+    if (st || (st = gk__ctx_gpu_enter(ctx, &saved)))
+        return st;
+    st = gk__apsp_gpu_prepare(&ctx->dev[0], &cfg);
+    gk__ctx_gpu_leave(saved);
+    return st;
+#else
+    (void)options;
+    return GK_OK;
+#endif
+}
+
 gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp_options *options,
                         gk_report *report)
 {

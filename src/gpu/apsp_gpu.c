@@ -448,5 +448,24 @@ gk_status gk__apsp_gpu_ceiling16(gk_apsp_gpu *c, double *per_s)
     return GK_OK;
 }
 
+gk_status gk__apsp_gpu_prepare(const gk_device_info *dev, const gk_config *cfg)
+{
+    gk_config full;
+    gk_status st;
+    if ((st = gk__space_complete(&gk__space_apsp, cfg, &full)))
+        return st;
+    if (gk__space_is_default(&gk__space_apsp, &full))
+        return GK_OK;   /* the embedded fatbin: nothing to compile */
+    void *cubin = NULL;
+    size_t size = 0;
+    char log[512];
+    if ((st = gk__nvrtc_compile(&gk__image_apsp, &gk__space_apsp, &full, dev->cc_major, dev->cc_minor, &cubin, &size,
+                                log, sizeof log)))
+        return st;
+    gk__gpu_cubin_offer(gk__image_apsp.name, &full, cubin, size);
+    free(cubin);
+    return GK_OK;
+}
+
 const gk_device_info *gk__apsp_gpu_device(const gk_apsp_gpu *c) { return &c->dev; }
 const gk_config *gk__apsp_gpu_config(const gk_apsp_gpu *c) { return &c->cfg; }

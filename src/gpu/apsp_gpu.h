@@ -43,6 +43,12 @@ gk_status gk__apsp_gpu_run(gk_apsp_gpu *ctx, float *ms);
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *ctx, int32_t *dist, float *ms);
 void gk__apsp_gpu_close(gk_apsp_gpu *ctx);
 
+/* Ahead of gk__apsp_gpu_open with the same cfg (on another thread, while
+ * the input is read): a configuration that is not the embedded image's is
+ * compiled by NVRTC now and offered to the next module load
+ * (gk__gpu_cubin_offer), which then skips the compile. */
+gk_status gk__apsp_gpu_prepare(const gk_device_info *dev, const gk_config *cfg);
+
 /* The classic baseline kernels on the same uploaded matrix (the padded size
  * must be a multiple of 64: true for the default tile). */
 gk_status gk__apsp_gpu_run_baseline(gk_apsp_gpu *ctx, float *ms);
