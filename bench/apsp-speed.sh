@@ -9,7 +9,8 @@
 #
 # DIR must be on a local disk with 6 GB free (input 75 MB, outputs 2.5 GB
 # each, removed as soon as compared).  Results: bench/apsp-speed-results.md.
-# STEPS (default "gpu cpu") picks the parts; SIZES the GPU bench sizes.
+# STEPS (default "gpu cpu") picks the parts; SIZES the GPU bench sizes;
+# VARIANTS the 16-bit kernel's --config variants to bench at 16384 (none: skip).
 GK=${1:-gk}
 DIR=${2:-/tmp}
 BEFORE=${3:-}
@@ -53,6 +54,7 @@ gpu)
   rm -f "$DIR"/apsp-speed.*.out "$DIR/apsp-speed.in"
   echo "== gk bench apsp --sizes=$SIZES"
   "$GK" bench apsp --sizes="$SIZES"
+  [ "${VARIANTS:-}" = none ] && VARIANTS=" "
   for v in ${VARIANTS:-APSP16_TW=8 APSP16_BK=32}; do
     echo "== gk bench apsp --sizes=16384 --config=$v (16-bit kernel variant; NVRTC)"
     "$GK" bench apsp --sizes=16384 --config="$v"
