@@ -16,5 +16,6 @@
 #include <gk/stencil.h>
 #include <gk/tune.h>
 #include <gk/parse.h>
+#include <gk/gemm.h>
 
 #endif /* GK_H */
