@@ -243,7 +243,7 @@ int cmd_bench_gemm(int argc, char **argv)
                    "instruction set the CPU has and OpenBLAS's cblas_sgemm (opened at run time;\n"
                    "the row says when it is absent); default sizes 1024,2048, 3 runs.  The\n"
                    "median is reported; every row is checked against the plain reference on 66\n"
-                   "rows of C under the bound of --check.\n\n"
+                   "rows of C under the bound of `gk gemm`'s check.\n\n"
                    "  --device=auto|cpu|gpu  where to run (auto: the GPU when one is usable)\n"
                    "  --sizes=LIST           sizes M=N=K (N) or MxNxK, comma-separated\n"
                    "  --reps=R               timed runs per design (1..64)\n"
