@@ -27,11 +27,16 @@ int main(void)
     gk_config_clear(&d);
     ok(gk_config_parse(buf, &d) == GK_OK && !memcmp(&c, &d, sizeof c), "parse(format(c)) == c");
 
-    const char *bad[] = { "TILE", "=4", "TILE=", "TILE=4x", "9X=1", "A=1,,B=2", "T=99999999999", "A-B=1" };
+    const char *bad[] = { "TILE", "=4", "TILE=", "TILE=4x", "9X=1", "A=1,,B=2", "T=99999999999", "A-B=1",
+                          "TILE=64,TILE=128", "A=1,B=2,A=1", "AB=1,B=2,AB=3" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gk_config_clear(&d);
         ok(gk_config_parse(bad[i], &d) == GK_EINVAL && *gk_last_error(), "rejects '%s' (%s)", bad[i], gk_last_error());
     }
+    gk_config_clear(&d);
+    ok(gk_config_parse("AB=1,B=2", &d) == GK_OK && d.n == 2, "names that are suffixes of others are distinct");
+    ok(gk_config_parse("AB=1,B=2,ABC=3", &d) == GK_OK && gk_config_get(&d, "ABC", 0) == 3,
+       "and prefixes too");
     gk_config_clear(&d);
     for (int i = 0; i < GK_CONFIG_MAX; i++) {
         char n[8];

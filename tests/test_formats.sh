@@ -176,4 +176,12 @@ t_fails "edges: a line over 1 MiB is refused" 1 "long.edges:1: a line longer tha
 printf '%%%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e-400\n' >"$T/under.mtx"
 t_fails "mtx: a weight that underflows (1e-400) is not an integer, not 0" 1 "under.mtx:3: .*weight 1e-400 is not an integer" \
   "$GK" apsp "$T/under.mtx" "$T/x"
+# a text format never gets a vertex count its reader refuses (INT32_MAX - 1 at most)
+for f in gr mtx edges; do
+  t_fails "gen apsp --format=$f: 2147483647 vertices refused" 1 "big.$f: 2147483647 vertices: the $f format holds at most 2147483646" \
+    "$GK" gen apsp --vertices=2147483647 --edges=2 --format=$f "$T/big.$f"
+  [ ! -e "$T/big.$f" ]; t_result $? "and no output"
+done
+t_ok "gen apsp --format=edges: 2147483646 vertices written" "$GK" gen apsp --vertices=2147483646 --edges=2 --format=edges "$T/big.edges"
+t_ok "and read back (converted to gr)" "$GK" convert "$T/big.edges" "$T/big2.gr"
 t_done

@@ -748,6 +748,12 @@ static gk_status write_graph(const char *path, gk_format format, gk_edges *g)
     if (format == GK_FORMAT_NTHU && g->E > INT32_MAX)
         return gk__fail(GK_EINVAL, "%s: %lld edges: the nthu format holds at most %d", path, (long long)g->E,
                         INT32_MAX);
+    /* The text readers take at most INT32_MAX - 1 vertices (a 1-based
+     * vertex id and the count must both fit an int32 with room for the
+     * readers' one-past-the-end); never write a file gk cannot read back. */
+    if (format != GK_FORMAT_NTHU && g->V > INT32_MAX - 1)
+        return gk__fail(GK_EINVAL, "%s: %d vertices: the %s format holds at most %d", path, g->V,
+                        format == GK_FORMAT_GR ? "gr" : format == GK_FORMAT_MTX ? "mtx" : "edges", INT32_MAX - 1);
     tout *t;
     if ((st = gk__xmalloc((void **)&t, sizeof *t, "an output buffer")))
         return st;

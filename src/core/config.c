@@ -57,6 +57,25 @@ gk_status gk_config_set(gk_config *c, const char *name, int value)
     return GK_OK;
 }
 
+/* Whether NAME (len bytes) is the name of an item of text[0..upto). */
+static int named_before(const char *text, const char *upto, const char *name, size_t len)
+{
+    for (const char *s = text; s < upto;) {
+        const char *eq = strchr(s, '=');
+        const char *end = strchr(s, ',');
+        if (!end) end = s + strlen(s);
+        if (eq && eq < end && (size_t)(eq - s) == len && !memcmp(s, name, len))
+            return 1;
+        s = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* A name given twice in one text is an error rather than "the last one
+ * wins": "TILE=64,...,TILE=128" is almost always a typo for another
+ * parameter, and silently running a configuration the user did not read
+ * back is worse than refusing it.  Names already in c (a base the text
+ * overrides) may be replaced. */
 gk_status gk_config_parse(const char *text, gk_config *c)
 {
     const char *s = text;
@@ -74,6 +93,8 @@ gk_status gk_config_parse(const char *text, gk_config *c)
             return gk__fail(GK_EINVAL, "bad parameter name '%s'", shown(s, len, e, sizeof e));
         memcpy(name, s, len);
         name[len] = '\0';
+        if (named_before(text, s, s, len))
+            return gk__fail(GK_EINVAL, "parameter %s given twice", name);
         char num[32];
         size_t vlen = (size_t)(end - eq - 1);
         if (vlen == 0 || vlen >= sizeof num)
