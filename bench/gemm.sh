@@ -8,7 +8,8 @@
 # (`gk bench gemm --reps=3 --config=...`, the tuned row only).  CPU: `gk bench
 # gemm --device=cpu` at 1024^3 and 2048^3 (the backend per instruction set and
 # OpenBLAS when libopenblas.so.0 is installed), with `uptime` (the CPU
-# numbers are only as good as the machine is quiet).
+# numbers are only as good as the machine is quiet).  The shipped H200 table
+# is used by an installed gk, or with GK_DATA_DIR=<source dir>/data.
 set -e
 GK=${1:-./gk}
 if "$GK" info | grep -q "compute capability"; then
