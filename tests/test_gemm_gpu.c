@@ -38,7 +38,7 @@ int main(void)
         printf("Bail out! GPU context: %s\n", gk_last_error());
         return 1;
     }
-    const char *cfgs[] = { "", "BM=64,BN=64,TM=4,TN=4,VEC=2,STAGES=1,UNROLL=1",
+    const char *cfgs[] = { "", "TM=8,MINB=2", "BM=64,BN=64,TM=4,TN=4,VEC=2,STAGES=1,UNROLL=1",
                            "BK=16,VEC=1,UNROLL=4", "BM=256,BN=128,TM=16,TN=8,BK=8,MINB=1",
                            "BM=64,BN=256,TM=8,TN=16,BK=16,VEC=4,MINB=1,UNROLL=8",
                            "BM=128,BN=64,TM=8,TN=4,BK=16,VEC=2,MAXRREG=128" };
