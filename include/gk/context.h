@@ -41,6 +41,10 @@ typedef struct gk_comm {
     int (*bcast)(void *user, void *buf, size_t bytes, int root);
     int (*max_i64)(void *user, int64_t *v, int n);     /* element-wise maximum over the ranks, in place */
     int (*max_f64)(void *user, double *v, int n);
+    /* Point to point (the stencil's halo planes; not collective): send
+     * sbytes to rank dest while receiving rbytes from rank source; -1: no
+     * such side.  NULL: jobs that need it refuse to run over several ranks. */
+    int (*sendrecv)(void *user, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rbytes, int source);
 } gk_comm;
 
 typedef struct gk_context_options {

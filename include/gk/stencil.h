@@ -100,6 +100,70 @@ typedef struct gk_stencil_bench_report {
 GK_API gk_status gk_stencil_bench(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, int steps, int reps,
                                   const char *config, gk_stencil_bench_report *report);
 
+/* ---- Past one GPU or one process: z slabs.
+ * The NZ planes are split into slabs, part g of P owning planes
+ * g*NZ/P .. (g+1)*NZ/P - 1 (a part may own none); P = the context's GPUs
+ * times its ranks (one GPU per rank), or the ranks on the CPU backend.
+ * Each part also holds H planes of each neighbour, H = the design's steps
+ * per pass (the CPU: GK's temporal T; at most the thinnest slab), and every
+ * H steps the H planes next to each slab boundary move to the neighbour:
+ * peer copies between the GPUs of one process, NCCL (or pinned host
+ * buffers and the communicator's sendrecv) between GPU ranks, sendrecv
+ * between CPU ranks.  The result is bit-identical to gk_stencil_run's. */
+typedef enum gk_stencil_exchange {
+    GK_STENCIL_EXCHANGE_AUTO = 0,   /* peer copies in one process; NCCL between GPU ranks, else host */
+    GK_STENCIL_EXCHANGE_DEVICE,     /* the same, but NCCL is required between GPU ranks */
+    GK_STENCIL_EXCHANGE_HOST        /* between GPU ranks: pinned host buffers and the communicator */
+} gk_stencil_exchange;
+
+/* What a distributed run did.  Seconds are the slowest rank's. */
+typedef struct gk_stencil_dist_report {
+    gk_report run;               /* backend, device(s), configuration; run.compute = compute */
+    int ranks;                   /* processes */
+    int gpus;                    /* GPUs in all (0 on the CPU backend) */
+    int parts, halo;             /* slabs in all; H, the planes exchanged per side every H steps */
+    int thinnest, thickest;      /* planes of the smallest non-empty and of the largest slab */
+    char exchange[64];           /* how the halo planes moved */
+    double read;                 /* reading this rank's planes (or making them from the seed) */
+    double compute;              /* the steps, exchanges included */
+    double exchange_busy;        /* copying halo planes (the part that copied longest) */
+    double exchange_stall;       /* compute waiting for its halo (the part that waited longest) */
+    double write;                /* every rank writing its planes at their offsets (-1: no output) */
+} gk_stencil_dist_report;
+
+/* Run `steps` sweeps over an nx x ny x nz grid that no process holds
+ * whole: each rank reads its own planes of INPUT (NULL: the random grid of
+ * gk_grid_random(seed) made where it is computed), runs on the context's
+ * GPUs (or CPU) and its ranks, and writes its planes at their offsets in
+ * OUTPUT (NULL: none; a temp file renamed by rank 0 when every rank
+ * succeeded, or a device written in place).  Collective over the
+ * context's gk_comm: every rank fails with the same status and message, and
+ * then no output file is left.  config: as in gk_stencil_options; rep may
+ * be NULL.  Byte-identical to gk_grid_read + gk_stencil_run + gk_grid_write. */
+GK_API gk_status gk_stencil_run_file(gk_context *ctx, const char *input, uint64_t seed, const char *output,
+                                     int64_t nx, int64_t ny, int64_t nz, const double coeffs[GK_STENCIL_NCOEFFS],
+                                     int64_t steps, const char *config, gk_stencil_exchange exchange,
+                                     gk_stencil_dist_report *rep);
+
+/* One size of `gk bench stencil --gpus=N` (or under mpirun, one GPU per
+ * rank): gk_grid_random(12345) made on each GPU, `steps` steps timed after
+ * a warm-up.  one_*: the single-GPU code on the first GPU with the same
+ * configuration (0: not run: several ranks, or it does not fit one GPU or
+ * the host); efficiency = one_seconds / (gpus * seconds). */
+typedef struct gk_stencil_multi_row {
+    int64_t nx, ny, nz;
+    int steps, gpus, ranks, halo;
+    double one_seconds, one_gstencils;
+    double seconds, gstencils, busy, stall, speedup, efficiency;
+    int identical;                   /* 1: the slabs == one GPU, bit for bit; 0: differ; -1: not compared */
+    char device[256];
+    char config[256];
+    char exchange[64];
+} gk_stencil_multi_row;
+
+GK_API gk_status gk_stencil_bench_multi(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, int steps,
+                                        const char *config, gk_stencil_multi_row *row);
+
 /* Comparison of a result with its reference. */
 typedef struct gk_stencil_diff {
     double max_abs;      /* max |a - ref| */

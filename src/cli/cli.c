@@ -219,6 +219,44 @@ gk_context *cli_context(gk_backend want)
     return ctx;
 }
 
+/* --gpus: "N" (the first N GPUs), "all", or a list of two or more ordinals
+ * "0,1,..." (a single ordinal: GK_DEVICE). */
+void cli_parse_gpus(const char *text, gk_context_options *o)
+{
+    gk_status st;
+    if (!strchr(text, ',') && strcmp(text, "all")) {
+        int64_t n = cli_parse_i64("--gpus", text, 1, GK_MAX_GPUS);
+        for (int i = 0; i < n; i++) o->gpus[i] = i;
+        o->ngpus = (int)n;
+        return;
+    }
+    if ((st = gk_context_options_set_gpus(o, text)))
+        cli_usage_error("--gpus: %s", gk_last_error());
+}
+
+/* cli_context with the GPUs of --gpus (NULL: GK_DEVICE's or the default). */
+gk_context *cli_gpus_context(gk_backend want, const char *gpus)
+{
+    gk_context_options o;
+    gk_context *ctx;
+    gk_status st;
+    if (!gpus)
+        return cli_context(want);
+    gk_context_options_init(&o);
+    if ((st = gk_context_options_from_env(&o)))
+        cli_die_status(st);
+    cli_parse_gpus(gpus, &o);
+    if (o.ngpus > 1 && cli_comm)
+        cli_usage_error("--gpus: under mpirun each rank drives one GPU (the node-local rank's); drop --gpus");
+    o.backend = GK_BACKEND_GPU;
+    o.comm = cli_comm;
+    if (want == GK_BACKEND_CPU)
+        cli_usage_error("--gpus and --device=cpu contradict each other");
+    if ((st = gk_context_create(&ctx, &o)))
+        cli_die_status(st);
+    return ctx;
+}
+
 void cli_report_notes(const gk_report *rep)
 {
     if (rep->config_ignored)

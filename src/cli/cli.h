@@ -55,6 +55,11 @@ gk_backend cli_parse_device(const char *text);
 /* The context of a run: the environment (GK_DEVICE, GK_CACHE_DIR, ...)
  * and the backend asked for; dies with the reason when it cannot be had. */
 gk_context *cli_context(gk_backend want);
+/* --gpus: "N" (the first N GPUs), "all", or a list of two or more ordinals
+ * into o (usage error otherwise); cli_gpus_context: cli_context with those
+ * GPUs (gpus NULL: cli_context(want)). */
+void cli_parse_gpus(const char *text, gk_context_options *o);
+gk_context *cli_gpus_context(gk_backend want, const char *gpus);
 /* After a job: warn when --config was given but the job ran on the CPU. */
 void cli_report_notes(const gk_report *rep);
 /* "--verbose": where a job runs and with what, on stderr. */

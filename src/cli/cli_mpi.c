@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 
+int cli_mpi_nccl_ctas_default;
+
 int cli_mpi_launched(void)
 {
     const char *v[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK" };
@@ -35,6 +37,13 @@ static int mpi_max_f64(void *u, double *v, int n)
     return MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS;
 }
 
+static int mpi_sendrecv(void *u, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rbytes, int source)
+{
+    (void)u;
+    return MPI_Sendrecv(sbuf, (int)sbytes, MPI_BYTE, dest < 0 ? MPI_PROC_NULL : dest, 7, rbuf, (int)rbytes, MPI_BYTE,
+                        source < 0 ? MPI_PROC_NULL : source, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+}
+
 static void finalize(void)
 {
     int done = 0;
@@ -57,7 +66,10 @@ const gk_comm *cli_mpi_start(int *argc, char ***argv)
     setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
     /* A panel broadcast waits (spinning on its SMs) while the round runs:
      * few blocks are enough to move it and leave the SMs to the compute. */
-    setenv("NCCL_MAX_CTAS", "2", 0);
+    if (!getenv("NCCL_MAX_CTAS")) {
+        setenv("NCCL_MAX_CTAS", "2", 1);
+        cli_mpi_nccl_ctas_default = 1;
+    }
     if (MPI_Init(argc, argv) != MPI_SUCCESS)
         cli_die("MPI_Init failed");
     atexit(finalize);
@@ -71,6 +83,7 @@ const gk_comm *cli_mpi_start(int *argc, char ***argv)
     world.bcast = mpi_bcast;
     world.max_i64 = mpi_max_i64;
     world.max_f64 = mpi_max_f64;
+    world.sendrecv = mpi_sendrecv;
     return world.size > 1 ? &world : NULL;
 }
 #else

@@ -14,5 +14,8 @@ int cli_mpi_launched(void);
  * there is one rank.  Under mpirun but built without MPI: dies with the
  * reason. */
 const gk_comm *cli_mpi_start(int *argc, char ***argv);
+/* 1 when cli_mpi_start set NCCL_MAX_CTAS=2 itself (APSP's panels move while
+ * the rounds compute); the stencil, whose halo copies run alone, lifts it. */
+extern int cli_mpi_nccl_ctas_default;
 
 #endif /* GK_CLI_MPI_H */

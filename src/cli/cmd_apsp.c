@@ -9,44 +9,6 @@ enum { O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
        O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED,
        O_GPUS, O_EXCHANGE };
 
-/* --gpus: "N" (the first N GPUs), "all", or a list of two or more ordinals
- * "0,1,..." (a single ordinal: GK_DEVICE). */
-static void parse_gpus(const char *text, gk_context_options *o)
-{
-    gk_status st;
-    if (!strchr(text, ',') && strcmp(text, "all")) {
-        int64_t n = cli_parse_i64("--gpus", text, 1, GK_MAX_GPUS);
-        for (int i = 0; i < n; i++) o->gpus[i] = i;
-        o->ngpus = (int)n;
-        return;
-    }
-    if ((st = gk_context_options_set_gpus(o, text)))
-        cli_usage_error("--gpus: %s", gk_last_error());
-}
-
-/* cli_context with the GPUs of --gpus (NULL: GK_DEVICE's or the default). */
-static gk_context *gpus_context(gk_backend want, const char *gpus)
-{
-    gk_context_options o;
-    gk_context *ctx;
-    gk_status st;
-    if (!gpus)
-        return cli_context(want);
-    gk_context_options_init(&o);
-    if ((st = gk_context_options_from_env(&o)))
-        cli_die_status(st);
-    parse_gpus(gpus, &o);
-    if (o.ngpus > 1 && cli_comm)
-        cli_usage_error("--gpus: under mpirun each rank drives one GPU (the node-local rank's); drop --gpus");
-    o.backend = GK_BACKEND_GPU;
-    o.comm = cli_comm;
-    if (want == GK_BACKEND_CPU)
-        cli_usage_error("--gpus and --device=cpu contradict each other");
-    if ((st = gk_context_create(&ctx, &o)))
-        cli_die_status(st);
-    return ctx;
-}
-
 /* `gk apsp` past one process or GPU: gk_apsp_solve_file. */
 static int apsp_dist(gk_context *ctx, const char *in, const char *out, const char *config, gk_apsp_exchange ex,
                      int timing, int json, int verbose)
@@ -188,7 +150,7 @@ int cmd_apsp(int argc, char **argv)
     if (gpus) {
         gk_context_options probe;
         gk_context_options_init(&probe);
-        parse_gpus(gpus, &probe);       /* usage errors before any work */
+        cli_parse_gpus(gpus, &probe);       /* usage errors before any work */
     }
     int dist = gpus || exg || cli_comm;
     if (dist && ao.check)
@@ -205,7 +167,7 @@ int cmd_apsp(int argc, char **argv)
     }
     cli_check_output(out, in);
     if (dist)
-        return apsp_dist(gpus_context(want, gpus), in, out, ao.config, ex, timing, json, verbose);
+        return apsp_dist(cli_gpus_context(want, gpus), in, out, ao.config, ex, timing, json, verbose);
     gk_context *ctx = cli_context(want);
 
     int32_t *d, V, maxw;
@@ -410,11 +372,11 @@ int cmd_bench_apsp(int argc, char **argv)
         if (gpus) {
             gk_context_options probe;
             gk_context_options_init(&probe);
-            parse_gpus(gpus, &probe);
+            cli_parse_gpus(gpus, &probe);
         }
         if (want == GK_BACKEND_CPU)
             cli_usage_error("%s needs the GPU backend", gpus ? "--gpus" : "bench apsp under mpirun");
-        gk_context *ctx = gpus_context(GK_BACKEND_GPU, gpus);
+        gk_context *ctx = cli_gpus_context(GK_BACKEND_GPU, gpus);
         if (!gpus && gk_context_backend(ctx) != GK_BACKEND_GPU)
             cli_die("bench apsp under mpirun needs a GPU per rank: %s", gk_context_backend_note(ctx));
         int ns = parse_sizes(sizes_text ? sizes_text : "25000,50000", sizes, 32);

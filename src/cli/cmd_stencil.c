@@ -2,13 +2,14 @@
  * parsing and printing around gk_stencil_run, the grid files and
  * gk_stencil_bench. */
 #include "cli/cli.h"
+#include "cli/cli_mpi.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { O_SIZE = 256, O_STEPS, O_INPUT, O_OUTPUT, O_COEFFS, O_SEED, O_DEVICE, O_CHECK, O_TIME,
-       O_JSON, O_CONFIG, O_VERBOSE, O_SIZES, O_REPS };
+       O_JSON, O_CONFIG, O_VERBOSE, O_SIZES, O_REPS, O_GPUS, O_EXCHANGE };
 
 static void stencil_usage(void)
 {
@@ -30,7 +31,87 @@ static void stencil_usage(void)
            "  --time             print the phases, GStencil/s and GFLOP/s\n"
            "  --json             print the results as JSON\n"
            "  --verbose          say on stderr which device and configuration run\n"
-           "  -h, --help         display this help and exit\n");
+           "  --gpus=N|all|LIST  split the grid into z slabs over N GPUs (or all, or the\n"
+           "                     list of ordinals), no process holding the whole grid\n"
+           "  --exchange=auto|device|host  how halo planes move between GPU ranks under\n"
+           "                     mpirun: NCCL when every rank has it (device: required),\n"
+           "                     or pinned host memory and MPI (host)\n"
+           "  -h, --help         display this help and exit\n\n"
+           "With --gpus, --exchange or under mpirun (one GPU per rank, or the CPU with\n"
+           "--device=cpu) each rank reads and writes only its own planes of the files;\n"
+           "the result is byte-identical to one process.  --check needs one process.\n");
+}
+
+/* `gk stencil` past one process or GPU: gk_stencil_run_file. */
+static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const char *output, int64_t nx,
+                        int64_t ny, int64_t nz, const double *cf, int64_t steps, const char *config,
+                        gk_stencil_exchange ex, int timing, int json, int verbose)
+{
+    gk_stencil_dist_report rep;
+    if (cli_mpi_nccl_ctas_default)     /* the halo copies run alone: let NCCL use its channels */
+        unsetenv("NCCL_MAX_CTAS");
+    gk_status st = gk_stencil_run_file(ctx, input, seed, output, nx, ny, nz, cf, steps, config, ex, &rep);
+    char where[64];
+    if (rep.gpus)
+        snprintf(where, sizeof where, "%d GPU%s, %d rank%s", rep.gpus, rep.gpus == 1 ? "" : "s", rep.ranks,
+                 rep.ranks == 1 ? "" : "s");
+    else
+        snprintf(where, sizeof where, "the CPUs of %d rank%s", rep.ranks, rep.ranks == 1 ? "" : "s");
+    if ((verbose || timing) && !cli_quiet) {
+        char what[256];
+        snprintf(what, sizeof what, "stencil %lldx%lldx%lld, %lld steps over %s (exchange: %s)", (long long)nx,
+                 (long long)ny, (long long)nz, (long long)steps, where, rep.exchange);
+        cli_report_verbose(what, &rep.run);
+    }
+    if (st)
+        cli_die_status(st);
+    cli_report_notes(&rep.run);
+    gk_context_destroy(ctx);
+    double npts = (double)nx * (double)ny * (double)nz;
+    double gst = rep.compute > 0 ? npts * (double)steps / rep.compute * 1e-9 : 0;
+    const char *names[] = { input ? "read" : "generate", "compute", "write" };
+    double v[] = { rep.read, rep.compute, rep.write }, total = 0;
+    for (int i = 0; i < 3; i++)
+        if (v[i] > 0) total += v[i];
+    if (json) {
+        json_begin();
+        json_str("command", "stencil");
+        json_int("nx", nx); json_int("ny", ny); json_int("nz", nz);
+        json_int("steps", steps);
+        cli_json_report(&rep.run);
+        json_int("ranks", rep.ranks); json_int("gpus", rep.gpus);
+        json_int("slabs", rep.parts); json_int("halo_planes", rep.halo);
+        json_int("thinnest_slab", rep.thinnest); json_int("thickest_slab", rep.thickest);
+        json_str("exchange", rep.exchange);
+        json_object("seconds");
+        json_num(input ? "read" : "generate", rep.read); json_num("compute", rep.compute);
+        json_num("exchange_busy", rep.exchange_busy); json_num("exchange_stall", rep.exchange_stall);
+        json_phase("write", rep.write); json_num("total", total);
+        json_object_end();
+        json_num("gstencil_per_s", gst);
+        json_num("gflop_per_s", gst * GK_STENCIL_FLOPS_PER_POINT);
+        json_end();
+    } else if (timing) {
+        fprintf(cli_report, "%-16s %12s %8s\n", "phase", "seconds", "share");
+        for (int i = 0; i < 3; i++) {
+            if (v[i] >= 0)
+                fprintf(cli_report, "%-16s %12.6f %7.1f%%\n", names[i], v[i], total > 0 ? 100 * v[i] / total : 0);
+            if (i == 1) {
+                fprintf(cli_report, "%-16s %12.6f %7s  (copying halo planes)\n", "  exchange busy",
+                        rep.exchange_busy, "");
+                fprintf(cli_report, "%-16s %12.6f %7s  (compute waiting for its halo)\n", "  exchange stall",
+                        rep.exchange_stall, "");
+            }
+        }
+        fprintf(cli_report, "%-16s %12.6f %7.1f%%\n", "total", total, 100.0);
+        fprintf(cli_report, "stencil %lldx%lldx%lld, %lld steps on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s\n",
+                (long long)nx, (long long)ny, (long long)nz, (long long)steps, where, rep.compute, gst,
+                gst * GK_STENCIL_FLOPS_PER_POINT);
+        fprintf(cli_report, "z slabs: %d (%d..%d planes), halo %d plane%s every %d step%s; exchange: %s\n",
+                rep.parts, rep.thinnest, rep.thickest, rep.halo, rep.halo == 1 ? "" : "s", rep.halo,
+                rep.halo == 1 ? "" : "s", rep.exchange);
+    }
+    return 0;
 }
 
 int cmd_stencil(int argc, char **argv)
@@ -42,8 +123,11 @@ int cmd_stencil(int argc, char **argv)
         { "device", required_argument, 0, O_DEVICE }, { "check", no_argument, 0, O_CHECK },
         { "time", no_argument, 0, O_TIME }, { "json", no_argument, 0, O_JSON },
         { "config", required_argument, 0, O_CONFIG }, { "verbose", no_argument, 0, O_VERBOSE },
+        { "gpus", required_argument, 0, O_GPUS }, { "exchange", required_argument, 0, O_EXCHANGE },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
-    const char *size = NULL, *input = NULL, *output = NULL, *coeffs = NULL;
+    const char *size = NULL, *input = NULL, *output = NULL, *coeffs = NULL, *gpus = NULL;
+    gk_apsp_exchange aex = GK_APSP_EXCHANGE_AUTO;
+    int exg = 0;
     gk_backend want = GK_BACKEND_AUTO;
     gk_stencil_options so = { 0, NULL };
     int timing = 0, json = 0, verbose = 0, c;
@@ -64,6 +148,12 @@ int cmd_stencil(int argc, char **argv)
         case O_JSON: json = 1; break;
         case O_CONFIG: so.config = optarg; break;
         case O_VERBOSE: verbose = 1; break;
+        case O_GPUS: gpus = optarg; break;
+        case O_EXCHANGE:
+            if (gk_apsp_exchange_parse(optarg, &aex))
+                cli_usage_error("--exchange: %s", gk_last_error());
+            exg = 1;
+            break;
         case 'h': stencil_usage(); return 0;
         }
     }
@@ -82,6 +172,20 @@ int cmd_stencil(int argc, char **argv)
     memcpy(cf, gk_stencil_default_coeffs, sizeof cf);
     if (coeffs && (st = gk_stencil_coeffs_read(coeffs, cf)))
         cli_die_status(st);
+    if (gpus) {
+        gk_context_options probe;
+        gk_context_options_init(&probe);
+        cli_parse_gpus(gpus, &probe);       /* usage errors before any work */
+    }
+    if (gpus || exg || cli_comm) {
+        if (so.check)
+            cli_usage_error("--check needs the whole grid in one process; not with --gpus, --exchange or mpirun");
+        gk_stencil_exchange ex = aex == GK_APSP_EXCHANGE_HOST ? GK_STENCIL_EXCHANGE_HOST
+                                 : aex == GK_APSP_EXCHANGE_DEVICE ? GK_STENCIL_EXCHANGE_DEVICE
+                                 : GK_STENCIL_EXCHANGE_AUTO;
+        return stencil_dist(cli_gpus_context(want, gpus), input, seed, output, nx, ny, nz, cf, steps, so.config,
+                            ex, timing, json, verbose);
+    }
     gk_context *ctx = cli_context(want);
 
     uint64_t npts = (uint64_t)nx * (uint64_t)ny * (uint64_t)nz, gbytes = npts * sizeof(double);
@@ -201,14 +305,73 @@ int cmd_gen_stencil(int argc, char **argv)
     return 0;
 }
 
+/* `gk bench stencil --gpus=N` or under mpirun: one GPU against the slabs. */
+static int bench_multi(gk_context *ctx, const char *list, int steps, const char *user_cfg, int json)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", list);
+    if (cli_mpi_nccl_ctas_default)     /* the halo copies run alone: let NCCL use its channels */
+        unsetenv("NCCL_MAX_CTAS");
+    int first = 1, bad = 0;
+    if (json) { json_begin(); json_str("command", "bench stencil"); json_str("mode", "multi-gpu");
+                json_int("steps", steps); json_array("rows"); }
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int64_t nx, ny, nz;
+        cli_parse_size3("--sizes", tok, &nx, &ny, &nz);
+        gk_stencil_multi_row r;
+        gk_status st = gk_stencil_bench_multi(ctx, nx, ny, nz, steps, user_cfg, &r);
+        if (st)
+            cli_die_status(st);
+        bad |= r.identical == 0;
+        if (json) {
+            json_object(NULL);
+            json_str("size", tok); json_int("steps", r.steps);
+            json_int("gpus", r.gpus); json_int("ranks", r.ranks); json_int("halo_planes", r.halo);
+            json_str("exchange", r.exchange); json_str("device_name", r.device); json_str("config", r.config);
+            json_num("one_gpu_seconds", r.one_seconds); json_num("one_gpu_gstencil_per_s", r.one_gstencils);
+            json_num("seconds", r.seconds); json_num("gstencil_per_s", r.gstencils);
+            json_num("exchange_busy", r.busy); json_num("exchange_stall", r.stall);
+            json_num("speedup", r.speedup); json_num("efficiency", r.efficiency);
+            if (r.identical < 0) json_str("identical", "not compared");
+            else json_bool("identical", r.identical);
+            json_object_end();
+            continue;
+        }
+        if (first)
+            printf("gk bench stencil past one GPU: %s; config %s; z slabs, halo %d plane%s every %d step%s; "
+                   "exchange: %s; %d steps after a warm-up; efficiency = 1-GPU time / (GPUs x time)\n"
+                   "%-14s %4s %5s %10s %11s %10s %11s %8s %6s %9s %9s  %s\n",
+                   r.device, r.config, r.halo, r.halo == 1 ? "" : "s", r.halo, r.halo == 1 ? "" : "s", r.exchange,
+                   steps, "size", "gpus", "ranks", "1-GPU s", "1-GPU GSt/s", "seconds", "GStencil/s", "speedup",
+                   "eff", "busy s", "stall s", "same bits as 1 GPU");
+        first = 0;
+        char one_s[32] = "-", one_g[32] = "-", sp[32] = "-", ef[32] = "-";
+        if (r.one_seconds > 0) {
+            snprintf(one_s, sizeof one_s, "%.4f", r.one_seconds);
+            snprintf(one_g, sizeof one_g, "%.2f", r.one_gstencils);
+            snprintf(sp, sizeof sp, "%.3f", r.speedup);
+            snprintf(ef, sizeof ef, "%.1f%%", 100 * r.efficiency);
+        }
+        printf("%-14s %4d %5d %10s %11s %10.4f %11.2f %8s %6s %9.5f %9.5f  %s\n", tok, r.gpus, r.ranks, one_s, one_g,
+               r.seconds, r.gstencils, sp, ef, r.busy, r.stall,
+               r.identical < 0 ? "not compared" : r.identical ? "yes" : "NO");
+        fflush(stdout);
+    }
+    if (json) { json_array_end(); json_end(); }
+    gk_context_destroy(ctx);
+    if (bad) cli_die("bench stencil: the slabs differ from one GPU");
+    return 0;
+}
+
 int cmd_bench_stencil(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "device", required_argument, 0, O_DEVICE }, { "sizes", required_argument, 0, O_SIZES },
         { "steps", required_argument, 0, O_STEPS }, { "reps", required_argument, 0, O_REPS },
         { "config", required_argument, 0, O_CONFIG }, { "json", no_argument, 0, O_JSON },
+        { "gpus", required_argument, 0, O_GPUS },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
-    const char *sizes = NULL, *user_cfg = NULL;
+    const char *sizes = NULL, *user_cfg = NULL, *gpus = NULL;
     gk_backend want = GK_BACKEND_AUTO;
     int steps = -1, reps = -1, json = 0, c;
     optind = 1;
@@ -220,9 +383,10 @@ int cmd_bench_stencil(int argc, char **argv)
         case O_REPS: reps = (int)cli_parse_i64("--reps", optarg, 1, 64); break;
         case O_CONFIG: user_cfg = optarg; break;
         case O_JSON: json = 1; break;
+        case O_GPUS: gpus = optarg; break;
         case 'h':
             printf("Usage: gk bench stencil [--device=auto|cpu|gpu] [--sizes=N|NXxNYxNZ,...] [--steps=NT]\n"
-                   "                        [--reps=R] [--config=K=V,...] [--json]\n"
+                   "                        [--reps=R] [--config=K=V,...] [--gpus=N|all|LIST] [--json]\n"
                    "Time the stencil designs against the memory floor measured in the same run\n"
                    "(copy bandwidth, bytes read + written, over 16 B per point: one step per\n"
                    "pass over memory).  GPU: a naive kernel (one point per thread, 27 global\n"
@@ -239,6 +403,11 @@ int cmd_bench_stencil(int argc, char **argv)
                    "  --steps=NT             steps per timed run\n"
                    "  --reps=R               timed runs per design (1..64)\n"
                    "  --config=K=V,...       GPU kernel parameters (replace the tuned choice)\n"
+                   "  --gpus=N|all|LIST      past one GPU: one GPU against z slabs over the GPUs\n"
+                   "                         (speedup, efficiency, exchange busy and stall, the\n"
+                   "                         slabs compared with one GPU bit for bit); default\n"
+                   "                         size 1024, 100 steps.  Also under mpirun, one GPU\n"
+                   "                         per rank (no one-GPU run there)\n"
                    "  --json                 print the rows as JSON\n"
                    "  -h, --help             display this help and exit\n");
             return 0;
@@ -262,6 +431,17 @@ int cmd_bench_stencil(int argc, char **argv)
         }
         if (!n)
             cli_usage_error("--sizes: no size given");
+    }
+    if (gpus || cli_comm) {
+        if (gpus) {
+            gk_context_options probe;
+            gk_context_options_init(&probe);
+            cli_parse_gpus(gpus, &probe);
+        }
+        if (want == GK_BACKEND_CPU)
+            cli_usage_error("bench stencil past one GPU runs on GPUs; not with --device=cpu");
+        gk_context *ctx = cli_gpus_context(GK_BACKEND_GPU, gpus);
+        return bench_multi(ctx, sizes ? sizes : "1024", steps < 0 ? 100 : steps, user_cfg, json);
     }
     gk_context *ctx = cli_context(want);
     int gpu = gk_context_backend(ctx) == GK_BACKEND_GPU;

@@ -36,6 +36,26 @@ gk_status gk__comm_max_f64(const gk_comm *c, double *v, int n)
     return c->max_f64(c->user, v, n) ? broken("all-reduce") : GK_OK;
 }
 
+gk_status gk__comm_sendrecv(const gk_comm *c, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rbytes,
+                            int source)
+{
+    if (!c || c->size <= 1 || (dest < 0 && source < 0))
+        return GK_OK;
+    if (!c->sendrecv)
+        return gk__fail(GK_EINVAL, "the communicator has no sendrecv (needed between the ranks of a stencil)");
+    const size_t chunk = (size_t)1 << 30;     /* MPI counts are int */
+    if (dest < 0) sbytes = 0;
+    if (source < 0) rbytes = 0;
+    for (size_t off = 0; off < sbytes || off < rbytes; off += chunk) {
+        size_t ns = off < sbytes ? (sbytes - off < chunk ? sbytes - off : chunk) : 0;
+        size_t nr = off < rbytes ? (rbytes - off < chunk ? rbytes - off : chunk) : 0;
+        if (c->sendrecv(c->user, (const char *)sbuf + (ns ? off : 0), ns, ns ? dest : -1,
+                        (char *)rbuf + (nr ? off : 0), nr, nr ? source : -1))
+            return broken("sendrecv");
+    }
+    return GK_OK;
+}
+
 gk_status gk__comm_agree(const gk_comm *c, gk_status st)
 {
     if (!c || c->size <= 1)

@@ -17,6 +17,13 @@ gk_status gk__comm_bcast(const gk_comm *c, void *buf, size_t bytes, int root);
 gk_status gk__comm_max_i64(const gk_comm *c, int64_t *v, int n);
 gk_status gk__comm_max_f64(const gk_comm *c, double *v, int n);
 
+/* Send sbytes to rank dest while receiving rbytes from rank source (-1:
+ * none on that side); in chunks MPI counts can hold, the same on both sides
+ * when sbytes == the peer's rbytes.  Not collective.  GK_EINVAL when the
+ * communicator has no sendrecv. */
+gk_status gk__comm_sendrecv(const gk_comm *c, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rbytes,
+                            int source);
+
 /* After a step that may fail on some ranks and not on others: every rank
  * passes its own status; all return the status of the lowest failing rank
  * and record its message (gk_last_error()), or GK_OK when none failed.  So

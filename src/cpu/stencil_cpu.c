@@ -527,3 +527,12 @@ gk_status gk__stencil_cpu_reference(double *grid, int nx, int ny, int nz, const 
     free(tmp);
     return GK_OK;
 }
+
+/* The padded plane z (-1..nz) of the current grid: the stencil's slabs over
+ * MPI ranks (src/api/stencil_dist.c) copy whole planes in and out. */
+double *gk__stencil_cpu_plane(gk_stencil_cpu *g, int z, int64_t *px, int64_t *py)
+{
+    if (px) *px = g->p.px;
+    if (py) *py = g->p.py;
+    return g->a + (int64_t)(z + 1) * g->p.px * g->p.py;
+}

@@ -28,6 +28,10 @@ void gk__stencil_cpu_load(gk_stencil_cpu *g, const double *grid);
 void gk__stencil_cpu_store(const gk_stencil_cpu *g, double *grid);
 gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T);
 void gk__stencil_cpu_close(gk_stencil_cpu *g);
+/* The padded plane z (-1..nz) of the current grid: px * py doubles, x
+ * pitch px (the interior row y starts at (y + 1) * px + 1), halo zero;
+ * consecutive planes are contiguous.  For slabs of a distributed grid. */
+double *gk__stencil_cpu_plane(gk_stencil_cpu *g, int z, int64_t *px, int64_t *py);
 
 /* The row kernels' instruction sets, picked at run time (the best the CPU
  * has).  gk__stencil_cpu_isa(want): GK_STENCIL_ISA_* forces one (for the

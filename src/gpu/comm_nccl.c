@@ -19,6 +19,10 @@ static struct {
     int (*CommInitRank)(nccl_comm *, int, nccl_id, int);
     int (*Broadcast)(const void *, void *, size_t, int, int, nccl_comm, cudaStream_t);
     int (*CommDestroy)(nccl_comm);
+    int (*Send)(const void *, size_t, int, int, nccl_comm, cudaStream_t);
+    int (*Recv)(void *, size_t, int, int, nccl_comm, cudaStream_t);
+    int (*GroupStart)(void);
+    int (*GroupEnd)(void);
     const char *(*GetErrorString)(int);
     char why[256];
     int tried;
@@ -44,6 +48,10 @@ static int load(void)
             if (nc.so) SYM(Broadcast);
             if (nc.so) SYM(CommDestroy);
             if (nc.so) SYM(GetErrorString);
+            if (nc.so) SYM(Send);
+            if (nc.so) SYM(Recv);
+            if (nc.so) SYM(GroupStart);
+            if (nc.so) SYM(GroupEnd);
 #undef SYM
         }
     }
@@ -95,6 +103,20 @@ gk_status gk__nccl_bcast(gk_nccl *n, const void *send, void *recv, size_t bytes,
 {
     int r = nc.Broadcast(send, recv, bytes, NCCL_UINT8, root, n->comm, stream);
     return r ? nccl_fail(r, "broadcast") : GK_OK;
+}
+
+gk_status gk__nccl_sendrecv(gk_nccl *n, const gk__nccl_xfer *x, int nx, cudaStream_t stream)
+{
+    int r = nc.GroupStart();
+    for (int i = 0; i < nx && !r; i++) {
+        if (x[i].bytes == 0 || x[i].peer < 0)
+            continue;
+        r = x[i].send ? nc.Send(x[i].send, x[i].bytes, NCCL_UINT8, x[i].peer, n->comm, stream)
+                      : nc.Recv(x[i].recv, x[i].bytes, NCCL_UINT8, x[i].peer, n->comm, stream);
+    }
+    int r2 = nc.GroupEnd();
+    if (!r) r = r2;
+    return r ? nccl_fail(r, "send/receive") : GK_OK;
 }
 
 void gk__nccl_close(gk_nccl *n)

@@ -17,6 +17,12 @@ gk_status gk__nccl_open(gk_nccl **n, const gk_comm *comm);
 /* Broadcast bytes from root's send into every rank's recv (root: send may be
  * recv), enqueued on stream. */
 gk_status gk__nccl_bcast(gk_nccl *n, const void *send, void *recv, size_t bytes, int root, cudaStream_t stream);
+/* Point-to-point transfers in one group (so that pairs of sends and
+ * receives cannot deadlock), enqueued on stream: each entry either sends
+ * `bytes` from send or receives them into recv, with rank peer (entries
+ * with peer < 0 or no bytes are skipped). */
+typedef struct gk__nccl_xfer { const void *send; void *recv; size_t bytes; int peer; } gk__nccl_xfer;
+gk_status gk__nccl_sendrecv(gk_nccl *n, const gk__nccl_xfer *x, int nx, cudaStream_t stream);
 void gk__nccl_close(gk_nccl *n);
 
 #endif /* GK_COMM_NCCL_H */

@@ -286,3 +286,46 @@ gk_status gk__stencil_gpu_halo_max(gk_stencil_gpu *g, double *max_abs)
     *max_abs = m;
     return GK_OK;
 }
+
+/* ------------------------------------------------ slabs (stencil_multi.c) */
+
+gk_status gk__stencil_gpu_enqueue(gk_stencil_gpu *g, int steps)
+{
+    if (steps < 0)
+        return gk__fail(GK_EINVAL, "stencil: steps %d < 0", steps);
+    int per = g->design == 2 ? g->tsteps : 1;
+    for (int s = 0; s < steps; s += per) {
+        gk_status st = launch(g, 0, steps - s < per ? steps - s : per);
+        if (st) return st;
+    }
+    return GK_OK;
+}
+
+int gk__stencil_gpu_steps_per_pass(const gk_stencil_gpu *g)
+{
+    return g->design == 2 ? g->tsteps : 1;
+}
+
+double *gk__stencil_gpu_plane(gk_stencil_gpu *g, int z, size_t *plane_bytes)
+{
+    if (plane_bytes)
+        *plane_bytes = (size_t)g->px * (size_t)g->py * sizeof(double);
+    return g->buf[g->cur] + (size_t)(z + 1) * (size_t)g->px * (size_t)g->py;
+}
+
+gk_status gk__stencil_gpu_copy_planes(gk_stencil_gpu *g, int z, int n, double *host, int to_device)
+{
+    if (z < 0 || n < 0 || z + n > g->nz)
+        return gk__fail(GK_EINVAL, "stencil: planes %d..%d outside 0..%d", z, z + n - 1, g->nz - 1);
+    if (!n)
+        return GK_OK;
+    struct cudaMemcpy3DParms p = copy_parms(g, host, to_device);
+    p.extent.depth = (size_t)n;
+    if (to_device)
+        p.dstPos.z = (size_t)z + 1;
+    else
+        p.srcPos.z = (size_t)z + 1;
+    GK_CUDA_TRY(cudaMemcpy3DAsync(&p, g->stream));
+    GK_CUDA_TRY(cudaStreamSynchronize(g->stream));
+    return GK_OK;
+}

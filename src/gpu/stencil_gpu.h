@@ -38,4 +38,19 @@ void gk__stencil_gpu_close(gk_stencil_gpu *ctx);
 /* Device bytes for an nx x ny x nz grid (both padded buffers). */
 uint64_t gk__stencil_gpu_bytes(int nx, int ny, int nz);
 
+/* Slabs of a grid spread over several GPUs (src/gpu/stencil_multi.c): the
+ * context holds a z range of the grid as its own nz planes, and the halo
+ * planes its neighbours own are copied into its planes between passes.
+ * enqueue: `steps` sweeps with the configured design on the context's
+ * stream, not timed, not waited for (swaps buffers as the sweeps are
+ * enqueued).  steps_per_pass: TSTEPS for DESIGN 2, else 1.  plane: the
+ * padded plane z (-1..nz) of the current buffer on the device (planes are
+ * contiguous, *plane_bytes apart; the x and y halo inside them are zero).
+ * copy_planes: the interior of planes z..z+n-1 between the current buffer
+ * and host (x fastest, nx*ny per plane), synchronous. */
+gk_status gk__stencil_gpu_enqueue(gk_stencil_gpu *ctx, int steps);
+int gk__stencil_gpu_steps_per_pass(const gk_stencil_gpu *ctx);
+double *gk__stencil_gpu_plane(gk_stencil_gpu *ctx, int z, size_t *plane_bytes);
+gk_status gk__stencil_gpu_copy_planes(gk_stencil_gpu *ctx, int z, int n, double *host, int to_device);
+
 #endif /* GK_STENCIL_GPU_H */

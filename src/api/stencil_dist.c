@@ -1,0 +1,746 @@
+/* stencil_dist.c - the front door of the stencil past one GPU or one
+ * process: gk_stencil_run_file (file to file, z slabs over the context's
+ * GPUs and over the ranks of its gk_comm, no process holding the whole
+ * grid) and gk_stencil_bench_multi.  The GPU slab engine is
+ * src/gpu/stencil_multi.c; a CPU rank's slab is the CPU backend's grid
+ * (src/cpu/stencil_cpu.c) on its planes plus the halo, driven here; the
+ * collectives and sendrecv are src/core/comm.c over the caller's
+ * communicator, NCCL is src/gpu/comm_nccl.c.  Why slabs along z, and why
+ * the halo is H planes deep, is in src/gpu/stencil_multi.h. */
+#include "api/context.h"
+#include "core/comm.h"
+#include "core/io.h"
+#include "core/rng.h"
+#include "cpu/stencil_cpu.h"
+#ifdef GK_HAVE_CUDA
+#include "gpu/stencil_gpu.h"
+#include "gpu/stencil_multi.h"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CHUNK_BYTES ((size_t)256 << 20)   /* host staging of planes */
+
+/* ------------------------------------------------------------------ layout */
+
+/* P slabs: slab g is planes first[g] .. first[g + 1] - 1 (g * nz / P: sizes
+ * differ by at most one plane; a slab may be empty).  H: the halo depth. */
+typedef struct slabs {
+    int nx, ny, nz, P, H, thin, thick;
+    int *first;
+} slabs;
+
+static gk_status slabs_make(slabs *l, int nx, int ny, int nz, int P, int want_h)
+{
+    l->nx = nx; l->ny = ny; l->nz = nz; l->P = P;
+    if (!(l->first = malloc((size_t)(P + 1) * sizeof *l->first)))
+        return gk__fail(GK_ENOMEM, "cannot allocate the slab layout");
+    l->thin = INT_MAX;
+    l->thick = 0;
+    for (int g = 0; g <= P; g++)
+        l->first[g] = (int)((int64_t)g * nz / P);
+    for (int g = 0; g < P; g++) {
+        int d = l->first[g + 1] - l->first[g];
+        if (d > 0 && d < l->thin) l->thin = d;
+        if (d > l->thick) l->thick = d;
+    }
+    l->H = want_h < l->thin ? want_h : l->thin;
+    if (l->H < 1) l->H = 1;
+    return GK_OK;
+}
+
+static int slab_size(const slabs *l, int g) { return l->first[g + 1] - l->first[g]; }
+
+/* The nearest non-empty slab below / above g (-1: none). */
+static int below(const slabs *l, int g)
+{
+    for (int j = g - 1; j >= 0; j--)
+        if (slab_size(l, j)) return j;
+    return -1;
+}
+
+static int above(const slabs *l, int g)
+{
+    for (int j = g + 1; j < l->P; j++)
+        if (slab_size(l, j)) return j;
+    return -1;
+}
+
+static size_t plane_bytes(const slabs *l) { return (size_t)l->nx * (size_t)l->ny * sizeof(double); }
+
+/* Planes per staging chunk (at least one). */
+static int chunk_planes(const slabs *l)
+{
+    size_t n = CHUNK_BYTES / plane_bytes(l);
+    return n < 1 ? 1 : n > (size_t)l->nz ? l->nz : (int)n;
+}
+
+/* ------------------------------------------------------------------ input */
+
+/* Where the initial planes come from: INPUT (read at their offsets) or the
+ * random grid of gk_grid_random(seed). */
+typedef struct source {
+    int have;                /* an input file is open */
+    gk_infile in;
+    int64_t pos;             /* the stream's byte offset */
+    uint64_t seed;
+} source;
+
+static gk_status source_open(source *s, const slabs *l, const char *input, uint64_t seed, const gk_comm *comm)
+{
+    memset(s, 0, sizeof *s);
+    s->seed = seed;
+    if (!input)
+        return GK_OK;
+    gk_status st = gk__in_open(&s->in, input);
+    if (st) return st;
+    s->have = 1;
+    uint64_t want = (uint64_t)plane_bytes(l) * (uint64_t)l->nz;
+    if (s->in.size >= 0 && (uint64_t)s->in.size != want)
+        return gk__fail(GK_EFORMAT, "%s: %lld bytes, but a %dx%dx%d float64 grid is %llu bytes", s->in.name,
+                        (long long)s->in.size, l->nx, l->ny, l->nz, (unsigned long long)want);
+    if (s->in.size < 0 && gk__comm_size(comm) > 1)
+        return gk__fail(GK_EINVAL, "%s: not a regular file: %d ranks cannot each read their planes of it",
+                        s->in.name, gk__comm_size(comm));
+    return GK_OK;
+}
+
+/* Global planes z .. z+n-1 into buf (x fastest). */
+static gk_status source_planes(source *s, const slabs *l, int z, int n, double *buf)
+{
+    uint64_t per = (uint64_t)l->nx * (uint64_t)l->ny, cnt = per * (uint64_t)n, base = per * (uint64_t)z;
+    if (!s->have) {
+        uint64_t seed = s->seed;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+        for (int64_t i = 0; i < (int64_t)cnt; i++)
+            buf[i] = 2.0 * gk__rand_unit(seed, base + (uint64_t)i) - 1.0;
+        return GK_OK;
+    }
+    const char *path = s->in.name;
+    int64_t off = (int64_t)(base * sizeof(double));
+    if (off != s->pos) {
+        if (fseeko(s->in.f, (off_t)off, SEEK_SET))
+            return gk__fail(GK_EIO, "%s: cannot seek to plane %d: %s", path, z, strerror(errno));
+        s->pos = off;
+    }
+    gk_status st = gk__read_exact(s->in.f, path, buf, (size_t)cnt * sizeof(double), "the grid");
+    if (st) return st;
+    s->pos += (int64_t)(cnt * sizeof(double));
+    for (uint64_t i = 0; i < cnt; i++)
+        if (!isfinite(buf[i])) {
+            uint64_t g = base + i;
+            return gk__fail(GK_EFORMAT, "%s: value %llu (x=%llu y=%llu z=%llu) is not finite", path,
+                            (unsigned long long)g, (unsigned long long)(g % (uint64_t)l->nx),
+                            (unsigned long long)(g / (uint64_t)l->nx % (uint64_t)l->ny),
+                            (unsigned long long)(g / (uint64_t)l->nx / (uint64_t)l->ny));
+        }
+    return GK_OK;
+}
+
+/* After the last plane: a stream (one process) must end there. */
+static gk_status source_close(source *s, const slabs *l, int read_last)
+{
+    gk_status st = GK_OK;
+    if (s->have && read_last && s->in.size < 0) {
+        char after[160];
+        snprintf(after, sizeof after, "the %llu bytes of a %dx%dx%d float64 grid",
+                 (unsigned long long)plane_bytes(l) * (unsigned long long)l->nz, l->nx, l->ny, l->nz);
+        st = gk__in_expect_end(&s->in, after);
+    }
+    if (s->have)
+        gk__in_close(&s->in);
+    s->have = 0;
+    return st;
+}
+
+/* ------------------------------------------------------------------ output */
+
+typedef gk_status (*fetch_fn)(void *src, int z, int n, double *buf);
+
+/* Planes lo .. hi-1 (this process's) to OUTPUT through buf, at most
+ * `chunk` planes at a time and never across a slab boundary (fetch serves
+ * one slab).  One process: gk's atomic output, planes in order.  Several:
+ * rank 0 makes a named temp file (or opens a device in place), every rank
+ * writes its planes at their offsets, rank 0 renames it when every rank
+ * succeeded. */
+static gk_status write_planes(const gk_comm *comm, const char *out, const slabs *l, int lo, int hi, fetch_fn fetch,
+                              void *src, double *buf, int chunk)
+{
+    gk_status st = GK_OK;
+    size_t pb = plane_bytes(l);
+    if (gk__comm_size(comm) == 1) {
+        gk_outfile o;
+        if ((st = gk__out_open(&o, out)))
+            return st;
+        for (int g = 0; g < l->P && !st; g++)
+            for (int z = l->first[g]; z < l->first[g + 1] && !st; z += chunk) {
+                int n = l->first[g + 1] - z < chunk ? l->first[g + 1] - z : chunk;
+                if (!(st = fetch(src, z, n, buf)))
+                    st = gk__out_write(&o, buf, (size_t)n * pb);
+            }
+        return gk__out_close(&o, st);
+    }
+    int rank = gk__comm_rank(comm), fd = -1, opened = 0;
+    gk_outfile o;
+    char name[4200];
+    memset(name, 0, sizeof name);
+    if (!strcmp(out, "-")) {
+        st = gk__fail(GK_EINVAL, "standard output cannot be written by %d ranks at once; name an output file",
+                      gk__comm_size(comm));
+    } else if (rank == 0) {
+        int saved = gk__out_no_tmpfile;
+        gk__out_no_tmpfile = 1;          /* the other ranks open the temp file by its name */
+        st = gk__out_open(&o, out);
+        gk__out_no_tmpfile = saved;
+        if (!st) {
+            opened = 1;
+            fd = o.fd;
+            snprintf(name, sizeof name, "%s", o.kind == GK__OUT_NAMED ? o.tmp : out);
+        }
+    }
+    if ((st = gk__comm_agree(comm, st)) || (st = gk__comm_bcast(comm, name, sizeof name, 0)))
+        goto done;
+    if (rank != 0) {
+        fd = open(name, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+            st = gk__fail(GK_EIO, "%s: rank %d cannot open %s for writing: %s", out, rank, name, strerror(errno));
+    }
+    if ((st = gk__comm_agree(comm, st)))
+        goto done;
+    for (int z = lo; z < hi && !st; z += chunk) {
+        int n = hi - z < chunk ? hi - z : chunk;
+        if ((st = fetch(src, z, n, buf)))
+            break;
+        const char *p = (const char *)buf;
+        size_t left = (size_t)n * pb;
+        off_t off = (off_t)((uint64_t)z * pb);
+        while (left && !st) {
+            ssize_t w = pwrite(fd, p, left > ((size_t)1 << 30) ? ((size_t)1 << 30) : left, off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                st = gk__fail(GK_EIO, "%s: write failed: %s", out, w < 0 ? strerror(errno) : "no progress");
+            else {
+                p += w;
+                off += w;
+                left -= (size_t)w;
+            }
+        }
+    }
+    st = gk__comm_agree(comm, st);
+done:
+    if (rank != 0 && fd >= 0)
+        close(fd);
+    if (rank == 0 && opened)
+        st = gk__out_close(&o, st);
+    return gk__comm_agree(comm, st);
+}
+
+/* ------------------------------------------------------------------ CPU ranks */
+
+/* A CPU rank's slab: the CPU backend's grid on planes [e0, e1). */
+typedef struct cpu_slab {
+    gk_stencil_cpu *g;
+    int nx, ny, z0, z1, e0, e1;
+} cpu_slab;
+
+static void cpu_rows(cpu_slab *c, int z, int n, double *buf, int put)
+{
+    int64_t px, py;
+    double *p0 = gk__stencil_cpu_plane(c->g, z - c->e0, &px, &py);
+    int nx = c->nx, ny = c->ny;
+#ifdef _OPENMP
+#pragma omp parallel for collapse(2) schedule(static)
+#endif
+    for (int k = 0; k < n; k++)
+        for (int y = 0; y < ny; y++) {
+            double *row = p0 + (int64_t)k * px * py + (int64_t)(y + 1) * px + 1;
+            double *b = buf + ((int64_t)k * ny + y) * nx;
+            if (put)
+                memcpy(row, b, (size_t)nx * sizeof *b);
+            else
+                memcpy(b, row, (size_t)nx * sizeof *b);
+        }
+}
+
+static gk_status fetch_cpu(void *src, int z, int n, double *buf)
+{
+    cpu_rows(src, z, n, buf, 0);
+    return GK_OK;
+}
+
+/* The rounds: halo planes by sendrecv straight from and into the grid
+ * (padded planes are contiguous), then t steps over the extended range. */
+static gk_status cpu_rounds(const gk_comm *comm, const slabs *l, int me, cpu_slab *c, int steps,
+                            gk_stencil_dist_report *rep)
+{
+    gk_status st = GK_OK;
+    int lo = below(l, me), hi = above(l, me);
+    int64_t px, py;
+    gk__stencil_cpu_plane(c->g, 0, &px, &py);
+    size_t pb = (size_t)(px * py) * sizeof(double);
+    for (int s = 0; s < steps && !st; s += l->H) {
+        int t = steps - s < l->H ? steps - s : l->H;
+        int mlo = lo >= 0 ? t : 0, mhi = hi >= 0 ? t : 0;
+        double t0 = gk_wtime();
+        double *slo = gk__stencil_cpu_plane(c->g, c->z0 - c->e0, NULL, NULL);
+        double *rlo = gk__stencil_cpu_plane(c->g, c->z0 - c->e0 - mlo, NULL, NULL);
+        double *shi = gk__stencil_cpu_plane(c->g, c->z1 - c->e0 - mhi, NULL, NULL);
+        double *rhi = gk__stencil_cpu_plane(c->g, c->z1 - c->e0, NULL, NULL);
+        if ((st = gk__comm_sendrecv(comm, slo, (size_t)mlo * pb, mlo ? lo : -1, rhi, (size_t)mhi * pb, mhi ? hi : -1))
+            || (st = gk__comm_sendrecv(comm, shi, (size_t)mhi * pb, mhi ? hi : -1, rlo, (size_t)mlo * pb,
+                                       mlo ? lo : -1)))
+            break;
+        double dt = gk_wtime() - t0;
+        rep->exchange_busy += dt;
+        rep->exchange_stall += dt;
+        st = gk__stencil_cpu_steps(c->g, t, t);
+    }
+    return st;
+}
+
+static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const char *out, const double *coeffs,
+                         int steps, gk_stencil_dist_report *rep)
+{
+    const gk_comm *comm = ctx->comm;
+    int me = gk__comm_rank(comm);
+    cpu_slab c;
+    memset(&c, 0, sizeof c);
+    c.nx = l->nx; c.ny = l->ny;
+    c.z0 = l->first[me]; c.z1 = l->first[me + 1];
+    c.e0 = c.z0 - l->H > 0 ? c.z0 - l->H : 0;
+    c.e1 = c.z1 + l->H < l->nz ? c.z1 + l->H : l->nz;
+    double *buf = NULL;
+    int chunk = chunk_planes(l), mine = c.z1 > c.z0;
+    int threads = gk__ctx_threads_enter(ctx);
+    double t0 = gk_wtime();
+    char what[96];
+    snprintf(what, sizeof what, "rank %d's %d planes of the stencil grid", me, c.z1 - c.z0);
+    gk_status st = GK_OK;
+    if (mine && !(st = gk_host_memory_check(gk__stencil_cpu_bytes(l->nx, l->ny, c.e1 - c.e0)
+                                            + (uint64_t)chunk * plane_bytes(l), what))
+        && !(st = gk__stencil_cpu_open(&c.g, l->nx, l->ny, c.e1 - c.e0, coeffs)))
+        st = gk__xmalloc((void **)&buf, (size_t)chunk * plane_bytes(l), "the plane buffer");
+    for (int z = c.z0; z < c.z1 && !st; z += chunk) {
+        int n = c.z1 - z < chunk ? c.z1 - z : chunk;
+        if (!(st = source_planes(src, l, z, n, buf)))
+            cpu_rows(&c, z, n, buf, 1);
+    }
+    gk_status cst = source_close(src, l, c.z1 == l->nz);
+    if (!st) st = cst;
+    if ((st = gk__comm_agree(comm, st)))
+        goto out;
+    rep->read = gk_wtime() - t0;
+    t0 = gk_wtime();
+    st = gk__comm_agree(comm, mine ? cpu_rounds(comm, l, me, &c, steps, rep) : GK_OK);
+    rep->compute = gk_wtime() - t0;
+    if (st || !out)
+        goto out;
+    t0 = gk_wtime();
+    st = write_planes(comm, out, l, c.z0, c.z1, fetch_cpu, &c, buf, chunk);
+    rep->write = gk_wtime() - t0;
+out:
+    gk__ctx_threads_leave(threads);
+    free(buf);
+    gk__stencil_cpu_close(c.g);
+    return st;
+}
+
+/* ------------------------------------------------------------------ GPUs */
+#ifdef GK_HAVE_CUDA
+
+/* The non-empty slabs of this process, in z order: parts[i] is slab
+ * g[i] on GPU gpu[i]. */
+typedef struct gpu_set {
+    int n;
+    gk_stencil_part *parts[GK_MAX_GPUS];
+    int g[GK_MAX_GPUS];
+    gk_nccl *nccl;
+    const slabs *l;
+} gpu_set;
+
+static gk_status fetch_gpu(void *src, int z, int n, double *buf)
+{
+    gpu_set *s = src;
+    for (int i = 0; i < s->n; i++)
+        if (z >= s->l->first[s->g[i]] && z < s->l->first[s->g[i] + 1])
+            return gk__stencil_part_get(s->parts[i], z, n, buf);
+    return gk__fail(GK_EINVAL, "stencil: plane %d is not on this process", z);
+}
+
+static void gpus_close(gpu_set *s)
+{
+    for (int i = 0; i < s->n; i++)
+        gk__stencil_part_close(s->parts[i]);
+    s->n = 0;
+    if (s->nccl) gk__nccl_close(s->nccl);
+    s->nccl = NULL;
+}
+
+/* Slabs g0 .. g0+G-1 are this process's (G: the context's GPUs in one
+ * process, 1 under MPI); the empty ones get no part. */
+static gk_status gpus_open(gk_context *ctx, const slabs *l, int g0, int G, const double *coeffs,
+                           const gk_config *cfg, gpu_set *s)
+{
+    gk_status st = GK_OK;
+    s->l = l;
+    for (int i = 0; i < G && !st; i++) {
+        int g = g0 + i;
+        if (!slab_size(l, g))
+            continue;
+        if (!(st = gk__stencil_part_open(&s->parts[s->n], ctx->gpus[i], &ctx->dev[i], l->nx, l->ny, l->nz,
+                                         l->first[g], l->first[g + 1], l->H, coeffs, cfg)))
+            s->g[s->n++] = g;
+    }
+    return st;
+}
+
+/* Every slab of this process from src (or the random grid). */
+static gk_status gpus_fill(gpu_set *s, source *src, double *pin, int chunk)
+{
+    gk_status st = GK_OK;
+    for (int i = 0; i < s->n && !st; i++) {
+        int z0 = s->l->first[s->g[i]], z1 = s->l->first[s->g[i] + 1];
+        for (int z = z0; z < z1 && !st; z += chunk) {
+            int n = z1 - z < chunk ? z1 - z : chunk;
+            if (!(st = source_planes(src, s->l, z, n, pin)))
+                st = gk__stencil_part_put(s->parts[i], z, n, pin);
+        }
+    }
+    return st;
+}
+
+/* How the halos move; opens NCCL between ranks when it is used. */
+static gk_status gpus_exchange(gk_context *ctx, gk_stencil_exchange want, gpu_set *s, int *mode, char *name,
+                               size_t n)
+{
+    const gk_comm *comm = ctx->comm;
+    gk_status st;
+    if (!comm) {
+        *mode = GK__SX_PEER;
+        snprintf(name, n, "%s", s->n > 1 ? "peer copies" : "none (one slab)");
+        return GK_OK;
+    }
+    if (want == GK_STENCIL_EXCHANGE_HOST) {
+        *mode = GK__SX_HOST;
+        snprintf(name, n, "pinned host memory and MPI");
+        return GK_OK;
+    }
+    char why[256] = "";
+    int64_t missing = !gk__nccl_available(why, sizeof why);
+    if ((st = gk__comm_max_i64(comm, &missing, 1)))
+        return st;
+    if (missing) {
+        if (want == GK_STENCIL_EXCHANGE_DEVICE)
+            return gk__comm_agree(comm, gk__fail(GK_ENODEV, "--exchange=device between ranks needs NCCL: %s",
+                                                 *why ? why : "missing on another rank"));
+        *mode = GK__SX_HOST;
+        snprintf(name, n, "pinned host memory and MPI (no NCCL)");
+        return GK_OK;
+    }
+    if ((st = gk__comm_agree(comm, gk__nccl_open(&s->nccl, comm))))
+        return st;
+    *mode = GK__SX_NCCL;
+    snprintf(name, n, "NCCL send/receive");
+    return GK_OK;
+}
+
+static gk_status gpus_run(gk_context *ctx, const slabs *l, gpu_set *s, int mode, int steps, double *busy,
+                          double *stall)
+{
+    gk_stencil_xchg x;
+    memset(&x, 0, sizeof x);
+    x.mode = mode;
+    x.H = l->H;
+    x.nccl = s->nccl;
+    x.comm = ctx->comm;
+    x.below = x.above = -1;
+    if (ctx->comm) {
+        int me = gk__comm_rank(ctx->comm);
+        x.below = below(l, me);
+        x.above = above(l, me);
+    }
+    gk_status st = s->n ? gk__stencil_multi_run(s->parts, s->n, &x, steps) : GK_OK;
+    *busy = x.busy;
+    *stall = x.stall;
+    return st;
+}
+
+static gk_status run_gpu(gk_context *ctx, const slabs *l, source *src, const char *out, const double *coeffs,
+                         int steps, const gk_config *cfg, gk_stencil_exchange want, gk_stencil_dist_report *rep)
+{
+    const gk_comm *comm = ctx->comm;
+    int rank = gk__comm_rank(comm), G = comm ? 1 : ctx->ngpus;
+    gpu_set s;
+    double *pin = NULL;
+    int saved = -1, entered = 0, mode = 0, chunk = chunk_planes(l);
+    memset(&s, 0, sizeof s);
+    gk_status st = gk__ctx_gpu_enter(ctx, &saved);
+    if ((st = gk__comm_agree(comm, st)))
+        return st;
+    entered = 1;
+    double t0 = gk_wtime();
+    char what[64];
+    snprintf(what, sizeof what, "the plane buffer (%d planes)", chunk);
+    if (!(st = gk_host_memory_check((uint64_t)chunk * plane_bytes(l), what))
+        && !(st = gk__stencil_pinned((void **)&pin, (size_t)chunk * plane_bytes(l)))
+        && !(st = gpus_open(ctx, l, rank * G, G, coeffs, cfg, &s)))
+        st = gpus_fill(&s, src, pin, chunk);
+    gk_status cst = source_close(src, l, rank * G + G == l->P);
+    if (!st) st = cst;
+    if ((st = gk__comm_agree(comm, st)))
+        goto out;
+    rep->read = gk_wtime() - t0;
+    if ((st = gpus_exchange(ctx, want, &s, &mode, rep->exchange, sizeof rep->exchange)))
+        goto out;
+    t0 = gk_wtime();
+    st = gk__comm_agree(comm, gpus_run(ctx, l, &s, mode, steps, &rep->exchange_busy, &rep->exchange_stall));
+    rep->compute = gk_wtime() - t0;
+    if (st || !out)
+        goto out;
+    t0 = gk_wtime();
+    int lo = l->first[rank * G], hi = l->first[rank * G + G];
+    st = write_planes(comm, out, l, lo, hi, fetch_gpu, &s, pin, chunk);
+    rep->write = gk_wtime() - t0;
+out:
+    gpus_close(&s);
+    gk__stencil_pinned_free(pin);
+    if (entered) gk__ctx_gpu_leave(saved);
+    return st;
+}
+#endif /* GK_HAVE_CUDA */
+
+/* ------------------------------------------------------------------ front door */
+
+static void dist_report_init(gk_context *ctx, gk_stencil_dist_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    gk__ctx_report_init(ctx, &rep->run);
+    rep->ranks = gk__comm_size(ctx->comm);
+    rep->gpus = ctx->backend == GK_BACKEND_GPU ? ctx->ngpus * rep->ranks : 0;
+    rep->write = -1;
+    if (ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1) {
+        size_t l = strlen(rep->run.device);
+        for (int i = 1; i < ctx->ngpus && l + 16 < sizeof rep->run.device; i++, l = strlen(rep->run.device))
+            snprintf(rep->run.device + l, sizeof rep->run.device - l, ", GPU %d", ctx->gpus[i]);
+    }
+    if (rep->ranks > 1) {
+        size_t l = strlen(rep->run.device);
+        snprintf(rep->run.device + l, sizeof rep->run.device - l, "; %d ranks", rep->ranks);
+    }
+    snprintf(rep->exchange, sizeof rep->exchange, "%s", rep->ranks > 1 ? "MPI send/receive" : "none (one process)");
+}
+
+/* The checks every entry point shares; the number of slabs and the halo
+ * depth the configuration wants. */
+static gk_status dist_setup(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, int64_t steps, const char *config,
+                            gk_config *cfg, gk_report *rep, int *P, int *want_h)
+{
+    const gk_comm *comm = ctx->comm;
+    gk_status st;
+    if (comm && ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1)
+        return gk__fail(GK_EINVAL, "under mpirun each rank drives one GPU (%d ranks were given %d GPUs each)",
+                        comm->size, ctx->ngpus);
+    if (comm && !comm->sendrecv)
+        return gk__fail(GK_EINVAL, "the communicator has no sendrecv (needed between the ranks of a stencil)");
+    if ((st = gk_stencil_check_size(nx, ny, nz, steps)))
+        return st;
+    int64_t m = nx > ny ? nx : ny;
+    if ((st = gk__ctx_config(ctx, "stencil", m > nz ? m : nz, config, cfg, rep)))
+        return st;
+    *P = gk__comm_size(comm) * (ctx->backend == GK_BACKEND_GPU && !comm ? ctx->ngpus : 1);
+#ifdef GK_HAVE_CUDA
+    *want_h = ctx->backend == GK_BACKEND_GPU ? gk__stencil_cfg_steps_per_pass(cfg) : GK_STENCIL_CPU_T;
+#else
+    *want_h = GK_STENCIL_CPU_T;
+#endif
+    return GK_OK;
+}
+
+gk_status gk_stencil_run_file(gk_context *ctx, const char *input, uint64_t seed, const char *output,
+                              int64_t nx, int64_t ny, int64_t nz, const double coeffs[GK_STENCIL_NCOEFFS],
+                              int64_t steps, const char *config, gk_stencil_exchange exchange,
+                              gk_stencil_dist_report *report)
+{
+    gk_stencil_dist_report local;
+    gk_stencil_dist_report *rep = report ? report : &local;
+    if (!ctx || !coeffs)
+        return gk__fail(GK_EINVAL, "gk_stencil_run_file: no %s", !ctx ? "context" : "coefficients");
+    const gk_comm *comm = ctx->comm;
+    gk_config cfg;
+    slabs l = { 0 };
+    source src;
+    memset(&src, 0, sizeof src);
+    int P = 1, want_h = 1;
+    dist_report_init(ctx, rep);
+    gk_status st = dist_setup(ctx, nx, ny, nz, steps, config, &cfg, &rep->run, &P, &want_h);
+    if (!st && comm && ((input && !strcmp(input, "-")) || (output && !strcmp(output, "-"))))
+        st = gk__fail(GK_EINVAL, "standard %s cannot be shared by %d ranks; name a file",
+                      input && !strcmp(input, "-") ? "input" : "output", comm->size);
+    if (!st)
+        st = slabs_make(&l, (int)nx, (int)ny, (int)nz, P, want_h);
+    if (!st)
+        st = source_open(&src, &l, input, seed, comm);
+    if ((st = gk__comm_agree(comm, st))) {
+        source_close(&src, &l, 0);
+        free(l.first);
+        return st;
+    }
+    rep->parts = P;
+    rep->halo = l.H;
+    rep->thinnest = l.thin == INT_MAX ? 0 : l.thin;
+    rep->thickest = l.thick;
+    if (ctx->backend != GK_BACKEND_GPU)
+        st = run_cpu(ctx, &l, &src, output, coeffs, (int)steps, rep);
+    else {
+#ifdef GK_HAVE_CUDA
+        st = run_gpu(ctx, &l, &src, output, coeffs, (int)steps, &cfg, exchange, rep);
+#else
+        source_close(&src, &l, 0);
+        st = gk__comm_agree(comm, gk__fail(GK_ENODEV, "gk was built without CUDA support"));
+#endif
+    }
+    (void)exchange;
+    rep->run.compute = rep->compute;
+    if (!st && comm) {   /* the slowest rank's times */
+        double v[5] = { rep->read, rep->compute, rep->exchange_busy, rep->exchange_stall, rep->write };
+        if (!(st = gk__comm_max_f64(comm, v, 5))) {
+            rep->read = v[0]; rep->compute = v[1]; rep->exchange_busy = v[2];
+            rep->exchange_stall = v[3]; rep->write = v[4];
+            rep->run.compute = rep->compute;
+        }
+    }
+    free(l.first);
+    return st;
+}
+
+/* ------------------------------------------------------------------ bench */
+
+gk_status gk_stencil_bench_multi(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, int steps,
+                                 const char *config, gk_stencil_multi_row *row)
+{
+    memset(row, 0, sizeof *row);
+    row->nx = nx; row->ny = ny; row->nz = nz;
+    row->steps = steps;
+    row->identical = -1;
+    if (!ctx)
+        return gk__fail(GK_EINVAL, "gk_stencil_bench_multi: no context");
+    if (ctx->backend != GK_BACKEND_GPU)
+        return gk__fail(GK_EINVAL, "bench stencil past one GPU needs the GPU backend");
+    if (steps < 1)
+        return gk__fail(GK_EINVAL, "bench stencil: %d steps (want >= 1)", steps);
+#ifndef GK_HAVE_CUDA
+    (void)config;
+    return gk__fail(GK_ENODEV, "gk was built without CUDA support");
+#else
+    const gk_comm *comm = ctx->comm;
+    int rank = gk__comm_rank(comm), size = gk__comm_size(comm), G = comm ? 1 : ctx->ngpus;
+    gk_report rep;
+    gk_config cfg;
+    int P = 1, want_h = 1;
+    gk__ctx_report_init(ctx, &rep);
+    gk_status st = gk__comm_agree(comm, dist_setup(ctx, nx, ny, nz, steps, config, &cfg, &rep, &P, &want_h));
+    if (st) return st;
+    row->gpus = P;
+    row->ranks = size;
+    snprintf(row->device, sizeof row->device, "%s", rep.device);
+    snprintf(row->config, sizeof row->config, "%s", rep.config);
+    const uint64_t seed = 12345;
+    slabs l = { 0 };
+    gpu_set s;
+    memset(&s, 0, sizeof s);
+    source src;
+    memset(&src, 0, sizeof src);
+    src.seed = seed;
+    double *one = NULL, *pin = NULL;
+    int saved = -1, entered = 0;
+    uint64_t npts = (uint64_t)nx * (uint64_t)ny * (uint64_t)nz, bytes = npts * sizeof(double);
+    if ((st = gk__comm_agree(comm, gk__ctx_gpu_enter(ctx, &saved))))
+        return st;
+    entered = 1;
+    /* one GPU, the single-GPU code (one process only; skipped when it does
+     * not fit the GPU or the host) */
+    if (size == 1 && gk_host_memory_check(2 * bytes, "") == GK_OK) {
+        gk_stencil_gpu *g = NULL;
+        float ms = 0;
+        if ((st = gk__stencil_gpu_open(&g, &ctx->dev[0], (cudaStream_t)ctx->stream, (int)nx, (int)ny, (int)nz,
+                                       gk_stencil_default_coeffs, &cfg)) == GK_ENOMEM) {
+            st = GK_OK;
+            gk__clear_error();
+        } else if (!st) {
+            if (!(st = gk__xmalloc((void **)&one, (size_t)bytes, "the one-GPU grid"))) {
+                gk_grid_random(one, (int)nx, (int)ny, (int)nz, seed);
+                int warm = gk__stencil_gpu_steps_per_pass(g);
+                if (!(st = gk__stencil_gpu_upload(g, one, NULL)) && !(st = gk__stencil_gpu_run(g, warm, NULL))
+                    && !(st = gk__stencil_gpu_upload(g, one, NULL)) && !(st = gk__stencil_gpu_run(g, steps, &ms)))
+                    st = gk__stencil_gpu_download(g, one, NULL);
+                row->one_seconds = ms * 1e-3;
+            }
+        }
+        gk__stencil_gpu_close(g);
+        if (st) goto out;
+    } else {
+        gk__clear_error();
+    }
+    int chunk;
+    if ((st = gk__comm_agree(comm, slabs_make(&l, (int)nx, (int)ny, (int)nz, P, want_h))))
+        goto out;
+    chunk = chunk_planes(&l);
+    row->halo = l.H;
+    st = gk__stencil_pinned((void **)&pin, (size_t)chunk * plane_bytes(&l));
+    if (!st)
+        st = gpus_open(ctx, &l, rank * G, G, gk_stencil_default_coeffs, &cfg, &s);
+    if ((st = gk__comm_agree(comm, st)))
+        goto out;
+    int mode;
+    if ((st = gpus_exchange(ctx, GK_STENCIL_EXCHANGE_AUTO, &s, &mode, row->exchange, sizeof row->exchange)))
+        goto out;
+    for (int r = 0; r < 2 && !st; r++) {     /* a warm-up of one round, then the timed run */
+        if ((st = gk__comm_agree(comm, gpus_fill(&s, &src, pin, chunk))))
+            break;
+        double busy = 0, stall = 0, t0 = gk_wtime();
+        st = gk__comm_agree(comm, gpus_run(ctx, &l, &s, mode, r ? steps : l.H, &busy, &stall));
+        double v[3] = { gk_wtime() - t0, busy, stall };
+        if (!st && !(st = gk__comm_max_f64(comm, v, 3)) && r == 1) {
+            row->seconds = v[0];
+            row->busy = v[1];
+            row->stall = v[2];
+        }
+    }
+    if (st) goto out;
+    double work = (double)npts * steps;
+    row->gstencils = work / row->seconds * 1e-9;
+    if (row->one_seconds > 0) {
+        row->one_gstencils = work / row->one_seconds * 1e-9;
+        row->speedup = row->one_seconds / row->seconds;
+        row->efficiency = row->speedup / row->gpus;
+        /* the check: every slab against the one GPU's grid, bit for bit */
+        int same = 1;
+        for (int i = 0; i < s.n && !st; i++) {
+            int z0 = l.first[s.g[i]], z1 = l.first[s.g[i] + 1];
+            for (int z = z0; z < z1 && !st; z += chunk) {
+                int n = z1 - z < chunk ? z1 - z : chunk;
+                if (!(st = gk__stencil_part_get(s.parts[i], z, n, pin)))
+                    same &= !memcmp(pin, one + (size_t)z * nx * ny, (size_t)n * plane_bytes(&l));
+            }
+        }
+        row->identical = same;
+    }
+out:
+    gpus_close(&s);
+    gk__stencil_pinned_free(pin);
+    if (entered) gk__ctx_gpu_leave(saved);
+    free(l.first);
+    free(one);
+    return st;
+#endif
+}

@@ -1,0 +1,65 @@
+/* stencil_multi.h - the 27-point stencil past one GPU: z slabs (host side;
+ * the kernels are the single-GPU ones of stencil.cu, unchanged).
+ *
+ * The grid's NZ planes are split into slabs [z0, z1), one per GPU (a slab
+ * may be empty).  A part holds its slab and H planes of each neighbour
+ * (the "extended" range [e0, e1) = [max(0, z0-H), min(NZ, z1+H))) as a grid
+ * of its own: the single-GPU stencil context (stencil_gpu.c) on e1 - e0
+ * planes, whose zero halo is the true boundary wherever the extended range
+ * meets the grid's edge.  A round of t <= H steps: the t planes next to
+ * each slab boundary are copied to the neighbour's extended planes, then
+ * the part runs t sweeps over its whole extended range with the configured
+ * design (DESIGN 2: t steps in one pass).  The planes it computes past its
+ * slab are wrong by the time t steps have run (their own outer neighbours
+ * were not there), but wrong values travel one plane per step, so after t
+ * <= H steps the slab itself holds exactly what one GPU computes: the same
+ * FMA chain on the same values, bit for bit.  H = the design's steps per
+ * pass, at most the thinnest non-empty slab. */
+#ifndef GK_STENCIL_MULTI_H
+#define GK_STENCIL_MULTI_H
+
+#include "gpu/gpu.h"
+#include "gpu/comm_nccl.h"
+
+typedef struct gk_stencil_part gk_stencil_part;
+
+/* On GPU `ordinal` (made current; the caller restores its own device): the
+ * slab [z0, z1) of an nx x ny x nz grid with H extra planes each side
+ * (clipped to the grid); z0 < z1.  cfg NULL: defaults.  GK_ENOMEM naming
+ * the sizes when the device lacks the memory. */
+gk_status gk__stencil_part_open(gk_stencil_part **p, int ordinal, const gk_device_info *dev, int nx, int ny,
+                                int nz, int z0, int z1, int H, const double coeffs[27], const gk_config *cfg);
+void gk__stencil_part_close(gk_stencil_part *p);
+const gk_config *gk__stencil_part_config(const gk_stencil_part *p);
+/* The configuration's steps per pass (the halo depth it wants). */
+int gk__stencil_cfg_steps_per_pass(const gk_config *cfg);
+/* The interior of global planes z .. z+n-1 (inside the slab) from / to
+ * host memory (x fastest, nx*ny doubles per plane); synchronous. */
+gk_status gk__stencil_part_put(gk_stencil_part *p, int z, int n, const double *host);
+gk_status gk__stencil_part_get(gk_stencil_part *p, int z, int n, double *host);
+
+enum { GK__SX_PEER, GK__SX_NCCL, GK__SX_HOST };
+
+typedef struct gk_stencil_xchg {
+    int mode;                 /* GK__SX_*: PEER between the parts of this process; NCCL or
+                                 HOST (pinned buffers and comm's sendrecv) between ranks,
+                                 one part per rank */
+    int H;                    /* halo depth: steps per round */
+    int below, above;         /* NCCL / HOST: the neighbouring ranks (-1: none) */
+    gk_nccl *nccl;
+    const gk_comm *comm;
+    /* out, seconds: the copies of halo planes (busy: the part that copied
+     * longest), and compute waiting for its halo (stall: the part that
+     * waited longest, including waiting for a slower neighbour) */
+    double busy, stall;
+} gk_stencil_xchg;
+
+/* `steps` sweeps over the parts of this process (ordered by z; NCCL and
+ * HOST: exactly one), each round's halos first; returns when done. */
+gk_status gk__stencil_multi_run(gk_stencil_part **parts, int nlocal, gk_stencil_xchg *x, int steps);
+
+/* Pinned host memory (fast copies to and from the GPUs). */
+gk_status gk__stencil_pinned(void **p, size_t bytes);
+void gk__stencil_pinned_free(void *p);
+
+#endif /* GK_STENCIL_MULTI_H */
