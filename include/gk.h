@@ -16,6 +16,7 @@
 #include <gk/stencil.h>
 #include <gk/tune.h>
 #include <gk/parse.h>
+#include <gk/elementwise.h>
 #include <gk/gemm.h>
 
 #endif /* GK_H */

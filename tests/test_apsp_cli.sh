@@ -105,4 +105,41 @@ t_ok "bench apsp on the CPU" "$GK" bench apsp --device=cpu --sizes=100,130
 grep -q '^    130 ' "$T/out" && ! grep -q ' NO$' "$T/out"; t_result $? "bench rows agree with the baseline"
 # (the blocked kernel's speed-up over the plain loop is a benchmark, not a
 # test: see bench/README.md, "Checking the CPU speed-up by hand")
+# ---- --precision: the 16-bit and 32-bit paths give the same bytes
+devs=cpu
+[ $gpu = yes ] && devs="cpu gpu"
+for f in "$data"/c*.out.sha256; do
+  c=$(basename "$f" .out.sha256)
+  want=$(cut -c1-64 "$f")
+  for dev in $devs; do
+    for p in 16 32; do
+      "$GK" apsp --device=$dev --precision=$p "$data/$c" "$T/$c.p$p" 2>"$T/err"
+      got=$(sha256sum "$T/$c.p$p" 2>/dev/null | cut -c1-64)
+      [ "$got" = "$want" ]; t_result $? "$c on --device=$dev --precision=$p: output SHA-256 matches"
+    done
+  done
+done
+# a chain at the cap 32767: 0 -> 1 -> 2 sums to 32766, 0 -> 3 to exactly 32767,
+# 0 -> 4 to 32768; vertex 5 unreachable
+i32 6 4 0 1 16383 1 2 16383 2 3 1 3 4 1 >"$T/cap.in"
+i32 6 3 0 1 16383 1 2 16383 4 5 2 >"$T/below.in"
+for dev in $devs; do
+  t_ok "cap chain, --precision=32 on $dev" "$GK" apsp --device=$dev --precision=32 --verbose "$T/cap.in" "$T/cap.32"
+  grep -q 'precision 32: 32-bit, as asked' "$T/err"; t_result $? "--verbose says 32 bits were asked ($dev)"
+  t_ok "cap chain, --precision=16 on $dev" "$GK" apsp --device=$dev --precision=16 --verbose "$T/cap.in" "$T/cap.16"
+  grep -q 'precision 32: 16-bit run, then 32-bit' "$T/err"; t_result $? "--verbose: a distance at the cap sends it to 32 bits ($dev)"
+  cmp -s "$T/cap.16" "$T/cap.32"; t_result $? "cap chain: --precision=16 output == --precision=32 output ($dev)"
+  t_ok "below the cap, auto on $dev" "$GK" apsp --device=$dev --json "$T/below.in" "$T/below.a"
+  grep -q '"precision":16' "$T/out" && grep -q '"precision_detail":"16-bit, exact: every entry at the cap' "$T/out"
+  t_result $? "--json: the automatic choice ran 16 bits, exact, unreachable pairs shown ($dev)"
+  t_ok "below the cap, --precision=32 on $dev" "$GK" apsp --device=$dev --precision=32 "$T/below.in" "$T/below.32"
+  cmp -s "$T/below.a" "$T/below.32"; t_result $? "below the cap: auto output == --precision=32 output ($dev)"
+done
+i32 3 2 0 1 40000 1 2 1 >"$T/heavy.in"
+t_ok "a weight above the cap, auto" "$GK" apsp --device=cpu --verbose "$T/heavy.in" "$T/heavy.a"
+grep -q 'precision 32: 32-bit: an initial entry reaches' "$T/err"; t_result $? "auto: a weight above the cap picks 32 bits"
+i32 0 40000 40001 1073741823 0 1 1073741823 1073741823 0 >"$T/heavy.want"
+cmp -s "$T/heavy.a" "$T/heavy.want"; t_result $? "a weight above the cap: the exact distances"
+t_fails "a bad --precision" 2 "precision.*'8' is not auto, 16 or 32" "$GK" apsp --precision=8 "$T/g1" "$T/x"
+[ ! -e "$T/x" ]; t_result $? "no output after a bad --precision"
 t_done

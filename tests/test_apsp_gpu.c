@@ -8,6 +8,7 @@
 #include "gk.h"
 #include "tap.h"
 #include "test_apsp_ref.h"
+#include "test_apsp16_cases.h"
 
 #ifdef GK_HAVE_CUDA
 #include "gpu/apsp_gpu.h"
@@ -35,6 +36,51 @@ static void check_graph(int32_t V, int kind)
     ok(gk__apsp_cpu(cpu, V) == GK_OK && memcmp(gpu, cpu, bytes) == 0, "GPU output byte-identical to CPU, V=%d %s",
        V, ref_kind_name[kind]);
     free(g.e); free(want); free(gpu); free(cpu);
+}
+
+/* The 16-bit kernel on an initial matrix: its raw result is min(distance,
+ * C) entry by entry, the count of entries at the cap is right, and
+ * gk_apsp_solve gives the reference at every precision, in the lanes the
+ * rules say. */
+static void check16(const int32_t *init, int32_t V, const char *what)
+{
+    size_t bytes = (size_t)V * V * sizeof(int32_t);
+    int32_t *want = t16_want(init, V), *d = malloc(bytes);
+    uint16_t *m16 = malloc((size_t)V * V * sizeof *m16);
+    int needs32 = t16_needs32(want, V);
+    int64_t at_cap = -1, want_cap = 0, bad = -1;
+    for (int64_t i = 0; i < (int64_t)V * V; i++) want_cap += want[i] >= T16_CAP;
+    gk_apsp_gpu *c = NULL;
+    gk_status st;
+    if (!(st = gk__apsp_gpu_open_bits(&c, &dev, NULL, V, NULL, 16)) && !(st = gk__apsp_gpu_upload(c, init, NULL))
+        && !(st = gk__apsp_gpu_run(c, NULL)) && !(st = gk__apsp_gpu_count_cap(c, &at_cap))
+        && !(st = gk__apsp_gpu_download16(c, m16, NULL)))
+        bad = t16_bad_capped(m16, want, V);
+    ok(st == GK_OK && bad == 0 && at_cap == want_cap, "%s: GPU 16-bit result == min(distance, C) (%lld differ), "
+       "%lld at the cap (want %lld) %s", what, (long long)bad, (long long)at_cap, (long long)want_cap,
+       st ? gk_last_error() : "");
+    /* rerun on the same context: nothing left over from the last run */
+    if (!st && !(st = gk__apsp_gpu_upload(c, init, NULL)) && !(st = gk__apsp_gpu_run(c, NULL))
+        && !(st = gk__apsp_gpu_download16(c, m16, NULL)))
+        bad = t16_bad_capped(m16, want, V);
+    ok(st == GK_OK && bad == 0, "%s: GPU 16-bit rerun on the same context", what);
+    gk__apsp_gpu_close(c);
+    int32_t max_entry = 0;
+    for (int64_t i = 0; i < (int64_t)V * V; i++)
+        if (init[i] < T16_INF && init[i] > max_entry) max_entry = init[i];
+    int precisions[] = { 16, 32, 0 };
+    for (int p = 0; p < 3; p++) {
+        gk_apsp_options o = { 0, NULL, precisions[p] };
+        gk_report rep;
+        memcpy(d, init, bytes);
+        st = gk_apsp_solve(gpu_ctx, d, V, &o, &rep);
+        int want_prec = precisions[p] == 32 ? 32 : precisions[p] == 16 ? (needs32 ? 32 : 16)
+                        : max_entry >= T16_CAP ? 32 : needs32 ? 32 : 16;
+        ok(st == GK_OK && memcmp(d, want, bytes) == 0 && rep.precision == want_prec && rep.backend == GK_BACKEND_GPU,
+           "%s: GPU gk_apsp_solve precision=%d == reference, ran in %d bits (want %d): %s %s", what, precisions[p],
+           rep.precision, want_prec, rep.precision_detail, st ? gk_last_error() : "");
+    }
+    free(want); free(d); free(m16);
 }
 
 /* The tuner's path: one context, upload + run repeated, a configuration. */
@@ -99,6 +145,38 @@ int main(void)
         for (int kind = 0; kind < G_KINDS; kind++)
             check_graph(sizes[s], kind);
     check_graph(2100, G_SPARSE);
+
+    /* the 16-bit path: graphs built to sit at the cap, random graphs of
+     * sizes around its 128-wide tiles */
+    for (int c = 0; c < T16_NCASES; c++) {
+        int32_t V;
+        int32_t *init = t16_case(c, &V);
+        check16(init, V, t16_name[c]);
+        free(init);
+    }
+    /* gk_apsp_prepare ahead of the solve (a configuration NVRTC compiles):
+     * the solve then loads the offered image; the result is the reference */
+    {
+        ref_graph g = ref_random_graph(300, G_SPARSE);
+        int32_t *want = ref_matrix(&g), *d = ref_matrix(&g);
+        ref_fw(want, 300);
+        gk_apsp_options po = { 0, "APSP_TILE=64,APSP_TM=4,APSP_TN=4,APSP_BK=16,APSP_UNROLL=4", 32 };
+        gk_status pst = gk_apsp_prepare(gpu_ctx, 300, &po);
+        ok(pst == GK_OK && gk_apsp_solve(gpu_ctx, d, 300, &po, NULL) == GK_OK
+           && memcmp(d, want, (size_t)300 * 300 * sizeof *d) == 0,
+           "gk_apsp_prepare, then gk_apsp_solve with its configuration == reference %s", pst ? gk_last_error() : "");
+        free(g.e); free(want); free(d);
+    }
+    int32_t sizes16[] = { 1, 127, 128, 129, 300, 1000 };
+    for (size_t s = 0; s < sizeof sizes16 / sizeof sizes16[0]; s++)
+        for (int kind = 0; kind < G_KINDS; kind++) {
+            ref_graph g = ref_random_graph(sizes16[s], kind);
+            int32_t *init = ref_matrix(&g);
+            char what[96];
+            snprintf(what, sizeof what, "random V=%d %s", sizes16[s], ref_kind_name[kind]);
+            check16(init, sizes16[s], what);
+            free(g.e); free(init);
+        }
 
     check_ctx(NULL, 300, 1);
     check_ctx(NULL, 1, 0);

@@ -138,7 +138,8 @@ static void test_grid_sizes(void)
     ok(buf[0] != 1 && buf[3] != 4 && buf[0] >= -1 && buf[0] < 1, "gk_grid_random 2x2x1 fills");
     ok(gk__stencil_cpu_bytes(G, G, G) == UINT64_MAX, "gk_stencil_cpu_bytes saturates for 2^30 cube");
     ok(gk__stencil_cpu_bytes(G, G / 2, 1) == UINT64_MAX, "gk_stencil_cpu_bytes saturates for 2^30x2^29x1");
-    is_int(gk__stencil_cpu_bytes(1, 1, 1), 2 * 27 * 8, "gk_stencil_cpu_bytes 1x1x1");
+    is_int(gk__stencil_cpu_bytes(1, 1, 1), 2 * (16 * 3 * 3 + 8) * 8,
+           "gk_stencil_cpu_bytes 1x1x1 (x pitch 8 + 8, 8 spare)");
     ok(gk_stencil_check_size(G, G, 2, 0) == GK_EINVAL, "check_size 2^30x2^30x2: %s", gk_last_error());
     ok(gk_stencil_check_size(G, G, G, 0) == GK_EINVAL, "check_size 2^30 cube: %s", gk_last_error());
     ok(gk_stencil_check_size(G, G / 2, 1, 0) == GK_EINVAL, "check_size 2^30x2^29x1 (padded): %s",

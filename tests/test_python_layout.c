@@ -24,8 +24,10 @@ int main(void)
     F(gk_report, h2d); F(gk_report, compute); F(gk_report, d2h); F(gk_report, check);
     F(gk_report, checked); F(gk_report, check_against); F(gk_report, check_max_abs);
     F(gk_report, check_max_rel); F(gk_report, check_tolerance);
+    F(gk_report, precision); F(gk_report, precision_detail);
     S(gk_apsp_options);
     F(gk_apsp_options, check); F(gk_apsp_options, config);
+    F(gk_apsp_options, precision);
     S(gk_stencil_options);
     F(gk_stencil_options, check); F(gk_stencil_options, config);
     S(gk_gemm_options);

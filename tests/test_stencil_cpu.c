@@ -74,8 +74,13 @@ int main(void)
      * below the vector blocks, y blocks with 1..3 leftover rows, grids
      * smaller than the temporal halo), both coefficient sets. */
     {
+        /* and the AVX-512 kernel's aligned rows: nx = 8 and 64 (the last
+         * block's right neighbour is the next row's zero pad), 40 (a 32-wide
+         * block and an 8-wide one); 40x37x35: several y blocks of both
+         * sweeps with leftover rows and several z chunks of the one-step
+         * sweep */
         static const int sz[][3] = { { 1, 1, 1 }, { 2, 3, 5 }, { 7, 6, 3 }, { 41, 5, 4 }, { 70, 35, 9 },
-                                     { 33, 66, 7 } };
+                                     { 33, 66, 7 }, { 8, 4, 3 }, { 64, 9, 5 }, { 40, 37, 35 } };
         int auto_isa = gk__stencil_cpu_isa(-1);
         ok(auto_isa >= GK_STENCIL_ISA_GENERIC && gk__stencil_cpu_isa_supported(auto_isa),
            "automatic ISA: %s", gk__stencil_cpu_isa_name(auto_isa));
@@ -115,10 +120,40 @@ int main(void)
                             free(a); free(r);
                         }
             }
-            ok(bad == 0, "%s: %d runs (T = 1..4, steps 0..2T+1, 6 grids, 2 coefficient sets) bit-identical "
+            ok(bad == 0, "%s: %d runs (T = 1..4, steps 0..2T+1, 9 grids, 2 coefficient sets) bit-identical "
                "to the triple loop%s%s", gk__stencil_cpu_isa_name(isa), runs, bad ? "; first failure: " : "", first);
         }
         ok(gk__stencil_cpu_isa(-1) == auto_isa, "back to the automatic ISA");
+#ifdef _OPENMP
+        /* other thread counts (each thread has its own share of the rings;
+         * more threads than y blocks leaves some idle), automatic ISA */
+        {
+            int saved = omp_get_max_threads(), bad = 0, runs = 0;
+            for (int th = 1; th <= 5; th += 2) {
+                omp_set_num_threads(th);
+                for (int T = 1; T <= 4; T++) {
+                    int nx = 40, ny = 70, nz = 12, steps = 2 * T + 1;
+                    size_t n = (size_t)nx * ny * nz;
+                    double *a = malloc(n * 8), *r = malloc(n * 8);
+                    uint64_t sd = 500 + th * 10 + T;
+                    for (size_t i = 0; i < n; i++) a[i] = t_rand(&sd);
+                    memcpy(r, a, n * 8);
+                    t_reference(r, nx, ny, nz, t_random_coeffs, steps);
+                    gk_status st = gk__stencil_cpu_t(a, nx, ny, nz, t_random_coeffs, steps, T);
+                    int exact;
+                    t_maxdiff(a, r, n, &exact);
+                    runs++;
+                    bad += st || !exact;
+                    free(a); free(r);
+                }
+            }
+            omp_set_num_threads(saved);
+            ok(bad == 0, "1, 3 and 5 threads, T = 1..4, 40x70x12, 2T+1 steps: %d of %d runs bit-identical", runs - bad,
+               runs);
+        }
+#else
+        skip("no OpenMP", "other thread counts");
+#endif
         double one = 1;
         ok(gk__stencil_cpu_t(&one, 1, 1, 1, gk_stencil_default_coeffs, 1, 0) == GK_EINVAL
            && gk__stencil_cpu_t(&one, 1, 1, 1, gk_stencil_default_coeffs, 1, GK_STENCIL_CPU_TMAX + 1) == GK_EINVAL,
@@ -244,7 +279,8 @@ int main(void)
     ok(gk__stencil_cpu(&one, 1, 1, 1, dc, -3) == GK_EINVAL, "gk_stencil_cpu refuses negative steps");
     ok(gk_host_memory_check((uint64_t)1 << 62, "a huge grid") == GK_ENOMEM && strstr(gk_last_error(), "needs"),
        "host memory check: %s", gk_last_error());
-    ok(gk__stencil_cpu_bytes(10, 10, 10) == 2 * 12 * 12 * 12 * 8, "CPU buffers: two padded grids");
+    ok(gk__stencil_cpu_bytes(10, 10, 10) == 2 * (24 * 12 * 12 + 8) * 8,
+       "CPU buffers: two padded grids (x pitch 10 rounded up to 8, plus 8; 8 spare doubles each)");
 
     /* Comparison rule. */
     {

@@ -134,6 +134,11 @@ typedef struct gk_apsp_options {
                               defaults).  Validated against the kernel's tunable
                               description on every backend; unused on the CPU
                               (gk_report.config_ignored says so). */
+    int precision;         /* 0 (auto): the exact 16-bit path unless an initial entry
+                              reaches its cap (32767); 16: the 16-bit path, settled in 32
+                              bits where needed; 32: the int32 path.  The result is
+                              byte-identical in every case; gk_report.precision says
+                              which lanes produced it.  Unused past one GPU (int32). */
 } gk_apsp_options;
 
 /* One call per job: solve APSP in place on the context's backend with the
@@ -141,6 +146,12 @@ typedef struct gk_apsp_options {
  * Every entry of dist must be in [0, GK_APSP_INF] (what gk_apsp_read makes). */
 GK_API gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V,
                                const gk_apsp_options *options, gk_report *report);
+
+/* Optional, ahead of gk_apsp_solve with the same V and options (for
+ * instance on another thread while the input is read): the GPU kernel image
+ * the solve will load is made ready now (a tuned configuration compiled by
+ * NVRTC), so the solve does not wait for it.  Nothing to do on the CPU. */
+GK_API gk_status gk_apsp_prepare(gk_context *ctx, int32_t V, const gk_apsp_options *options);
 
 /* Compare two V x V matrices: GK_OK if equal, else GK_EMISMATCH naming the
  * number of differing entries and the first one. */
@@ -161,6 +172,10 @@ typedef struct gk_apsp_bench_row {
     char device[256];
     char config[256];                /* complete GPU configuration ("" on the CPU) */
     gk_config_source config_source;
+    /* the exact 16-bit path on the same matrix (GPU: its kernel, timed alone;
+       CPU: its blocked code); tmps16 counts V^3 updates per second */
+    double seconds16, tmps16, ceiling16_tmps;
+    int identical16;                 /* 1: the 16-bit result == the kernel's */
 } gk_apsp_bench_row;
 
 /* Random matrix (density 0.3, weights <= 1000).  config: as in

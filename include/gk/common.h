@@ -105,6 +105,8 @@ typedef struct gk_report {
     int checked;                 /* 1: compared against an independent reference, equal */
     char check_against[64];      /* "the CPU backend", "the plain CPU loop", ... */
     double check_max_abs, check_max_rel, check_tolerance;   /* stencil; 0 for exact kernels */
+    int precision;               /* APSP: the lane width whose result was returned (16 or 32); 0: n/a */
+    char precision_detail[128];  /* APSP: why ("16-bit, exact: no distance reached the cap ...") */
 } gk_report;
 
 #ifdef __cplusplus

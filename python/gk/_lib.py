@@ -50,11 +50,12 @@ class Report(ctypes.Structure):
                 ("config_ignored", c_int), ("h2d", c_double), ("compute", c_double),
                 ("d2h", c_double), ("check", c_double), ("checked", c_int),
                 ("check_against", ctypes.c_char * 64), ("check_max_abs", c_double),
-                ("check_max_rel", c_double), ("check_tolerance", c_double)]
+                ("check_max_rel", c_double), ("check_tolerance", c_double),
+                ("precision", c_int), ("precision_detail", ctypes.c_char * 128)]
 
 
 class ApspOptions(ctypes.Structure):
-    _fields_ = [("check", c_int), ("config", c_char_p)]
+    _fields_ = [("check", c_int), ("config", c_char_p), ("precision", c_int)]
 
 
 class StencilOptions(ctypes.Structure):

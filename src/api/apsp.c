@@ -29,12 +29,144 @@ static gk_status solve_gpu(gk_context *ctx, int32_t *dist, int32_t V, const gk_c
     gk__report_gpu_ms(rep, up, run, down);
     return st;
 }
+
+/* The 16-bit path on the GPU: upload (narrowed on the host on its way
+ * through the pinned buffers), run, count the entries at the cap on the
+ * device; none: download (widened on the host on its way), else download
+ * the raw 16-bit matrix and settle it on the host (dist still holds the
+ * initial matrix).  *how: GK_APSP16_NOT_EXACT leaves dist untouched. */
+static gk_status solve_gpu16(gk_context *ctx, int32_t *dist, int32_t V, const gk_config *cfg, gk_report *rep,
+                             int *how)
+{
+    gk_apsp_gpu *g = NULL;
+    float up = 0, run = 0, down = 0;
+    double settle = 0;
+    uint16_t *m16 = NULL;
+    int64_t at_cap = 0;
+    int saved;
+    *how = GK_APSP16_NOT_EXACT;
+    gk_status st = gk__ctx_gpu_enter(ctx, &saved);
+    if (st) return st;
+    if (!(st = gk__apsp_gpu_open_bits(&g, &ctx->dev[0], (cudaStream_t)ctx->stream, V, cfg, 16))
+        && !(st = gk__apsp_gpu_upload(g, dist, &up)) && !(st = gk__apsp_gpu_run(g, &run))
+        && !(st = gk__apsp_gpu_count_cap(g, &at_cap))) {
+        if (at_cap == 0) {
+            if (!(st = gk__apsp_gpu_download(g, dist, &down)))
+                *how = GK_APSP16_NO_CAP;
+        } else if (!(st = gk__xmalloc((void **)&m16, (size_t)V * (size_t)V * sizeof *m16,
+                                      "the 16-bit result on the host"))
+                   && !(st = gk__apsp_gpu_download16(g, m16, &down))) {
+            double t0 = gk_wtime();
+            st = gk__apsp16_resolve(dist, m16, V, dist, how);
+            settle = gk_wtime() - t0;
+        }
+    }
+    gk__apsp_gpu_close(g);
+    gk__ctx_gpu_leave(saved);
+    free(m16);
+    gk__report_gpu_ms(rep, up, run, down);
+    rep->compute += settle;
+    return st;
+}
 #endif
+
+static gk_status solve_cpu16(int32_t *dist, int32_t V, gk_report *rep, int *how)
+{
+    uint16_t *m16 = NULL;
+    *how = GK_APSP16_NOT_EXACT;
+    gk_status st = gk__xmalloc((void **)&m16, (size_t)V * (size_t)V * sizeof *m16, "the 16-bit result");
+    if (st) return st;
+    double t0 = gk_wtime();
+    if (!(st = gk__apsp_cpu16(dist, m16, V)))
+        st = gk__apsp16_resolve(dist, m16, V, dist, how);
+    rep->compute = gk_wtime() - t0;
+    free(m16);
+    return st;
+}
+
+/* The int32 path on the context's backend. */
+static gk_status solve32(gk_context *ctx, int32_t *dist, int32_t V, const gk_config *cfg, gk_report *rep)
+{
+    if (ctx->backend == GK_BACKEND_GPU) {
+#ifdef GK_HAVE_CUDA
+        return solve_gpu(ctx, dist, V, cfg, rep);
+#else
+        (void)cfg; (void)rep;
+        return gk__fail(GK_ENODEV, "gk was built without CUDA support");
+#endif
+    }
+    double t0 = gk_wtime();
+    gk_status st = gk__apsp_cpu(dist, V);
+    rep->compute = gk_wtime() - t0;
+    return st;
+}
+
+/* The 16-bit path where it applies (see src/cpu/apsp_cpu.h for why it is
+ * exact), the int32 path where it does not or where the 16-bit result could
+ * not be settled; the times of both runs add up in the report. */
+static gk_status solve_any(gk_context *ctx, int32_t *dist, int32_t V, int precision, int32_t max_entry,
+                           const gk_config *cfg, gk_report *rep)
+{
+    int use16 = precision == 16 || (precision == 0 && max_entry < GK_APSP16_CAP);
+    rep->precision = 32;
+    if (!use16) {
+        snprintf(rep->precision_detail, sizeof rep->precision_detail, "%s",
+                 precision == 32 ? "32-bit, as asked" : "32-bit: an initial entry reaches the 16-bit cap 32767");
+        return solve32(ctx, dist, V, cfg, rep);
+    }
+    int how = GK_APSP16_NOT_EXACT;
+    gk_status st;
+    if (ctx->backend == GK_BACKEND_GPU) {
+#ifdef GK_HAVE_CUDA
+        st = solve_gpu16(ctx, dist, V, cfg, rep, &how);
+#else
+        st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
+#endif
+    } else {
+        st = solve_cpu16(dist, V, rep, &how);
+    }
+    snprintf(rep->precision_detail, sizeof rep->precision_detail, "%s", gk__apsp16_how_text(how));
+    if (st || how != GK_APSP16_NOT_EXACT) {
+        rep->precision = 16;
+        return st;
+    }
+    gk_report first = *rep;
+    st = solve32(ctx, dist, V, cfg, rep);
+    rep->compute += first.compute;
+    if (first.h2d > 0) rep->h2d += first.h2d;
+    if (first.d2h > 0) rep->d2h += first.d2h;
+    return st;
+}
+
+gk_status gk_apsp_prepare(gk_context *ctx, int32_t V, const gk_apsp_options *options)
+{
+    if (!ctx)
+        return gk__fail(GK_EINVAL, "gk_apsp_prepare: no context");
+    if (V < 1)
+        return gk__fail(GK_EINVAL, "APSP: V = %d (want at least 1)", V);
+    if (ctx->backend != GK_BACKEND_GPU)
+        return GK_OK;
+#ifdef GK_HAVE_CUDA
+    gk_report rep;
+    gk_config cfg;
+    int saved;
+    gk__ctx_report_init(ctx, &rep);
+    gk_status st = gk__ctx_config(ctx, "apsp", V, options ? options->config : NULL, &cfg, &rep);
+    if (st || (st = gk__ctx_gpu_enter(ctx, &saved)))
+        return st;
+    st = gk__apsp_gpu_prepare(&ctx->dev[0], &cfg);
+    gk__ctx_gpu_leave(saved);
+    return st;
+#else
+    (void)options;
+    return GK_OK;
+#endif
+}
 
 gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp_options *options,
                         gk_report *report)
 {
-    gk_apsp_options none = { 0, NULL };
+    gk_apsp_options none = { 0, NULL, 0 };
     gk_report local;
     gk_report *rep = report ? report : &local;
     gk_config cfg;
@@ -49,12 +181,17 @@ gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp
     /* every entry in [0, INF]: what the kernels' no-overflow argument needs
      * (O(V^2), against the O(V^3) solve) */
     int64_t nn = (int64_t)V * V, bad = -1;
-#pragma omp parallel for reduction(max : bad) schedule(static)
-    for (int64_t i = 0; i < nn; i++)
+    int32_t max_entry = 0;   /* the largest finite entry: the automatic choice of lanes */
+#pragma omp parallel for reduction(max : bad, max_entry) schedule(static)
+    for (int64_t i = 0; i < nn; i++) {
         if ((dist[i] < 0 || dist[i] > GK_APSP_INF) && i > bad) bad = i;
+        if (dist[i] < GK_APSP_INF && dist[i] > max_entry) max_entry = dist[i];
+    }
     if (bad >= 0)
         return gk__fail(GK_EINVAL, "APSP: entry (%lld, %lld) = %d is outside [0, %d]", (long long)(bad / V),
                         (long long)(bad % V), dist[bad], GK_APSP_INF);
+    if (options->precision != 0 && options->precision != 16 && options->precision != 32)
+        return gk__fail(GK_EINVAL, "APSP: precision %d (want 0 for automatic, 16 or 32)", options->precision);
     if ((st = gk__ctx_config(ctx, "apsp", V, options->config, &cfg, rep)))
         return st;
     size_t bytes = (size_t)V * (size_t)V * sizeof *dist;   /* V < 2^31: fits in 64 bits */
@@ -62,7 +199,7 @@ gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp
      * CPU run or the check) and the check's copy; refuse before the OOM
      * killer would. */
     int cpu = ctx->backend != GK_BACKEND_GPU;
-    int copies = 1 + (cpu || options->check) + (options->check != 0);
+    int copies = 1 + (cpu || options->check) + (options->check != 0) + (options->precision != 32);
     char what[128];
     snprintf(what, sizeof what, "APSP V = %d on the %s%s (%d V x V int32 matrices)", V, cpu ? "CPU" : "GPU",
              options->check ? " with the check" : "", copies);
@@ -74,17 +211,7 @@ gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp
         memcpy(ref, dist, bytes);
     }
     int threads = gk__ctx_threads_enter(ctx);
-    if (ctx->backend == GK_BACKEND_GPU) {
-#ifdef GK_HAVE_CUDA
-        st = solve_gpu(ctx, dist, V, &cfg, rep);
-#else
-        st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
-#endif
-    } else {
-        double t0 = gk_wtime();
-        st = gk__apsp_cpu(dist, V);
-        rep->compute = gk_wtime() - t0;
-    }
+    st = solve_any(ctx, dist, V, options->precision, max_entry, &cfg, rep);
     if (!st && ref) {
         /* independent computations: the blocked CPU code checks the GPU,
          * the plain k-i-j loop checks the blocked CPU code */
@@ -122,10 +249,29 @@ static gk_status bench_cpu(gk_context *ctx, int32_t n, gk_apsp_bench_row *row)
     double t0 = gk_wtime();
     st = gk__apsp_cpu(a, n);
     double t1 = gk_wtime();
+    /* the 16-bit path on the initial matrix (b still holds it) */
+    uint16_t *m16 = NULL;
+    int32_t *c16 = NULL;
+    int how = GK_APSP16_NOT_EXACT;
+    double t16 = 0;
+    if (!st && !(st = gk__xmalloc((void **)&m16, (size_t)n * (size_t)n * sizeof *m16, "the 16-bit result"))
+        && !(st = gk__xmalloc((void **)&c16, bytes, "the 16-bit result, widened"))) {
+        double s0 = gk_wtime();
+        st = gk__apsp_cpu16(b, m16, n);
+        t16 = gk_wtime() - s0;
+        if (!st) st = gk__apsp16_resolve(b, m16, n, c16, &how);
+    }
+    free(m16);
+    double t1b = gk_wtime();
     if (!st) st = gk__apsp_cpu_simple(b, n);
     double t2 = gk_wtime();
     gk__ctx_threads_leave(threads);
-    if (st) goto out;
+    if (st) { free(c16); goto out; }
+    row->seconds16 = t16;
+    row->tmps16 = (double)n * n * n / t16 / 1e12;
+    row->identical16 = how != GK_APSP16_NOT_EXACT && memcmp(c16, a, bytes) == 0;
+    free(c16);
+    t1 = t1b;
     double ops = (double)n * n * n;
     row->seconds = t1 - t0;
     row->tmps = ops / row->seconds / 1e12;
@@ -171,7 +317,7 @@ static gk_status bench_gpu(gk_context *ctx, int32_t n, const gk_config *cfg, gk_
     if ((st = gk__apsp_gpu_upload(c, init, NULL)) || (st = gk__apsp_gpu_run_baseline(c, &base_ms))
         || (st = gk__apsp_gpu_download(c, b, NULL)))
         goto out;
-    if ((st = gk__apsp_gpu_ceiling(c, &row->ceiling_tmps)))
+    if ((st = gk__apsp_gpu_ceiling(c, &row->ceiling_tmps)) || (st = gk__apsp_gpu_ceiling16(c, &row->ceiling16_tmps)))
         goto out;
     double ops = (double)n * n * n;
     row->seconds = ms * 1e-3;
@@ -181,6 +327,30 @@ static gk_status bench_gpu(gk_context *ctx, int32_t n, const gk_config *cfg, gk_
     row->ceiling_tmps /= 1e12;
     st = gk_apsp_compare(a, b, n, "bench: kernel vs baseline");
     row->identical = st == GK_OK;
+    if (st && st != GK_EMISMATCH)
+        goto out;
+    gk_status cmp = st;
+    gk__apsp_gpu_close(c);
+    c = NULL;
+    /* the 16-bit path on the same matrix, settled as gk_apsp_solve does */
+    {
+        float ms16 = 0;
+        int how = GK_APSP16_NOT_EXACT;
+        uint16_t *m16 = NULL;
+        if (!(st = gk__apsp_gpu_open_bits(&c, &ctx->dev[0], (cudaStream_t)ctx->stream, n, cfg, 16))
+            && !(n <= 8192 && ((st = gk__apsp_gpu_upload(c, init, NULL)) || (st = gk__apsp_gpu_run(c, NULL))))
+            && !(st = gk__apsp_gpu_upload(c, init, NULL)) && !(st = gk__apsp_gpu_run(c, &ms16))
+            && !(st = gk__xmalloc((void **)&m16, (size_t)n * (size_t)n * sizeof *m16, "the 16-bit result"))
+            && !(st = gk__apsp_gpu_download16(c, m16, NULL)))
+            st = gk__apsp16_resolve(init, m16, n, b, &how);   /* b: the baseline's result, compared above */
+        free(m16);
+        if (st) goto out;
+        row->seconds16 = ms16 * 1e-3;
+        row->tmps16 = (double)n * n * n / row->seconds16 / 1e12;
+        row->ceiling16_tmps /= 1e12;
+        row->identical16 = how != GK_APSP16_NOT_EXACT && memcmp(a, b, bytes) == 0;
+    }
+    st = cmp;
 out:
     gk__apsp_gpu_close(c);
     if (entered) gk__ctx_gpu_leave(saved);

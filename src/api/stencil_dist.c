@@ -263,7 +263,7 @@ static void cpu_rows(cpu_slab *c, int z, int n, double *buf, int put)
 #endif
     for (int k = 0; k < n; k++)
         for (int y = 0; y < ny; y++) {
-            double *row = p0 + (int64_t)k * px * py + (int64_t)(y + 1) * px + 1;
+            double *row = p0 + (int64_t)k * px * py + (int64_t)(y + 1) * px + GK_STENCIL_CPU_XOFF;
             double *b = buf + ((int64_t)k * ny + y) * nx;
             if (put)
                 memcpy(row, b, (size_t)nx * sizeof *b);

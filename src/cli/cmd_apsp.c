@@ -2,12 +2,15 @@
  * and printing around gk_apsp_solve, gk_apsp_generate and gk_apsp_bench. */
 #include "cli/cli.h"
 
+#include <pthread.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
        O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED,
-       O_GPUS, O_EXCHANGE };
+       O_GPUS, O_EXCHANGE, O_PRECISION };
 
 /* `gk apsp` past one process or GPU: gk_apsp_solve_file. */
 static int apsp_dist(gk_context *ctx, const char *in, const char *out, const char *config, gk_apsp_exchange ex,
@@ -47,6 +50,8 @@ static int apsp_dist(gk_context *ctx, const char *in, const char *out, const cha
         json_int("ranks", rep.ranks); json_int("gpus", rep.gpus);
         json_str("exchange", rep.exchange);
         json_str("check", "not run");
+        json_int("precision", 32);
+        json_str("precision_detail", "32-bit: rows over several GPUs or ranks run in 32 bits");
         json_object("seconds");
         json_num("read", rep.read); json_num("distribute", rep.distribute); json_num("compute", rep.compute);
         json_num("exchange_busy", rep.exchange_busy); json_num("exchange_stall", rep.exchange_stall);
@@ -68,6 +73,37 @@ static int apsp_dist(gk_context *ctx, const char *in, const char *out, const cha
                rate / 1e12, where, rep.exchange);
     }
     return 0;
+}
+
+/* The context (CUDA's included) created on a thread while the input is
+ * read: the two costs overlap instead of adding up. */
+typedef struct ctx_job {
+    gk_backend want;
+    int32_t V;                  /* > 0: known from the header, prepare the kernel image too */
+    const gk_apsp_options *ao;
+    gk_context *ctx;
+    gk_status st;
+    char msg[1024];
+    double seconds;
+} ctx_job;
+
+static void *ctx_thread(void *arg)
+{
+    ctx_job *j = arg;
+    gk_context_options o;
+    double t0 = gk_wtime();
+    gk_context_options_init(&o);
+    if (!(j->st = gk_context_options_from_env(&o))) {
+        o.backend = j->want;
+        o.comm = cli_comm;
+        j->st = gk_context_create(&j->ctx, &o);
+    }
+    if (j->st)
+        snprintf(j->msg, sizeof j->msg, "%s", *gk_last_error() ? gk_last_error() : gk_strerror(j->st));
+    else if (j->V > 0)          /* a failure here is the solve's to report, with its context */
+        (void)gk_apsp_prepare(j->ctx, j->V, j->ao);
+    j->seconds = gk_wtime() - t0;
+    return NULL;
 }
 
 static void apsp_usage(void)
@@ -94,6 +130,10 @@ static void apsp_usage(void)
            "  --exchange=auto|device|host  how the pivot rows move between GPUs or ranks:\n"
            "                         device (peer copies, NCCL between ranks), host (through\n"
            "                         pinned host memory, every GPU waiting: the seed design)\n"
+           "  --precision=auto|16|32  the lanes of the computation: 16 (the exact 16-bit\n"
+           "                         path, settled in 32 bits where a distance reaches its\n"
+           "                         cap), 32, or auto (16 unless a weight reaches the cap);\n"
+           "                         the output is the same; --verbose and --json say which\n"
            "  --verbose              say which device and configuration run\n"
            "  -h, --help             display this help and exit\n\n"
            "Under mpirun every rank takes a block of rows: one GPU each (the node-local\n"
@@ -111,9 +151,11 @@ int cmd_apsp(int argc, char **argv)
         { "format", required_argument, 0, O_FORMAT }, { "output-format", required_argument, 0, O_OFORMAT },
         { "undirected", no_argument, 0, O_UNDIRECTED }, { "vertices", required_argument, 0, O_VERTICES },
         { "gpus", required_argument, 0, O_GPUS }, { "exchange", required_argument, 0, O_EXCHANGE },
+        { "precision", required_argument, 0, O_PRECISION },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_backend want = GK_BACKEND_AUTO;
-    gk_apsp_options ao = { 0, NULL };
+    gk_apsp_options ao = { 0, NULL, 0 };
+    int prec_given = 0;
     gk_format ifmt = GK_FORMAT_AUTO, ofmt = GK_FORMAT_AUTO;
     gk_apsp_exchange ex = GK_APSP_EXCHANGE_AUTO;
     const char *gpus = NULL;
@@ -133,6 +175,13 @@ int cmd_apsp(int argc, char **argv)
         case O_UNDIRECTED: undirected = 1; break;
         case O_VERTICES: vertices = (int32_t)cli_parse_i64("--vertices", optarg, 1, INT32_MAX - 1); break;
         case O_GPUS: gpus = optarg; break;
+        case O_PRECISION:
+            if (!strcmp(optarg, "auto")) ao.precision = 0;
+            else if (!strcmp(optarg, "16")) ao.precision = 16;
+            else if (!strcmp(optarg, "32")) ao.precision = 32;
+            else cli_usage_error("--precision: '%s' is not auto, 16 or 32", optarg);
+            prec_given = ao.precision != 0;
+            break;
         case O_EXCHANGE:
             if (gk_apsp_exchange_parse(optarg, &ex))
                 cli_usage_error("--exchange: %s", gk_last_error());
@@ -155,6 +204,8 @@ int cmd_apsp(int argc, char **argv)
     int dist = gpus || exg || cli_comm;
     if (dist && ao.check)
         cli_usage_error("--check needs the whole matrix in one process; not with --gpus, --exchange or mpirun");
+    if (dist && prec_given == 1 && ao.precision == 16)
+        cli_usage_error("--precision=16: the rows over several GPUs or ranks run in 32 bits only");
     if (dist) {
         gk_format f = ifmt;
         if (f == GK_FORMAT_AUTO && gk_format_detect(in, &f))
@@ -168,24 +219,55 @@ int cmd_apsp(int argc, char **argv)
     cli_check_output(out, in);
     if (dist)
         return apsp_dist(cli_gpus_context(want, gpus), in, out, ao.config, ex, timing, json, verbose);
-    gk_context *ctx = cli_context(want);
+    ctx_job job;
+    memset(&job, 0, sizeof job);
+    job.want = want;
+    job.ao = &ao;
+    {   /* an NTHU file's V, from its header, for gk_apsp_prepare (regular files only:
+           a FIFO's bytes would be lost) */
+        gk_format f0 = ifmt;
+        struct stat sb;
+        if (strcmp(in, "-") && stat(in, &sb) == 0 && S_ISREG(sb.st_mode)
+            && (f0 != GK_FORMAT_AUTO || gk_format_detect(in, &f0) == GK_OK) && f0 == GK_FORMAT_NTHU) {
+            FILE *hf = fopen(in, "rb");
+            int32_t hdr[2];
+            if (hf && fread(hdr, sizeof hdr[0], 2, hf) == 2 && hdr[0] > 0)
+                job.V = hdr[0];
+            if (hf) fclose(hf);
+        }
+    }
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, ctx_thread, &job) == 0;
+    if (!threaded)
+        ctx_thread(&job);
 
     int32_t *d, V, maxw;
     int64_t E;
     double t0 = gk_wtime();
-    if ((st = gk_apsp_read_format(in, ifmt, undirected, vertices, &d, &V, &E, &maxw)))
-        cli_die_status(st);
+    gk_status rst = gk_apsp_read_format(in, ifmt, undirected, vertices, &d, &V, &E, &maxw);
     double read = gk_wtime() - t0;
+    if (threaded)
+        pthread_join(th, NULL);
+    double ctx_wait = gk_wtime() - t0 - read;   /* the context outlasting the read */
+    if (job.st)                 /* a context failure speaks first, as before the read */
+        cli_die("%s", job.msg);
+    gk_context *ctx = job.ctx;
+    if (rst)
+        cli_die_status(rst);
     if ((double)(V - 1) * maxw >= GK_APSP_INF)
         cli_warn("%s: (V - 1) * max weight = %.0f: paths that long are reported as unreachable",
                  in, (double)(V - 1) * maxw);
 
     gk_report rep;
+    double s0 = gk_wtime();
     st = gk_apsp_solve(ctx, d, V, &ao, &rep);
+    double solve_wall = gk_wtime() - s0;
     if (verbose || timing) {
         char what[96];
         snprintf(what, sizeof what, "apsp V = %d, E = %lld", V, (long long)E);
         cli_report_verbose(what, &rep);
+        if (rep.precision && !cli_quiet)
+            fprintf(stderr, "%s: precision %d: %s\n", cli_prog, rep.precision, rep.precision_detail);
     }
     if (st)
         cli_die_status(st);
@@ -208,6 +290,8 @@ int cmd_apsp(int argc, char **argv)
         cli_json_report(&rep);
         json_str("check", ao.check ? "passed" : "not run");
         if (ao.check) json_str("check_against", rep.check_against);
+        json_int("precision", rep.precision);
+        json_str("precision_detail", rep.precision_detail);
         cli_json_times(&rep, read, write);
         json_num("min_plus_per_second", rate);
         json_end();
@@ -215,6 +299,10 @@ int cmd_apsp(int argc, char **argv)
         cli_print_times(&rep, read, write);
         fprintf(cli_report, "compute rate     %.3f G min-plus/s (V^3 / compute time); check %s\n", rate / 1e9,
                ao.check ? "passed" : "not run");
+        double inside = rep.compute + (rep.h2d > 0 ? rep.h2d : 0) + (rep.d2h > 0 ? rep.d2h : 0) + (rep.check > 0 ? rep.check : 0);
+        fprintf(cli_report, "outside phases   context and kernel image %.3f s (made during the read; %.3f s after it), "
+                "solve setup %.3f s\n", job.seconds, ctx_wait > 0 ? ctx_wait : 0, solve_wall - inside);
+        fprintf(cli_report, "precision        %d: %s\n", rep.precision, rep.precision_detail);
     }
     return 0;
 }
@@ -394,8 +482,9 @@ int cmd_bench_apsp(int argc, char **argv)
         st = gk_apsp_bench(ctx, sizes[s], user_cfg, &r);
         if (st && st != GK_EMISMATCH)
             cli_die_status(st);
-        bad |= !r.identical;
+        bad |= !r.identical || !r.identical16;
         double pct = r.ceiling_tmps > 0 ? 100 * r.tmps / r.ceiling_tmps : 0, up = r.base_seconds / r.seconds;
+        double up16 = r.seconds16 > 0 ? r.seconds / r.seconds16 : 0;
         if (json) {
             json_object(NULL);
             json_int("n", r.n); json_str("device_name", r.device);
@@ -406,6 +495,9 @@ int cmd_bench_apsp(int argc, char **argv)
             json_num("seconds", r.seconds); json_num("tmps", r.tmps);
             json_num("baseline_seconds", r.base_seconds); json_num("baseline_tmps", r.base_tmps);
             json_num("speedup", up); json_bool("identical", r.identical);
+            json_num("seconds16", r.seconds16); json_num("tmps16", r.tmps16);
+            if (gpu) json_num("ceiling16_tmps", r.ceiling16_tmps);
+            json_num("speedup16", up16); json_bool("identical16", r.identical16);
             json_object_end();
         } else if (gpu) {
             if (s == 0)
@@ -417,6 +509,9 @@ int cmd_bench_apsp(int argc, char **argv)
                        "n", "seconds", "T minplus/s", "ceiling", "% ceiling", "baseline s", "base T/s", "speed-up", "same");
             printf("%7d %10.4f %12.3f %10.2f %9.1f%% %12.4f %12.3f %8.2fx %5s\n", r.n, r.seconds, r.tmps,
                    r.ceiling_tmps, pct, r.base_seconds, r.base_tmps, up, r.identical ? "yes" : "NO");
+            printf("%7s %10.4f %12.3f %10.2f %9.1f%%  16-bit path: %.2fx the int32 kernel, same %s\n", "16-bit",
+                   r.seconds16, r.tmps16, r.ceiling16_tmps, r.ceiling16_tmps > 0 ? 100 * r.tmps16 / r.ceiling16_tmps : 0,
+                   up16, r.identical16 ? "yes" : "NO");
         } else {
             if (s == 0)
                 printf("gk bench apsp on %s: blocked Floyd-Warshall vs the plain omp parallel for/simd k-i-j loop\n"
@@ -424,11 +519,13 @@ int cmd_bench_apsp(int argc, char **argv)
                        "n", "seconds", "G minplus/s", "baseline s", "base G/s", "speed-up", "same");
             printf("%7d %10.4f %12.2f %12.4f %12.2f %8.2fx %5s\n", r.n, r.seconds, r.tmps * 1e3,
                    r.base_seconds, r.base_tmps * 1e3, up, r.identical ? "yes" : "NO");
+            printf("%7s %10.4f %12.2f  16-bit path: %.2fx the int32 blocked code, same %s\n", "16-bit", r.seconds16,
+                   r.tmps16 * 1e3, up16, r.identical16 ? "yes" : "NO");
         }
         fflush(stdout);
     }
     if (json) { json_array_end(); json_end(); }
     gk_context_destroy(ctx);
-    if (bad) cli_die("bench apsp: the kernel and the baseline disagree");
+    if (bad) cli_die("bench apsp: the kernel, the 16-bit path and the baseline disagree");
     return 0;
 }

@@ -68,6 +68,9 @@ int gk__param(const gk_config *complete, const char *name);
  * stages of A^T and B chunks) and of the pivot kernel (one tile). */
 int64_t gk__apsp_threads(const gk_config *complete);
 size_t gk__apsp_stage_smem(const gk_config *complete);
+/* The 16-bit kernel's threads per block and dynamic shared memory. */
+int64_t gk__apsp16_threads(const gk_config *complete);
+size_t gk__apsp16_smem(const gk_config *complete);
 size_t gk__apsp_pivot_smem(const gk_config *complete);
 
 /* Dynamic shared memory of a stencil block: 4 (DESIGN 0), 2 (DESIGN 1) or

@@ -20,6 +20,11 @@ static const gk_param_def apsp_params[] = {
     { "APSP_UNROLL", 8, 1, 64, 3, { 4, 8, 16 }, "unroll of the k loop inside a chunk" },
     { "APSP_MINB", 2, 1, 32, 2, { 1, 2 }, "minimum blocks per SM (__launch_bounds__)" },
     { "MAXRREG", 0, 0, 255, 3, { 0, 96, 168 }, "--maxrregcount (0: none)" },
+    /* the exact 16-bit path's kernel (128-wide tiles, two columns per
+     * 32-bit word); one candidate each: the tuner measures the int32 kernel */
+    { "APSP16_TM", 8, 4, 16, 1, { 8 }, "16-bit kernel: output rows per thread (multiple of 4)" },
+    { "APSP16_TW", 4, 4, 16, 1, { 4 }, "16-bit kernel: output words (2 columns each) per thread (multiple of 4)" },
+    { "APSP16_BK", 16, 8, 64, 1, { 16 }, "16-bit kernel: k chunk per shared-memory stage (multiple of 8)" },
 };
 
 #define P(name) ((int64_t)gk__param(cfg, name))
@@ -38,6 +43,17 @@ int64_t gk__apsp_threads(const gk_config *cfg)
 {
     int64_t tm = P("APSP_TM"), tn = P("APSP_TN");
     return tm > 0 && tn > 0 ? (P("APSP_TILE") / tm) * (P("APSP_TILE") / tn) : 0;
+}
+
+int64_t gk__apsp16_threads(const gk_config *cfg)
+{
+    int64_t tm = P("APSP16_TM"), tw = P("APSP16_TW");
+    return tm > 0 && tw > 0 ? (128 / tm) * (64 / tw) : 0;
+}
+
+size_t gk__apsp16_smem(const gk_config *cfg)
+{
+    return (size_t)(2 * P("APSP16_BK") * (128 + 4 + 64)) * sizeof(int);
 }
 
 static int apsp_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
@@ -64,7 +80,17 @@ static int apsp_reject(const gk_config *cfg, const gk_device_info *dev, char *wh
     if (regs > 255) NO("needs about %lld registers per thread", L(regs));
     if (threads * minb * (regs < 64 ? 64 : regs) > 65536)
         NO("%lld blocks of %lld threads with ~%lld registers each exceed an SM", L(minb), L(threads), L(regs));
+    int64_t tm16 = P("APSP16_TM"), tw16 = P("APSP16_TW"), bk16 = P("APSP16_BK"), th16 = gk__apsp16_threads(cfg);
+    if (tm16 % 4 || tw16 % 4 || 128 % tm16 || 64 % tw16)
+        NO("APSP16_TM %lld must be a multiple of 4 dividing 128, APSP16_TW %lld one dividing 64", L(tm16), L(tw16));
+    if (bk16 % 8 || 128 % bk16) NO("APSP16_BK %lld must be a multiple of 8 dividing 128", L(bk16));
+    if (th16 < 32 || th16 > 1024 || (16 * bk16) % th16)
+        NO("the 16-bit kernel's %lld threads do not split a 128x%lld chunk into 16-byte loads", L(th16), L(bk16));
+    if (tm16 * tw16 + tm16 + tw16 + 40 > 255) NO("the 16-bit kernel's %lldx%lld words do not fit in registers", L(tm16), L(tw16));
+    if (rr > 0 && rr < tm16 * tw16 + 16) NO("MAXRREG %lld < the 16-bit kernel's %lld accumulators", L(rr), L(tm16 * tw16));
     if (dev) {
+        if (gk__apsp16_smem(cfg) > dev->smem_per_block_optin)
+            NO("16-bit shared memory %zu > %zu per block", gk__apsp16_smem(cfg), dev->smem_per_block_optin);
         if (gk__apsp_stage_smem(cfg) > dev->smem_per_block_optin)
             NO("shared memory %zu > %zu per block", gk__apsp_stage_smem(cfg), dev->smem_per_block_optin);
         if (gk__apsp_pivot_smem(cfg) > dev->smem_per_block_optin)

@@ -58,8 +58,9 @@ GK_CLONES static void fw_tile(int32_t *c)
  * in registers while k runs over the tile, one column block of NQ * W at a
  * time.  A vector type wider than the target's registers would be split
  * through memory, so each ISA gets its own width and blocking. */
-#define DEFINE_MINPLUS(NAME, VT, W, RR, NQ, ATTR, VMIN) \
-ATTR static void NAME(int32_t *c, const int32_t *a, const int32_t *b) \
+#define DEFINE_MINPLUS(NAME, VT, W, RR, NQ, ATTR, VMIN) DEFINE_MINPLUS_T(NAME, int32_t, B, VT, W, RR, NQ, ATTR, VMIN)
+#define DEFINE_MINPLUS_T(NAME, ET, B, VT, W, RR, NQ, ATTR, VMIN) \
+ATTR static void NAME(ET *c, const ET *a, const ET *b) \
 { \
     for (int j0 = 0; j0 < B; j0 += (NQ) * (W)) \
         for (int i0 = 0; i0 < B; i0 += (RR)) { \
@@ -99,12 +100,47 @@ DEFINE_MINPLUS(minplus_avx512, v16, 16, R, B / 16, __attribute__((target("avx512
 
 typedef void (*minplus_fn)(int32_t *, const int32_t *, const int32_t *);
 
+/* The instruction set of the micro-kernels: the best this CPU has, or the
+ * one gk__apsp_cpu_force_isa set (the tests run every one). */
+static int isa_forced = GK_APSP_ISA_AUTO;
+
+int gk__apsp_cpu_isa_supported(int isa)
+{
+    switch (isa) {
+    case GK_APSP_ISA_AUTO: case GK_APSP_ISA_GENERIC: return 1;
+#ifdef GK_X86_DISPATCH
+    case GK_APSP_ISA_AVX2: __builtin_cpu_init(); return __builtin_cpu_supports("avx2") != 0;
+    case GK_APSP_ISA_AVX512:
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+#endif
+    default: return 0;
+    }
+}
+
+gk_status gk__apsp_cpu_force_isa(int isa)
+{
+    if (!gk__apsp_cpu_isa_supported(isa))
+        return gk__fail(GK_ENODEV, "this CPU cannot run the APSP micro-kernels for instruction set %d", isa);
+    isa_forced = isa;
+    return GK_OK;
+}
+
+static int pick_isa(void)
+{
+    if (isa_forced != GK_APSP_ISA_AUTO) return isa_forced;
+    if (gk__apsp_cpu_isa_supported(GK_APSP_ISA_AVX512)) return GK_APSP_ISA_AVX512;
+    if (gk__apsp_cpu_isa_supported(GK_APSP_ISA_AVX2)) return GK_APSP_ISA_AVX2;
+    return GK_APSP_ISA_GENERIC;
+}
+
 static minplus_fn pick_minplus(void)
 {
 #ifdef GK_X86_DISPATCH
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return minplus_avx512;
-    if (__builtin_cpu_supports("avx2")) return minplus_avx2;
+    switch (pick_isa()) {
+    case GK_APSP_ISA_AVX512: return minplus_avx512;
+    case GK_APSP_ISA_AVX2: return minplus_avx2;
+    }
 #endif
     return minplus_generic;
 }
@@ -182,6 +218,182 @@ gk_status gk__apsp_cpu_simple(int32_t *dist, int32_t V)
                 row_update(dist + i * n, dist + k * n, dist[i * n + k], n);
     }
     return GK_OK;
+}
+
+/* ------------------------------------------------------------------
+ * The exact 16-bit path (the argument is in apsp_cpu.h's comment on
+ * gk__apsp_cpu16): the same blocked scheme on uint16_t, every initial entry
+ * clamped to the cap C = GK_APSP16_CAP = 32767, so a + b <= 2C = 65534 never
+ * wraps a 16-bit lane, and the micro-kernel does 32 updates per AVX-512BW
+ * instruction pair (16 with AVX2, 8 with the baseline ISA). */
+#define CAP GK_APSP16_CAP
+
+
+/* Phase 1 in 16 bits: the k-i-j loop inside one tile (target_clones takes
+ * no "avx512bw": its AVX-512F clone runs this on 256-bit lanes). */
+GK_CLONES static void fw_tile16(uint16_t *c)
+{
+    for (int k = 0; k < B; k++)
+        for (int i = 0; i < B; i++) {
+            uint16_t a = c[i * B + k];
+            uint16_t *ci = c + i * B;
+            const uint16_t *ck = c + k * B;
+#pragma omp simd
+            for (int j = 0; j < B; j++) {
+                uint16_t v = (uint16_t)(a + ck[j]);   /* <= 2C: no wrap */
+                ci[j] = v < ci[j] ? v : ci[j];
+            }
+        }
+}
+
+typedef uint16_t u8x16 __attribute__((vector_size(16)));
+static inline u8x16 vmin16_generic(u8x16 x, u8x16 y) { u8x16 lt = (u8x16)(x < y); return (x & lt) | (y & ~lt); }
+DEFINE_MINPLUS_T(minplus16_generic, uint16_t, B, u8x16, 8, 4, 2, , vmin16_generic)     /* 8 of 16 xmm */
+#ifdef GK_X86_DISPATCH
+typedef uint16_t u16x16 __attribute__((vector_size(32)));
+typedef uint16_t u32x16 __attribute__((vector_size(64)));
+#define VMIN16_AVX2(x, y) ((u16x16)_mm256_min_epu16((__m256i)(x), (__m256i)(y)))
+#define VMIN16_AVX512(x, y) ((u32x16)_mm512_min_epu16((__m512i)(x), (__m512i)(y)))
+DEFINE_MINPLUS_T(minplus16_avx2, uint16_t, B, u16x16, 16, 2, 4, __attribute__((target("avx2"))), VMIN16_AVX2)  /* 8 of 16 ymm */
+DEFINE_MINPLUS_T(minplus16_avx512, uint16_t, B, u32x16, 32, 8, 2, __attribute__((target("avx512f,avx512bw"))),
+                 VMIN16_AVX512)                                                                   /* 16 of 32 zmm */
+#endif
+
+typedef void (*minplus16_fn)(uint16_t *, const uint16_t *, const uint16_t *);
+
+static minplus16_fn pick_minplus16(void)
+{
+#ifdef GK_X86_DISPATCH
+    switch (pick_isa()) {
+    case GK_APSP_ISA_AVX512: return minplus16_avx512;
+    case GK_APSP_ISA_AVX2: return minplus16_avx2;
+    }
+#endif
+    return minplus16_generic;
+}
+
+gk_status gk__apsp_cpu16(const int32_t *dist, uint16_t *out, int32_t V)
+{
+    if (V < 1)
+        return gk__fail(GK_EINVAL, "gk_apsp_cpu16: V = %d", V);
+    int64_t n = V, nt = (n + B - 1) / B, np = nt * B;
+    uint16_t *t;
+    minplus16_fn minplus_tile = pick_minplus16();
+    gk_status st = gk__xmalloc((void **)&t, (size_t)(np * np) * sizeof *t, "the CPU APSP 16-bit tiles");
+    if (st) return st;
+#define TILE(bi, bj) (t + ((bi) * nt + (bj)) * (int64_t)(B * B))
+
+#pragma omp parallel
+    {
+        /* to tile-major order, every entry clamped to the cap, the padding
+         * at the cap (it adds no path shorter than the cap) */
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < np; i++)
+            for (int64_t bj = 0; bj < nt; bj++) {
+                uint16_t *dst = TILE(i / B, bj) + (i % B) * B;
+                for (int64_t j = 0; j < B; j++) {
+                    int64_t jj = bj * B + j;
+                    int32_t v = i < n && jj < n ? dist[i * n + jj] : CAP;
+                    dst[j] = (uint16_t)(v < CAP ? v : CAP);
+                }
+            }
+        for (int64_t k = 0; k < nt; k++) {
+#pragma omp single
+            fw_tile16(TILE(k, k));
+#pragma omp for schedule(dynamic, 1)
+            for (int64_t x = 0; x < 2 * nt; x++) {
+                int64_t j = x >> 1;
+                if (j == k) continue;
+                if (x & 1) minplus_tile(TILE(j, k), TILE(j, k), TILE(k, k));
+                else       minplus_tile(TILE(k, j), TILE(k, k), TILE(k, j));
+            }
+#pragma omp for schedule(static) collapse(2)
+            for (int64_t bi = 0; bi < nt; bi++)
+                for (int64_t bj = 0; bj < nt; bj++)
+                    if (bi != k && bj != k)
+                        minplus_tile(TILE(bi, bj), TILE(bi, k), TILE(k, bj));
+        }
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t bj = 0; bj < nt; bj++) {
+                const uint16_t *src = TILE(i / B, bj) + (i % B) * B;
+                int64_t m = n - bj * B < B ? n - bj * B : B;
+                memcpy(out + i * n + bj * B, src, (size_t)m * sizeof *src);
+            }
+    }
+#undef TILE
+    free(t);
+    return GK_OK;
+}
+
+gk_status gk__apsp16_resolve(const int32_t *in, const uint16_t *m16, int32_t V, int32_t *out, int *how)
+{
+    int64_t n = V, nn = n * n, at_cap = 0;
+    int32_t maxw = 0;
+    int heavy_at_cap = 0;
+    *how = GK_APSP16_NOT_EXACT;
+#pragma omp parallel for schedule(static) reduction(+ : at_cap) reduction(max : maxw) reduction(| : heavy_at_cap)
+    for (int64_t i = 0; i < nn; i++) {
+        at_cap += m16[i] == CAP;
+        if (in[i] < GK_APSP_INF) {
+            if (in[i] > maxw) maxw = in[i];
+            heavy_at_cap |= in[i] >= CAP && m16[i] == CAP;   /* (a) broken */
+        }
+    }
+    if (at_cap == 0)
+        *how = GK_APSP16_NO_CAP;
+    else if ((double)n * maxw < CAP)
+        /* a finite distance is the length of a path of at most V edges (a
+         * simple path, or a cycle back to its start): below the cap */
+        *how = GK_APSP16_BOUND;
+    else if (heavy_at_cap)
+        return GK_OK;
+    else {
+        /* (b) of apsp_cpu.h: m[i][u] < C and a finite in[u][v] imply
+         * m[i][v] < C.  m is exact below C and the closure obeys
+         * m[i][v] <= m[i][u] + in[u][v], so only a pair with
+         * in[u][v] >= C - m[i][u] can break it: only entries m[i][u] in
+         * the band [C - maxw, C) need their row u of in looked at.  The
+         * band is empty when the distances stay well below the cap; when it
+         * is too wide for the look to be cheap, rerun in 32 bits instead. */
+        const int32_t lo = maxw >= CAP ? 0 : CAP - maxw;
+        int64_t band = 0;
+#pragma omp parallel for schedule(static) reduction(+ : band)
+        for (int64_t i = 0; i < nn; i++)
+            band += m16[i] >= lo && m16[i] < CAP;
+        if ((double)band * (double)n > 4.0 * (double)nn + (double)(1 << 26))
+            return GK_OK;
+        int fail = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(| : fail)
+        for (int64_t i = 0; i < n; i++) {
+            const uint16_t *mi = m16 + i * n;
+            for (int64_t u = 0; u < n && !fail; u++) {
+                if (mi[u] < lo || mi[u] >= CAP)
+                    continue;
+                const int32_t need = CAP - mi[u];
+                const int32_t *row = in + u * n;
+                for (int64_t v = 0; v < n; v++)
+                    if (row[v] >= need && row[v] < GK_APSP_INF && mi[v] == CAP) { fail = 1; break; }
+            }
+        }
+        if (fail)
+            return GK_OK;
+        *how = GK_APSP16_UNREACHABLE;
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < nn; i++)
+        out[i] = m16[i] == CAP ? GK_APSP_INF : (int32_t)m16[i];
+    return GK_OK;
+}
+
+const char *gk__apsp16_how_text(int how)
+{
+    switch (how) {
+    case GK_APSP16_NO_CAP: return "16-bit, exact: no distance reached the cap 32767";
+    case GK_APSP16_BOUND: return "16-bit, exact: V x max weight < 32767, so every entry at the cap is unreachable";
+    case GK_APSP16_UNREACHABLE: return "16-bit, exact: every entry at the cap 32767 shown unreachable";
+    default: return "16-bit run, then 32-bit: the entries at the cap 32767 could not be settled in 16 bits";
+    }
 }
 
 /* The tile operations, for the row-block engine of src/cpu/apsp_rows.c. */

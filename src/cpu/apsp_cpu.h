@@ -39,4 +39,60 @@ void gk__apsp_cpu_part_update(gk_apsp_cpu_part *p, int64_t k, const int32_t *pan
 /* Copy local row r (global index), V entries. */
 void gk__apsp_cpu_part_get_row(const gk_apsp_cpu_part *p, int64_t r, int32_t *row);
 
+/* ---- the exact 16-bit path ----
+ *
+ * Why it is exact.  Let C = GK_APSP16_CAP = 32767 and h(x) = min(x, C).
+ * Every update of blocked Floyd-Warshall, in any order and with any tiles,
+ * has the form c' = min(c, a + b).  Run the same updates on h of the initial
+ * entries, in 16-bit lanes: every stored value stays in [0, C] (c' <= c),
+ * so a + b <= 2C = 65534 never wraps an unsigned 16-bit lane.  And the run
+ * computes h of what unbounded arithmetic computes, update by update: if the
+ * exact values are A, B, Cc and the lanes hold h(A), h(B), h(Cc), then
+ *   - A + B < C: neither was clamped, h(A) + h(B) = A + B, and
+ *     min(h(Cc), A + B) = h(min(Cc, A + B));
+ *   - A + B >= C: h(A) + h(B) >= C too (a clamped term alone is C), so
+ *     min(h(Cc), h(A) + h(B)) = h(Cc) = h(min(Cc, A + B)).
+ * Unbounded arithmetic gives the true distance D (infinity: unreachable),
+ * so the 16-bit result is min(D, C), and the int32 path's is min(D, INF)
+ * by the same argument.  Entries below C are therefore exact; an entry equal
+ * to C means "D >= C or unreachable" and must be resolved:
+ *   - none at C: the result is the int32 one;
+ *   - V * (largest finite initial entry) < C: a finite D is the length of a
+ *     simple path or cycle of at most V entries, below C, so every entry at
+ *     C is unreachable (INF);
+ *   - otherwise they are all unreachable iff (a) every finite initial entry
+ *     (u, v) ends below C and (b) for every finite initial (u, v) and every
+ *     i, m[i][u] < C implies m[i][v] < C.  If: a walk i -> v1 -> ... -> v
+ *     puts v1 below C by (a), each next vertex by (b).  Only if: a vertex
+ *     below C, or at the end of an initial entry, is reachable, and the
+ *     reachable ones are all below C by assumption.
+ *   Checking (b) is cheap: m is the closure, so m[i][v] <= m[i][u] +
+ *   in[u][v], and only pairs with in[u][v] >= C - m[i][u] can break it,
+ *   so only entries m[i][u] within the largest weight of C need a look at
+ *   row u (none when the distances stay well below the cap).
+ * When none of these holds (or that look would cost more than about 4 V^2
+ * steps), the caller reruns in 32 bits: the output is byte-identical to the
+ * int32 path's in every case. */
+#define GK_APSP16_CAP 32767
+
+/* dist (V x V, entries in [0, GK_APSP_INF], not modified) -> out (V x V
+ * row-major): min(true distance, GK_APSP16_CAP), blocked on 16-bit tiles. */
+gk_status gk__apsp_cpu16(const int32_t *dist, uint16_t *out, int32_t V);
+
+/* How a 16-bit result was settled. */
+enum { GK_APSP16_NOT_EXACT = 0, GK_APSP16_NO_CAP, GK_APSP16_BOUND, GK_APSP16_UNREACHABLE };
+/* in: the initial matrix; m16: the 16-bit result.  When the result is
+ * settled (*how != GK_APSP16_NOT_EXACT) it is written to out (may be in) as
+ * the int32 path would give it, entries at the cap as GK_APSP_INF; else out
+ * is untouched.  O(V^2) work (plus the band's rows, bounded). */
+gk_status gk__apsp16_resolve(const int32_t *in, const uint16_t *m16, int32_t V, int32_t *out, int *how);
+/* One line for the report: what *how means. */
+const char *gk__apsp16_how_text(int how);
+
+/* The micro-kernels' instruction set: AUTO (the best this CPU has) or one
+ * forced (the tests run each one).  AVX512 means AVX-512F and BW. */
+enum { GK_APSP_ISA_AUTO = 0, GK_APSP_ISA_GENERIC, GK_APSP_ISA_AVX2, GK_APSP_ISA_AVX512 };
+int gk__apsp_cpu_isa_supported(int isa);
+gk_status gk__apsp_cpu_force_isa(int isa);
+
 #endif /* GK_APSP_CPU_H */

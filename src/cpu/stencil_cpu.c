@@ -3,11 +3,25 @@
  *
  * Why this shape: each tile walks z with a window of three planes of
  * YBLOCK+2 rows, which stays in L2, so every input byte comes from memory
- * about once per step.  Every point is the same FMA chain in index order
+ * about once per step; the temporal sweeps (T steps per pass) keep T-1
+ * intermediate steps in per-thread rings in L2, so memory sees a step's
+ * bytes once per T steps.  Every point is the same FMA chain in index order
  * (t = c0*v0; t = fma(ci, vi, t)), the order the GPU kernels use, so both
  * backends produce the same bits.  On x86-64 that chain is only fast with
- * hardware FMA, so the row kernel is built twice (AVX2+FMA and baseline) and
- * picked at run time; the baseline calls libm's fma() (exact, slower). */
+ * hardware FMA, so the row kernel is built three times (AVX-512, AVX2+FMA
+ * and baseline) and picked at run time; the baseline calls libm's fma()
+ * (exact, slower).
+ *
+ * What bounds it (2-core AMD EPYC, AVX-512, 4 GHz: two 512-bit FMAs a cycle,
+ * 4 cycles of latency, so 8 chains fill both pipes; 63 G double FMAs/s a
+ * core = 2.3 GStencil/s at 27 FMAs a point): the AVX-512 block runs 16
+ * chains and reaches 2.0 GStencil/s a core on rows in L2.  Unaligned
+ * 64-byte loads (each crosses a cache line) held it to 1.5, GCC's folding
+ * of the loads into the FMAs and hoisting of the row addresses to 0.9 (see
+ * OPQ).  In the sweeps what is left is memory: streaming stores for the
+ * rows that go to memory (no read for ownership) and a software prefetch of
+ * the next input plane into L2 took the one-step sweep from 0.6 to 1.4 and
+ * a temporal pass from 0.9 to 1.6-1.7 GStencil/s a core. */
 #include "core/internal.h"
 #include "core/checked.h"
 #include "cpu/stencil_cpu.h"
@@ -28,9 +42,8 @@
 #define YBLOCK 16          /* one-step sweep: rows per tile (a multiple of RB) */
 #define ZCHUNK 32          /* one-step sweep: planes per tile */
 #define RB 4               /* output rows per register block */
+#ifndef TYB
 #define TYB 32             /* temporal sweep: output rows per y block */
-#ifndef PF
-#define PF 32
 #endif
 
 /* The kernels compute `nrows` consecutive output rows (y .. y+nrows-1) of
@@ -40,8 +53,12 @@
  * Register blocks of RB rows: an input vector, loaded once, feeds the (up
  * to three) output rows that use it; walking the input rows in order
  * (dz, then y) gives each output its terms in index order, and the chains of
- * RB rows x V vectors are independent, enough to fill both FMA pipes. */
-typedef void (*rows_fn)(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows);
+ * RB rows x V vectors are independent, enough to fill both FMA pipes.
+ * nt: the rows go to memory, not to be read soon (streaming stores where the
+ * kernel has them); pf, pfbytes: memory the next call reads (NULL: none),
+ * prefetched into L2 a few lines per block. */
+typedef void (*rows_fn)(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows,
+                        int nt, const char *pf, int64_t pfbytes);
 
 static void one_point_row(double *out, const double *const pl[3], int64_t px, const double *c, int x0, int nx)
 {
@@ -53,8 +70,10 @@ static void one_point_row(double *out, const double *const pl[3], int64_t px, co
     }
 }
 
-static void rows_generic(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows)
+static void rows_generic(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows,
+                         int nt, const char *pf, int64_t pfbytes)
 {
+    (void)nt, (void)pf, (void)pfbytes;
     for (int r = 0; r < nrows; r++) {
         const double *q[3] = { pl[0] + r * px, pl[1] + r * px, pl[2] + r * px };
         one_point_row(out + r * px, q, px, c, 0, nx);
@@ -63,19 +82,30 @@ static void rows_generic(double *out, const double *const pl[3], int64_t px, con
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define GK_X86_SIMD 1
+/* OPQ/OPQX (AVX-512/AVX2 registers) and OPR hide a value from GCC, so that
+ * it neither folds the load of a vector that feeds up to three rows into
+ * each of their FMAs (three loads) nor hoists the 18 row addresses of a
+ * block out of the x loop (spilled to the stack): with them the blocks are
+ * loads, shuffles and FMAs only, twice as fast. */
+#define OPQ(x) __asm__("" : "+v"(x))
+#define OPQX(x) __asm__("" : "+x"(x))
+#define OPR(x) __asm__("" : "+r"(x))
 /* One register block: R rows, V vectors of W doubles from x0 (the names
  * out, pl, px, c, x0 and m are the block function's parameters).  Fully
  * unrolled: straight-line code, the accumulators in registers. */
 #define BLOCK_BODY(VT, R, V, W, LOAD, MUL, FMA, STORE, SET1)                              \
     do {                                                                                  \
         VT acc[R][V];                                                                     \
-        _Pragma("GCC unroll 3") for (int dz = 0; dz < 3; dz++)                            \
-        _Pragma("GCC unroll 8") for (int j = 0; j < (R) + 2; j++) {                       \
-            const double *row = pl[dz] + (j - 1) * px + x0;                               \
+        _Pragma("GCC unroll 3") for (int dz = 0; dz < 3; dz++) {                          \
+        const double *row = pl[dz] + x0 - px;                                             \
+        _Pragma("GCC unroll 8") for (int j = 0; j < (R) + 2; j++, row += px) {            \
+            OPR(row);                                                                     \
             _Pragma("GCC unroll 3") for (int dx = 0; dx < 3; dx++) {                      \
                 VT v[V];                                                                  \
-                _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++)                     \
+                _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++) {                   \
                     v[q] = LOAD(row + dx - 1 + q * (W), q);                               \
+                    OPQX(v[q]);                                                           \
+                }                                                                         \
                 _Pragma("GCC unroll 8") for (int r = 0; r < (R); r++) {                   \
                     int dy = j - r;                                                       \
                     if (dy < 0 || dy > 2) continue;                                       \
@@ -86,6 +116,7 @@ static void rows_generic(double *out, const double *const pl[3], int64_t px, con
                 }                                                                         \
             }                                                                             \
         }                                                                                 \
+        }                                                                                 \
         _Pragma("GCC unroll 8") for (int r = 0; r < (R); r++)                             \
         _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++)                             \
             STORE(out + r * px + x0 + q * (W), acc[r][q], q);                             \
@@ -93,10 +124,10 @@ static void rows_generic(double *out, const double *const pl[3], int64_t px, con
 
 /* AVX2: 4 rows x 2 vectors = 8 chains of 4 doubles (16 ymm registers). */
 #define L2_(p, q) _mm256_loadu_pd(p)
-#define S2_(p, v, q) _mm256_storeu_pd(p, v)
+#define S2_(p, v, q) (nt ? _mm256_stream_pd(p, v) : _mm256_store_pd(p, v))
 #define AVX2_BLOCK(R)                                                                     \
     __attribute__((target("avx2,fma"), always_inline)) static inline void                 \
-    avx2_block##R(double *out, const double *const pl[3], int64_t px, const double *c, int x0) \
+    avx2_block##R(double *out, const double *const pl[3], int64_t px, const double *c, int x0, int nt) \
     {                                                                                     \
         BLOCK_BODY(__m256d, R, 2, 4, L2_, _mm256_mul_pd, _mm256_fmadd_pd, S2_, _mm256_set1_pd); \
     }
@@ -106,19 +137,25 @@ AVX2_BLOCK(3)
 AVX2_BLOCK(4)
 
 __attribute__((target("avx2,fma")))
-static void rows_avx2(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows)
+static void rows_avx2(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows, int nt,
+                      const char *pf, int64_t pfbytes)
 {
+    int64_t nb = (int64_t)((nrows + RB - 1) / RB) * (nx / 8 > 0 ? nx / 8 : 1);
+    int64_t pfper = pf ? (pfbytes / 64 + nb - 1) / nb : 0;
+    const char *pfend = pf + (pf ? pfbytes : 0);
     for (int y = 0; y < nrows; y += RB) {
         int R = nrows - y < RB ? nrows - y : RB;
         const double *q[3] = { pl[0] + y * px, pl[1] + y * px, pl[2] + y * px };
         double *o = out + y * px;
         int x0 = 0;
         for (; x0 + 8 <= nx; x0 += 8) {
+            for (int64_t k = 0; k < pfper && pf < pfend; k++, pf += 64)
+                _mm_prefetch(pf, _MM_HINT_T1);
             switch (R) {
-            case 4: avx2_block4(o, q, px, c, x0); break;
-            case 3: avx2_block3(o, q, px, c, x0); break;
-            case 2: avx2_block2(o, q, px, c, x0); break;
-            default: avx2_block1(o, q, px, c, x0); break;
+            case 4: avx2_block4(o, q, px, c, x0, nt); break;
+            case 3: avx2_block3(o, q, px, c, x0, nt); break;
+            case 2: avx2_block2(o, q, px, c, x0, nt); break;
+            default: avx2_block1(o, q, px, c, x0, nt); break;
             }
         }
         for (int r = 0; r < R; r++) {
@@ -126,18 +163,63 @@ static void rows_avx2(double *out, const double *const pl[3], int64_t px, const 
             one_point_row(o + r * px, qr, px, c, x0, nx);
         }
     }
+    if (nt)
+        _mm_sfence();
 }
 
-/* AVX-512: 4 rows x 4 vectors = 16 chains of 8 doubles; the x tail with
- * masked loads and stores (masked-off lanes are neither read nor written). */
-#define L5_(p, q) _mm512_maskz_loadu_pd(m[q], p)
-#define S5_(p, v, q) _mm512_mask_storeu_pd(p, m[q], v)
+/* AVX-512: 4 rows x 4 vectors = 16 chains of 8 doubles.  The rows are
+ * 64-byte aligned (XOFF, px a multiple of 8), so each input row of a block
+ * is V+2 aligned loads; the x-1 and x+1 vectors are built from them with
+ * valignq instead of unaligned loads (which cross a cache line each and
+ * halved the kernel's speed).  The nine coefficients of a plane are held in
+ * registers while that plane's rows go by.  The x tail: the same block
+ * with V = 1 and a masked store (the lanes past nx are never written: the
+ * pad stays 0). */
 #define AVX512_BLOCK(R, V)                                                                \
     __attribute__((target("avx512f"), always_inline)) static inline void                  \
     avx512_block##R##_##V(double *out, const double *const pl[3], int64_t px, const double *c, int x0, \
-                          const __mmask8 *m)                                              \
+                          __mmask8 mlast, int nt)                                         \
     {                                                                                     \
-        BLOCK_BODY(__m512d, R, V, 8, L5_, _mm512_mul_pd, _mm512_fmadd_pd, S5_, _mm512_set1_pd); \
+        __m512d acc[R][V];                                                                \
+        _Pragma("GCC unroll 3") for (int dz = 0; dz < 3; dz++) {                          \
+            __m512d k[9];                                                                 \
+            _Pragma("GCC unroll 9") for (int i = 0; i < 9; i++)                           \
+                k[i] = _mm512_set1_pd(c[dz * 9 + i]);                                     \
+            const double *row = pl[dz] + x0 - px;                                         \
+            _Pragma("GCC unroll 8") for (int j = 0; j < (R) + 2; j++, row += px) {        \
+                OPR(row);                                                                 \
+                __m512d a[(V) + 2], v[3][V];                                              \
+                _Pragma("GCC unroll 8") for (int q = 0; q < (V) + 2; q++) {               \
+                    a[q] = _mm512_load_pd(row + 8 * (q - 1));                             \
+                    OPQ(a[q]);                                                            \
+                }                                                                         \
+                _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++) {                   \
+                    __m512i lo = _mm512_castpd_si512(a[q]), mid = _mm512_castpd_si512(a[q + 1]), \
+                            hi = _mm512_castpd_si512(a[q + 2]);                           \
+                    v[0][q] = _mm512_castsi512_pd(_mm512_alignr_epi64(mid, lo, 7));       \
+                    v[1][q] = a[q + 1];                                                   \
+                    v[2][q] = _mm512_castsi512_pd(_mm512_alignr_epi64(hi, mid, 1));       \
+                }                                                                         \
+                _Pragma("GCC unroll 3") for (int dx = 0; dx < 3; dx++)                    \
+                _Pragma("GCC unroll 8") for (int r = 0; r < (R); r++) {                   \
+                    int dy = j - r;                                                       \
+                    if (dy < 0 || dy > 2) continue;                                       \
+                    _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++)                 \
+                        acc[r][q] = dz == 0 && dy == 0 && dx == 0                         \
+                                        ? _mm512_mul_pd(k[dy * 3 + dx], v[dx][q])         \
+                                        : _mm512_fmadd_pd(k[dy * 3 + dx], v[dx][q], acc[r][q]); \
+                }                                                                         \
+            }                                                                             \
+        }                                                                                 \
+        _Pragma("GCC unroll 8") for (int r = 0; r < (R); r++)                             \
+        _Pragma("GCC unroll 8") for (int q = 0; q < (V); q++) {                           \
+            if (q == (V) - 1 && mlast != 0xff)                                            \
+                _mm512_mask_store_pd(out + r * px + x0 + q * 8, mlast, acc[r][q]);        \
+            else if (nt)                                                                  \
+                _mm512_stream_pd(out + r * px + x0 + q * 8, acc[r][q]);                   \
+            else                                                                          \
+                _mm512_store_pd(out + r * px + x0 + q * 8, acc[r][q]);                    \
+        }                                                                                 \
     }
 AVX512_BLOCK(1, 4)
 AVX512_BLOCK(2, 4)
@@ -149,38 +231,42 @@ AVX512_BLOCK(3, 1)
 AVX512_BLOCK(4, 1)
 
 __attribute__((target("avx512f")))
-static void rows_avx512(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows)
+static void rows_avx512(double *out, const double *const pl[3], int64_t px, const double *c, int nx, int nrows,
+                        int nt, const char *pf, int64_t pfbytes)
 {
-    const __mmask8 full[4] = { 0xff, 0xff, 0xff, 0xff };
+    /* pf: the rows the next call will read from memory (the next input
+     * plane), pulled into L2 a few lines per block, well ahead of use */
+    int64_t nb = (int64_t)((nrows + RB - 1) / RB) * (nx / 32 > 0 ? nx / 32 : 1);
+    int64_t pfper = pf ? (pfbytes / 64 + nb - 1) / nb : 0;
+    const char *pfend = pf + (pf ? pfbytes : 0);
     for (int y = 0; y < nrows; y += RB) {
         int R = nrows - y < RB ? nrows - y : RB;
         const double *q[3] = { pl[0] + y * px, pl[1] + y * px, pl[2] + y * px };
         double *o = out + y * px;
         int x0 = 0;
         for (; x0 + 32 <= nx; x0 += 32) {
-            /* the rows this block reads, PF doubles ahead: 18 streams are
-             * more than the hardware prefetchers follow */
-            for (int d = 0; d < 3; d++)
-                for (int j = -1; j <= R; j++)
-                    _mm_prefetch((const char *)(q[d] + j * px + x0 + PF), _MM_HINT_T0);
+            for (int64_t k = 0; k < pfper && pf < pfend; k++, pf += 64)
+                _mm_prefetch(pf, _MM_HINT_T1);
             switch (R) {
-            case 4: avx512_block4_4(o, q, px, c, x0, full); break;
-            case 3: avx512_block3_4(o, q, px, c, x0, full); break;
-            case 2: avx512_block2_4(o, q, px, c, x0, full); break;
-            default: avx512_block1_4(o, q, px, c, x0, full); break;
+            case 4: avx512_block4_4(o, q, px, c, x0, 0xff, nt); break;
+            case 3: avx512_block3_4(o, q, px, c, x0, 0xff, nt); break;
+            case 2: avx512_block2_4(o, q, px, c, x0, 0xff, nt); break;
+            default: avx512_block1_4(o, q, px, c, x0, 0xff, nt); break;
             }
         }
         for (; x0 < nx; x0 += 8) {
             int left = nx - x0;
             __mmask8 m = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
             switch (R) {
-            case 4: avx512_block4_1(o, q, px, c, x0, &m); break;
-            case 3: avx512_block3_1(o, q, px, c, x0, &m); break;
-            case 2: avx512_block2_1(o, q, px, c, x0, &m); break;
-            default: avx512_block1_1(o, q, px, c, x0, &m); break;
+            case 4: avx512_block4_1(o, q, px, c, x0, m, nt); break;
+            case 3: avx512_block3_1(o, q, px, c, x0, m, nt); break;
+            case 2: avx512_block2_1(o, q, px, c, x0, m, nt); break;
+            default: avx512_block1_1(o, q, px, c, x0, m, nt); break;
             }
         }
     }
+    if (nt)
+        _mm_sfence();   /* the streaming stores visible before the sweep's barrier */
 }
 #endif
 /* ------------------------------------------------------ the ISA in use */
@@ -240,13 +326,20 @@ static rows_fn pick_rows(void)
 
 /* ------------------------------------------------------------- sweeps */
 
-/* Padded layout: x pitch nx+2, y pitch ny+2, nz+2 planes; the interior
- * point (x,y,z) is at ((z+1)*py + y+1)*px + x+1. */
+/* Padded layout: x pitch px = nx rounded up to 8, plus 8; y pitch ny+2,
+ * nz+2 planes; the interior point (x,y,z) is at ((z+1)*py + y+1)*px +
+ * XOFF + x, so every row's x = 0 is 64-byte aligned and the 8 doubles
+ * before it (x = -8..-1) and those from nx to the next row's x = 0 are the
+ * zero halo.  The AVX-512 kernel reads whole aligned vectors: one vector
+ * before x = 0 and one past the last, so the buffers end with SLACK spare
+ * doubles. */
+#define XOFF GK_STENCIL_CPU_XOFF
+#define SLACK 8
 typedef struct pad { int64_t px, py, pz; } pad;
 
 static pad pad_of(int nx, int ny, int nz)
 {
-    pad p = { (int64_t)nx + 2, (int64_t)ny + 2, (int64_t)nz + 2 };
+    pad p = { ((int64_t)nx + 7) / 8 * 8 + XOFF, (int64_t)ny + 2, (int64_t)nz + 2 };
     return p;
 }
 
@@ -257,7 +350,8 @@ uint64_t gk__stencil_cpu_bytes(int nx, int ny, int nz)
     pad p = pad_of(nx, ny, nz);
     uint64_t b;
     if (p.px < 0 || p.py < 0 || p.pz < 0 || gk__mul_u64((uint64_t)p.px, (uint64_t)p.py, &b) ||
-        gk__mul_u64(b, (uint64_t)p.pz, &b) || gk__mul_u64(b, 2 * sizeof(double), &b))
+        gk__mul_u64(b, (uint64_t)p.pz, &b) || gk__add_u64(b, SLACK, &b) ||
+        gk__mul_u64(b, 2 * sizeof(double), &b))
         return UINT64_MAX;
     return b;
 }
@@ -279,8 +373,11 @@ static void sweep(double *restrict out, const double *restrict in, pad p, int nx
             for (int z = zc * ZCHUNK; z < z1; z++) {
                 const double *pl[3];
                 for (int d = 0; d < 3; d++)
-                    pl[d] = in + (z + d) * plane + (y0 + 1) * px + 1;
-                rows(out + (z + 1) * plane + (y0 + 1) * px + 1, pl, px, c, nx, y1 - y0);
+                    pl[d] = in + (z + d) * plane + (y0 + 1) * px + XOFF;
+                /* the plane after next, rows y0-1 .. y1 */
+                const char *pf = z + 3 < p.pz ? (const char *)(in + (z + 3) * plane + y0 * px) : NULL;
+                rows(out + (z + 1) * plane + (y0 + 1) * px + XOFF, pl, px, c, nx, y1 - y0, 1, pf,
+                     (int64_t)(y1 - y0 + 2) * px * (int64_t)sizeof(double));
             }
         }
 }
@@ -293,12 +390,14 @@ static void sweep(double *restrict out, const double *restrict in, pad p, int nx
  * stage needs (up to TYB + 2(T-s) rows: the y halo is recomputed by both
  * neighbouring blocks).  Rows and planes outside the grid read as 0 (the
  * zero halo of every intermediate step).  ring: per thread, 3*(T-1) planes
- * of ring_plane doubles ((TYB + 2T) rows of px), then one zero plane. */
+ * of ring_plane doubles ((TYB + 2T) rows of px), one zero plane and SLACK
+ * doubles (the AVX-512 rows read one vector past a row's end: a thread
+ * reads only its own share, all of which it zeroes). */
 static void sweep_t(double *restrict out, const double *restrict in, pad p, int nx, int ny, int nz,
                     const double *c, rows_fn rows, int T, double *ring, int64_t ring_plane)
 {
     int nyb = (ny + TYB - 1) / TYB;
-    int64_t px = p.px, plane = p.px * p.py, per = (int64_t)(3 * (T - 1) + 1) * ring_plane;
+    int64_t px = p.px, plane = p.px * p.py, per = (int64_t)(3 * (T - 1) + 1) * ring_plane + SLACK;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
@@ -321,38 +420,47 @@ static void sweep_t(double *restrict out, const double *restrict in, pad p, int 
                 int lo = ya - (T - s), hi = yb1 + (T - s);
                 if (lo < 0) lo = 0;
                 if (hi > ny) hi = ny;
-                int64_t roff = (int64_t)(lo - ya + T) * px + 1;
+                int64_t roff = (int64_t)(lo - ya + T) * px + XOFF;
                 const double *pl[3];
                 for (int d = 0; d < 3; d++) {
                     int zz = z + d - 1;
                     if (s == 1)
-                        pl[d] = in + (int64_t)(zz + 1) * plane + (int64_t)(lo + 1) * px + 1;
+                        pl[d] = in + (int64_t)(zz + 1) * plane + (int64_t)(lo + 1) * px + XOFF;
                     else if (zz < 0 || zz >= nz)
                         pl[d] = zero + roff;
                     else
                         pl[d] = mine + ((int64_t)(s - 2) * 3 + zz % 3) * ring_plane + roff;
                 }
-                double *o = s == T ? out + (int64_t)(z + 1) * plane + (int64_t)(lo + 1) * px + 1
+                double *o = s == T ? out + (int64_t)(z + 1) * plane + (int64_t)(lo + 1) * px + XOFF
                                    : mine + ((int64_t)(s - 1) * 3 + z % 3) * ring_plane + roff;
-                rows(o, pl, px, c, nx, hi - lo);
+                /* stage 1: the input plane the next iteration adds */
+                const char *pf = s == 1 && z + 3 < p.pz
+                                     ? (const char *)(in + (int64_t)(z + 3) * plane + (int64_t)lo * px) : NULL;
+                rows(o, pl, px, c, nx, hi - lo, s == T, pf, (int64_t)(hi - lo + 2) * px * (int64_t)sizeof(double));
             }
     }
 }
 
 /* Buffers on 2 MB boundaries, with transparent huge pages asked for where
  * the system has them: a sweep reads 18 rows from three planes half a
- * megabyte apart at once, too many 4 KB pages for the TLBs. */
+ * megabyte apart at once, too many 4 KB pages for the TLBs.  From 512 KB
+ * (the temporal rings: a few hundred KB a thread, rounded up to 2 MB). */
 static gk_status big_alloc(void **p, size_t n, const char *what)
 {
     *p = NULL;
     size_t align = (size_t)2 << 20;
-    if (n >= align && !posix_memalign(p, align, (n + align - 1) / align * align)) {
+    if (n >= align / 4 && !posix_memalign(p, align, (n + align - 1) / align * align)) {
 #ifdef MADV_HUGEPAGE
         madvise(*p, (n + align - 1) / align * align, MADV_HUGEPAGE);
 #endif
         return GK_OK;
     }
-    return gk__xmalloc(p, n, what);
+    /* smaller ones on 64-byte boundaries (the AVX-512 rows are aligned) */
+    if (posix_memalign(p, 64, n ? n : 64)) {
+        *p = NULL;
+        return gk__fail(GK_ENOMEM, "out of host memory for %s (%zu bytes)", what, n);
+    }
+    return GK_OK;
 }
 
 struct gk_stencil_cpu {
@@ -375,7 +483,7 @@ gk_status gk__stencil_cpu_open(gk_stencil_cpu **out, int nx, int ny, int nz, con
     g->nx = nx; g->ny = ny; g->nz = nz;
     g->p = pad_of(nx, ny, nz);
     memcpy(g->coeffs, c, sizeof g->coeffs);
-    int64_t total = g->p.px * g->p.py * g->p.pz, plane = g->p.px * g->p.py;
+    int64_t total = g->p.px * g->p.py * g->p.pz + SLACK, plane = g->p.px * g->p.py;
     if ((st = big_alloc((void **)&g->a, (size_t)total * sizeof *g->a, "the CPU stencil buffers")) ||
         (st = big_alloc((void **)&g->b, (size_t)total * sizeof *g->b, "the CPU stencil buffers"))) {
         gk__stencil_cpu_close(g);
@@ -391,6 +499,8 @@ gk_status gk__stencil_cpu_open(gk_stencil_cpu **out, int nx, int ny, int nz, con
         memset(a + z * plane, 0, (size_t)plane * sizeof *a);
         memset(b + z * plane, 0, (size_t)plane * sizeof *b);
     }
+    memset(a + total - SLACK, 0, SLACK * sizeof *a);
+    memset(b + total - SLACK, 0, SLACK * sizeof *b);
     *out = g;
     return GK_OK;
 }
@@ -414,7 +524,7 @@ void gk__stencil_cpu_load(gk_stencil_cpu *g, const double *grid)
 #endif
     for (int z = 0; z < nz; z++)
         for (int y = 0; y < ny; y++)
-            memcpy(a + (z + 1) * plane + (y + 1) * px + 1, grid + ((int64_t)z * ny + y) * nx,
+            memcpy(a + (z + 1) * plane + (y + 1) * px + XOFF, grid + ((int64_t)z * ny + y) * nx,
                    (size_t)nx * sizeof *a);
 }
 
@@ -428,7 +538,7 @@ void gk__stencil_cpu_store(const gk_stencil_cpu *g, double *grid)
 #endif
     for (int z = 0; z < nz; z++)
         for (int y = 0; y < ny; y++)
-            memcpy(grid + ((int64_t)z * ny + y) * nx, a + (z + 1) * plane + (y + 1) * px + 1,
+            memcpy(grid + ((int64_t)z * ny + y) * nx, a + (z + 1) * plane + (y + 1) * px + XOFF,
                    (size_t)nx * sizeof *a);
 }
 
@@ -447,7 +557,8 @@ gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T)
      * share: the layout below is computed per pass from ring_plane) */
     int64_t rp = (int64_t)(TYB + 2 * T) * g->p.px;
     uint64_t need = 0;
-    if (T > 1 && (gk__mul_u64((uint64_t)rp, (uint64_t)(3 * (T - 1) + 1) * (uint64_t)threads, &need) ||
+    if (T > 1 && (gk__mul_u64((uint64_t)rp, (uint64_t)(3 * (T - 1) + 1), &need) ||
+                  gk__add_u64(need, SLACK, &need) || gk__mul_u64(need, (uint64_t)threads, &need) ||
                   gk__mul_u64(need, sizeof(double), &need) || need > SIZE_MAX))
         return gk__fail(GK_ENOMEM, "CPU stencil: the temporal buffers do not fit in memory");
     if (need > g->ring_bytes) {

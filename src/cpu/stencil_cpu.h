@@ -8,8 +8,12 @@
  * sweeps add per-thread rings of a few hundred KB). */
 uint64_t gk__stencil_cpu_bytes(int nx, int ny, int nz);
 
-/* Steps per pass: gk__stencil_cpu's choice and the largest accepted. */
-#define GK_STENCIL_CPU_T 4
+/* Steps per pass: gk__stencil_cpu's choice and the largest accepted.  3:
+ * on the 2-core AVX-512 machine T = 2 is fastest when it is idle (2.7
+ * against 2.5 GStencil/s at 256^3), T = 3-4 when other processes share its
+ * memory bandwidth (1.6-1.7 against 1.2); 3 is never far from the best
+ * (bench/stencil_results.md, "CPU, issue 13"). */
+#define GK_STENCIL_CPU_T 3
 #define GK_STENCIL_CPU_TMAX 8
 
 /* steps sweeps over grid (interior, x fastest), in place: OpenMP threads,
@@ -29,9 +33,11 @@ void gk__stencil_cpu_store(const gk_stencil_cpu *g, double *grid);
 gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T);
 void gk__stencil_cpu_close(gk_stencil_cpu *g);
 /* The padded plane z (-1..nz) of the current grid: px * py doubles, x
- * pitch px (the interior row y starts at (y + 1) * px + 1), halo zero;
- * consecutive planes are contiguous.  For slabs of a distributed grid. */
+ * pitch px (a multiple of 8; the interior row y starts at (y + 1) * px +
+ * GK_STENCIL_CPU_XOFF, 64-byte aligned), halo zero; consecutive planes are
+ * contiguous.  For slabs of a distributed grid. */
 double *gk__stencil_cpu_plane(gk_stencil_cpu *g, int z, int64_t *px, int64_t *py);
+#define GK_STENCIL_CPU_XOFF 8
 
 /* The row kernels' instruction sets, picked at run time (the best the CPU
  * has).  gk__stencil_cpu_isa(want): GK_STENCIL_ISA_* forces one (for the

@@ -350,6 +350,250 @@ extern "C" __global__ void __launch_bounds__(256) gk_apsp_ceiling(int *out, int 
         out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
+// ---------------------------------------------------------------- 16 bits
+// The exact 16-bit path (why it is exact: src/cpu/apsp_cpu.h).  The matrix
+// is uint16, row pitch Np16 (a multiple of H_TILE), every entry clamped to
+// H_CAP = 32767 and the padding at H_CAP, so a + b <= 65534 never wraps a
+// lane.  The same three phases as above; phases 2 and 3 keep two columns per
+// 32-bit register and do two updates per __viaddmin_u16x2 (one VIADDMNMX
+// .U16x2 on sm_90): A^T is stored in shared memory with each value in both
+// halves of a word, B as it is (pairs of columns), so a thread's inner loop
+// is APSP16_TM x H_TW packed updates on shared-memory words.
+// Its parameters (src/core/space_apsp.c; the tile is fixed at 128, mirrored
+// as GK_APSP16_TILE in src/gpu/apsp_gpu.h):
+//   APSP16_TM    output rows per thread
+//   APSP16_TW    output words (2 columns each) per thread
+//   APSP16_BK    k chunk per shared-memory stage
+#ifndef APSP16_TM
+#error "APSP16_TM must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSP16_TW
+#error "APSP16_TW must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSP16_BK
+#error "APSP16_BK must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#define H_CAP 32767
+#define H_TILE 128                    // tile edge (elements)
+#define H_TM APSP16_TM
+#define H_TW APSP16_TW
+#define H_BK APSP16_BK
+#define H_WORDS (H_TILE / 2)          // words per tile row
+#define H_TX (H_WORDS / H_TW)         // 16 threads along a row
+#define H_TY (H_TILE / H_TM)          // 16 along a column
+#define H_NT (H_TX * H_TY)            // 256 threads
+#define H_RG (H_TM / 4)
+#define H_CG (H_TW / 4)
+#define H_RSLAB (H_TILE / H_RG)
+#define H_CSLAB (H_WORDS / H_CG)
+#define H_LDA (H_TILE + 4)            // words: A^T chunk row (duplicated values)
+#define H_LDB (H_WORDS)               // words: B chunk row
+#define H_STAGE (H_BK * (H_LDA + H_LDB))
+#if H_TM % 4 || H_TW % 4 || H_TILE % H_TM || H_WORDS % H_TW || (H_TILE * H_BK / 8) % H_NT || H_BK % 8 \
+    || H_TILE % H_BK
+#error "inconsistent 16-bit parameters"
+#endif
+#define H_MINB (H_NT >= 512 ? 1 : 2)
+
+// Phase 1 in 16 bits: as gk_apsp_pivot, values widened to int in registers.
+#define H_PR (H_TILE / 32)
+extern "C" __global__ void __launch_bounds__(1024)
+gk_apsp16_pivot(unsigned short *d, long long pitch, int k)
+{
+    extern __shared__ unsigned short s16[];
+    const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+    unsigned short *base = d + (long long)k * H_TILE * pitch + (long long)k * H_TILE;
+    int r[H_PR][H_PR];
+#pragma unroll
+    for (int a = 0; a < H_PR; a++)
+#pragma unroll
+        for (int b = 0; b < H_PR; b++) {
+            r[a][b] = base[(long long)(ty + 32 * a) * pitch + tx + 32 * b];
+            s16[(ty + 32 * a) * H_TILE + tx + 32 * b] = (unsigned short)r[a][b];
+        }
+    __syncthreads();
+#pragma unroll 4
+    for (int kk = 0; kk < H_TILE; kk++) {
+        int av[H_PR], bv[H_PR];
+#pragma unroll
+        for (int a = 0; a < H_PR; a++) av[a] = s16[(ty + 32 * a) * H_TILE + kk];
+#pragma unroll
+        for (int b = 0; b < H_PR; b++) bv[b] = s16[kk * H_TILE + tx + 32 * b];
+        const int nk = kk + 1;
+#pragma unroll
+        for (int a = 0; a < H_PR; a++)
+#pragma unroll
+            for (int b = 0; b < H_PR; b++) {
+                const int i = ty + 32 * a, j = tx + 32 * b;
+                r[a][b] = vmin(r[a][b], av[a] + bv[b]);
+                if ((i == nk || j == nk) && i != kk && j != kk)
+                    s16[i * H_TILE + j] = (unsigned short)r[a][b];
+            }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int a = 0; a < H_PR; a++)
+#pragma unroll
+        for (int b = 0; b < H_PR; b++)
+            base[(long long)(ty + 32 * a) * pitch + tx + 32 * b] = (unsigned short)r[a][b];
+}
+
+// Phases 2 and 3 in 16 bits: the grid and roles of gk_apsp_minplus.
+extern "C" __global__ void __launch_bounds__(H_NT, H_MINB)
+gk_apsp16_minplus(unsigned short *d, long long pitch, int k, int phase)
+{
+    extern __shared__ __align__(16) unsigned int hsm[];
+    int bi, bj;
+    if (phase == 2) {
+        if ((int)blockIdx.x == k) return;
+        if (blockIdx.y == 0) { bi = k; bj = blockIdx.x; }
+        else                 { bi = blockIdx.x; bj = k; }
+    } else {
+        bi = blockIdx.y; bj = blockIdx.x;
+        if (bi == k || bj == k) return;
+    }
+    const int tid = threadIdx.x;
+    const int tx = tid % H_TX, ty = tid / H_TX;
+    unsigned short *cbase = d + (long long)bi * H_TILE * pitch + (long long)bj * H_TILE;
+    const unsigned short *abase = d + (long long)bi * H_TILE * pitch + (long long)k * H_TILE;
+    const unsigned short *bbase = d + (long long)k * H_TILE * pitch + (long long)bj * H_TILE;
+
+    unsigned int acc[H_TM][H_TW];
+#pragma unroll
+    for (int g = 0; g < H_RG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < H_CG; h++) {
+                uint4 v = *(const uint4 *)((const unsigned int *)(cbase + (long long)(g * H_RSLAB + ty * 4 + r) * pitch)
+                                           + h * H_CSLAB + tx * 4);
+                acc[g * 4 + r][h * 4 + 0] = v.x; acc[g * 4 + r][h * 4 + 1] = v.y;
+                acc[g * 4 + r][h * 4 + 2] = v.z; acc[g * 4 + r][h * 4 + 3] = v.w;
+            }
+
+    // A: H_TILE rows x H_BK values = H_BK / 8 uint4 per row; B: H_BK rows x
+    // H_TILE values = H_TILE / 8 uint4 per row.
+    constexpr int AV = H_TILE * H_BK / 8 / H_NT;
+    constexpr int BV = H_BK * H_TILE / 8 / H_NT;
+    uint4 ra[AV], rb[BV];
+#define HAs(s) (hsm + (s) * H_STAGE)
+#define HBs(s) (hsm + (s) * H_STAGE + H_BK * H_LDA)
+#define HLOAD(k0) do { \
+        _Pragma("unroll") for (int q = 0; q < AV; q++) { \
+            int e = tid + q * H_NT; \
+            int ar = e / (H_BK / 8), ac = (e % (H_BK / 8)) * 8; \
+            ra[q] = *(const uint4 *)(abase + (long long)ar * pitch + (k0) + ac); \
+        } \
+        _Pragma("unroll") for (int q = 0; q < BV; q++) { \
+            int e = tid + q * H_NT; \
+            int br = e / (H_TILE / 8), bc = (e % (H_TILE / 8)) * 8; \
+            rb[q] = *(const uint4 *)(bbase + (long long)((k0) + br) * pitch + bc); \
+        } } while (0)
+#define HDUP(w, lo) ((lo) ? (((w) & 0xffffu) | ((w) << 16)) : (((w) >> 16) | ((w) & 0xffff0000u)))
+#define HSTORE(buf) do { \
+        _Pragma("unroll") for (int q = 0; q < AV; q++) { \
+            int e = tid + q * H_NT; \
+            int ar = e / (H_BK / 8), ac = (e % (H_BK / 8)) * 8; \
+            unsigned int *at = HAs(buf) + ac * H_LDA + ar; \
+            at[0 * H_LDA] = HDUP(ra[q].x, 1); at[1 * H_LDA] = HDUP(ra[q].x, 0); \
+            at[2 * H_LDA] = HDUP(ra[q].y, 1); at[3 * H_LDA] = HDUP(ra[q].y, 0); \
+            at[4 * H_LDA] = HDUP(ra[q].z, 1); at[5 * H_LDA] = HDUP(ra[q].z, 0); \
+            at[6 * H_LDA] = HDUP(ra[q].w, 1); at[7 * H_LDA] = HDUP(ra[q].w, 0); \
+        } \
+        _Pragma("unroll") for (int q = 0; q < BV; q++) { \
+            int e = tid + q * H_NT; \
+            int br = e / (H_TILE / 8), bc = (e % (H_TILE / 8)) * 4; \
+            *(uint4 *)(HBs(buf) + br * H_LDB + bc) = rb[q]; \
+        } } while (0)
+
+    HLOAD(0);
+    HSTORE(0);
+    __syncthreads();
+    constexpr int NCH = H_TILE / H_BK;
+#pragma unroll 1
+    for (int ch = 0; ch < NCH; ch++) {
+        const int cur = ch & 1;
+        if (ch + 1 < NCH)
+            HLOAD((ch + 1) * H_BK);
+        const unsigned int *as = HAs(cur), *bs = HBs(cur);
+#pragma unroll 8
+        for (int kk = 0; kk < H_BK; kk++) {
+            unsigned int a[H_TM], b[H_TW];
+#pragma unroll
+            for (int g = 0; g < H_RG; g++) {
+                uint4 v = *(const uint4 *)(as + kk * H_LDA + g * H_RSLAB + ty * 4);
+                a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int h = 0; h < H_CG; h++) {
+                uint4 v = *(const uint4 *)(bs + kk * H_LDB + h * H_CSLAB + tx * 4);
+                b[h * 4 + 0] = v.x; b[h * 4 + 1] = v.y; b[h * 4 + 2] = v.z; b[h * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int r = 0; r < H_TM; r++)
+#pragma unroll
+                for (int c = 0; c < H_TW; c++)
+                    acc[r][c] = __viaddmin_u16x2(a[r], b[c], acc[r][c]);
+        }
+        if (ch + 1 < NCH) {
+            HSTORE(cur ^ 1);
+            __syncthreads();
+        }
+    }
+#undef HLOAD
+#undef HSTORE
+#undef HDUP
+#undef HAs
+#undef HBs
+#pragma unroll
+    for (int g = 0; g < H_RG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < H_CG; h++) {
+                uint4 v;
+                v.x = acc[g * 4 + r][h * 4 + 0]; v.y = acc[g * 4 + r][h * 4 + 1];
+                v.z = acc[g * 4 + r][h * 4 + 2]; v.w = acc[g * 4 + r][h * 4 + 3];
+                *(uint4 *)((unsigned int *)(cbase + (long long)(g * H_RSLAB + ty * 4 + r) * pitch) + h * H_CSLAB + tx * 4) = v;
+            }
+}
+
+// Entries of the V x V part at the cap.
+extern "C" __global__ void gk_apsp16_count(const unsigned short *h, long long pitch, int V, unsigned long long *count)
+{
+    const long long n = (long long)V * V;
+    unsigned long long c = 0;
+    for (long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x; x < n; x += (long long)gridDim.x * blockDim.x)
+        c += h[(x / V) * pitch + x % V] == H_CAP;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        c += __shfl_down_sync(0xffffffffu, c, o);
+    if ((threadIdx.x & 31) == 0 && c)
+        atomicAdd(count, c);
+}
+
+// The packed 16-bit rate: chains of independent __viaddmin_u16x2 (two
+// updates each), as gk_apsp_ceiling.
+extern "C" __global__ void __launch_bounds__(256) gk_apsp16_ceiling(unsigned int *out, int iters, int seed)
+{
+    unsigned int acc[CEIL_CHAINS];
+    unsigned int b = (unsigned int)((threadIdx.x & 7) + seed) * 0x10001u;
+#pragma unroll
+    for (int c = 0; c < CEIL_CHAINS; c++)
+        acc[c] = (unsigned int)(H_CAP - c - (int)(threadIdx.x & 255)) * 0x10001u;
+#pragma unroll 1
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int c = 0; c < CEIL_CHAINS; c++)
+            acc[c] = __viaddmin_u16x2(acc[c], b, acc[(c + 1) % CEIL_CHAINS]);
+    unsigned int s = 0;
+#pragma unroll
+    for (int c = 0; c < CEIL_CHAINS; c++)
+        s ^= acc[c];
+    if (s == 0x7fffffffu)
+        out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
 // ---------------------------------------------------------------- row blocks
 // Past one GPU (host side: src/gpu/apsp_multi.c).  A GPU or rank owns a block
 // of whole tile rows of the padded matrix (pitch Np) and nothing else; the

@@ -18,11 +18,30 @@ struct gk_apsp_gpu {
     gk_gpu_module mod;
     cudaKernel_t pivot, minplus, fill, b1, b2, b3, ceil;
     int *d;
+    /* the 16-bit path (bits == 16): the padded uint16 matrix (pitch np16,
+     * tile GK_APSP16_TILE) and a counter */
+    int bits, nt16;
+    long long np16;
+    unsigned short *d16;
+    unsigned long long *dcount;
+    cudaKernel_t pivot16, minplus16, count16, ceil16;
+    /* pinned staging buffers for the transfers */
+    void *pin[2];
+    cudaEvent_t pin_ev[2];
+    size_t pin_bytes;
     gk_gpu_timer timer;
 };
 
+static void stage_free(gk_apsp_gpu *c);
+
 gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, const gk_device_info *dev, cudaStream_t stream,
                             int32_t V, const gk_config *cfg)
+{
+    return gk__apsp_gpu_open_bits(out, dev, stream, V, cfg, 32);
+}
+
+gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, cudaStream_t stream,
+                                 int32_t V, const gk_config *cfg, int bits)
 {
     gk_status st;
     *out = NULL;
@@ -49,7 +68,12 @@ gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, const gk_device_info *dev, cudaSt
     c->np = (long long)c->nt * c->tile;
     c->smem_mp = gk__apsp_stage_smem(&c->cfg);
     c->smem_piv = gk__apsp_pivot_smem(&c->cfg);
+    c->bits = bits == 16 ? 16 : 32;
+    c->nt16 = (int)((V + GK_APSP16_TILE - 1) / GK_APSP16_TILE);
+    c->np16 = (long long)c->nt16 * GK_APSP16_TILE;
     size_t bytes = (size_t)c->np * (size_t)c->np * sizeof(int), fr = 0, tot = 0;
+    if (c->bits == 16)
+        bytes = (size_t)c->np16 * (size_t)c->np16 * sizeof(unsigned short);
     GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
     if (bytes > fr) {
         char need[32], have[32];
@@ -66,9 +90,18 @@ gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, const gk_device_info *dev, cudaSt
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p1", &c->b1))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p2", &c->b2))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p3", &c->b3))
-        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_ceiling", &c->ceil)))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_ceiling", &c->ceil))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_pivot", &c->pivot16))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_minplus", &c->minplus16))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_count", &c->count16))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_ceiling", &c->ceil16)))
         goto fail;
-    GK_CUDA_GOTO(cudaMalloc((void **)&c->d, bytes), st, fail);
+    if (c->bits == 16) {
+        GK_CUDA_GOTO(cudaMalloc((void **)&c->d16, bytes), st, fail);
+        GK_CUDA_GOTO(cudaMalloc((void **)&c->dcount, sizeof *c->dcount), st, fail);
+    } else {
+        GK_CUDA_GOTO(cudaMalloc((void **)&c->d, bytes), st, fail);
+    }
     if ((st = gk__gpu_timer_init(&c->timer)))
         goto fail;
     *out = c;
@@ -83,23 +116,124 @@ void gk__apsp_gpu_close(gk_apsp_gpu *c)
     if (!c) return;
     gk__gpu_timer_free(&c->timer);
     if (c->d) cudaFree(c->d);
+    if (c->d16) cudaFree(c->d16);
+    stage_free(c);
+    if (c->dcount) cudaFree(c->dcount);
     gk__gpu_module_unload(&c->mod);
     free(c);
+}
+
+/* ---- transfers through pinned staging buffers ----
+ * Rows move in chunks of about STAGE_BYTES through two pinned host buffers:
+ * the host threads convert or copy chunk i + 1 while the copy engine moves
+ * chunk i, so a transfer runs at pinned-memory speed instead of the driver's
+ * pageable path, and the 16-bit path moves half the bytes (narrowed on the
+ * way up, widened on the way down: the cap becomes INF). */
+#define STAGE_BYTES ((size_t)32 << 20)
+
+static gk_status stage_init(gk_apsp_gpu *c)
+{
+    if (c->pin[0])
+        return GK_OK;
+    size_t row = (size_t)c->V * sizeof(int32_t);
+    c->pin_bytes = row > STAGE_BYTES ? row : STAGE_BYTES;
+    for (int b = 0; b < 2; b++) {
+        GK_CUDA_TRY(cudaHostAlloc(&c->pin[b], c->pin_bytes, cudaHostAllocDefault));
+        GK_CUDA_TRY(cudaEventCreateWithFlags(&c->pin_ev[b], cudaEventDisableTiming));
+    }
+    return GK_OK;
+}
+
+static void stage_free(gk_apsp_gpu *c)
+{
+    for (int b = 0; b < 2; b++) {
+        if (c->pin[b]) cudaFreeHost(c->pin[b]);
+        if (c->pin_ev[b]) cudaEventDestroy(c->pin_ev[b]);
+        c->pin[b] = NULL;
+        c->pin_ev[b] = NULL;
+    }
+}
+
+/* Host rows r0 .. r0 + m - 1 of dist into a staging buffer: as they are, or
+ * clamped to the cap as uint16. */
+static void stage_pack(const gk_apsp_gpu *c, void *pin, const int32_t *dist, int64_t r0, int64_t m)
+{
+    const int64_t V = c->V;
+    if (c->bits == 16) {
+        uint16_t *o = pin;
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < m; r++) {
+            const int32_t *in = dist + (r0 + r) * V;
+            uint16_t *out = o + r * V;
+            for (int64_t j = 0; j < V; j++)
+                out[j] = (uint16_t)(in[j] < GK_APSP16_CAP ? in[j] : GK_APSP16_CAP);
+        }
+    } else {
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < m; r++)
+            memcpy((int32_t *)pin + r * V, dist + (r0 + r) * V, (size_t)V * sizeof(int32_t));
+    }
+}
+
+static void stage_unpack(const gk_apsp_gpu *c, const void *pin, int32_t *dist, int64_t r0, int64_t m)
+{
+    const int64_t V = c->V;
+    if (c->bits == 16) {
+        const uint16_t *in = pin;
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < m; r++) {
+            const uint16_t *x = in + r * V;
+            int32_t *out = dist + (r0 + r) * V;
+            for (int64_t j = 0; j < V; j++)
+                out[j] = x[j] == GK_APSP16_CAP ? GK_APSP_INF : (int32_t)x[j];
+        }
+    } else {
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < m; r++)
+            memcpy(dist + (r0 + r) * V, (const int32_t *)pin + r * V, (size_t)V * sizeof(int32_t));
+    }
+}
+
+/* The device rows: base pointer, pitch in bytes, element size. */
+static void dev_rows(const gk_apsp_gpu *c, char **base, size_t *pitch, size_t *elt)
+{
+    *elt = c->bits == 16 ? sizeof(uint16_t) : sizeof(int32_t);
+    *base = c->bits == 16 ? (char *)c->d16 : (char *)c->d;
+    *pitch = (size_t)(c->bits == 16 ? c->np16 : c->np) * *elt;
 }
 
 gk_status gk__apsp_gpu_upload(gk_apsp_gpu *c, const int32_t *dist, float *ms)
 {
     gk_status st;
-    long long n = c->np * c->np;
-    int v = GK_APSP_INF;
-    void *args[] = { &c->d, &n, &v };
+    char *base;
+    size_t pitch, elt;
+    dev_rows(c, &base, &pitch, &elt);
+    if ((st = stage_init(c)))
+        return st;
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
-    if (c->np != c->V)   /* the padding: INF, so padded vertices add no path */
-        if ((st = gk__gpu_launch(c->fill, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0, c->stream, args)))
+    long long np = c->bits == 16 ? c->np16 : c->np;
+    if (np != c->V) {   /* the padding: INF (the cap in 16 bits), so padded vertices add no path */
+        long long n = c->bits == 16 ? np * np / 2 : np * np;   /* np16 is even: pairs of uint16 */
+        int v = c->bits == 16 ? (int)(GK_APSP16_CAP | (GK_APSP16_CAP << 16)) : GK_APSP_INF;
+        void *dptr = base;
+        void *args[] = { &dptr, &n, &v };
+        if ((st = gk__gpu_launch(c->fill, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
+                                 c->stream, args)))
             return st;
-    GK_CUDA_TRY(cudaMemcpy2DAsync(c->d, (size_t)c->np * sizeof(int), dist, (size_t)c->V * sizeof(int),
-                             (size_t)c->V * sizeof(int), (size_t)c->V, cudaMemcpyHostToDevice, c->stream));
+    }
+    const size_t row = (size_t)c->V * elt;
+    const int64_t per = (int64_t)(c->pin_bytes / row), V = c->V;
+    for (int64_t r0 = 0, i = 0; r0 < V; r0 += per, i++) {
+        const int b = (int)(i & 1);
+        const int64_t m = V - r0 < per ? V - r0 : per;
+        if (i >= 2)   /* the copy that last used this buffer is done */
+            GK_CUDA_TRY(cudaEventSynchronize(c->pin_ev[b]));
+        stage_pack(c, c->pin[b], dist, r0, m);
+        GK_CUDA_TRY(cudaMemcpy2DAsync(base + (size_t)r0 * pitch, pitch, c->pin[b], row, row, (size_t)m,
+                                      cudaMemcpyHostToDevice, c->stream));
+        GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
+    }
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;
@@ -107,13 +241,104 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *c, const int32_t *dist, float *ms)
     return GK_OK;
 }
 
+/* Only for a 16-bit result whose entries at the cap are known to be
+ * unreachable: they come back as INF. */
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *c, int32_t *dist, float *ms)
 {
     gk_status st;
+    char *base;
+    size_t pitch, elt;
+    dev_rows(c, &base, &pitch, &elt);
+    if ((st = stage_init(c)))
+        return st;
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
-    GK_CUDA_TRY(cudaMemcpy2DAsync(dist, (size_t)c->V * sizeof(int), c->d, (size_t)c->np * sizeof(int),
-                             (size_t)c->V * sizeof(int), (size_t)c->V, cudaMemcpyDeviceToHost, c->stream));
+    const size_t row = (size_t)c->V * elt;
+    const int64_t per = (int64_t)(c->pin_bytes / row), V = c->V;
+    const int64_t chunks = (V + per - 1) / per;
+    /* copy i + 1 is queued before chunk i is unpacked: the copy engine and
+     * the host threads work at the same time */
+    for (int64_t i = 0; i <= chunks; i++) {
+        if (i < chunks) {
+            const int b = (int)(i & 1);
+            const int64_t r0 = i * per, m = V - r0 < per ? V - r0 : per;
+            GK_CUDA_TRY(cudaMemcpy2DAsync(c->pin[b], row, base + (size_t)r0 * pitch, pitch, row, (size_t)m,
+                                          cudaMemcpyDeviceToHost, c->stream));
+            GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
+        }
+        if (i >= 1) {
+            const int64_t j = i - 1, r0 = j * per, m = V - r0 < per ? V - r0 : per;
+            const int b = (int)(j & 1);
+            GK_CUDA_TRY(cudaEventSynchronize(c->pin_ev[b]));
+            stage_unpack(c, c->pin[b], dist, r0, m);
+        }
+    }
+    float t;
+    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
+        return st;
+    if (ms) *ms = t;
+    return GK_OK;
+}
+
+/* The three phases on the 16-bit matrix (the timer already started). */
+static gk_status run16(gk_apsp_gpu *c, float *ms)
+{
+    gk_status st;
+    long long pitch = c->np16;
+    int k, phase;
+    void *args[] = { &c->d16, &pitch, &k, &phase };
+    unsigned nt = (unsigned)c->nt16;
+    size_t smem_piv = (size_t)GK_APSP16_TILE * GK_APSP16_TILE * sizeof(unsigned short);
+    size_t smem = gk__apsp16_smem(&c->cfg);
+    unsigned threads = (unsigned)gk__apsp16_threads(&c->cfg);
+    for (k = 0; k < c->nt16; k++) {
+        if ((st = gk__gpu_launch(c->pivot16, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), smem_piv, c->stream, args)))
+            return st;
+        if (c->nt16 == 1)
+            break;
+        phase = 2;
+        if ((st = gk__gpu_launch(c->minplus16, gk__dim3(nt, 2, 1), gk__dim3(threads, 1, 1), smem, c->stream, args)))
+            return st;
+        phase = 3;
+        if ((st = gk__gpu_launch(c->minplus16, gk__dim3(nt, nt, 1), gk__dim3(threads, 1, 1), smem, c->stream, args)))
+            return st;
+    }
+    float t;
+    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
+        return st;
+    GK_CUDA_TRY(cudaGetLastError());
+    if (ms) *ms = t;
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_count_cap(gk_apsp_gpu *c, int64_t *count)
+{
+    gk_status st;
+    unsigned long long n = 0;
+    long long pitch = c->np16;
+    int32_t V = c->V;
+    void *args[] = { &c->d16, &pitch, &V, &c->dcount };
+    if (c->bits != 16)
+        return gk__fail(GK_EINTERNAL, "gk__apsp_gpu_count_cap on a 32-bit context");
+    GK_CUDA_TRY(cudaMemsetAsync(c->dcount, 0, sizeof *c->dcount, c->stream));
+    if ((st = gk__gpu_launch(c->count16, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
+                             c->stream, args)))
+        return st;
+    GK_CUDA_TRY(cudaMemcpyAsync(&n, c->dcount, sizeof n, cudaMemcpyDeviceToHost, c->stream));
+    GK_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    *count = (int64_t)n;
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_download16(gk_apsp_gpu *c, uint16_t *m16, float *ms)
+{
+    gk_status st;
+    if (c->bits != 16)
+        return gk__fail(GK_EINTERNAL, "gk__apsp_gpu_download16 on a 32-bit context");
+    if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
+        return st;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(m16, (size_t)c->V * sizeof *m16, c->d16, (size_t)c->np16 * sizeof *m16,
+                                  (size_t)c->V * sizeof *m16, (size_t)c->V, cudaMemcpyDeviceToHost, c->stream));
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;
@@ -130,6 +355,8 @@ gk_status gk__apsp_gpu_run(gk_apsp_gpu *c, float *ms)
     unsigned nt = (unsigned)c->nt;
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
+    if (c->bits == 16)
+        return run16(c, ms);
     for (k = 0; k < c->nt; k++) {
         if ((st = gk__gpu_launch(c->pivot, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), c->smem_piv, c->stream, args)))
             return st;
@@ -195,6 +422,48 @@ gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *c, double *per_s)
     cudaFree(out);
     if (st) return st;
     *per_s = (double)blocks * 256.0 * iters * 16.0 / (best * 1e-3);   /* 16 = CEIL_CHAINS */
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_ceiling16(gk_apsp_gpu *c, double *per_s)
+{
+    gk_status st = GK_OK;
+    unsigned blocks = (unsigned)c->dev.sm_count * 32;
+    int iters = 4096, seed = 1;
+    unsigned *out = NULL;
+    void *args[] = { &out, &iters, &seed };
+    GK_CUDA_TRY(cudaMalloc((void **)&out, (size_t)blocks * 256 * sizeof(unsigned)));
+    float best = 0;
+    for (int r = 0; r < 6; r++) {   /* the first is a warm-up */
+        float t;
+        if ((st = gk__gpu_timer_start(&c->timer, c->stream))
+            || (st = gk__gpu_launch(c->ceil16, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, c->stream, args))
+            || (st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
+            break;
+        if (r && (best == 0 || t < best)) best = t;
+    }
+    cudaFree(out);
+    if (st) return st;
+    *per_s = (double)blocks * 256.0 * iters * 16.0 * 2.0 / (best * 1e-3);   /* 16 chains, 2 updates each */
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_prepare(const gk_device_info *dev, const gk_config *cfg)
+{
+    gk_config full;
+    gk_status st;
+    if ((st = gk__space_complete(&gk__space_apsp, cfg, &full)))
+        return st;
+    if (gk__space_is_default(&gk__space_apsp, &full))
+        return GK_OK;   /* the embedded fatbin: nothing to compile */
+    void *cubin = NULL;
+    size_t size = 0;
+    char log[512];
+    if ((st = gk__nvrtc_compile(&gk__image_apsp, &gk__space_apsp, &full, dev->cc_major, dev->cc_minor, &cubin, &size,
+                                log, sizeof log)))
+        return st;
+    gk__gpu_cubin_offer(gk__image_apsp.name, &full, cubin, size);
+    free(cubin);
     return GK_OK;
 }
 

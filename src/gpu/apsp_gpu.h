@@ -15,13 +15,39 @@ typedef struct gk_apsp_gpu gk_apsp_gpu;
  * (GK_ENOMEM naming the size when the device lacks the memory). */
 gk_status gk__apsp_gpu_open(gk_apsp_gpu **ctx, const gk_device_info *dev, cudaStream_t stream,
                             int32_t V, const gk_config *cfg);
-/* V*V row-major host -> device (padding set to INF); ms: CUDA events. */
+/* The same with bits = 16: the exact 16-bit path (src/cpu/apsp_cpu.h says
+ * why it is exact); its kernel's parameters are cfg's APSP16_* (the tile
+ * is fixed).  Upload narrows on the host into pinned
+ * staging buffers (every entry clamped to the cap), run runs the 16-bit
+ * phases, download widens on the host (the cap as INF: only when the entries
+ * at the cap are known to be unreachable); download16 gives the raw result.
+ * Both widths move rows through two pinned buffers, conversion and copies
+ * overlapped. */
+#define GK_APSP16_CAP 32767                    /* the same in src/cpu/apsp_cpu.h */
+#define GK_APSP16_TILE 128                     /* H_TILE of apsp.cu */
+gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **ctx, const gk_device_info *dev, cudaStream_t stream,
+                                 int32_t V, const gk_config *cfg, int bits);
+/* 16 bits: the entries of the V x V result at the cap (synchronizes). */
+gk_status gk__apsp_gpu_count_cap(gk_apsp_gpu *ctx, int64_t *count);
+gk_status gk__apsp_gpu_download16(gk_apsp_gpu *ctx, uint16_t *m16, float *ms);
+/* The device's packed 16-bit min-plus rate (updates per second, two per
+ * __viaddmin_u16x2). */
+gk_status gk__apsp_gpu_ceiling16(gk_apsp_gpu *ctx, double *per_s);
+
+/* V*V row-major host -> device (padding set to INF); ms: CUDA events
+ * (host-side conversion included). */
 gk_status gk__apsp_gpu_upload(gk_apsp_gpu *ctx, const int32_t *dist, float *ms);
 /* Full blocked Floyd-Warshall on the uploaded matrix; depends on nothing
  * else, so upload + run repeats give the same result. */
 gk_status gk__apsp_gpu_run(gk_apsp_gpu *ctx, float *ms);
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *ctx, int32_t *dist, float *ms);
 void gk__apsp_gpu_close(gk_apsp_gpu *ctx);
+
+/* Ahead of gk__apsp_gpu_open with the same cfg (on another thread, while
+ * the input is read): a configuration that is not the embedded image's is
+ * compiled by NVRTC now and offered to the next module load
+ * (gk__gpu_cubin_offer), which then skips the compile. */
+gk_status gk__apsp_gpu_prepare(const gk_device_info *dev, const gk_config *cfg);
 
 /* The classic baseline kernels on the same uploaded matrix (the padded size
  * must be a multiple of 64: true for the default tile). */

@@ -26,6 +26,14 @@ gk_status gk__stencil_tune_verify(int64_t size, const gk_config *cfg, uint64_t s
                              "points per axis", 0, gk__stencil_tune_measure, gk__stencil_tune_validate, \
                              gk__stencil_tune_verify }
 
+gk_status gk__elementwise_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps, double *med,
+                                       double *min);
+gk_status gk__elementwise_tune_validate(const gk_config *cfg, uint64_t seed);
+gk_status gk__elementwise_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed);
+#define GK_TUNABLE_elementwise { "elementwise", &gk__space_elementwise, &gk__image_elementwise, "elementwise", 1, \
+                                 { 8192 }, "columns = rows", 0, gk__elementwise_tune_measure, \
+                                 gk__elementwise_tune_validate, gk__elementwise_tune_verify }
+
 gk_status gk__gemm_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps, double *med, double *min);
 gk_status gk__gemm_tune_validate(const gk_config *cfg, uint64_t seed);
 gk_status gk__gemm_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed);

@@ -1,0 +1,145 @@
+/* test_apsp16_cpu.c - the exact 16-bit path on the CPU, on every instruction
+ * set this CPU has (generic, AVX2, AVX-512BW, each forced): the 16-bit
+ * result is min(true distance, C) entry by entry, the settling step refuses
+ * exactly when some reachable distance is >= C, gk_apsp_solve's output is
+ * byte-identical for --precision 16, 32 and auto on graphs built to sit at
+ * the cap and on random graphs, and the automatic choice goes both ways.
+ * The int32 micro-kernels are checked on every instruction set too.  The
+ * reference is the naive 64-bit loop of test_apsp_ref.h. */
+#include "gk.h"
+#include "tap.h"
+#include "test_apsp16_cases.h"
+#include "cpu/apsp_cpu.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *isa_name[] = { "auto", "generic", "AVX2", "AVX-512" };
+
+/* One initial matrix through the 16-bit code, the settling step and the
+ * front door at each precision. */
+static void check_matrix(gk_context *ctx, const int32_t *init, int32_t V, const char *what, const char *isa)
+{
+    size_t bytes = (size_t)V * V * sizeof(int32_t);
+    int32_t *want = t16_want(init, V), *out = malloc(bytes), *d = malloc(bytes);
+    uint16_t *m16 = malloc((size_t)V * V * sizeof *m16);
+    int needs32 = t16_needs32(want, V), how = -1;
+
+    gk_status st = gk__apsp_cpu16(init, m16, V);
+    int64_t bad = st ? -1 : t16_bad_capped(m16, want, V);
+    ok(st == GK_OK && bad == 0, "%s [%s]: 16-bit result == min(distance, C) (%lld entries differ)", what, isa,
+       (long long)bad);
+    memset(out, 0x55, bytes);
+    st = gk__apsp16_resolve(init, m16, V, out, &how);
+    ok(st == GK_OK && (how == GK_APSP16_NOT_EXACT) == needs32, "%s [%s]: settled: %s (a reachable distance >= C: %s)",
+       what, isa, gk__apsp16_how_text(how), needs32 ? "yes" : "no");
+    if (how != GK_APSP16_NOT_EXACT)
+        ok(memcmp(out, want, bytes) == 0, "%s [%s]: settled result == reference", what, isa);
+    else {
+        int untouched = 1;
+        for (size_t i = 0; i < bytes; i++) untouched &= ((unsigned char *)out)[i] == 0x55;
+        ok(untouched, "%s [%s]: not settled: the output is left alone", what, isa);
+    }
+
+    int32_t max_entry = 0;
+    for (int64_t i = 0; i < (int64_t)V * V; i++)
+        if (init[i] < T16_INF && init[i] > max_entry) max_entry = init[i];
+    int precisions[] = { 16, 32, 0 };
+    for (int p = 0; p < 3; p++) {
+        gk_apsp_options o = { 0, NULL, precisions[p] };
+        gk_report rep;
+        memcpy(d, init, bytes);
+        st = gk_apsp_solve(ctx, d, V, &o, &rep);
+        int want_prec = precisions[p] == 32 ? 32 : precisions[p] == 16 ? (needs32 ? 32 : 16)
+                        : max_entry >= T16_CAP ? 32 : needs32 ? 32 : 16;
+        ok(st == GK_OK && memcmp(d, want, bytes) == 0 && rep.precision == want_prec && *rep.precision_detail,
+           "%s [%s]: gk_apsp_solve precision=%d: == reference, ran in %d bits (want %d): %s", what, isa,
+           precisions[p], rep.precision, want_prec, rep.precision_detail);
+    }
+    free(want); free(out); free(d); free(m16);
+}
+
+int main(void)
+{
+    no_plan();
+    gk_context *ctx;
+    gk_context_options co;
+    gk_context_options_init(&co);
+    co.backend = GK_BACKEND_CPU;
+    if (!ok(gk_context_create(&ctx, &co) == GK_OK, "a CPU context %s", gk_last_error()))
+        return done_testing();
+
+    for (int isa = GK_APSP_ISA_GENERIC; isa <= GK_APSP_ISA_AVX512; isa++) {
+        if (!gk__apsp_cpu_isa_supported(isa)) {
+            skip("this CPU lacks it", isa_name[isa]);
+            continue;
+        }
+        ok(gk__apsp_cpu_force_isa(isa) == GK_OK, "force %s", isa_name[isa]);
+        for (int c = 0; c < T16_NCASES; c++) {
+            int32_t V;
+            int32_t *init = t16_case(c, &V);
+            check_matrix(ctx, init, V, t16_name[c], isa_name[isa]);
+            free(init);
+        }
+        /* random graphs of awkward sizes (tiles of 64) with the usual weights,
+         * and the int32 blocked code on this instruction set */
+        int32_t sizes[] = { 1, 2, 63, 65, 130, 200 };
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            for (int kind = 0; kind < G_KINDS; kind++) {
+                ref_graph g = ref_random_graph(sizes[s], kind);
+                int32_t *init = ref_matrix(&g), *want = t16_want(init, sizes[s]), *d = ref_matrix(&g);
+                char what[96];
+                snprintf(what, sizeof what, "random V=%d %s", sizes[s], ref_kind_name[kind]);
+                check_matrix(ctx, init, sizes[s], what, isa_name[isa]);
+                ok(gk__apsp_cpu(d, sizes[s]) == GK_OK && !memcmp(d, want, (size_t)sizes[s] * sizes[s] * 4),
+                   "%s [%s]: int32 blocked code == reference", what, isa_name[isa]);
+                free(g.e); free(init); free(want); free(d);
+            }
+    }
+    ok(gk__apsp_cpu_force_isa(GK_APSP_ISA_AUTO) == GK_OK, "back to the automatic instruction set");
+    ok(gk__apsp_cpu_force_isa(17) == GK_ENODEV, "an unknown instruction set is refused: %s", gk_last_error());
+
+    /* a wide band: every weight may reach the cap (one heavy edge of 40000
+     * in each half), the two halves unreachable from each other, every
+     * reachable distance below the cap: settling would need a look at too
+     * many rows, so it reruns in 32 bits -- slower, never wrong */
+    {
+        int32_t V = 1100;
+        size_t bytes = (size_t)V * V * sizeof(int32_t);
+        int32_t *init = malloc(bytes), *a = malloc(bytes), *b = malloc(bytes);
+        uint16_t *m16 = malloc((size_t)V * V * sizeof *m16);
+        for (int64_t i = 0; i < (int64_t)V * V; i++) init[i] = T16_INF;
+        for (int32_t i = 0; i < V; i++) {
+            int32_t h = i < V / 2 ? 0 : V / 2, m = i < V / 2 ? V / 2 : V - V / 2;
+            init[(int64_t)i * V + i] = 0;
+            init[(int64_t)i * V + h + (i - h + 1) % m] = 1 + i % 7;        /* a ring per half */
+            init[(int64_t)i * V + h + (i - h + 5) % m] = 3;
+        }
+        init[1] = 40000;   /* 0 -> 1 heavy, bypassed by the ring (weight 1) */
+        init[(int64_t)(V / 2) * V + V / 2 + 2] = 40000;
+        int how = -1;
+        memset(a, 0x55, bytes);
+        int stok = gk__apsp_cpu16(init, m16, V) == GK_OK && gk__apsp16_resolve(init, m16, V, a, &how) == GK_OK;
+        ok(stok && how == GK_APSP16_NOT_EXACT && ((unsigned char *)a)[bytes - 1] == 0x55,
+           "a band too wide to look at: not settled, output untouched (%s)", gk__apsp16_how_text(how));
+        gk_apsp_options o16 = { 0, NULL, 16 }, o32 = { 0, NULL, 32 };
+        gk_report r16, r32;
+        memcpy(a, init, bytes);
+        memcpy(b, init, bytes);
+        ok(gk_apsp_solve(ctx, a, V, &o16, &r16) == GK_OK && gk_apsp_solve(ctx, b, V, &o32, &r32) == GK_OK
+           && memcmp(a, b, bytes) == 0 && r16.precision == 32,
+           "a band too wide: --precision=16 reruns in 32 bits, output == the 32-bit one (%s)", r16.precision_detail);
+        free(init); free(a); free(b); free(m16);
+    }
+
+    /* the front door's rules */
+    ok(gk_apsp_prepare(ctx, 100, NULL) == GK_OK, "gk_apsp_prepare on the CPU: nothing to do");
+    ok(gk_apsp_prepare(ctx, 0, NULL) == GK_EINVAL, "gk_apsp_prepare refuses V = 0: %s", gk_last_error());
+    ok(gk_apsp_prepare(NULL, 10, NULL) == GK_EINVAL, "gk_apsp_prepare refuses no context");
+    int32_t one = 0;
+    gk_apsp_options o = { 0, NULL, 24 };
+    ok(gk_apsp_solve(ctx, &one, 1, &o, NULL) == GK_EINVAL && strstr(gk_last_error(), "precision 24"),
+       "precision 24 is refused: %s", gk_last_error());
+    gk_context_destroy(ctx);
+    return done_testing();
+}
