@@ -162,6 +162,11 @@ typedef struct gk_apsp_write_report {
     double d2h_wait;       /* overlapped: seconds outside the writes, waiting for a copy
                               from the GPU or widening 16-bit rows */
     double wall;           /* seconds from opening the output to its rename */
+    /* the solve's own costs outside the phases of gk_report (for --time) */
+    double scan;           /* checking every entry, finding the largest */
+    double open;           /* GPU: getting the module, device matrix, pinned buffers */
+    int prepared;          /* 1: gk_apsp_prepare had them ready (open is then ~0) */
+    double close;          /* GPU: freeing them */
 } gk_apsp_write_report;
 
 /* gk_apsp_solve, then the result written to path as gk_apsp_write_format

@@ -25,6 +25,9 @@ typedef struct apsp_sink {
     double calls;              /* seconds in opening, writing, closing the output */
     double wall;               /* seconds from opening to the end of closing */
     int done;
+    int no_stream;             /* the check compares after the solve: write after it */
+    double scan, open, close;  /* the solve's own costs (gk_apsp_write_report) */
+    int prepared;
 } apsp_sink;
 
 void gk__apsp_ready_drop(gk_context *ctx)
@@ -53,7 +56,8 @@ static int same_config(const gk_config *a, const gk_config *b)
 /* The GPU APSP for V, cfg and bits: gk_apsp_prepare's when it matches (its
  * module loaded, device matrix and pinned buffers allocated during the
  * read), else a new one (the prepared one closed first: its memory back). */
-static gk_status gpu_open(gk_context *ctx, gk_apsp_gpu **g, int32_t V, const gk_config *cfg, int bits)
+static gk_status gpu_open1(gk_context *ctx, gk_apsp_gpu **g, int32_t V, const gk_config *cfg, int bits,
+                           int *prepared)
 {
     gk_apsp_gpu *r = ctx->apsp_ready;
     ctx->apsp_ready = NULL;
@@ -65,11 +69,31 @@ static gk_status gpu_open(gk_context *ctx, gk_apsp_gpu **g, int32_t V, const gk_
         if (rv == V && rbits == bits && !gk__space_complete(&gk__space_apsp, cfg, &full)
             && same_config(&full, gk__apsp_gpu_config(r))) {
             *g = r;
+            *prepared = 1;
             return GK_OK;
         }
         gk__apsp_gpu_close(r);
     }
     return gk__apsp_gpu_open_bits(g, &ctx->dev[0], (cudaStream_t)ctx->stream, V, cfg, bits);
+}
+
+static gk_status gpu_open(gk_context *ctx, gk_apsp_gpu **g, int32_t V, const gk_config *cfg, int bits, apsp_sink *sk)
+{
+    double t0 = gk_wtime();
+    int prepared = 0;
+    gk_status st = gpu_open1(ctx, g, V, cfg, bits, &prepared);
+    if (sk) {
+        sk->open += gk_wtime() - t0;
+        sk->prepared = prepared;
+    }
+    return st;
+}
+
+static void gpu_close(gk_apsp_gpu *g, apsp_sink *sk)
+{
+    double t0 = gk_wtime();
+    gk__apsp_gpu_close(g);
+    if (sk) sk->close += gk_wtime() - t0;
 }
 
 static gk_status sink_rows(void *arg, int64_t r0, int64_t m)
@@ -86,7 +110,7 @@ static gk_status sink_rows(void *arg, int64_t r0, int64_t m)
  * outside the write calls: waiting for copies, widening). */
 static gk_status gpu_download(gk_apsp_gpu *g, int32_t *dist, apsp_sink *sk, float *down)
 {
-    if (!sk)
+    if (!sk || sk->no_stream)
         return gk__apsp_gpu_download(g, dist, down);
     double t0 = gk_wtime();
     sk->done = 1;
@@ -114,10 +138,10 @@ static gk_status solve_gpu(gk_context *ctx, int32_t *dist, int32_t V, const gk_c
     int saved;
     gk_status st = gk__ctx_gpu_enter(ctx, &saved);
     if (st) return st;
-    if (!(st = gpu_open(ctx, &g, V, cfg, 32))
+    if (!(st = gpu_open(ctx, &g, V, cfg, 32, sk))
         && !(st = gk__apsp_gpu_upload(g, dist, &up)) && !(st = gk__apsp_gpu_run(g, &run)))
         st = gpu_download(g, dist, sk, &down);
-    gk__apsp_gpu_close(g);
+    gpu_close(g, sk);
     gk__ctx_gpu_leave(saved);
     gk__report_gpu_ms(rep, up, run, down);
     return st;
@@ -140,7 +164,7 @@ static gk_status solve_gpu16(gk_context *ctx, int32_t *dist, int32_t V, const gk
     *how = GK_APSP16_NOT_EXACT;
     gk_status st = gk__ctx_gpu_enter(ctx, &saved);
     if (st) return st;
-    if (!(st = gpu_open(ctx, &g, V, cfg, 16))
+    if (!(st = gpu_open(ctx, &g, V, cfg, 16, sk))
         && !(st = gk__apsp_gpu_upload(g, dist, &up)) && !(st = gk__apsp_gpu_run(g, &run))
         && !(st = gk__apsp_gpu_count_cap(g, &at_cap))) {
         if (at_cap == 0) {
@@ -154,7 +178,7 @@ static gk_status solve_gpu16(gk_context *ctx, int32_t *dist, int32_t V, const gk
             settle = gk_wtime() - t0;
         }
     }
-    gk__apsp_gpu_close(g);
+    gpu_close(g, sk);
     gk__ctx_gpu_leave(saved);
     free(m16);
     gk__report_gpu_ms(rep, up, run, down);
@@ -288,11 +312,14 @@ static gk_status solve_impl(gk_context *ctx, int32_t *dist, int32_t V, const gk_
      * (O(V^2), against the O(V^3) solve) */
     int64_t nn = (int64_t)V * V, bad = -1;
     int32_t max_entry = 0;   /* the largest finite entry: the automatic choice of lanes */
+    double scan0 = gk_wtime();
 #pragma omp parallel for reduction(max : bad, max_entry) schedule(static)
     for (int64_t i = 0; i < nn; i++) {
         if ((dist[i] < 0 || dist[i] > GK_APSP_INF) && i > bad) bad = i;
         if (dist[i] < GK_APSP_INF && dist[i] > max_entry) max_entry = dist[i];
     }
+    if (sk)
+        sk->scan = gk_wtime() - scan0;
     if (bad >= 0)
         return gk__fail(GK_EINVAL, "APSP: entry (%lld, %lld) = %d is outside [0, %d]", (long long)(bad / V),
                         (long long)(bad % V), dist[bad], GK_APSP_INF);
@@ -355,8 +382,12 @@ gk_status gk_apsp_solve_write(gk_context *ctx, int32_t *dist, int32_t V, const g
     sk.path = path;
     sk.format = format;
     sk.V = V;
-    /* the check compares after the solve: the output only once it passed */
-    gk_status st = solve_impl(ctx, dist, V, options, report, options && options->check ? NULL : &sk);
+    sk.no_stream = options && options->check;   /* the output only once the check passed */
+    gk_status st = solve_impl(ctx, dist, V, options, report, &sk);
+    wr->scan = sk.scan;
+    wr->open = sk.open;
+    wr->prepared = sk.prepared;
+    wr->close = sk.close;
     if (sk.done) {
         wr->overlapped = 1;
         wr->write = sk.calls;

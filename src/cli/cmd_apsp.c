@@ -275,9 +275,10 @@ int cmd_apsp(int argc, char **argv)
     if (st)
         cli_die_status(st);
     cli_report_notes(&rep);
-    double write = wr.write;
+    double write = wr.write, td0 = gk_wtime();
     free(d);
     gk_context_destroy(ctx);
+    double teardown = gk_wtime() - td0;
 
     double rate = rep.compute > 0 ? (double)V * V * V / rep.compute : 0;
     if (json) {
@@ -293,6 +294,7 @@ int cmd_apsp(int argc, char **argv)
         json_int("precision", rep.precision);
         json_str("precision_detail", rep.precision_detail);
         cli_json_times(&rep, read, write);
+        json_bool("write_overlapped", wr.overlapped);
         json_num("min_plus_per_second", rate);
         json_end();
     } else if (timing) {   /* --json carries the same numbers; stdout stays one JSON object */
@@ -307,6 +309,9 @@ int cmd_apsp(int argc, char **argv)
                         + (!wr.overlapped && rep.d2h > 0 ? rep.d2h : 0);
         fprintf(cli_report, "outside phases   context and kernel image %.3f s (made during the read; %.3f s after it), "
                 "solve setup %.3f s\n", job.seconds, ctx_wait > 0 ? ctx_wait : 0, solve_wall - inside);
+        fprintf(cli_report, "  of which        checking the entries %.3f s, GPU module + buffers %.3f s (%s), freeing "
+                "them %.3f s; after the write: freeing the matrix and the context %.3f s\n", wr.scan, wr.open,
+                wr.prepared ? "made during the read" : "made in the solve", wr.close, teardown);
         fprintf(cli_report, "precision        %d: %s\n", rep.precision, rep.precision_detail);
     }
     return 0;
