@@ -173,7 +173,7 @@ for dev in $devs; do
   [ ! -e "$T/nodir" ]; t_result $? "no directory or file made ($dev)"
   # a file size limit: write fails (EFBIG) in the middle of the matrix
   t_fails "the output passing the file size limit ($dev)" 1 "s.big.*write failed" \
-    sh -c 'trap "" XFSZ; ulimit -f 1000; GK_APSP_STAGE_BYTES=40000 exec "$0" apsp --device="$1" "$2" "$3"' \
+    sh -c 'trap "" XFSZ; ulimit -f 2000; GK_APSP_STAGE_BYTES=40000 exec "$0" apsp --device="$1" "$2" "$3"' \
     "$GK" "$dev" "$T/s.in" "$T/s.big"
   [ ! -e "$T/s.big" ] && [ -z "$(ls "$T" | grep 's.big.tmp')" ]; t_result $? "no output and no temp file after it ($dev)"
   if [ -w /dev/full ]; then

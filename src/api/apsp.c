@@ -377,6 +377,9 @@ gk_status gk_apsp_solve_write(gk_context *ctx, int32_t *dist, int32_t V, const g
     memset(wr, 0, sizeof *wr);
     if (!path)
         return gk__fail(GK_EINVAL, "gk_apsp_solve_write: no output path");
+    if (format != GK_FORMAT_AUTO && format != GK_FORMAT_NTHU && format != GK_FORMAT_NPY)   /* before the work */
+        return gk__fail(GK_EINVAL, "%s: a distance matrix is written as nthu or npy, not %s", path,
+                        gk_format_name(format));
     apsp_sink sk;
     memset(&sk, 0, sizeof sk);
     sk.path = path;
