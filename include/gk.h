@@ -17,5 +17,6 @@
 #include <gk/tune.h>
 #include <gk/parse.h>
 #include <gk/elementwise.h>
+#include <gk/gemm.h>
 
 #endif /* GK_H */

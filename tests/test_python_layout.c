@@ -30,6 +30,8 @@ int main(void)
     F(gk_apsp_options, precision);
     S(gk_stencil_options);
     F(gk_stencil_options, check); F(gk_stencil_options, config);
+    S(gk_gemm_options);
+    F(gk_gemm_options, check); F(gk_gemm_options, config);
     S(gk_build_info);
     F(gk_build_info, version); F(gk_build_info, cc); F(gk_build_info, configure_args);
     F(gk_build_info, openmp); F(gk_build_info, hwloc); F(gk_build_info, cuda);

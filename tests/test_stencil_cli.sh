@@ -92,6 +92,10 @@ t_fails "coefficients: 26 numbers" 1 "bad26.txt.*27" "$GK" stencil --size=4 --co
 t_fails "coefficients: a NaN" 1 "nan.txt.*finite" "$GK" stencil --size=4 --coeffs="$top_srcdir/tests/data/stencil_coeffs_nan.txt" --output="$d/bad1.bin"
 printf '1 2 3 x\n' >"$d/cw.txt"
 t_fails "coefficients: a word" 1 "cw.txt.*not a number" "$GK" stencil --size=4 --coeffs="$d/cw.txt" --output="$d/bad1.bin"
+cp "$top_srcdir/tests/data/stencil_coeffs_random.txt" "$d/cf.txt"
+t_fails "--output naming the --coeffs file is refused" 1 "cf.txt: is the input file .*cf.txt" \
+  "$GK" stencil --size=4 --steps=1 --device=cpu --coeffs="$d/cf.txt" --output="$d/cf.txt"
+cmp -s "$top_srcdir/tests/data/stencil_coeffs_random.txt" "$d/cf.txt"; t_result $? "and the coefficient file is untouched"
 t_fails "grid too large for memory" 1 "needs.*memory" "$GK" stencil --size=100000 --output="$d/bad1.bin" --device=cpu
 t_fails "gen grid too large" 1 "needs.*memory" "$GK" gen grid --size=100000x100000x1000 "$d/bad1.bin"
 t_fails "gen grid size 0" 2 "size" "$GK" gen grid --size=0 "$d/bad1.bin"

@@ -105,6 +105,10 @@ open(sys.argv[2], "wb").write(d)' "$T/in6x4x2" "$T/nan"
   cp "$T/ref6x4x2" "$T/keep"
   $MPIRUN -np 2 "$GK" stencil --device=cpu --size=6x4x2 --input="$T/nan" --output="$T/keep" 2>/dev/null
   cmp -s "$T/ref6x4x2" "$T/keep"; t_result $? "mpirun: a failed run leaves an existing OUTPUT untouched"
+  cp "$top_srcdir/tests/data/stencil_coeffs_random.txt" "$T/cf.txt"
+  t_fails "mpirun: --output naming the --coeffs file is refused" 1 "is the input file" \
+    $MPIRUN -np 2 "$GK" stencil --device=cpu --size=4 --coeffs="$T/cf.txt" --output="$T/cf.txt"
+  cmp -s "$top_srcdir/tests/data/stencil_coeffs_random.txt" "$T/cf.txt"; t_result $? "mpirun: and the coefficient file is untouched"
   t_fails "mpirun: standard output is refused" 1 "standard output" $MPIRUN -np 2 "$GK" stencil --device=cpu --size=4 --output=-
   t_fails "mpirun: --check is refused" 2 "check" $MPIRUN -np 2 "$GK" stencil --device=cpu --size=4 --check
   t_fails "mpirun: a missing directory" 1 "nonexistent" $MPIRUN -np 2 "$GK" stencil --device=cpu --size=4 --output="$T/nonexistent/o"

@@ -30,7 +30,7 @@ from ._lib import lib
 __all__ = ["apsp", "floyd_warshall", "stencil", "info", "read_graph", "convert",
            "write_distances", "last_report", "Error", "FormatError", "InvalidArgumentError",
            "FileError", "OutOfMemoryError", "NoDeviceError", "MismatchError", "INF",
-           "MAX_WEIGHT", "__version__"]
+           "MAX_WEIGHT", "__version__", "gemm"]
 
 INF = _lib.GK_APSP_INF                 # unreachable, in gk's int32 matrices
 MAX_WEIGHT = _lib.GK_APSP_MAX_WEIGHT   # the largest edge weight
@@ -549,6 +549,40 @@ def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=Fal
         _tls.report = _report_dict(rep)
         _check(st)
     return g
+
+
+# ---------------------------------------------------------------- gemm
+
+def gemm(a, b, device="auto", *, check=False):
+    """C = A B in fp32: a (M x K) and b (K x N) 2-D arrays (converted to
+    C-ordered float32; NaN and infinities are refused), returns C, a new
+    M x N float32 array.  device: as gk.apsp (one GPU).  check: recompute
+    on the CPU and compare under gk's bound (2 K eps sum|A||B| per element,
+    include/gk/gemm.h); MismatchError beyond it.
+    """
+    np = _np()
+    fname = "gk.gemm"
+    ctx = _context(fname, device, None)
+    a = np.ascontiguousarray(a, dtype=np.float32)
+    b = np.ascontiguousarray(b, dtype=np.float32)
+    if a.ndim != 2 or b.ndim != 2:
+        raise ValueError("gk.gemm: want 2-D matrices, got %d-D and %d-D" % (a.ndim, b.ndim))
+    m, k = a.shape
+    k2, n = b.shape
+    if k != k2:
+        raise ValueError("gk.gemm: A is %d x %d, B is %d x %d: the inner sizes differ" % (m, k, k2, n))
+    _check(lib.gk_gemm_check_size(m, n, k))
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise ValueError("gk.gemm: A and B must be finite (no NaN or infinity)")
+    c = np.empty((m, n), dtype=np.float32)
+    opts = _lib.GemmOptions(1 if check else 0, None)
+    rep = _lib.Report()
+    with ctx.lock:
+        st = lib.gk_gemm_run(ctx.handle, a.ctypes.data, b.ctypes.data, c.ctypes.data, m, n, k,
+                             ctypes.byref(opts), ctypes.byref(rep))
+        _tls.report = _report_dict(rep)
+        _check(st)
+    return c
 
 
 # ---------------------------------------------------------------- info

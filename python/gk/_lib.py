@@ -62,6 +62,10 @@ class StencilOptions(ctypes.Structure):
     _fields_ = [("check", c_int), ("config", c_char_p)]
 
 
+class GemmOptions(ctypes.Structure):
+    _fields_ = [("check", c_int), ("config", c_char_p)]
+
+
 class BuildInfo(ctypes.Structure):
     _fields_ = [("version", c_char_p), ("cc", c_char_p), ("configure_args", c_char_p),
                 ("openmp", c_char_p), ("hwloc", c_char_p), ("cuda", c_char_p),
@@ -89,7 +93,7 @@ class DeviceInfo(ctypes.Structure):
 STRUCTS = {"gk_context_options": ContextOptions, "gk_report": Report,
            "gk_apsp_options": ApspOptions, "gk_stencil_options": StencilOptions,
            "gk_build_info": BuildInfo, "gk_cpu_topology": CpuTopology,
-           "gk_device_info": DeviceInfo}
+           "gk_device_info": DeviceInfo, "gk_gemm_options": GemmOptions}
 
 P = ctypes.POINTER
 _i32p = P(c_int32)
@@ -123,6 +127,9 @@ _PROTOS = {
     "gk_gpu_count": (c_int, [P(c_int)]),
     "gk_gpu_info": (c_int, [c_int, P(DeviceInfo)]),
     "gk_gpu_usable": (c_int, [ctypes.c_char_p, c_size_t]),
+    "gk_gemm_run": (c_int, [_ctxp, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, c_int64, c_int64,
+                            c_int64, P(GemmOptions), P(Report)]),
+    "gk_gemm_check_size": (c_int, [c_int64, c_int64, c_int64]),
 }
 
 

@@ -166,8 +166,11 @@ int cmd_stencil(int argc, char **argv)
     gk_status st;
     if (so.config && (st = gk_config_validate("stencil", so.config, NULL)))
         cli_usage_error("--config: %s", gk_last_error());
-    if (output)
+    if (output) {
         cli_check_output(output, input);
+        if (coeffs)                 /* the coefficient file is an input too */
+            cli_check_output(output, coeffs);
+    }
     double cf[GK_STENCIL_NCOEFFS];
     memcpy(cf, gk_stencil_default_coeffs, sizeof cf);
     if (coeffs && (st = gk_stencil_coeffs_read(coeffs, cf)))

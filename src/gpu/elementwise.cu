@@ -206,7 +206,17 @@ extern "C" __global__ void __launch_bounds__(BX * BY) gk_ew_tuned(float *a, int 
 // chains per thread, 256 threads, grid-strided over the whole matrix (the
 // host launches 8 blocks per SM, all resident at <= 32 registers).
 #define CEIL_CHAINS 2
-extern "C" __global__ void __launch_bounds__(256, 8) gk_ew_ceiling(float4 *a, u64 n4, int niter)
+// 8 blocks of 256 fill an SM of 2048 threads (sm_70/80/87/90/100); asking
+// for 8 where an SM holds fewer threads makes ptxas warn and ignore it, so
+// those architectures ask for what they hold.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define CEIL_MINB 4
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+#define CEIL_MINB 6
+#else
+#define CEIL_MINB 8
+#endif
+extern "C" __global__ void __launch_bounds__(256, CEIL_MINB) gk_ew_ceiling(float4 *a, u64 n4, int niter)
 {
     u64 T = (u64)gridDim.x * blockDim.x;
     for (u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x; t < n4; t += CEIL_CHAINS * T) {

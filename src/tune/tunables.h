@@ -34,4 +34,11 @@ gk_status gk__elementwise_tune_verify(int64_t size, const gk_config *cfg, uint64
                                  { 8192 }, "columns = rows", 0, gk__elementwise_tune_measure, \
                                  gk__elementwise_tune_validate, gk__elementwise_tune_verify }
 
+gk_status gk__gemm_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps, double *med, double *min);
+gk_status gk__gemm_tune_validate(const gk_config *cfg, uint64_t seed);
+gk_status gk__gemm_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed);
+#define GK_TUNABLE_gemm { "gemm", &gk__space_gemm, &gk__image_gemm, "gemm", 2, { 4096, 8192 }, \
+                          "M = N = K", 0, gk__gemm_tune_measure, gk__gemm_tune_validate, \
+                          gk__gemm_tune_verify }
+
 #endif /* GK_TUNABLES_H */

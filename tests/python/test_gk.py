@@ -441,5 +441,28 @@ def t_stencil():
                            rtol=0, atol=1e-13)
 
 
+# ------------------------------------------------------------------ gemm
+
+@test
+def t_gemm():
+    """gemm == numpy in float64 within gk's bound, shapes that divide no tile, bad input refused"""
+    rng = np.random.default_rng(3)
+    for m, n, k in [(1, 1, 1), (7, 13, 17), (65, 33, 257), (20, 1, 5)]:
+        a = rng.uniform(-1, 1, (m, k)).astype(np.float32)
+        b = rng.uniform(-1, 1, (k, n)).astype(np.float32)
+        want = a.astype(np.float64) @ b.astype(np.float64)
+        bound = 2 * k * 2.0**-23 * (np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64)) + 1e-37 * k
+        got = gk.gemm(a, b, device="cpu", check=True)
+        assert got.dtype == np.float32 and got.shape == (m, n) and (np.abs(got - want) <= bound).all()
+        if gk.info()["gpu_usable"]:
+            g = gk.gemm(a, b, device="gpu", check=True)
+            assert (np.abs(g - want) <= bound).all()
+    assert gk.last_report()["checked"]
+    expect_raises(ValueError, "inner sizes", gk.gemm, np.ones((2, 3)), np.ones((4, 2)))
+    expect_raises(ValueError, "finite", gk.gemm, np.array([[np.nan]]), np.ones((1, 1)))
+    expect_raises(ValueError, "2-D", gk.gemm, np.ones(3), np.ones((3, 1)))
+    expect_raises(ValueError, "must be >= 1", gk.gemm, np.ones((0, 3)), np.ones((3, 2)))
+
+
 print("1..%d" % _n)
 sys.exit(1 if _failed else 0)
