@@ -145,6 +145,15 @@ int main(void)
         return 1;
     }
     run(ctx, "CPU", init, V, 0);
+    /* the CPU's file, for the GPU's prepared solve below */
+    char cpuref[4200];
+    snprintf(cpuref, sizeof cpuref, "%s/cpu.raw", dir);
+    int32_t *c = malloc((size_t)V * V * sizeof *c);
+    memcpy(c, init, (size_t)V * V * sizeof *c);
+    if (gk_apsp_solve(ctx, c, V, NULL, NULL) || gk_apsp_write(cpuref, c, V)) {
+        printf("Bail out! CPU reference: %s\n", gk_last_error());
+        return 1;
+    }
     gk_context_destroy(ctx);
     char why[512];
     if (gk_gpu_usable(why, sizeof why)) {
@@ -155,14 +164,42 @@ int main(void)
             return 1;
         }
         run(ctx, "GPU", init, V, 1);
-        /* gk_apsp_prepare's buffers taken by the solve: the same file */
-        gk_apsp_options po = { 0, NULL, 0 };
-        ok(gk_apsp_prepare(ctx, V, &po) == GK_OK, "GPU: gk_apsp_prepare %s", gk_last_error());
-        run(ctx, "GPU after gk_apsp_prepare", init, V, 1);
+        /* gk_apsp_prepare's module and buffers taken by the solve (same V,
+         * configuration and width), for both widths: the CPU's file */
+        for (int p = 0; p < 2; p++) {
+            gk_apsp_options po = { 0, NULL, p ? 32 : 0 };
+            gk_apsp_write_report wr;
+            char out[4200];
+            snprintf(out, sizeof out, "%s/prepared", dir);
+            memcpy(c, init, (size_t)V * V * sizeof *c);
+            gk_status st = gk_apsp_prepare(ctx, V, &po);
+            if (!st)
+                st = gk_apsp_solve_write(ctx, c, V, &po, out, GK_FORMAT_NTHU, NULL, &wr);
+            ok(st == GK_OK && wr.prepared == 1 && same_file(out, cpuref),
+               "GPU, precision %d: gk_apsp_prepare, then the solve takes its buffers (%d) and writes the CPU's file %s",
+               po.precision, wr.prepared, st ? gk_last_error() : "");
+            unlink(out);
+        }
+        /* prepared for another V: not taken, still right */
+        {
+            gk_apsp_options po = { 0, NULL, 0 };
+            gk_apsp_write_report wr;
+            char out[4200];
+            snprintf(out, sizeof out, "%s/prepared", dir);
+            memcpy(c, init, (size_t)V * V * sizeof *c);
+            gk_status st = gk_apsp_prepare(ctx, V + 1, &po);
+            if (!st)
+                st = gk_apsp_solve_write(ctx, c, V, &po, out, GK_FORMAT_NTHU, NULL, &wr);
+            ok(st == GK_OK && wr.prepared == 0 && same_file(out, cpuref),
+               "GPU: prepared for V + 1, solved for V: not taken, the CPU's file %s", st ? gk_last_error() : "");
+            unlink(out);
+        }
         gk_context_destroy(ctx);
     } else {
         skip(why, "GPU: no usable GPU");
     }
+    unlink(cpuref);
+    free(c);
     free(init);
     rmdir(dir);
     return done_testing();
