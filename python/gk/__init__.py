@@ -529,6 +529,9 @@ def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=Fal
         g = np.array(grid, dtype=np.float64, order="C", copy=True)
     if g.ndim < 1 or g.ndim > 3:
         raise ValueError("gk.stencil: a grid of %d dimensions: want 1 to 3" % g.ndim)
+    if not np.isfinite(g).all():     # as `gk stencil` refuses a grid file with NaN or Inf
+        raise ValueError("gk.stencil: the grid must be finite (NaN or Inf at flat index %d)"
+                         % int(np.flatnonzero(~np.isfinite(g))[0]))
     nz, ny, nx = (1,) * (3 - g.ndim) + g.shape
     if coeffs is None:
         cptr = ctypes.addressof(_lib.default_coeffs)

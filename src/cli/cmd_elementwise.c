@@ -30,7 +30,7 @@ static void parse_size2(const char *opt, const char *text, int64_t *dimx, int64_
 
 static void elementwise_usage(void)
 {
-    printf("Usage: gk elementwise --size=DIMXxDIMY --iterations=N [OPTION]...\n"
+    printf("Usage: gk elementwise --size=DIMXxDIMY [--iterations=N] [OPTION]...\n"
            "Update every element v of a float matrix (row-major, DIMX columns) N times by\n"
            "v = v + sqrtf(f(v) + 1), f = logf, cosf, sinf, tanf for column %% 4 = 0, 1, 2, 3.\n\n"
            "  --size=DIMXxDIMY|N     matrix size (one number: a square)\n"

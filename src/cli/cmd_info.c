@@ -45,7 +45,8 @@ int cmd_info(int argc, char **argv)
                                         : "(none: set GK_CACHE_DIR or HOME)");
     gk_tune_cache_describe(ctx, state, sizeof state, lines, sizeof lines);
     /* Which configuration each kernel runs with now, at a typical size. */
-    static const struct { const char *kernel; int64_t size; } kernels[] = { { "apsp", 16384 }, { "stencil", 512 } };
+    static const struct { const char *kernel; int64_t size; } kernels[] = { { "apsp", 16384 }, { "stencil", 512 },
+                                                                            { "gemm", 4096 }, { "elementwise", 8192 } };
     enum { NK = sizeof kernels / sizeof kernels[0] };
     gk_config kcfg[NK];
     gk_config_source ksrc[NK];
@@ -116,6 +117,11 @@ int cmd_info(int argc, char **argv)
     printf("  CUDA toolkit   %s\n", b->cuda);
     printf("  architectures  %s\n", b->cuda_archs);
     printf("  NVRTC          %s\n", b->nvrtc);
+#ifdef GK_HAVE_MPI
+    printf("  MPI            yes (started only under mpirun)\n");
+#else
+    printf("  MPI            no\n");
+#endif
     printf("\nCPU\n  model          %s\n", *t.model ? t.model : "unknown");
     if (t.from_hwloc)
         printf("  topology       %d package(s), %d NUMA node(s), %d core(s), %d PU(s) (hwloc)\n",
@@ -155,8 +161,8 @@ int cmd_info(int argc, char **argv)
         printf("    %s\n", l);
     printf("\nConfigurations in use\n");
     for (int i = 0; i < NK; i++)
-        printf("  %-8s n=%-6lld %s: %s%s%s\n", kernels[i].kernel, (long long)kernels[i].size,
-               gk_config_source_name(ksrc[i]), kcfgtext[i], kdetail[i][0] ? "\n             " : "", kdetail[i]);
+        printf("  %-11s n=%-6lld %s: %s%s%s\n", kernels[i].kernel, (long long)kernels[i].size,
+               gk_config_source_name(ksrc[i]), kcfgtext[i], kdetail[i][0] ? "\n                " : "", kdetail[i]);
     gk_context_destroy(ctx);
     return 0;
 }

@@ -436,6 +436,10 @@ def t_stencil():
     assert np.array_equal(gk.stencil(g, 0), g)
     expect_raises(ValueError, "27", gk.stencil, g, 1, np.ones(26))
     expect_raises(ValueError, "steps", gk.stencil, g, -1)
+    bad = g.copy(); bad.flat[5] = np.nan
+    expect_raises(ValueError, "must be finite (NaN or Inf at flat index 5)", gk.stencil, bad, 1)
+    bad.flat[5] = -np.inf
+    expect_raises(ValueError, "finite", gk.stencil, bad, 1, overwrite=True)
     if gk.info()["gpu_usable"]:
         assert np.allclose(gk.stencil(g, 3, device="gpu", check=True), gk.stencil(g, 3, device="cpu"),
                            rtol=0, atol=1e-13)
