@@ -142,4 +142,45 @@ i32 0 40000 40001 1073741823 0 1 1073741823 1073741823 0 >"$T/heavy.want"
 cmp -s "$T/heavy.a" "$T/heavy.want"; t_result $? "a weight above the cap: the exact distances"
 t_fails "a bad --precision" 2 "precision.*'8' is not auto, 16 or 32" "$GK" apsp --precision=8 "$T/g1" "$T/x"
 [ ! -e "$T/x" ]; t_result $? "no output after a bad --precision"
+# ---- the output streamed while the result comes back from the GPU
+# (gk_apsp_solve_write): small staging chunks (GK_APSP_STAGE_BYTES, a testing
+# knob) so that V = 1000 takes many chunks, and an odd size so that the last
+# one is short; the bytes equal the CPU's for both widths and both formats.
+t_ok "gen 1000 vertices" "$GK" gen apsp --vertices=1000 --edges=20000 --seed=14 --max-weight=1000 "$T/s.in"
+t_ok "apsp 1000 vertices on the CPU" "$GK" apsp --device=cpu "$T/s.in" "$T/s.cpu"
+t_ok "apsp 1000 vertices on the CPU, .npy" "$GK" apsp --device=cpu "$T/s.in" "$T/s.cpu.npy"
+if [ $gpu = yes ]; then
+  for chunk in 40000 12345; do
+    for p in 32 16 auto; do
+      GK_APSP_STAGE_BYTES=$chunk "$GK" apsp --device=gpu --precision=$p --time "$T/s.in" "$T/s.gpu" >"$T/out" 2>"$T/err"
+      cmp -s "$T/s.gpu" "$T/s.cpu"; t_result $? "streamed in $chunk-byte chunks, --precision=$p: output == the CPU's"
+      GK_APSP_STAGE_BYTES=$chunk "$GK" apsp --device=gpu --precision=$p "$T/s.in" "$T/s.gpu.npy" 2>"$T/err"
+      cmp -s "$T/s.gpu.npy" "$T/s.cpu.npy"; t_result $? "streamed in $chunk-byte chunks, --precision=$p, .npy: output == the CPU's"
+    done
+  done
+  t_ok "streamed, --precision=32 --time" env GK_APSP_STAGE_BYTES=40000 "$GK" apsp --device=gpu --precision=32 --time "$T/s.in" "$T/s.gpu"
+  grep -q '^device->host and write overlapped in chunks' "$T/out"; t_result $? "--time says device->host and the write overlapped"
+  t_fails "a bad GK_APSP_STAGE_BYTES" 1 "GK_APSP_STAGE_BYTES='0'" env GK_APSP_STAGE_BYTES=0 "$GK" apsp --device=gpu "$T/s.in" "$T/s.bad"
+  [ ! -e "$T/s.bad" ]; t_result $? "no output after a bad GK_APSP_STAGE_BYTES"
+else
+  i=0; while [ $i -lt 16 ]; do echo "ok $((t_n = t_n + 1)) # SKIP no usable GPU"; i=$((i + 1)); done
+fi
+# Failures while writing: nothing left behind on either device (the GPU's
+# streamed write stops between chunks; the temp file is removed).
+for dev in $devs; do
+  t_fails "an output directory that does not exist ($dev)" 1 "s.out" \
+    env GK_APSP_STAGE_BYTES=40000 "$GK" apsp --device=$dev "$T/s.in" "$T/nodir/s.out"
+  [ ! -e "$T/nodir" ]; t_result $? "no directory or file made ($dev)"
+  # a file size limit: write fails (EFBIG) in the middle of the matrix
+  t_fails "the output passing the file size limit ($dev)" 1 "s.big.*write failed" \
+    sh -c 'trap "" XFSZ; ulimit -f 2000; GK_APSP_STAGE_BYTES=40000 exec "$0" apsp --device="$1" "$2" "$3"' \
+    "$GK" "$dev" "$T/s.in" "$T/s.big"
+  [ ! -e "$T/s.big" ] && [ -z "$(ls "$T" | grep 's.big.tmp')" ]; t_result $? "no output and no temp file after it ($dev)"
+  if [ -w /dev/full ]; then
+    t_fails "output to /dev/full ($dev)" 1 "/dev/full: write failed: No space left on device" \
+      env GK_APSP_STAGE_BYTES=40000 "$GK" apsp --device=$dev "$T/s.in" /dev/full
+  else
+    echo "ok $((t_n = t_n + 1)) # SKIP no writable /dev/full"
+  fi
+done
 t_done

@@ -153,6 +153,31 @@ GK_API gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V,
  * NVRTC), so the solve does not wait for it.  Nothing to do on the CPU. */
 GK_API gk_status gk_apsp_prepare(gk_context *ctx, int32_t V, const gk_apsp_options *options);
 
+/* gk_apsp_solve_write's account of the output. */
+typedef struct gk_apsp_write_report {
+    int overlapped;        /* 1: the result came back from the GPU in chunks while the
+                              previous chunk was written (then d2h_wait, not the copies,
+                              is gk_report.d2h); 0: written after the solve */
+    double write;          /* seconds in opening, writing and closing the output */
+    double d2h_wait;       /* overlapped: seconds outside the writes, waiting for a copy
+                              from the GPU or widening 16-bit rows */
+    double wall;           /* seconds from opening the output to its rename */
+    /* the solve's own costs outside the phases of gk_report (for --time) */
+    double scan;           /* checking every entry, finding the largest */
+    double open;           /* GPU: getting the module, device matrix, pinned buffers */
+    int prepared;          /* 1: gk_apsp_prepare had them ready (open is then ~0) */
+    double close;          /* GPU: freeing them */
+} gk_apsp_write_report;
+
+/* gk_apsp_solve, then the result written to path as gk_apsp_write_format
+ * does (format AUTO: by the name; atomic: a temp file renamed at the end,
+ * nothing at path on any failure).  On the GPU (without the check) the
+ * device->host copy runs in chunks overlapped with the write.  dist holds
+ * the result afterwards in every case.  report and wr may be NULL. */
+GK_API gk_status gk_apsp_solve_write(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp_options *options,
+                                     const char *path, gk_format format, gk_report *report,
+                                     gk_apsp_write_report *wr);
+
 /* Compare two V x V matrices: GK_OK if equal, else GK_EMISMATCH naming the
  * number of differing entries and the first one. */
 GK_API gk_status gk_apsp_compare(const int32_t *got, const int32_t *want, int32_t V, const char *what);

@@ -3,6 +3,7 @@
  * (src/cpu) or the GPU code (src/gpu), check against an independent CPU
  * computation on request, and fill the report. */
 #include "api/context.h"
+#include "core/apsp_formats.h"
 #include "cpu/apsp_cpu.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/apsp_gpu.h"
@@ -12,19 +13,135 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* gk_apsp_solve_write's output, written while the result comes back from
+ * the GPU (done: the GPU path wrote it, or failed trying; else the caller
+ * writes the whole matrix after the solve). */
+typedef struct apsp_sink {
+    const char *path;
+    gk_format format;
+    int32_t V;
+    const int32_t *dist;
+    gk_outfile o;
+    double calls;              /* seconds in opening, writing, closing the output */
+    double wall;               /* seconds from opening to the end of closing */
+    int done;
+    int no_stream;             /* the check compares after the solve: write after it */
+    double scan, open, close;  /* the solve's own costs (gk_apsp_write_report) */
+    int prepared;
+} apsp_sink;
+
+void gk__apsp_ready_drop(gk_context *ctx)
+{
 #ifdef GK_HAVE_CUDA
+    if (ctx->apsp_ready) {
+        int saved;
+        if (gk__ctx_gpu_enter(ctx, &saved) == GK_OK) {
+            gk__apsp_gpu_close(ctx->apsp_ready);
+            gk__ctx_gpu_leave(saved);
+        }
+    }
+#endif
+    ctx->apsp_ready = NULL;
+}
+
+#ifdef GK_HAVE_CUDA
+static int same_config(const gk_config *a, const gk_config *b)
+{
+    char x[512], y[512];
+    gk_config_format(a, x, sizeof x);
+    gk_config_format(b, y, sizeof y);
+    return !strcmp(x, y);
+}
+
+/* The GPU APSP for V, cfg and bits: gk_apsp_prepare's when it matches (its
+ * module loaded, device matrix and pinned buffers allocated during the
+ * read), else a new one (the prepared one closed first: its memory back). */
+static gk_status gpu_open1(gk_context *ctx, gk_apsp_gpu **g, int32_t V, const gk_config *cfg, int bits,
+                           int *prepared)
+{
+    gk_apsp_gpu *r = ctx->apsp_ready;
+    ctx->apsp_ready = NULL;
+    if (r) {
+        gk_config full;
+        int32_t rv;
+        int rbits;
+        gk__apsp_gpu_shape(r, &rv, &rbits);
+        if (rv == V && rbits == bits && !gk__space_complete(&gk__space_apsp, cfg, &full)
+            && same_config(&full, gk__apsp_gpu_config(r))) {
+            *g = r;
+            *prepared = 1;
+            return GK_OK;
+        }
+        gk__apsp_gpu_close(r);
+    }
+    return gk__apsp_gpu_open_bits(g, &ctx->dev[0], (cudaStream_t)ctx->stream, V, cfg, bits);
+}
+
+static gk_status gpu_open(gk_context *ctx, gk_apsp_gpu **g, int32_t V, const gk_config *cfg, int bits, apsp_sink *sk)
+{
+    double t0 = gk_wtime();
+    int prepared = 0;
+    gk_status st = gpu_open1(ctx, g, V, cfg, bits, &prepared);
+    if (sk) {
+        sk->open += gk_wtime() - t0;
+        sk->prepared = prepared;
+    }
+    return st;
+}
+
+static void gpu_close(gk_apsp_gpu *g, apsp_sink *sk)
+{
+    double t0 = gk_wtime();
+    gk__apsp_gpu_close(g);
+    if (sk) sk->close += gk_wtime() - t0;
+}
+
+static gk_status sink_rows(void *arg, int64_t r0, int64_t m)
+{
+    apsp_sink *sk = arg;
+    double t0 = gk_wtime();
+    gk_status st = gk__out_write(&sk->o, sk->dist + r0 * sk->V, (size_t)m * (size_t)sk->V * sizeof(int32_t));
+    sk->calls += gk_wtime() - t0;
+    return st;
+}
+
+/* The result back to dist; with a sink, written to its output chunk by
+ * chunk while the next chunk comes back (*down: the milliseconds spent
+ * outside the write calls: waiting for copies, widening). */
+static gk_status gpu_download(gk_apsp_gpu *g, int32_t *dist, apsp_sink *sk, float *down)
+{
+    if (!sk || sk->no_stream)
+        return gk__apsp_gpu_download(g, dist, down);
+    double t0 = gk_wtime();
+    sk->done = 1;
+    sk->dist = dist;
+    sk->calls = 0;
+    gk_status st = gk__apsp_out_open(&sk->o, sk->path, sk->format, sk->V);
+    sk->calls += gk_wtime() - t0;
+    if (!st) {
+        st = gk__apsp_gpu_download_each(g, dist, NULL, sink_rows, sk);
+        double t1 = gk_wtime();
+        st = gk__out_close(&sk->o, st);   /* commits, or removes the temp file */
+        sk->calls += gk_wtime() - t1;
+    }
+    sk->wall = gk_wtime() - t0;
+    *down = (float)((sk->wall - sk->calls) * 1e3);
+    return st;
+}
+
 /* Upload, run, download on the context's GPU; times in seconds. */
-static gk_status solve_gpu(gk_context *ctx, int32_t *dist, int32_t V, const gk_config *cfg, gk_report *rep)
+static gk_status solve_gpu(gk_context *ctx, int32_t *dist, int32_t V, const gk_config *cfg, gk_report *rep,
+                           apsp_sink *sk)
 {
     gk_apsp_gpu *g = NULL;
     float up = 0, run = 0, down = 0;
     int saved;
     gk_status st = gk__ctx_gpu_enter(ctx, &saved);
     if (st) return st;
-    if (!(st = gk__apsp_gpu_open(&g, &ctx->dev[0], (cudaStream_t)ctx->stream, V, cfg))
+    if (!(st = gpu_open(ctx, &g, V, cfg, 32, sk))
         && !(st = gk__apsp_gpu_upload(g, dist, &up)) && !(st = gk__apsp_gpu_run(g, &run)))
-        st = gk__apsp_gpu_download(g, dist, &down);
-    gk__apsp_gpu_close(g);
+        st = gpu_download(g, dist, sk, &down);
+    gpu_close(g, sk);
     gk__ctx_gpu_leave(saved);
     gk__report_gpu_ms(rep, up, run, down);
     return st;
@@ -36,7 +153,7 @@ static gk_status solve_gpu(gk_context *ctx, int32_t *dist, int32_t V, const gk_c
  * the raw 16-bit matrix and settle it on the host (dist still holds the
  * initial matrix).  *how: GK_APSP16_NOT_EXACT leaves dist untouched. */
 static gk_status solve_gpu16(gk_context *ctx, int32_t *dist, int32_t V, const gk_config *cfg, gk_report *rep,
-                             int *how)
+                             int *how, apsp_sink *sk)
 {
     gk_apsp_gpu *g = NULL;
     float up = 0, run = 0, down = 0;
@@ -47,11 +164,11 @@ static gk_status solve_gpu16(gk_context *ctx, int32_t *dist, int32_t V, const gk
     *how = GK_APSP16_NOT_EXACT;
     gk_status st = gk__ctx_gpu_enter(ctx, &saved);
     if (st) return st;
-    if (!(st = gk__apsp_gpu_open_bits(&g, &ctx->dev[0], (cudaStream_t)ctx->stream, V, cfg, 16))
+    if (!(st = gpu_open(ctx, &g, V, cfg, 16, sk))
         && !(st = gk__apsp_gpu_upload(g, dist, &up)) && !(st = gk__apsp_gpu_run(g, &run))
         && !(st = gk__apsp_gpu_count_cap(g, &at_cap))) {
         if (at_cap == 0) {
-            if (!(st = gk__apsp_gpu_download(g, dist, &down)))
+            if (!(st = gpu_download(g, dist, sk, &down)))
                 *how = GK_APSP16_NO_CAP;
         } else if (!(st = gk__xmalloc((void **)&m16, (size_t)V * (size_t)V * sizeof *m16,
                                       "the 16-bit result on the host"))
@@ -61,7 +178,7 @@ static gk_status solve_gpu16(gk_context *ctx, int32_t *dist, int32_t V, const gk
             settle = gk_wtime() - t0;
         }
     }
-    gk__apsp_gpu_close(g);
+    gpu_close(g, sk);
     gk__ctx_gpu_leave(saved);
     free(m16);
     gk__report_gpu_ms(rep, up, run, down);
@@ -85,13 +202,14 @@ static gk_status solve_cpu16(int32_t *dist, int32_t V, gk_report *rep, int *how)
 }
 
 /* The int32 path on the context's backend. */
-static gk_status solve32(gk_context *ctx, int32_t *dist, int32_t V, const gk_config *cfg, gk_report *rep)
+static gk_status solve32(gk_context *ctx, int32_t *dist, int32_t V, const gk_config *cfg, gk_report *rep,
+                         apsp_sink *sk)
 {
     if (ctx->backend == GK_BACKEND_GPU) {
 #ifdef GK_HAVE_CUDA
-        return solve_gpu(ctx, dist, V, cfg, rep);
+        return solve_gpu(ctx, dist, V, cfg, rep, sk);
 #else
-        (void)cfg; (void)rep;
+        (void)cfg; (void)rep; (void)sk;
         return gk__fail(GK_ENODEV, "gk was built without CUDA support");
 #endif
     }
@@ -105,20 +223,20 @@ static gk_status solve32(gk_context *ctx, int32_t *dist, int32_t V, const gk_con
  * exact), the int32 path where it does not or where the 16-bit result could
  * not be settled; the times of both runs add up in the report. */
 static gk_status solve_any(gk_context *ctx, int32_t *dist, int32_t V, int precision, int32_t max_entry,
-                           const gk_config *cfg, gk_report *rep)
+                           const gk_config *cfg, gk_report *rep, apsp_sink *sk)
 {
     int use16 = precision == 16 || (precision == 0 && max_entry < GK_APSP16_CAP);
     rep->precision = 32;
     if (!use16) {
         snprintf(rep->precision_detail, sizeof rep->precision_detail, "%s",
                  precision == 32 ? "32-bit, as asked" : "32-bit: an initial entry reaches the 16-bit cap 32767");
-        return solve32(ctx, dist, V, cfg, rep);
+        return solve32(ctx, dist, V, cfg, rep, sk);
     }
     int how = GK_APSP16_NOT_EXACT;
     gk_status st;
     if (ctx->backend == GK_BACKEND_GPU) {
 #ifdef GK_HAVE_CUDA
-        st = solve_gpu16(ctx, dist, V, cfg, rep, &how);
+        st = solve_gpu16(ctx, dist, V, cfg, rep, &how, sk);
 #else
         st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
 #endif
@@ -131,7 +249,7 @@ static gk_status solve_any(gk_context *ctx, int32_t *dist, int32_t V, int precis
         return st;
     }
     gk_report first = *rep;
-    st = solve32(ctx, dist, V, cfg, rep);
+    st = solve32(ctx, dist, V, cfg, rep, sk);
     rep->compute += first.compute;
     if (first.h2d > 0) rep->h2d += first.h2d;
     if (first.d2h > 0) rep->d2h += first.d2h;
@@ -154,7 +272,19 @@ gk_status gk_apsp_prepare(gk_context *ctx, int32_t V, const gk_apsp_options *opt
     gk_status st = gk__ctx_config(ctx, "apsp", V, options ? options->config : NULL, &cfg, &rep);
     if (st || (st = gk__ctx_gpu_enter(ctx, &saved)))
         return st;
-    st = gk__apsp_gpu_prepare(&ctx->dev[0], &cfg);
+    /* the kernel image (NVRTC for a configuration not in the fatbin), then
+     * what the solve would make first: the module loaded, the device matrix
+     * (16 bits unless 32 are asked for) and the pinned staging buffers */
+    gk_apsp_gpu *g = NULL;
+    gk__apsp_ready_drop(ctx);
+    if (!(st = gk__apsp_gpu_prepare(&ctx->dev[0], &cfg))
+        && !(st = gk__apsp_gpu_open_bits(&g, &ctx->dev[0], (cudaStream_t)ctx->stream, V, &cfg,
+                                         options && options->precision == 32 ? 32 : 16))
+        && !(st = gk__apsp_gpu_stage(g))) {
+        ctx->apsp_ready = g;
+        g = NULL;
+    }
+    gk__apsp_gpu_close(g);
     gk__ctx_gpu_leave(saved);
     return st;
 #else
@@ -163,8 +293,8 @@ gk_status gk_apsp_prepare(gk_context *ctx, int32_t V, const gk_apsp_options *opt
 #endif
 }
 
-gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp_options *options,
-                        gk_report *report)
+static gk_status solve_impl(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp_options *options,
+                            gk_report *report, apsp_sink *sk)
 {
     gk_apsp_options none = { 0, NULL, 0 };
     gk_report local;
@@ -182,11 +312,14 @@ gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp
      * (O(V^2), against the O(V^3) solve) */
     int64_t nn = (int64_t)V * V, bad = -1;
     int32_t max_entry = 0;   /* the largest finite entry: the automatic choice of lanes */
+    double scan0 = gk_wtime();
 #pragma omp parallel for reduction(max : bad, max_entry) schedule(static)
     for (int64_t i = 0; i < nn; i++) {
         if ((dist[i] < 0 || dist[i] > GK_APSP_INF) && i > bad) bad = i;
         if (dist[i] < GK_APSP_INF && dist[i] > max_entry) max_entry = dist[i];
     }
+    if (sk)
+        sk->scan = gk_wtime() - scan0;
     if (bad >= 0)
         return gk__fail(GK_EINVAL, "APSP: entry (%lld, %lld) = %d is outside [0, %d]", (long long)(bad / V),
                         (long long)(bad % V), dist[bad], GK_APSP_INF);
@@ -211,7 +344,7 @@ gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp
         memcpy(ref, dist, bytes);
     }
     int threads = gk__ctx_threads_enter(ctx);
-    st = solve_any(ctx, dist, V, options->precision, max_entry, &cfg, rep);
+    st = solve_any(ctx, dist, V, options->precision, max_entry, &cfg, rep, sk);
     if (!st && ref) {
         /* independent computations: the blocked CPU code checks the GPU,
          * the plain k-i-j loop checks the blocked CPU code */
@@ -227,6 +360,49 @@ gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp
     }
     gk__ctx_threads_leave(threads);
     free(ref);
+    return st;
+}
+
+gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp_options *options,
+                        gk_report *report)
+{
+    return solve_impl(ctx, dist, V, options, report, NULL);
+}
+
+gk_status gk_apsp_solve_write(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp_options *options,
+                              const char *path, gk_format format, gk_report *report, gk_apsp_write_report *wr)
+{
+    gk_apsp_write_report local;
+    if (!wr) wr = &local;
+    memset(wr, 0, sizeof *wr);
+    if (!path)
+        return gk__fail(GK_EINVAL, "gk_apsp_solve_write: no output path");
+    if (format != GK_FORMAT_AUTO && format != GK_FORMAT_NTHU && format != GK_FORMAT_NPY)   /* before the work */
+        return gk__fail(GK_EINVAL, "%s: a distance matrix is written as nthu or npy, not %s", path,
+                        gk_format_name(format));
+    apsp_sink sk;
+    memset(&sk, 0, sizeof sk);
+    sk.path = path;
+    sk.format = format;
+    sk.V = V;
+    sk.no_stream = options && options->check;   /* the output only once the check passed */
+    gk_status st = solve_impl(ctx, dist, V, options, report, &sk);
+    wr->scan = sk.scan;
+    wr->open = sk.open;
+    wr->prepared = sk.prepared;
+    wr->close = sk.close;
+    if (sk.done) {
+        wr->overlapped = 1;
+        wr->write = sk.calls;
+        wr->d2h_wait = sk.wall - sk.calls;
+        wr->wall = sk.wall;
+        return st;
+    }
+    if (st)
+        return st;
+    double t0 = gk_wtime();
+    st = gk_apsp_write_format(path, format, dist, V);
+    wr->write = wr->wall = gk_wtime() - t0;
     return st;
 }
 

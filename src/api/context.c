@@ -134,6 +134,7 @@ gk_status gk_context_create(gk_context **out, const gk_context_options *options)
 void gk_context_destroy(gk_context *c)
 {
     if (!c) return;
+    gk__apsp_ready_drop(c);
 #ifdef GK_HAVE_CUDA
     if (c->stream) {
         int saved;

@@ -18,7 +18,11 @@ struct gk_context {
     char cache_dir[4096], data_dir[4096];
     void *stream;                    /* cudaStream_t on gpus[0], made by the first GPU job */
     const gk_comm *comm;             /* NULL: this process alone */
+    void *apsp_ready;                /* gk_apsp_prepare's opened GPU APSP (gk_apsp_gpu *), taken by the next solve */
 };
+
+/* Close gk_apsp_prepare's GPU APSP if the solve did not take it (apsp.c). */
+void gk__apsp_ready_drop(gk_context *ctx);
 
 /* Run a GPU job on the context's first GPU: make it current (the caller's
  * device is restored by gk__ctx_gpu_leave) and create the stream once. */

@@ -650,22 +650,48 @@ gk_status gk_apsp_read_format(const char *path, gk_format format, int undirected
 
 /* ---- writing ---- */
 
-gk_status gk_apsp_write_npy(const char *path, const int32_t *dist, int32_t V)
+/* NPY 1.0: magic, version, uint16 header length, a Python dict literal
+ * padded with spaces and ended by '\n' so that the data starts at a
+ * multiple of 64 bytes.  Returns its length. */
+static int npy_header(char *h, size_t n, int32_t V)
 {
-    uint64_t bytes = 0;
-    gk_status st0 = gk__apsp_matrix_bytes(path, V, &bytes);
-    if (st0) return st0;
-    /* NPY 1.0: magic, version, uint16 header length, a Python dict literal
-     * padded with spaces and ended by '\n' so that the data starts at a
-     * multiple of 64 bytes. */
-    char h[128];
-    int len = snprintf(h + 10, sizeof h - 10, "{'descr': '<i4', 'fortran_order': False, 'shape': (%d, %d), }", V, V);
+    int len = snprintf(h + 10, n - 10, "{'descr': '<i4', 'fortran_order': False, 'shape': (%d, %d), }", V, V);
     int total = (10 + len + 1 + 63) / 64 * 64;
     memcpy(h, "\x93NUMPY\x01\x00", 8);
     h[8] = (char)((total - 10) & 0xff);
     h[9] = (char)((total - 10) >> 8);
     memset(h + 10 + len, ' ', (size_t)(total - 10 - len - 1));
     h[total - 1] = '\n';
+    return total;
+}
+
+gk_status gk__apsp_out_open(gk_outfile *o, const char *path, gk_format format, int32_t V)
+{
+    uint64_t bytes = 0;
+    gk_status st;
+    if (format == GK_FORMAT_AUTO)
+        format = gk_format_for_output(path, GK_FORMAT_NTHU) == GK_FORMAT_NPY ? GK_FORMAT_NPY : GK_FORMAT_NTHU;
+    if (format != GK_FORMAT_NTHU && format != GK_FORMAT_NPY)
+        return gk__fail(GK_EINVAL, "%s: a distance matrix is written as nthu or npy, not %s", path,
+                        gk_format_name(format));
+    if ((st = gk__apsp_matrix_bytes(path, V, &bytes)) || (st = gk__out_open(o, path)))
+        return st;
+    if (format == GK_FORMAT_NPY) {
+        char h[128];
+        int total = npy_header(h, sizeof h, V);
+        if ((st = gk__out_write(o, h, (size_t)total)))
+            return gk__out_close(o, st);
+    }
+    return GK_OK;
+}
+
+gk_status gk_apsp_write_npy(const char *path, const int32_t *dist, int32_t V)
+{
+    uint64_t bytes = 0;
+    gk_status st0 = gk__apsp_matrix_bytes(path, V, &bytes);
+    if (st0) return st0;
+    char h[128];
+    int total = npy_header(h, sizeof h, V);
     gk_outfile o;
     gk_status st = gk__out_open(&o, path);
     if (st) return st;

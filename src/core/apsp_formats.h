@@ -4,6 +4,7 @@
 #define GK_APSP_FORMATS_H
 
 #include "core/internal.h"
+#include "core/io.h"
 
 /* The V x V matrix, INF off the diagonal and 0 on it, or GK_ENOMEM naming
  * path and how much it needs (apsp_io.c). */
@@ -28,6 +29,12 @@ void gk__random_edge(uint64_t seed, int64_t e, int32_t V, int32_t max_w, int32_t
 /* The bytes of a V x V int32 matrix, or GK_EINVAL naming path when they do
  * not fit an object. */
 gk_status gk__apsp_matrix_bytes(const char *path, int32_t V, uint64_t *bytes);
+/* A V x V distance matrix written in row chunks: the output opened (as
+ * gk__out_open: a temp file renamed at the end) with the NPY header
+ * written for NPY (format AUTO: by the name); the caller writes the rows in
+ * order with gk__out_write and ends with gk__out_close (which removes the
+ * temp file on any failure).  On failure here nothing is left open. */
+gk_status gk__apsp_out_open(gk_outfile *o, const char *path, gk_format format, int32_t V);
 
 /* A graph as read: V vertices, E edges (src, dst, w) in file order. */
 typedef struct gk_edges {

@@ -135,8 +135,17 @@ static gk_status stage_init(gk_apsp_gpu *c)
 {
     if (c->pin[0])
         return GK_OK;
-    size_t row = (size_t)c->V * sizeof(int32_t);
-    c->pin_bytes = row > STAGE_BYTES ? row : STAGE_BYTES;
+    size_t row = (size_t)c->V * sizeof(int32_t), want = STAGE_BYTES;
+    /* a testing knob: small chunks, so that a small matrix takes several */
+    const char *e = getenv("GK_APSP_STAGE_BYTES");
+    if (e && *e) {
+        char *end;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (*end || v < 1 || v > ((size_t)1 << 30))
+            return gk__fail(GK_EINVAL, "GK_APSP_STAGE_BYTES='%s': want bytes in [1, 2^30]", e);
+        want = (size_t)v;
+    }
+    c->pin_bytes = row > want ? row : want;
     for (int b = 0; b < 2; b++) {
         GK_CUDA_TRY(cudaHostAlloc(&c->pin[b], c->pin_bytes, cudaHostAllocDefault));
         GK_CUDA_TRY(cudaEventCreateWithFlags(&c->pin_ev[b], cudaEventDisableTiming));
@@ -243,7 +252,18 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *c, const int32_t *dist, float *ms)
 
 /* Only for a 16-bit result whose entries at the cap are known to be
  * unreachable: they come back as INF. */
+gk_status gk__apsp_gpu_stage(gk_apsp_gpu *c)
+{
+    return stage_init(c);
+}
+
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *c, int32_t *dist, float *ms)
+{
+    return gk__apsp_gpu_download_each(c, dist, ms, NULL, NULL);
+}
+
+gk_status gk__apsp_gpu_download_each(gk_apsp_gpu *c, int32_t *dist, float *ms,
+                                     gk_status (*each)(void *arg, int64_t r0, int64_t m), void *arg)
 {
     gk_status st;
     char *base;
@@ -271,6 +291,12 @@ gk_status gk__apsp_gpu_download(gk_apsp_gpu *c, int32_t *dist, float *ms)
             const int b = (int)(j & 1);
             GK_CUDA_TRY(cudaEventSynchronize(c->pin_ev[b]));
             stage_unpack(c, c->pin[b], dist, r0, m);
+            /* rows r0 .. r0 + m - 1 are final: the caller writes them while
+             * the copy of chunk i (queued above) runs */
+            if (each && (st = each(arg, r0, m))) {
+                cudaStreamSynchronize(c->stream);   /* no copy left into the buffers */
+                return st;
+            }
         }
     }
     float t;
@@ -469,3 +495,8 @@ gk_status gk__apsp_gpu_prepare(const gk_device_info *dev, const gk_config *cfg)
 
 const gk_device_info *gk__apsp_gpu_device(const gk_apsp_gpu *c) { return &c->dev; }
 const gk_config *gk__apsp_gpu_config(const gk_apsp_gpu *c) { return &c->cfg; }
+void gk__apsp_gpu_shape(const gk_apsp_gpu *c, int32_t *V, int *bits)
+{
+    *V = c->V;
+    *bits = c->bits;
+}

@@ -41,6 +41,17 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *ctx, const int32_t *dist, float *ms);
  * else, so upload + run repeats give the same result. */
 gk_status gk__apsp_gpu_run(gk_apsp_gpu *ctx, float *ms);
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *ctx, int32_t *dist, float *ms);
+/* The same, calling each(arg, r0, m) as soon as rows r0 .. r0 + m - 1 of
+ * dist are final, while the next chunk's copy runs on the copy engine (a
+ * caller writes them to a file meanwhile); a failure of each stops the
+ * download (no copy left running) and is returned.  ms: CUDA events around
+ * the whole, each's time included. */
+gk_status gk__apsp_gpu_download_each(gk_apsp_gpu *ctx, int32_t *dist, float *ms,
+                                     gk_status (*each)(void *arg, int64_t r0, int64_t m), void *arg);
+/* The pinned staging buffers now (ahead of the first transfer): rows move in
+ * chunks of 32 MiB, or GK_APSP_STAGE_BYTES bytes (a testing knob; at least
+ * one row). */
+gk_status gk__apsp_gpu_stage(gk_apsp_gpu *ctx);
 void gk__apsp_gpu_close(gk_apsp_gpu *ctx);
 
 /* Ahead of gk__apsp_gpu_open with the same cfg (on another thread, while
@@ -58,5 +69,6 @@ gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *ctx, double *per_s);
 /* The device and the complete configuration, for reports. */
 const gk_device_info *gk__apsp_gpu_device(const gk_apsp_gpu *ctx);
 const gk_config *gk__apsp_gpu_config(const gk_apsp_gpu *ctx);
+void gk__apsp_gpu_shape(const gk_apsp_gpu *ctx, int32_t *V, int *bits);
 
 #endif /* GK_APSP_GPU_H */
