@@ -16,6 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef GK_HAVE_CUDA
+/* src/gpu/apsp_gpu.h (which needs CUDA's headers): the staging chunk size */
+gk_status gk__apsp_gpu_set_stage_bytes(size_t bytes);
+#endif
+
 static char dir[4096];
 
 static int same_file(const char *a, const char *b)
@@ -157,7 +162,9 @@ int main(void)
     gk_context_destroy(ctx);
     char why[512];
     if (gk_gpu_usable(why, sizeof why)) {
-        setenv("GK_APSP_STAGE_BYTES", "12345", 1);
+#ifdef GK_HAVE_CUDA
+        gk__apsp_gpu_set_stage_bytes(12345);      /* as GK_APSP_STAGE_BYTES=12345 */
+#endif
         o.backend = GK_BACKEND_GPU;
         if (gk_context_create(&ctx, &o)) {
             printf("Bail out! GPU context: %s\n", gk_last_error());

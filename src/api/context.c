@@ -4,11 +4,13 @@
 #include "tune/tune.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/gpu.h"
+#include "gpu/apsp_gpu.h"
 #endif
 #ifdef GK_HAVE_OPENMP
 #include <omp.h>
 #endif
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +76,20 @@ gk_status gk_context_options_from_env(gk_context_options *o)
     const char *data = getenv("GK_DATA_DIR");
     if (data && *data)
         o->data_dir = data;
+#ifdef GK_HAVE_CUDA
+    /* a testing knob: the APSP transfers' staging chunk size in bytes */
+    const char *e = getenv("GK_APSP_STAGE_BYTES");
+    if (e && *e) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (errno || *end || e[0] == '-' || v < 1 || v > (1ull << 30))
+            return gk__fail(GK_EINVAL, "GK_APSP_STAGE_BYTES='%s': want bytes in [1, 2^30]", e);
+        gk_status st = gk__apsp_gpu_set_stage_bytes((size_t)v);
+        if (st)
+            return st;
+    }
+#endif
     return GK_OK;
 }
 

@@ -131,20 +131,26 @@ void gk__apsp_gpu_close(gk_apsp_gpu *c)
  * way up, widened on the way down: the cap becomes INF). */
 #define STAGE_BYTES ((size_t)32 << 20)
 
+/* Set by gk__apsp_gpu_set_stage_bytes (from gk_context_options_from_env's
+ * GK_APSP_STAGE_BYTES, a testing knob); 0: STAGE_BYTES. */
+static size_t stage_bytes_override;
+
+gk_status gk__apsp_gpu_set_stage_bytes(size_t bytes)
+{
+    if (bytes > ((size_t)1 << 30))
+        return gk__fail(GK_EINVAL, "%zu staging bytes: want at most 2^30", bytes);
+    stage_bytes_override = bytes;
+    return GK_OK;
+}
+
 static gk_status stage_init(gk_apsp_gpu *c)
 {
     if (c->pin[0])
         return GK_OK;
     size_t row = (size_t)c->V * sizeof(int32_t), want = STAGE_BYTES;
     /* a testing knob: small chunks, so that a small matrix takes several */
-    const char *e = getenv("GK_APSP_STAGE_BYTES");
-    if (e && *e) {
-        char *end;
-        unsigned long long v = strtoull(e, &end, 10);
-        if (*end || v < 1 || v > ((size_t)1 << 30))
-            return gk__fail(GK_EINVAL, "GK_APSP_STAGE_BYTES='%s': want bytes in [1, 2^30]", e);
-        want = (size_t)v;
-    }
+    if (stage_bytes_override)
+        want = stage_bytes_override;
     c->pin_bytes = row > want ? row : want;
     for (int b = 0; b < 2; b++) {
         GK_CUDA_TRY(cudaHostAlloc(&c->pin[b], c->pin_bytes, cudaHostAllocDefault));

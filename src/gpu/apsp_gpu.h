@@ -29,6 +29,10 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **ctx, const gk_device_info *dev, c
                                  int32_t V, const gk_config *cfg, int bits);
 /* 16 bits: the entries of the V x V result at the cap (synchronizes). */
 gk_status gk__apsp_gpu_count_cap(gk_apsp_gpu *ctx, int64_t *count);
+/* The staging chunk size of every later transfer (a testing knob, process
+ * wide; 0: the built-in 32 MiB).  gk_context_options_from_env sets it from
+ * GK_APSP_STAGE_BYTES. */
+gk_status gk__apsp_gpu_set_stage_bytes(size_t bytes);
 gk_status gk__apsp_gpu_download16(gk_apsp_gpu *ctx, uint16_t *m16, float *ms);
 /* The device's packed 16-bit min-plus rate (updates per second, two per
  * __viaddmin_u16x2). */
