@@ -3,6 +3,11 @@
 #   t_fails CODE PAT CMD...  CMD exits CODE (nonzero: any nonzero if CODE=x),
 #                            prints one stderr line matching PAT (plus, for
 #                            usage errors, the "Try --help" line)
+#   t_fails_mpi CODE PAT CMD...  t_fails for `mpirun ... gk`: lines that Open
+#                            MPI's runtime itself writes ("[host:pid] ...",
+#                            e.g. PMIx teardown errors when ranks exit
+#                            non-zero) are not gk's messages; they are shown
+#                            as diagnostics and not counted
 t_n=0 t_failed=0
 t_tmp=${TMPDIR:-/tmp}/gk-test.$$
 mkdir -p "$t_tmp"
@@ -20,6 +25,19 @@ t_fails() {
   [ "$lines" -eq 1 ] || r=1
   grep -q -e "$pat" "$t_tmp/err" || r=1
   [ $r = 0 ] || t_diag "exit $rc, stderr ($lines lines):" "$(cat "$t_tmp/err")"
+  t_result $r "$name"
+}
+t_fails_mpi() {
+  name=$1 code=$2 pat=$3; shift 3
+  "$@" >"$t_tmp/out" 2>"$t_tmp/raw"; rc=$?
+  grep -v '^\[[^] ]*:[0-9]*\] ' "$t_tmp/raw" >"$t_tmp/err"
+  grep '^\[[^] ]*:[0-9]*\] ' "$t_tmp/raw" >"$t_tmp/mpi" && t_diag "Open MPI's runtime wrote:" "$(cat "$t_tmp/mpi")"
+  lines=$(grep -cv "^Try '" "$t_tmp/err")
+  r=0
+  if [ "$code" = x ]; then [ $rc -ne 0 ] || r=1; else [ $rc -eq "$code" ] || r=1; fi
+  [ "$lines" -eq 1 ] || r=1
+  grep -q -e "$pat" "$t_tmp/err" || r=1
+  [ $r = 0 ] || t_diag "exit $rc, stderr ($lines lines):" "$(cat "$t_tmp/raw")"
   t_result $r "$name"
 }
 t_done() { echo "1..$t_n"; [ $t_failed = 0 ]; }

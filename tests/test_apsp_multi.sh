@@ -79,15 +79,15 @@ for k in ("read", "distribute", "compute", "exchange_busy", "exchange_stall", "w
   for b in short dst neg v0; do
     rm -f "$T/bad.out"
     for np in 2 3; do
-      t_fails "mpirun -np $np, bad input '$b': one message, exit 1" 1 "$b" $MPIRUN -np $np "$GK" apsp --device=cpu "$T/$b" "$T/bad.out"
+      t_fails_mpi "mpirun -np $np, bad input '$b': one message, exit 1" 1 "$b" $MPIRUN -np $np "$GK" apsp --device=cpu "$T/$b" "$T/bad.out"
       [ ! -e "$T/bad.out" ]; t_result $? "mpirun -np $np, bad input '$b': no output file"
     done
   done
   cp "$T/ref1000" "$T/keep"
   $MPIRUN -np 2 "$GK" apsp --device=cpu "$T/dst" "$T/keep" 2>/dev/null
   cmp -s "$T/ref1000" "$T/keep"; t_result $? "mpirun: a failed run leaves an existing OUTPUT untouched"
-  t_fails "mpirun: standard output is refused" 1 "standard output" $MPIRUN -np 2 "$GK" apsp --device=cpu "$T/g63" -
-  t_fails "mpirun: --check is refused" 2 "check" $MPIRUN -np 2 "$GK" apsp --device=cpu --check "$T/g63" "$T/m"
+  t_fails_mpi "mpirun: standard output is refused" 1 "standard output" $MPIRUN -np 2 "$GK" apsp --device=cpu "$T/g63" -
+  t_fails_mpi "mpirun: --check is refused" 2 "check" $MPIRUN -np 2 "$GK" apsp --device=cpu --check "$T/g63" "$T/m"
   $MPIRUN -np 2 "$GK" apsp --device=cpu "$T/g1000" /dev/null 2>"$T/err"
   t_result $? "mpirun: a device (/dev/null) is written in place"
   # a plain run, not under mpirun, does not start MPI

@@ -91,7 +91,7 @@ open(sys.argv[2], "wb").write(d)' "$T/in6x4x2" "$T/nan"
     f=${b%%:*} pat=${b#*:}
     for np in 2 3; do
       rm -f "$T/bad.out" "$T"/rc.*
-      t_fails "mpirun -np $np, bad input '$f': one message, exit 1" 1 "$pat" \
+      t_fails_mpi "mpirun -np $np, bad input '$f': one message, exit 1" 1 "$pat" \
         $MPIRUN -np $np "$GK" stencil --device=cpu --size=6x4x2 --input="$T/$f" --output="$T/bad.out"
       [ ! -e "$T/bad.out" ]; t_result $? "mpirun -np $np, bad input '$f': no output file"
       # every rank's own status (mpirun would kill the others after the first)
@@ -106,12 +106,12 @@ open(sys.argv[2], "wb").write(d)' "$T/in6x4x2" "$T/nan"
   $MPIRUN -np 2 "$GK" stencil --device=cpu --size=6x4x2 --input="$T/nan" --output="$T/keep" 2>/dev/null
   cmp -s "$T/ref6x4x2" "$T/keep"; t_result $? "mpirun: a failed run leaves an existing OUTPUT untouched"
   cp "$top_srcdir/tests/data/stencil_coeffs_random.txt" "$T/cf.txt"
-  t_fails "mpirun: --output naming the --coeffs file is refused" 1 "is the input file" \
+  t_fails_mpi "mpirun: --output naming the --coeffs file is refused" 1 "is the input file" \
     $MPIRUN -np 2 "$GK" stencil --device=cpu --size=4 --coeffs="$T/cf.txt" --output="$T/cf.txt"
   cmp -s "$top_srcdir/tests/data/stencil_coeffs_random.txt" "$T/cf.txt"; t_result $? "mpirun: and the coefficient file is untouched"
-  t_fails "mpirun: standard output is refused" 1 "standard output" $MPIRUN -np 2 "$GK" stencil --device=cpu --size=4 --output=-
-  t_fails "mpirun: --check is refused" 2 "check" $MPIRUN -np 2 "$GK" stencil --device=cpu --size=4 --check
-  t_fails "mpirun: a missing directory" 1 "nonexistent" $MPIRUN -np 2 "$GK" stencil --device=cpu --size=4 --output="$T/nonexistent/o"
+  t_fails_mpi "mpirun: standard output is refused" 1 "standard output" $MPIRUN -np 2 "$GK" stencil --device=cpu --size=4 --output=-
+  t_fails_mpi "mpirun: --check is refused" 2 "check" $MPIRUN -np 2 "$GK" stencil --device=cpu --size=4 --check
+  t_fails_mpi "mpirun: a missing directory" 1 "nonexistent" $MPIRUN -np 2 "$GK" stencil --device=cpu --size=4 --output="$T/nonexistent/o"
   $MPIRUN -np 2 "$GK" stencil --device=cpu --size=17x9x13 --input="$T/in17x9x13" --output=/dev/null 2>"$T/err"
   t_result $? "mpirun: a device (/dev/null) is written in place"
 else
