@@ -173,60 +173,15 @@ static gk_status write_rows(const gk_comm *comm, const char *out, int32_t V, int
         }
         return gk__out_close(&o, st);
     }
-    int rank = gk__comm_rank(comm), fd = -1, opened = 0;
-    gk_outfile o;
-    char name[4200];
-    memset(name, 0, sizeof name);
-    if (!strcmp(out, "-")) {
-        st = gk__fail(GK_EINVAL, "standard output cannot be written by %d ranks at once; name an output file",
-                      gk__comm_size(comm));
-    } else if (rank == 0) {
-        int saved = gk__out_no_tmpfile;
-        gk__out_no_tmpfile = 1;          /* the other ranks open the temp file by its name */
-        st = gk__out_open(&o, out);
-        gk__out_no_tmpfile = saved;
-        if (!st) {
-            opened = 1;
-            fd = o.fd;
-            snprintf(name, sizeof name, "%s", o.kind == GK__OUT_NAMED ? o.tmp : out);
-        }
-    }
-    if ((st = gk__comm_agree(comm, st)) || (st = gk__comm_bcast(comm, name, sizeof name, 0)))
-        goto done;
-    if (rank != 0) {
-        fd = open(name, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-            st = gk__fail(GK_EIO, "%s: rank %d cannot open %s for writing: %s", out, rank, name, strerror(errno));
-    }
-    if ((st = gk__comm_agree(comm, st)))
-        goto done;
+    gk__comm_out so;
+    if ((st = gk__comm_out_open(&so, comm, out)))
+        return st;
     for (int64_t r = lo; r < hi && !st; r += chunk) {
         int64_t n = hi - r < chunk ? hi - r : chunk;
-        if ((st = fetch(src, r, n, buf)))
-            break;
-        const char *p = (const char *)buf;
-        size_t left = (size_t)n * row;
-        off_t off = (off_t)((uint64_t)r * row);
-        while (left && !st) {
-            ssize_t w = pwrite(fd, p, left > ((size_t)1 << 30) ? ((size_t)1 << 30) : left, off);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                st = gk__fail(GK_EIO, "%s: write failed: %s", out, w < 0 ? strerror(errno) : "no progress");
-            else {
-                p += w;
-                off += w;
-                left -= (size_t)w;
-            }
-        }
+        if (!(st = fetch(src, r, n, buf)))
+            st = gk__comm_out_pwrite(&so, buf, (size_t)n * row, (uint64_t)r * row);
     }
-    st = gk__comm_agree(comm, st);
-done:
-    if (rank != 0 && fd >= 0)
-        close(fd);
-    if (rank == 0 && opened)
-        st = gk__out_close(&o, st);
-    return gk__comm_agree(comm, st);
+    return gk__comm_out_close(&so, st);
 }
 
 typedef struct cpu_src { gk_apsp_cpu_part *p; int32_t V; } cpu_src;

@@ -7,6 +7,7 @@
 #define GK_CORE_COMM_H
 
 #include "core/internal.h"
+#include "core/io.h"
 
 static inline int gk__comm_rank(const gk_comm *c) { return c ? c->rank : 0; }
 static inline int gk__comm_size(const gk_comm *c) { return c ? c->size : 1; }
@@ -29,5 +30,21 @@ gk_status gk__comm_sendrecv(const gk_comm *c, const void *sbuf, size_t sbytes, i
  * and record its message (gk_last_error()), or GK_OK when none failed.  So
  * every rank fails together, with one message. */
 gk_status gk__comm_agree(const gk_comm *c, gk_status st);
+
+/* One output file that every rank writes at its own offsets (comm_out.c):
+ * open and close are collective (every rank fails together, with one
+ * message; nothing is left behind on failure); pwrite is each rank's own.
+ * With one process it is gk's ordinary atomic output. */
+typedef struct gk__comm_out {
+    const gk_comm *comm;
+    const char *path;
+    gk_outfile o;                  /* rank 0's */
+    int rank, fd, opened;
+} gk__comm_out;
+gk_status gk__comm_out_open(gk__comm_out *s, const gk_comm *comm, const char *out);
+gk_status gk__comm_out_pwrite(gk__comm_out *s, const void *buf, size_t bytes, uint64_t offset);
+/* Agrees on st (the ranks' writes), closes, renames on rank 0 when all
+ * succeeded; returns the agreed status. */
+gk_status gk__comm_out_close(gk__comm_out *s, gk_status st);
 
 #endif /* GK_CORE_COMM_H */
