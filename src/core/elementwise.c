@@ -42,21 +42,9 @@ gk_status gk_elementwise_read(const char *path, int64_t dimx, int64_t dimy, floa
     uint64_t n = 0, want = 0;
     gk_status st = matrix_bytes(path, dimx, dimy, &n, &want);
     if (st) return st;
-    gk_infile in;
-    if ((st = gk__in_open(&in, path)))
-        return st;
-    path = in.name;
-    if (in.size >= 0 && (uint64_t)in.size != want) {
-        gk__in_close(&in);
-        return gk__fail(GK_EFORMAT, "%s: %lld bytes, but a %lldx%lld float32 matrix is %llu bytes", path,
-                        (long long)in.size, (long long)dimx, (long long)dimy, (unsigned long long)want);
-    }
-    char after[160];
-    snprintf(after, sizeof after, "the %llu bytes of a %lldx%lld float32 matrix", (unsigned long long)want,
-             (long long)dimx, (long long)dimy);
-    if (!(st = gk__read_exact(in.f, path, a, (size_t)want, "the matrix")))
-        st = gk__in_expect_end(&in, after);
-    gk__in_close(&in);
+    char desc[96];
+    snprintf(desc, sizeof desc, "a %lldx%lld float32 matrix", (long long)dimx, (long long)dimy);
+    st = gk__in_read_sized(path, a, want, desc, "the matrix", &path);
     if (st) return st;
     for (uint64_t i = 0; i < n; i++)
         if (!isfinite(a[i]))

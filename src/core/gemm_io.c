@@ -44,21 +44,9 @@ gk_status gk_matrix_read(const char *path, int64_t rows, int64_t cols, float *m)
     uint64_t want = 0;
     gk_status st = gk__matrix_bytes(path, rows, cols, &want);
     if (st) return st;
-    gk_infile in;
-    if ((st = gk__in_open(&in, path)))
-        return st;
-    path = in.name;
-    if (in.size >= 0 && (uint64_t)in.size != want) {
-        gk__in_close(&in);
-        return gk__fail(GK_EFORMAT, "%s: %lld bytes, but a %lld x %lld float32 matrix is %llu bytes", path,
-                        (long long)in.size, (long long)rows, (long long)cols, (unsigned long long)want);
-    }
-    char after[160];
-    snprintf(after, sizeof after, "the %llu bytes of a %lld x %lld float32 matrix", (unsigned long long)want,
-             (long long)rows, (long long)cols);
-    if (!(st = gk__read_exact(in.f, path, m, (size_t)want, "the matrix")))
-        st = gk__in_expect_end(&in, after);
-    gk__in_close(&in);
+    char desc[96];
+    snprintf(desc, sizeof desc, "a %lld x %lld float32 matrix", (long long)rows, (long long)cols);
+    st = gk__in_read_sized(path, m, want, desc, "the matrix", &path);
     if (st) return st;
     uint64_t n = want / 4;
     for (uint64_t i = 0; i < n; i++)

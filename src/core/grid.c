@@ -124,21 +124,9 @@ gk_status gk_grid_read(const char *path, int nx, int ny, int nz, double *grid)
     uint64_t n = 0, want = 0;
     gk_status st = grid_size(path, nx, ny, nz, &n, &want);
     if (st) return st;
-    gk_infile in;
-    if ((st = gk__in_open(&in, path)))
-        return st;
-    path = in.name;
-    if (in.size >= 0 && (uint64_t)in.size != want) {
-        gk__in_close(&in);
-        return gk__fail(GK_EFORMAT, "%s: %lld bytes, but a %dx%dx%d float64 grid is %llu bytes",
-                        path, (long long)in.size, nx, ny, nz, (unsigned long long)want);
-    }
-    char after[160];
-    snprintf(after, sizeof after, "the %llu bytes of a %dx%dx%d float64 grid", (unsigned long long)want,
-             nx, ny, nz);
-    if (!(st = gk__read_exact(in.f, path, grid, (size_t)want, "the grid")))
-        st = gk__in_expect_end(&in, after);
-    gk__in_close(&in);
+    char desc[96];
+    snprintf(desc, sizeof desc, "a %dx%dx%d float64 grid", nx, ny, nz);
+    st = gk__in_read_sized(path, grid, want, desc, "the grid", &path);
     if (st) return st;
     /* A NaN or Inf in the input would only come back as a silent mess. */
     for (uint64_t i = 0; i < n; i++)

@@ -71,6 +71,28 @@ gk_status gk__in_open(gk_infile *in, const char *path)
     return GK_OK;
 }
 
+gk_status gk__in_read_sized(const char *path, void *buf, uint64_t bytes, const char *desc, const char *noun,
+                            const char **shown)
+{
+    gk_infile in;
+    gk_status st;
+    *shown = path;
+    if ((st = gk__in_open(&in, path)))
+        return st;
+    *shown = in.name;
+    if (in.size >= 0 && (uint64_t)in.size != bytes) {
+        gk__in_close(&in);
+        return gk__fail(GK_EFORMAT, "%s: %lld bytes, but %s is %llu bytes", in.name, (long long)in.size, desc,
+                        (unsigned long long)bytes);
+    }
+    char after[192];
+    snprintf(after, sizeof after, "the %llu bytes of %s", (unsigned long long)bytes, desc);
+    if (!(st = gk__read_exact(in.f, in.name, buf, (size_t)bytes, noun)))
+        st = gk__in_expect_end(&in, after);
+    gk__in_close(&in);
+    return st;
+}
+
 gk_status gk__in_expect_end(gk_infile *in, const char *after)
 {
     int c = getc(in->f);

@@ -27,6 +27,13 @@ gk_status gk__in_open(gk_infile *in, const char *path);
  * the data should have ended after. */
 gk_status gk__in_expect_end(gk_infile *in, const char *after);
 void gk__in_close(gk_infile *in);
+/* A file (or "-") that must hold exactly `bytes` bytes, read into buf:
+ * refuses another size up front when the size is known, a short read and
+ * bytes after the end, naming the file and `desc` (e.g. "a 4x3 float32
+ * matrix") and `noun` ("the matrix").  *shown: the name the messages use
+ * ("standard input" for "-"), for the caller's own later messages. */
+gk_status gk__in_read_sized(const char *path, void *buf, uint64_t bytes, const char *desc, const char *noun,
+                            const char **shown);
 
 /* An output.  gk__out_open picks how to write PATH:
  *   - "-": standard output, written in place (never closed);
