@@ -434,50 +434,41 @@ gk_status gk__apsp_gpu_run_baseline(gk_apsp_gpu *c, float *ms)
     return GK_OK;
 }
 
-gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *c, double *per_s)
+/* A ceiling kernel's rate: blocks x 256 threads, each 16 chains
+ * (CEIL_CHAINS) of `iters` steps of `per_step` min-plus updates; the best of
+ * five timed runs after a warm-up. */
+static gk_status ceiling_rate(gk_apsp_gpu *c, cudaKernel_t k, double per_step, double *per_s)
 {
     gk_status st = GK_OK;
     unsigned blocks = (unsigned)c->dev.sm_count * 32;
     int iters = 4096, seed = 1;
-    int *out = NULL;
+    int32_t *out = NULL;        /* int (int32) or unsigned (16x2) per thread */
     void *args[] = { &out, &iters, &seed };
-    GK_CUDA_TRY(cudaMalloc((void **)&out, (size_t)blocks * 256 * sizeof(int)));
+    GK_CUDA_TRY(cudaMalloc((void **)&out, (size_t)blocks * 256 * sizeof *out));
     float best = 0;
     for (int r = 0; r < 6; r++) {   /* the first is a warm-up */
         float t;
         if ((st = gk__gpu_timer_start(&c->timer, c->stream))
-            || (st = gk__gpu_launch(c->ceil, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, c->stream, args))
+            || (st = gk__gpu_launch(k, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, c->stream, args))
             || (st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
             break;
         if (r && (best == 0 || t < best)) best = t;
     }
     cudaFree(out);
     if (st) return st;
-    *per_s = (double)blocks * 256.0 * iters * 16.0 / (best * 1e-3);   /* 16 = CEIL_CHAINS */
+    *per_s = (double)blocks * 256.0 * iters * 16.0 * per_step / (best * 1e-3);   /* 16 = CEIL_CHAINS */
     return GK_OK;
 }
 
+gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *c, double *per_s)
+{
+    return ceiling_rate(c, c->ceil, 1.0, per_s);
+}
+
+/* two updates per __viaddmin_u16x2 */
 gk_status gk__apsp_gpu_ceiling16(gk_apsp_gpu *c, double *per_s)
 {
-    gk_status st = GK_OK;
-    unsigned blocks = (unsigned)c->dev.sm_count * 32;
-    int iters = 4096, seed = 1;
-    unsigned *out = NULL;
-    void *args[] = { &out, &iters, &seed };
-    GK_CUDA_TRY(cudaMalloc((void **)&out, (size_t)blocks * 256 * sizeof(unsigned)));
-    float best = 0;
-    for (int r = 0; r < 6; r++) {   /* the first is a warm-up */
-        float t;
-        if ((st = gk__gpu_timer_start(&c->timer, c->stream))
-            || (st = gk__gpu_launch(c->ceil16, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, c->stream, args))
-            || (st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
-            break;
-        if (r && (best == 0 || t < best)) best = t;
-    }
-    cudaFree(out);
-    if (st) return st;
-    *per_s = (double)blocks * 256.0 * iters * 16.0 * 2.0 / (best * 1e-3);   /* 16 chains, 2 updates each */
-    return GK_OK;
+    return ceiling_rate(c, c->ceil16, 2.0, per_s);
 }
 
 gk_status gk__apsp_gpu_prepare(const gk_device_info *dev, const gk_config *cfg)
