@@ -221,6 +221,21 @@ gk_context *cli_context(gk_backend want)
 
 /* --gpus: "N" (the first N GPUs), "all", or a list of two or more ordinals
  * "0,1,..." (a single ordinal: GK_DEVICE). */
+void cli_check_size_list(const char *opt, const char *text, void (*check)(const char *opt, const char *item))
+{
+    char list[1024];
+    int n = 0;
+    if (strlen(text) >= sizeof list)
+        cli_usage_error("%s: list too long", opt);
+    snprintf(list, sizeof list, "%s", text);
+    if (!*text || text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,"))
+        cli_usage_error("%s: '%s' has an empty item", opt, text);
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++)
+        check(opt, tok);
+    if (!n)
+        cli_usage_error("%s: no size given", opt);
+}
+
 void cli_parse_gpus(const char *text, gk_context_options *o)
 {
     gk_status st;

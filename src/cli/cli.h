@@ -50,6 +50,10 @@ uint64_t cli_parse_u64(const char *opt, const char *text);
 double cli_parse_double(const char *opt, const char *text);
 /* "N" (a cube) or "NXxNYxNZ" (stencil grids). */
 void cli_parse_size3(const char *opt, const char *text, int64_t *nx, int64_t *ny, int64_t *nz);
+/* A comma-separated size list (a bench's --sizes), checked before any work:
+ * usage errors for a list over 1023 bytes, an empty item or no item;
+ * check(opt, item) on each item makes its own usage errors. */
+void cli_check_size_list(const char *opt, const char *text, void (*check)(const char *opt, const char *item));
 gk_backend cli_parse_device(const char *text);
 
 /* The context of a run: the environment (GK_DEVICE, GK_CACHE_DIR, ...)

@@ -210,6 +210,13 @@ int cmd_gen_elementwise(int argc, char **argv)
     return 0;
 }
 
+/* a --sizes item: DIMXxDIMY */
+static void check_size(const char *opt, const char *item)
+{
+    int64_t a, b;
+    parse_size2(opt, item, &a, &b);
+}
+
 int cmd_bench_elementwise(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -256,20 +263,8 @@ int cmd_bench_elementwise(int argc, char **argv)
     if (user_cfg && (st = gk_config_validate("elementwise", user_cfg, NULL)))
         cli_usage_error("--config: %s", gk_last_error());
     char list[1024];
-    if (sizes && strlen(sizes) >= sizeof list)
-        cli_usage_error("--sizes: list too long");
-    if (sizes) {
-        int n = 0;
-        snprintf(list, sizeof list, "%s", sizes);
-        if (!*sizes || sizes[0] == ',' || sizes[strlen(sizes) - 1] == ',' || strstr(sizes, ",,"))
-            cli_usage_error("--sizes: '%s' has an empty item", sizes);
-        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
-            int64_t a, b;
-            parse_size2("--sizes", tok, &a, &b);
-        }
-        if (!n)
-            cli_usage_error("--sizes: no size given");
-    }
+    if (sizes)
+        cli_check_size_list("--sizes", sizes, check_size);
     gk_context *ctx = cli_context(want);
     int gpu = gk_context_backend(ctx) == GK_BACKEND_GPU;
     if (reps < 0) reps = gpu ? 5 : 3;

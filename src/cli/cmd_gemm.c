@@ -214,6 +214,15 @@ int cmd_gen_gemm(int argc, char **argv)
     return 0;
 }
 
+/* a --sizes item: N (M = N = K) or MxNxK, within gemm's limits */
+static void check_size(const char *opt, const char *item)
+{
+    int64_t a, b, d;
+    cli_parse_size3(opt, item, &a, &b, &d);
+    if (gk_gemm_check_size(a, b, d))
+        cli_usage_error("%s: %s", opt, gk_last_error());
+}
+
 int cmd_bench_gemm(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -258,22 +267,8 @@ int cmd_bench_gemm(int argc, char **argv)
     if (user_cfg && (st = gk_config_validate("gemm", user_cfg, NULL)))
         cli_usage_error("--config: %s", gk_last_error());
     char list[1024];
-    if (sizes && strlen(sizes) >= sizeof list)
-        cli_usage_error("--sizes: list too long");
-    if (sizes) {
-        int cnt = 0;
-        snprintf(list, sizeof list, "%s", sizes);
-        if (!*sizes || sizes[0] == ',' || sizes[strlen(sizes) - 1] == ',' || strstr(sizes, ",,"))
-            cli_usage_error("--sizes: '%s' has an empty item", sizes);
-        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save), cnt++) {
-            int64_t a, b, d;
-            cli_parse_size3("--sizes", tok, &a, &b, &d);
-            if ((st = gk_gemm_check_size(a, b, d)))
-                cli_usage_error("--sizes: %s", gk_last_error());
-        }
-        if (!cnt)
-            cli_usage_error("--sizes: no size given");
-    }
+    if (sizes)
+        cli_check_size_list("--sizes", sizes, check_size);
     gk_context *ctx = cli_context(want);
     int gpu = gk_context_backend(ctx) == GK_BACKEND_GPU;
     if (reps < 0) reps = gpu ? 5 : 3;

@@ -366,6 +366,13 @@ static int bench_multi(gk_context *ctx, const char *list, int steps, const char 
     return 0;
 }
 
+/* a --sizes item: N or NXxNYxNZ */
+static void check_size(const char *opt, const char *item)
+{
+    int64_t a, b, d;
+    cli_parse_size3(opt, item, &a, &b, &d);
+}
+
 int cmd_bench_stencil(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -421,20 +428,8 @@ int cmd_bench_stencil(int argc, char **argv)
     if (user_cfg && (st = gk_config_validate("stencil", user_cfg, NULL)))
         cli_usage_error("--config: %s", gk_last_error());
     char list[1024];
-    if (sizes && strlen(sizes) >= sizeof list)
-        cli_usage_error("--sizes: list too long");
-    if (sizes) {     /* usage errors before any work */
-        int n = 0;
-        snprintf(list, sizeof list, "%s", sizes);
-        if (!*sizes || sizes[0] == ',' || sizes[strlen(sizes) - 1] == ',' || strstr(sizes, ",,"))
-            cli_usage_error("--sizes: '%s' has an empty item", sizes);
-        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
-            int64_t a, b, d;
-            cli_parse_size3("--sizes", tok, &a, &b, &d);
-        }
-        if (!n)
-            cli_usage_error("--sizes: no size given");
-    }
+    if (sizes)       /* usage errors before any work */
+        cli_check_size_list("--sizes", sizes, check_size);
     if (gpus || cli_comm) {
         if (gpus) {
             gk_context_options probe;
