@@ -165,6 +165,32 @@ if [ $gpu = yes ]; then
 else
   i=0; while [ $i -lt 16 ]; do echo "ok $((t_n = t_n + 1)) # SKIP no usable GPU"; i=$((i + 1)); done
 fi
+# ---- the initial matrix made on the GPU from the edge list: the CPU's bytes
+# for duplicates, self-loops, V = 1, isolated vertices, the cap both ways,
+# undirected; a bad edge on a stream is reported before what follows it
+i32 3 2 0 1 1 0 9 1 7 | "$GK" apsp --device=cpu - "$T/st.out" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'standard input: edge 1 (0, 9, 1): dst 9 is outside' "$T/err" && [ "$(wc -l <"$T/err")" -eq 1 ] \
+  && [ ! -e "$T/st.out" ]; t_result $? "a bad edge on standard input: one line naming it, no output"
+i32 1 2 0 0 5 0 0 9 >"$T/v1.in"
+i32 8 6 0 1 7 0 1 3 1 1 60000 2 3 40000 2 3 2 3 0 1 >"$T/iso.in"
+i32 3 3 0 1 50000 0 1 4 1 2 3 >"$T/heavydup.in"
+if [ $gpu = yes ]; then
+  for f in dup v1 iso heavydup heavy cap below s; do
+    for p in 32 16 auto; do
+      for u in "" --undirected; do
+        "$GK" apsp --device=cpu --precision=$p $u "$T/$f.in" "$T/m.cpu" 2>/dev/null
+        "$GK" apsp --device=gpu --precision=$p $u "$T/$f.in" "$T/m.gpu" 2>"$T/err"
+        cmp -s "$T/m.gpu" "$T/m.cpu"; t_result $? "$f.in --precision=$p $u: the GPU (matrix made on it) == the CPU"
+      done
+    done
+  done
+  t_ok "--time on the GPU" "$GK" apsp --device=gpu --time "$T/s.in" "$T/s.gpu"
+  grep -q '^initial matrix   made on the GPU from the edge list' "$T/out"; t_result $? "--time says the matrix was made on the GPU"
+else
+  i=0; while [ $i -lt 50 ]; do echo "ok $((t_n = t_n + 1)) # SKIP no usable GPU"; i=$((i + 1)); done
+fi
+t_ok "--time on the CPU" "$GK" apsp --device=cpu --time "$T/s.in" "$T/s.cpu2"
+grep -q '^initial matrix   built on the host from the edge list' "$T/out"; t_result $? "--time on the CPU: the matrix built on the host"
 # Failures while writing: nothing left behind on either device (the GPU's
 # streamed write stops between chunks; the temp file is removed).
 for dev in $devs; do

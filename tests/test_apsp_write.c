@@ -2,7 +2,12 @@
  * byte gk_apsp_solve + gk_apsp_write_format's (raw and .npy, every
  * precision), dist holds the result, a failed write leaves no file and the
  * context usable.  On the GPU (when one is usable) the result comes back in
- * small chunks (GK_APSP_STAGE_BYTES) while the previous one is written. */
+ * small chunks (GK_APSP_STAGE_BYTES) while the previous one is written.
+ * gk_apsp_graph_read + gk_apsp_solve_graph_write (the matrix made on the
+ * GPU from the edge list): the same file and the same lanes' choice as
+ * gk_apsp_read_format + gk_apsp_solve + gk_apsp_write_format on graphs with
+ * duplicates, self-loops, isolated vertices, V = 1, weights at the 16-bit
+ * cap both ways, undirected; every bad input the same one-line error. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -129,6 +134,218 @@ static void run(gk_context *ctx, const char *name, const int32_t *init, int32_t 
     free(d);
 }
 
+
+/* ---- gk_apsp_graph_read + gk_apsp_solve_graph_write ---- */
+
+static void put_graph(const char *path, int32_t V, int32_t E, const int32_t *tri, size_t n32)
+{
+    FILE *f = fopen(path, "wb");
+    int32_t hdr[2] = { V, E };
+    if (!f || fwrite(hdr, sizeof hdr[0], 2, f) != 2 || (n32 && fwrite(tri, sizeof tri[0], n32, f) != n32) || fclose(f)) {
+        printf("Bail out! cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+/* The reference: the matrix reader, gk_apsp_solve on the CPU, the writer;
+ * its report (the lanes' choice). */
+static int reference(gk_context *cpu, const char *in, int und, int prec, const char *out, gk_report *rep)
+{
+    int32_t *d = NULL, V;
+    int64_t E;
+    int32_t mw;
+    gk_apsp_options o = { 0, NULL, prec };
+    gk_status st = gk_apsp_read_format(in, GK_FORMAT_AUTO, und, 0, &d, &V, &E, &mw);
+    if (!st) st = gk_apsp_solve(cpu, d, V, &o, rep);
+    if (!st) st = gk_apsp_write_format(out, GK_FORMAT_AUTO, d, V);
+    free(d);
+    return st == GK_OK;
+}
+
+/* Every precision, raw and npy, directed and undirected, on ctx: the file
+ * and the lanes' choice are the reference's. */
+static void graph_case(gk_context *cpu, gk_context *ctx, const char *dev, const char *name, const char *in,
+                       int want_device)
+{
+    int precs[] = { 32, 16, 0 };
+    for (int und = 0; und < 2; und++)
+        for (int p = 0; p < 3; p++)
+            for (int npy = 0; npy < 2; npy++) {
+                char ref[4200], out[4200];
+                gk_report rr, rep;
+                snprintf(ref, sizeof ref, "%s/gref%s", dir, npy ? ".npy" : "");
+                snprintf(out, sizeof out, "%s/gout%s", dir, npy ? ".npy" : "");
+                if (!reference(cpu, in, und, precs[p], ref, &rr)) {
+                    ok(0, "%s: reference: %s", name, gk_last_error());
+                    continue;
+                }
+                gk_apsp_graph *g = NULL;
+                gk_apsp_write_report wr;
+                gk_apsp_options o = { 0, NULL, precs[p] };
+                gk_status st = gk_apsp_graph_read(in, GK_FORMAT_AUTO, und, 0, &g);
+                if (!st)
+                    st = gk_apsp_solve_graph_write(ctx, g, &o, out, GK_FORMAT_AUTO, &rep, &wr);
+                ok(st == GK_OK && same_file(out, ref) && rep.precision == rr.precision
+                   && !strcmp(rep.precision_detail, rr.precision_detail),
+                   "%s on %s%s, precision %d, %s: the reference's file and lanes (%d: %s) %s", name, dev,
+                   und ? ", undirected" : "", precs[p], npy ? "npy" : "raw", rep.precision, rep.precision_detail,
+                   st ? gk_last_error() : "");
+                if (st == GK_OK && rep.precision != rr.precision)
+                    diag("  reference: %d: %s", rr.precision, rr.precision_detail);
+                int wd = want_device && !(precs[p] == 0 && want_device == 2);
+                ok(st == GK_OK && wr.device_built == wd && (wd || wr.host_matrix >= 0),
+                   "%s on %s, precision %d: matrix made on the device: %d (want %d)", name, dev, precs[p],
+                   wr.device_built, wd);
+                /* an edge-list graph can be solved again */
+                if (!st && p == 0 && npy == 0) {
+                    unlink(out);
+                    st = gk_apsp_solve_graph_write(ctx, g, &o, out, GK_FORMAT_AUTO, NULL, NULL);
+                    ok(st == GK_OK && same_file(out, ref), "%s on %s: a second solve of the graph, the same file %s",
+                       name, dev, st ? gk_last_error() : "");
+                }
+                gk_apsp_graph_free(g);
+                unlink(out);
+                unlink(ref);
+            }
+}
+
+/* want_device: 1 on the GPU for every precision, 2: not for auto (an edge
+ * reaches the cap: the host decides, as before) */
+static void graph_cases(gk_context *cpu, gk_context *ctx, const char *dev, int gpu)
+{
+    char in[4200];
+    snprintf(in, sizeof in, "%s/g.in", dir);
+    /* random graphs of several sizes (gk gen apsp's) */
+    int32_t sizes[] = { 1, 2, 127, 128, 129, 333 };
+    for (int i = 0; i < 6; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "random V = %d", sizes[i]);
+        if (gk_apsp_generate(in, sizes[i], (int64_t)sizes[i] * 6, 14 + (uint64_t)i, 1000)) {
+            ok(0, "generate: %s", gk_last_error());
+            continue;
+        }
+        graph_case(cpu, ctx, dev, name, in, gpu);
+    }
+    /* duplicates (the smallest wins in any order), self-loops (ignored,
+     * even a heavy one), isolated vertices 4 and 5 */
+    {
+        int32_t t[] = { 0, 1, 7, 0, 1, 3, 0, 1, 9, 1, 1, 60000, 2, 0, 0, 3, 2, 5, 2, 3, 40000, 2, 3, 2 };
+        put_graph(in, 6, 8, t, 24);
+        graph_case(cpu, ctx, dev, "duplicates, self-loops, isolated vertices", in, gpu);
+    }
+    /* V = 1: no edge, and only self-loops */
+    put_graph(in, 1, 0, NULL, 0);
+    graph_case(cpu, ctx, dev, "V = 1, E = 0", in, gpu);
+    {
+        int32_t t[] = { 0, 0, 5, 0, 0, 1073741822 };
+        put_graph(in, 1, 2, t, 6);
+        graph_case(cpu, ctx, dev, "V = 1, two self-loops", in, gpu);
+    }
+    /* a heavy edge whose pair also has a light one: every entry below the
+     * cap, auto runs 16 bits (and knows it only after the duplicates) */
+    {
+        int32_t t[] = { 0, 1, 50000, 0, 1, 4, 1, 2, 3 };
+        put_graph(in, 3, 3, t, 9);
+        graph_case(cpu, ctx, dev, "a heavy duplicate of a light edge", in, gpu ? 2 : 0);
+    }
+    /* a weight above the cap: auto picks 32 bits */
+    {
+        int32_t t[] = { 0, 1, 40000, 1, 2, 1 };
+        put_graph(in, 3, 2, t, 6);
+        graph_case(cpu, ctx, dev, "a weight above the cap", in, gpu ? 2 : 0);
+    }
+    /* a weight exactly at the cap, and the largest weight */
+    {
+        int32_t t[] = { 0, 1, 32767, 1, 2, 1073741822 };
+        put_graph(in, 3, 2, t, 6);
+        graph_case(cpu, ctx, dev, "weights 32767 and 1073741822", in, gpu ? 2 : 0);
+    }
+    /* distances reaching the cap (chain): the 16-bit run settled or rerun */
+    {
+        int32_t t[] = { 0, 1, 16383, 1, 2, 16383, 2, 3, 1, 3, 4, 1 };
+        put_graph(in, 6, 4, t, 12);
+        graph_case(cpu, ctx, dev, "a chain at the 16-bit cap", in, gpu);
+        int32_t u[] = { 0, 1, 16383, 1, 2, 16383, 4, 5, 2 };
+        put_graph(in, 6, 3, u, 9);
+        graph_case(cpu, ctx, dev, "below the cap, unreachable pairs", in, gpu);
+    }
+    unlink(in);
+}
+
+/* Bad inputs: gk_apsp_graph_read fails with gk_apsp_read_format's status
+ * and message, and gives no graph. */
+static void graph_bad(void)
+{
+    char in[4200];
+    snprintf(in, sizeof in, "%s/bad.in", dir);
+    struct { const char *name; int32_t v[12]; int n; } c[] = {
+        { "an empty file", { 0 }, 0 },
+        { "a header only half there", { 3 }, 1 },
+        { "a missing edge", { 3, 2, 0, 1, 5 }, 5 },
+        { "trailing bytes", { 3, 1, 0, 1, 5, 0 }, 6 },
+        { "V = 0", { 0, 0 }, 2 },
+        { "V < 0", { -3, 0 }, 2 },
+        { "E < 0", { 4, -2 }, 2 },
+        { "E overflowing the size", { 4, 2147483647, 0, 1, 1 }, 5 },
+        { "src outside [0, V)", { 4, 2, 0, 1, 1, 4, 1, 1 }, 8 },
+        { "dst outside [0, V)", { 4, 1, 0, -1, 1 }, 5 },
+        { "a negative weight", { 4, 1, 0, 1, -5 }, 5 },
+        { "weight above the largest", { 4, 1, 0, 1, 1073741823 }, 5 },
+        { "the second bad edge not reported first", { 4, 3, 0, 1, 1, 0, 9, 1, 0, 1, -1 }, 11 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        FILE *f = fopen(in, "wb");
+        if (!f || (c[i].n && fwrite(c[i].v, sizeof c[i].v[0], (size_t)c[i].n, f) != (size_t)c[i].n) || fclose(f)) {
+            printf("Bail out! cannot write %s\n", in);
+            exit(1);
+        }
+        int32_t *d = NULL, V;
+        int64_t E;
+        int32_t mw;
+        char want[1024];
+        gk_status ws = gk_apsp_read_format(in, GK_FORMAT_NTHU, 0, 0, &d, &V, &E, &mw);
+        snprintf(want, sizeof want, "%s", gk_last_error());
+        free(d);
+        gk_apsp_graph *g = (gk_apsp_graph *)1;
+        gk_status st = gk_apsp_graph_read(in, GK_FORMAT_NTHU, 0, 0, &g);
+        ok(ws != GK_OK && st == ws && !strcmp(gk_last_error(), want) && !g && !strchr(want, '\n'),
+           "graph read, %s: the matrix reader's error (%s)", c[i].name, gk_last_error());
+        if (strcmp(gk_last_error(), want))
+            diag("  want: %s", want);
+    }
+    unlink(in);
+    /* a graph read as a matrix (text format) is solved once */
+    {
+        char txt[4200], out[4200];
+        snprintf(txt, sizeof txt, "%s/g.edges", dir);
+        snprintf(out, sizeof out, "%s/gtxt.out", dir);
+        FILE *f = fopen(txt, "w");
+        fputs("0 1 5\n1 2 7\n", f);
+        fclose(f);
+        gk_context_options o;
+        gk_context *cpu;
+        gk_context_options_init(&o);
+        o.backend = GK_BACKEND_CPU;
+        gk_apsp_graph *g = NULL;
+        int32_t V = 0, mw = 0;
+        int64_t E = 0;
+        gk_status st = gk_context_create(&cpu, &o);
+        if (!st) st = gk_apsp_graph_read(txt, GK_FORMAT_AUTO, 0, 0, &g);
+        gk_apsp_graph_info(g, &V, &E, &mw);
+        if (!st) st = gk_apsp_solve_graph_write(cpu, g, NULL, out, GK_FORMAT_AUTO, NULL, NULL);
+        ok(st == GK_OK && V == 3 && E == 2 && mw == 7, "a text edge list through the graph API %s",
+           st ? gk_last_error() : "");
+        unlink(out);
+        st = gk_apsp_solve_graph_write(cpu, g, NULL, out, GK_FORMAT_AUTO, NULL, NULL);
+        ok(st == GK_EINVAL && !exists(out), "a graph kept as a matrix: a second solve is refused: %s", gk_last_error());
+        ok(gk_apsp_solve_graph_write(cpu, NULL, NULL, out, GK_FORMAT_AUTO, NULL, NULL) == GK_EINVAL
+           && gk_apsp_graph_read(txt, GK_FORMAT_AUTO, 0, 0, NULL) == GK_EINVAL, "no graph, nowhere to put one: refused");
+        gk_apsp_graph_free(g);
+        gk_context_destroy(cpu);
+        unlink(txt);
+    }
+}
+
 int main(void)
 {
     no_plan();
@@ -159,6 +376,8 @@ int main(void)
         printf("Bail out! CPU reference: %s\n", gk_last_error());
         return 1;
     }
+    graph_bad();
+    graph_cases(ctx, ctx, "CPU", 0);
     gk_context_destroy(ctx);
     char why[512];
     if (gk_gpu_usable(why, sizeof why)) {
@@ -171,6 +390,18 @@ int main(void)
             return 1;
         }
         run(ctx, "GPU", init, V, 1);
+        {
+            gk_context_options co;
+            gk_context *cpu;
+            gk_context_options_init(&co);
+            co.backend = GK_BACKEND_CPU;
+            if (gk_context_create(&cpu, &co)) {
+                printf("Bail out! CPU context: %s\n", gk_last_error());
+                return 1;
+            }
+            graph_cases(cpu, ctx, "GPU", 1);
+            gk_context_destroy(cpu);
+        }
         /* gk_apsp_prepare's module and buffers taken by the solve (same V,
          * configuration and width), for both widths: the CPU's file */
         for (int p = 0; p < 2; p++) {
@@ -204,6 +435,7 @@ int main(void)
         gk_context_destroy(ctx);
     } else {
         skip(why, "GPU: no usable GPU");
+        skip(why, "GPU: the graph API (the matrix made on the device) against the CPU reference");
     }
     unlink(cpuref);
     free(c);

@@ -167,6 +167,12 @@ typedef struct gk_apsp_write_report {
     double open;           /* GPU: getting the module, device matrix, pinned buffers */
     int prepared;          /* 1: gk_apsp_prepare had them ready (open is then ~0) */
     double close;          /* GPU: freeing them */
+    /* gk_apsp_solve_graph_write only */
+    int device_built;      /* 1: the initial matrix was made on the GPU from the edge list
+                              (no V x V matrix on the host; gk_report.h2d is the edges'
+                              upload and that build) */
+    double host_matrix;    /* seconds building the initial matrix on the host from the
+                              edge list (0 when built on the GPU or read as a matrix) */
 } gk_apsp_write_report;
 
 /* gk_apsp_solve, then the result written to path as gk_apsp_write_format
@@ -177,6 +183,45 @@ typedef struct gk_apsp_write_report {
 GK_API gk_status gk_apsp_solve_write(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp_options *options,
                                      const char *path, gk_format format, gk_report *report,
                                      gk_apsp_write_report *wr);
+
+/* ---- a graph solved without a V x V matrix on the host ----
+ *
+ * gk_apsp_graph_read reads and checks an input as gk_apsp_read_format does
+ * (the same rules, the same one-line errors, in the same order) but keeps
+ * an NTHU input as its edge list (12 bytes an edge, against 4 V^2 for the
+ * matrix) when that takes no more memory than the matrix (or less than
+ * 64 MiB); the other formats, and NTHU inputs with more edges than matrix
+ * entries, are kept as the initial matrix.  gk_apsp_solve_graph_write then
+ * solves it and writes the result as gk_apsp_solve_write does: on the GPU
+ * (without the check, and for precision auto when no edge other than a
+ * self-loop reaches the 16-bit cap 32767) the initial matrix is made on the
+ * device from the edges, and the result is written straight from the
+ * pinned download buffers as it comes back: no V x V matrix on the host at
+ * any point.  Elsewhere (the CPU, the check, a weight at the cap with
+ * precision auto, a 16-bit result at its cap) the initial matrix is built
+ * on the host from the edges (wr->host_matrix) and solved as
+ * gk_apsp_solve_write does.  The output is byte-identical to
+ * gk_apsp_read_format + gk_apsp_solve_write in every case, and so is the
+ * lanes' choice (gk_report.precision). */
+typedef struct gk_apsp_graph gk_apsp_graph;
+
+/* Read path (format AUTO: gk_format_detect's choice; undirected and
+ * vertices as gk_apsp_read_format) into *graph (free it with
+ * gk_apsp_graph_free).  Errors as gk_apsp_read_format's, *graph NULL. */
+GK_API gk_status gk_apsp_graph_read(const char *path, gk_format format, int undirected, int32_t vertices,
+                                    gk_apsp_graph **graph);
+/* The vertex count, edge count and largest weight (self-loops included); any
+ * pointer may be NULL. */
+GK_API void gk_apsp_graph_info(const gk_apsp_graph *graph, int32_t *V, int64_t *E, int32_t *max_w);
+GK_API void gk_apsp_graph_free(gk_apsp_graph *graph);
+
+/* Solve graph and write the result to path (format and atomicity as
+ * gk_apsp_solve_write; nothing at path on any failure).  A graph is solved
+ * once: a graph kept as a matrix is solved in its place, and a second solve
+ * of it fails with GK_EINVAL.  report and wr may be NULL. */
+GK_API gk_status gk_apsp_solve_graph_write(gk_context *ctx, gk_apsp_graph *graph, const gk_apsp_options *options,
+                                           const char *path, gk_format format, gk_report *report,
+                                           gk_apsp_write_report *wr);
 
 /* Compare two V x V matrices: GK_OK if equal, else GK_EMISMATCH naming the
  * number of differing entries and the first one. */

@@ -406,6 +406,181 @@ gk_status gk_apsp_solve_write(gk_context *ctx, int32_t *dist, int32_t V, const g
     return st;
 }
 
+/* ------------------------------------------- from the edge list (graph) */
+
+#ifdef GK_HAVE_CUDA
+static gk_status sink_direct(void *arg, const int32_t *rows, int64_t r0, int64_t m)
+{
+    apsp_sink *sk = arg;
+    (void)r0;
+    double t0 = gk_wtime();
+    gk_status st = gk__out_write(&sk->o, rows, (size_t)m * (size_t)sk->V * sizeof(int32_t));
+    sk->calls += gk_wtime() - t0;
+    return st;
+}
+
+/* The result written to the sink's output straight from the pinned
+ * download buffers, chunk by chunk while the next one comes down (*down:
+ * the milliseconds outside the write calls: waiting for a copy). */
+static gk_status gpu_write_direct(gk_apsp_gpu *g, apsp_sink *sk, float *down)
+{
+    double t0 = gk_wtime();
+    sk->done = 1;
+    sk->calls = 0;
+    gk_status st = gk__apsp_out_open(&sk->o, sk->path, sk->format, sk->V);
+    sk->calls += gk_wtime() - t0;
+    if (!st) {
+        st = gk__apsp_gpu_download_rows(g, NULL, sink_direct, sk);
+        double t1 = gk_wtime();
+        st = gk__out_close(&sk->o, st);   /* commits, or removes the temp file */
+        sk->calls += gk_wtime() - t1;
+    }
+    sk->wall = gk_wtime() - t0;
+    *down = (float)((sk->wall - sk->calls) * 1e3);
+    return st;
+}
+
+/* The initial matrix made on the GPU from the edges, the lanes' choice and
+ * the settling as solve_any makes them; written by the sink unless the
+ * result ends in *host (a 16-bit result at its cap, settled on the host
+ * from the initial matrix built there: the caller writes it). */
+static gk_status solve_gpu_graph(gk_context *ctx, gk_apsp_graph *gr, int precision, const gk_config *cfg,
+                                 gk_report *rep, apsp_sink *sk, double *host_matrix, int32_t **host)
+{
+    const int32_t V = gr->V;
+    const int use16 = precision != 32;   /* auto comes here only with every edge below the cap */
+    gk_apsp_gpu *g = NULL;
+    float up = 0, run = 0, down = 0;
+    double settle = 0;
+    uint16_t *m16 = NULL;
+    int32_t *d = NULL;
+    int64_t at_cap = 0;
+    int how = GK_APSP16_NOT_EXACT, saved;
+    *host = NULL;
+    rep->precision = 32;
+    snprintf(rep->precision_detail, sizeof rep->precision_detail, "%s", "32-bit, as asked");
+    gk_status st = gk__ctx_gpu_enter(ctx, &saved);
+    if (st) return st;
+    if (!(st = gpu_open(ctx, &g, V, cfg, use16 ? 16 : 32, sk))
+        && !(st = gk__apsp_gpu_build(g, gr->edges, gr->E, gr->undirected, &up)) && !(st = gk__apsp_gpu_run(g, &run))
+        && !(use16 && (st = gk__apsp_gpu_count_cap(g, &at_cap)))) {
+        if (at_cap == 0) {
+            if (!(st = gpu_write_direct(g, sk, &down)))
+                how = GK_APSP16_NO_CAP;
+        } else {
+            double t0 = gk_wtime();
+            st = gk__apsp_graph_matrix(gr, &d);
+            *host_matrix = gk_wtime() - t0;
+            if (!st && !(st = gk__xmalloc((void **)&m16, (size_t)V * (size_t)V * sizeof *m16,
+                                          "the 16-bit result on the host"))
+                && !(st = gk__apsp_gpu_download16(g, m16, &down))) {
+                t0 = gk_wtime();
+                st = gk__apsp16_resolve(d, m16, V, d, &how);
+                settle = gk_wtime() - t0;
+            }
+        }
+    }
+    gpu_close(g, sk);
+    gk__ctx_gpu_leave(saved);
+    free(m16);
+    gk__report_gpu_ms(rep, up, run, down);
+    rep->compute += settle;
+    if (!use16) {
+        *host = d;
+        return st;
+    }
+    snprintf(rep->precision_detail, sizeof rep->precision_detail, "%s", gk__apsp16_how_text(how));
+    if (st || how != GK_APSP16_NOT_EXACT) {
+        rep->precision = 16;
+        *host = d;
+        return st;
+    }
+    /* not settled: the int32 path from the initial matrix (d still holds it) */
+    gk_report first = *rep;
+    st = solve32(ctx, d, V, cfg, rep, sk);
+    rep->compute += first.compute;
+    if (first.h2d > 0) rep->h2d += first.h2d;
+    if (first.d2h > 0) rep->d2h += first.d2h;
+    *host = d;
+    return st;
+}
+#endif
+
+gk_status gk_apsp_solve_graph_write(gk_context *ctx, gk_apsp_graph *gr, const gk_apsp_options *options,
+                                    const char *path, gk_format format, gk_report *report, gk_apsp_write_report *wr)
+{
+    gk_apsp_options none = { 0, NULL, 0 };
+    gk_apsp_write_report lwr;
+    gk_report lrep;
+    gk_report *rep = report ? report : &lrep;
+    gk_status st;
+    if (!wr) wr = &lwr;
+    memset(wr, 0, sizeof *wr);
+    if (!options) options = &none;
+    if (!ctx || !gr)
+        return gk__fail(GK_EINVAL, "gk_apsp_solve_graph_write: no %s", ctx ? "graph" : "context");
+    gk__ctx_report_init(ctx, rep);
+    if (!path)
+        return gk__fail(GK_EINVAL, "gk_apsp_solve_graph_write: no output path");
+    if (format != GK_FORMAT_AUTO && format != GK_FORMAT_NTHU && format != GK_FORMAT_NPY)   /* before the work */
+        return gk__fail(GK_EINVAL, "%s: a distance matrix is written as nthu or npy, not %s", path,
+                        gk_format_name(format));
+    const int p = options->precision;
+    int device = ctx->backend == GK_BACKEND_GPU && gr->edges && !options->check
+                 && (p == 16 || p == 32 || (p == 0 && gr->max_arc < GK_APSP16_CAP));
+#ifndef GK_HAVE_CUDA
+    device = 0;
+#endif
+    if (!device) {
+        /* the initial matrix on the host, then gk_apsp_solve_write */
+        int32_t *d = NULL;
+        double t0 = gk_wtime();
+        if ((st = gk__apsp_graph_matrix(gr, &d)))
+            return st;
+        double built = gk_wtime() - t0;
+        st = gk_apsp_solve_write(ctx, d, gr->V, options, path, format, report, wr);
+        wr->host_matrix = gr->edges ? built : 0;
+        t0 = gk_wtime();
+        free(d);
+        wr->close += gk_wtime() - t0;
+        return st;
+    }
+#ifdef GK_HAVE_CUDA
+    gk_config cfg;
+    if ((st = gk__ctx_config(ctx, "apsp", gr->V, options->config, &cfg, rep)))
+        return st;
+    apsp_sink sk;
+    memset(&sk, 0, sizeof sk);
+    sk.path = path;
+    sk.format = format;
+    sk.V = gr->V;
+    int32_t *d = NULL;
+    int threads = gk__ctx_threads_enter(ctx);
+    st = solve_gpu_graph(ctx, gr, p, &cfg, rep, &sk, &wr->host_matrix, &d);
+    gk__ctx_threads_leave(threads);
+    wr->device_built = 1;
+    wr->open = sk.open;
+    wr->prepared = sk.prepared;
+    wr->close = sk.close;
+    if (sk.done) {
+        wr->overlapped = 1;
+        wr->write = sk.calls;
+        wr->d2h_wait = sk.wall - sk.calls;
+        wr->wall = sk.wall;
+    } else if (!st) {
+        double t0 = gk_wtime();
+        st = gk_apsp_write_format(path, format, d, gr->V);
+        wr->write = wr->wall = gk_wtime() - t0;
+    }
+    double t0 = gk_wtime();
+    free(d);
+    wr->close += gk_wtime() - t0;
+    return st;
+#else
+    return gk__fail(GK_EINTERNAL, "gk_apsp_solve_graph_write: no CUDA");
+#endif
+}
+
 /* ------------------------------------------------------------------ bench */
 
 static gk_status bench_cpu(gk_context *ctx, int32_t n, gk_apsp_bench_row *row)

@@ -596,8 +596,7 @@ gk_status gk__edges_read(const char *path, gk_format format, int32_t vertices, g
     return st;
 }
 
-/* d[i][j] = d[j][i] = the smaller of the two. */
-static void symmetrize(int32_t *d, int32_t V)
+void gk__apsp_symmetrize(int32_t *d, int32_t V)
 {
     int64_t n = V;
 #pragma omp parallel for schedule(dynamic, 16)
@@ -622,7 +621,7 @@ gk_status gk_apsp_read_format(const char *path, gk_format format, int undirected
         if ((st = gk_apsp_read(path, dist, V, E, max_w)))
             return st;
         if (undirected)
-            symmetrize(*dist, *V);
+            gk__apsp_symmetrize(*dist, *V);
         return GK_OK;
     }
     gk_edges g;

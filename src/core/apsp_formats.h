@@ -49,4 +49,27 @@ typedef struct gk_edges {
 gk_status gk__edges_read(const char *path, gk_format format, int32_t vertices, gk_edges *g);
 void gk__edges_free(gk_edges *g);
 
+/* gk_apsp_graph (gk/apsp.h): an input as read, either its checked edge
+ * list (NTHU, when it takes no more memory than the matrix or less than 64
+ * MiB) or the initial matrix (the other formats, or many more edges than
+ * matrix entries). */
+struct gk_apsp_graph {
+    char name[1024];         /* the input, for messages */
+    int32_t V;
+    int64_t E;
+    int32_t max_w;           /* the largest weight, self-loops included */
+    int32_t max_arc;         /* edges: the largest weight of an edge that is not a self-loop (-1: none) */
+    int undirected;          /* edges: each goes both ways */
+    int32_t *edges;          /* 3E int32 (src, dst, w), every one checked, or NULL */
+    int32_t *dist;           /* or the V x V initial matrix, or NULL */
+};
+
+/* The graph's initial matrix on the host (malloc'ed, the caller frees it):
+ * built from the edges (the same matrix gk_apsp_read makes), or the one
+ * read, handed over (the graph has none afterwards: a second call fails). */
+gk_status gk__apsp_graph_matrix(gk_apsp_graph *g, int32_t **dist);
+
+/* d[i][j] = d[j][i] = the smaller of the two (--undirected on a matrix). */
+void gk__apsp_symmetrize(int32_t *d, int32_t V);
+
 #endif /* GK_APSP_FORMATS_H */

@@ -45,53 +45,71 @@ gk_status gk__apsp_alloc_matrix(const char *path, int32_t V, int32_t **out)
     return GK_OK;
 }
 
-gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t *Eout, int32_t *max_w)
+/* An NTHU input opened, its header read and checked (V >= 1, E >= 0, a
+ * regular file of size 8 + 12E); on failure nothing is left open. */
+static gk_status nthu_begin(gk_infile *in, const char *path, int32_t *Vout, int32_t *Eout)
 {
-    gk_infile in;
     gk_status st;
-    *dist = NULL;
-    if ((st = gk__in_open(&in, path)))
+    if ((st = gk__in_open(in, path)))
         return st;
-    path = in.name;
+    path = in->name;
     /* A regular file is checked against 8 + 12E up front; a stream (standard
      * input, a pipe) must end exactly after the E edges. */
-    if (in.size >= 0 && in.size < 8) {
-        gk__in_close(&in);
-        return gk__fail(GK_EFORMAT, "%s: file size %lld is not 8 + 12E (too short for the V, E header)",
-                        path, (long long)in.size);
+    if (in->size >= 0 && in->size < 8) {
+        st = gk__fail(GK_EFORMAT, "%s: file size %lld is not 8 + 12E (too short for the V, E header)",
+                      path, (long long)in->size);
+        goto fail;
     }
-    FILE *f = in.f;
     int32_t hdr[2];
-    int32_t *d = NULL, *buf = NULL;
-    int32_t wmax = 0;
-    if ((st = gk__read_exact(f, path, hdr, sizeof hdr, "the V, E header")))
-        goto out;
+    if ((st = gk__read_exact(in->f, path, hdr, sizeof hdr, "the V, E header")))
+        goto fail;
     int32_t V = hdr[0], E = hdr[1];
     if (V < 1) {
         st = gk__fail(GK_EFORMAT, "%s: V = %d: the vertex count must be at least 1", path, V);
-        goto out;
+        goto fail;
     }
     if (E < 0) {
         st = gk__fail(GK_EFORMAT, "%s: E = %d: the edge count must not be negative", path, E);
-        goto out;
+        goto fail;
     }
-    if (in.size >= 0 && in.size != 8 + 12 * (int64_t)E) {
+    if (in->size >= 0 && in->size != 8 + 12 * (int64_t)E) {
         st = gk__fail(GK_EFORMAT, "%s: file size %lld is not 8 + 12E = %lld for E = %d",
-                      path, (long long)in.size, (long long)(8 + 12 * (int64_t)E), E);
-        goto out;
+                      path, (long long)in->size, (long long)(8 + 12 * (int64_t)E), E);
+        goto fail;
     }
-    if ((st = gk__apsp_alloc_matrix(path, V, &d)))
-        goto out;
+    *Vout = V;
+    *Eout = E;
+    return GK_OK;
+fail:
+    gk__in_close(in);
+    return st;
+}
+
+/* The first broken edge of a chunk of m (index e0 on), in the message a
+ * sequential reader gives. */
+static gk_status chunk_bad(const char *path, const int32_t *buf, int64_t e, int64_t e0, int32_t V)
+{
+    gk_status st = gk__nthu_edge_check(path, e0 + e, buf[3 * e], buf[3 * e + 1], buf[3 * e + 2], V);
+    if (!st)
+        st = gk__fail(GK_EINTERNAL, "%s: edge %lld: rejected without a reason", path, (long long)(e0 + e));
+    return st;
+}
+
+/* The E edges after the header, in chunks: each checked (the first broken
+ * one is reported, as a sequential reader would) and scattered into d with
+ * an atomic minimum (duplicates keep the smallest weight whatever the
+ * order), then the end of the input. */
+static gk_status nthu_to_matrix(gk_infile *in, int32_t V, int32_t E, int32_t *d, int32_t *max_w)
+{
+    const char *path = in->name;
+    int32_t *buf = NULL, wmax = 0;
+    gk_status st;
     if ((st = gk__xmalloc((void **)&buf, (size_t)CHUNK_EDGES * 12, "reading edges")))
-        goto out;
+        return st;
     for (int64_t e0 = 0; e0 < E; e0 += CHUNK_EDGES) {
         int64_t m = E - e0 < CHUNK_EDGES ? E - e0 : CHUNK_EDGES;
-        if ((st = gk__read_exact(f, path, buf, (size_t)m * 12, "the edges")))
+        if ((st = gk__read_exact(in->f, path, buf, (size_t)m * 12, "the edges")))
             goto out;
-        /* In parallel: the chunk's edges checked (the first broken one is
-         * reported, as a sequential reader would) and scattered with an
-         * atomic minimum (duplicates keep the smallest weight whatever the
-         * order). */
         int64_t first_bad = m;
         int32_t cmax = 0;
 #pragma omp parallel for schedule(static) reduction(min : first_bad) reduction(max : cmax)
@@ -109,17 +127,30 @@ gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t 
                 ;
         }
         if (first_bad < m) {
-            int64_t e = first_bad;
-            st = gk__nthu_edge_check(path, e0 + e, buf[3 * e], buf[3 * e + 1], buf[3 * e + 2], V);
-            if (!st)
-                st = gk__fail(GK_EINTERNAL, "%s: edge %lld: rejected without a reason", path, (long long)(e0 + e));
+            st = chunk_bad(path, buf, first_bad, e0, V);
             goto out;
         }
         if (cmax > wmax) wmax = cmax;
     }
     char after[64];
     snprintf(after, sizeof after, "the E = %d edges", E);
-    if ((st = gk__in_expect_end(&in, after)))
+    if ((st = gk__in_expect_end(in, after)))
+        goto out;
+    *max_w = wmax;
+out:
+    free(buf);
+    return st;
+}
+
+gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t *Eout, int32_t *max_w)
+{
+    gk_infile in;
+    gk_status st;
+    int32_t V, E, wmax = 0, *d = NULL;
+    *dist = NULL;
+    if ((st = nthu_begin(&in, path, &V, &E)))
+        return st;
+    if ((st = gk__apsp_alloc_matrix(in.name, V, &d)) || (st = nthu_to_matrix(&in, V, E, d, &wmax)))
         goto out;
     *dist = d;
     d = NULL;
@@ -127,10 +158,157 @@ gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t 
     if (Eout) *Eout = E;
     if (max_w) *max_w = wmax;
 out:
-    free(buf);
     free(d);
     gk__in_close(&in);
     return st;
+}
+
+/* ---- a graph kept as its edge list (gk_apsp_graph) ---- */
+
+/* Edges are kept (and the matrix built later, on the device or the host)
+ * unless they take more memory than the matrix and more than this. */
+#define GRAPH_EDGES_MIN_BYTES ((int64_t)64 << 20)
+
+/* The E edges after the header into edges (3E int32), checked chunk by
+ * chunk as nthu_to_matrix checks them (the same first error), then the end
+ * of the input; the largest weight (self-loops included, as the matrix
+ * readers report it) and the largest of an edge that is not a self-loop. */
+static gk_status nthu_to_edges(gk_infile *in, int32_t V, int32_t E, int32_t *edges, int32_t *max_w, int32_t *max_arc)
+{
+    const char *path = in->name;
+    int32_t wmax = 0, amax = -1;
+    gk_status st;
+    for (int64_t e0 = 0; e0 < E; e0 += CHUNK_EDGES) {
+        int64_t m = E - e0 < CHUNK_EDGES ? E - e0 : CHUNK_EDGES;
+        int32_t *buf = edges + 3 * e0;
+        if ((st = gk__read_exact(in->f, path, buf, (size_t)m * 12, "the edges")))
+            return st;
+        int64_t first_bad = m;
+        int32_t cmax = 0, camax = -1;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) reduction(max : cmax, camax)
+        for (int64_t e = 0; e < m; e++) {
+            int32_t s = buf[3 * e], t = buf[3 * e + 1], w = buf[3 * e + 2];
+            if (s < 0 || s >= V || t < 0 || t >= V || w < 0 || w > GK_APSP_MAX_WEIGHT) {
+                if (e < first_bad) first_bad = e;
+                continue;
+            }
+            if (w > cmax) cmax = w;
+            if (s != t && w > camax) camax = w;
+        }
+        if (first_bad < m)
+            return chunk_bad(path, buf, first_bad, e0, V);
+        if (cmax > wmax) wmax = cmax;
+        if (camax > amax) amax = camax;
+    }
+    char after[64];
+    snprintf(after, sizeof after, "the E = %d edges", E);
+    if ((st = gk__in_expect_end(in, after)))
+        return st;
+    *max_w = wmax;
+    *max_arc = amax;
+    return GK_OK;
+}
+
+gk_status gk_apsp_graph_read(const char *path, gk_format format, int undirected, int32_t vertices,
+                             gk_apsp_graph **out)
+{
+    gk_status st;
+    if (!out)
+        return gk__fail(GK_EINVAL, "gk_apsp_graph_read: nowhere to put the graph");
+    *out = NULL;
+    if (!path)
+        return gk__fail(GK_EINVAL, "gk_apsp_graph_read: no input path");
+    if (format == GK_FORMAT_AUTO && (st = gk_format_detect(path, &format)))
+        return st;
+    gk_apsp_graph *g = calloc(1, sizeof *g);
+    if (!g)
+        return gk__fail(GK_ENOMEM, "cannot allocate a graph");
+    g->undirected = undirected != 0;
+    g->max_arc = -1;
+    if (format != GK_FORMAT_NTHU || vertices) {
+        /* the other formats (and their errors): the matrix, as before */
+        st = gk_apsp_read_format(path, format, undirected, vertices, &g->dist, &g->V, &g->E, &g->max_w);
+        snprintf(g->name, sizeof g->name, "%s", strcmp(path, "-") ? path : "standard input");
+        if (st) {
+            gk_apsp_graph_free(g);
+            return st;
+        }
+        *out = g;
+        return GK_OK;
+    }
+    gk_infile in;
+    int32_t V, E;
+    if ((st = nthu_begin(&in, path, &V, &E))) {
+        free(g);
+        return st;
+    }
+    snprintf(g->name, sizeof g->name, "%s", in.name);
+    g->V = V;
+    g->E = E;
+    int64_t ebytes = 12 * (int64_t)E;
+    if (ebytes <= GRAPH_EDGES_MIN_BYTES || 3 * (int64_t)E <= (int64_t)V * V) {
+        if (!(st = gk__xmalloc((void **)&g->edges, ebytes > 0 ? (size_t)ebytes : 12, "the edge list")))
+            st = nthu_to_edges(&in, V, E, g->edges, &g->max_w, &g->max_arc);
+    } else {
+        /* more edges than matrix entries: the matrix, as gk_apsp_read makes it */
+        if (!(st = gk__apsp_alloc_matrix(in.name, V, &g->dist)) && !(st = nthu_to_matrix(&in, V, E, g->dist, &g->max_w))
+            && undirected)
+            gk__apsp_symmetrize(g->dist, V);
+    }
+    gk__in_close(&in);
+    if (st) {
+        gk_apsp_graph_free(g);
+        return st;
+    }
+    *out = g;
+    return GK_OK;
+}
+
+void gk_apsp_graph_info(const gk_apsp_graph *g, int32_t *V, int64_t *E, int32_t *max_w)
+{
+    if (V) *V = g ? g->V : 0;
+    if (E) *E = g ? g->E : 0;
+    if (max_w) *max_w = g ? g->max_w : 0;
+}
+
+void gk_apsp_graph_free(gk_apsp_graph *g)
+{
+    if (!g) return;
+    free(g->edges);
+    free(g->dist);
+    free(g);
+}
+
+gk_status gk__apsp_graph_matrix(gk_apsp_graph *g, int32_t **dist)
+{
+    gk_status st;
+    *dist = NULL;
+    if (g->dist) {      /* read as a matrix: handed over */
+        *dist = g->dist;
+        g->dist = NULL;
+        return GK_OK;
+    }
+    if (!g->edges)
+        return gk__fail(GK_EINVAL, "%s: the graph was already solved (its matrix is gone)", g->name);
+    int32_t *d;
+    if ((st = gk__apsp_alloc_matrix(g->name, g->V, &d)))
+        return st;
+    const int32_t *e = g->edges;
+    const int64_t V = g->V, E = g->E;
+    const int und = g->undirected;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < E; i++) {
+        int32_t s = e[3 * i], t = e[3 * i + 1], w = e[3 * i + 2];
+        if (s == t) continue;                    /* self-loops are ignored */
+        for (int k = 0; k < 1 + und; k++) {      /* undirected: both ways */
+            int32_t *cell = d + (k ? (int64_t)t * V + s : (int64_t)s * V + t);
+            int32_t cur = __atomic_load_n(cell, __ATOMIC_RELAXED);
+            while (w < cur && !__atomic_compare_exchange_n(cell, &cur, w, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                ;
+        }
+    }
+    *dist = d;
+    return GK_OK;
 }
 
 gk_status gk__nthu_edge_check(const char *path, int64_t index, int32_t s, int32_t t, int32_t w, int32_t V)

@@ -762,3 +762,72 @@ extern "C" __global__ void gk_apsp_random_rows(int *d, long long pitch, long lon
         }
     }
 }
+
+// ---------------------------------------------------------------- the
+// initial matrix built on the device from the edge list (gk_apsp_solve_graph_write:
+// no V x V matrix on the host).  The same matrix as the host readers make:
+// INF everywhere (the cap in 16 bits: h(x) = min(x, cap) of it), 0 on the
+// diagonal of the V vertices, the smallest weight of each (src, dst) pair,
+// self-loops ignored; padding rows and columns stay INF (the cap).
+extern "C" __global__ void gk_apsp_build_init(void *d, int bits, long long np, int V)
+{
+    for (long long r = blockIdx.x; r < np; r += gridDim.x) {
+        if (bits == 16) {
+            unsigned short *row = (unsigned short *)d + r * np;
+            for (long long c = threadIdx.x; c < np; c += blockDim.x)
+                row[c] = (c == r && r < V) ? 0 : H_CAP;
+        } else {
+            int *row = (int *)d + r * np;
+            for (long long c = threadIdx.x; c < np; c += blockDim.x)
+                row[c] = (c == r && r < V) ? 0 : INF;
+        }
+    }
+}
+
+// min(*cell, v) on one 16-bit entry (a compare-and-swap on its 32-bit word).
+static __device__ __forceinline__ void atomic_min_u16(unsigned short *cell, unsigned int v)
+{
+    unsigned int *word = (unsigned int *)((size_t)cell & ~(size_t)3);
+    const unsigned int shift = ((size_t)cell & 2) ? 16u : 0u;
+    unsigned int old = *word;
+    while (v < ((old >> shift) & 0xffffu)) {
+        const unsigned int next = (old & ~(0xffffu << shift)) | (v << shift);
+        const unsigned int seen = atomicCAS(word, old, next);
+        if (seen == old) break;
+        old = seen;
+    }
+}
+
+// m validated edges (src, dst, w): each pair keeps its smallest weight
+// (clamped to the cap in 16 bits: min commutes with h), self-loops ignored;
+// undirected: both ways.
+extern "C" __global__ void gk_apsp_build_scatter(void *d, int bits, long long pitch, const int *e, long long m,
+                                                 int undirected)
+{
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) {
+        const int s = e[3 * i], t = e[3 * i + 1], w = e[3 * i + 2];
+        if (s == t) continue;
+        if (bits == 16) {
+            const unsigned int v = w < H_CAP ? (unsigned int)w : H_CAP;
+            atomic_min_u16((unsigned short *)d + (long long)s * pitch + t, v);
+            if (undirected) atomic_min_u16((unsigned short *)d + (long long)t * pitch + s, v);
+        } else {
+            atomicMin((int *)d + (long long)s * pitch + t, w);
+            if (undirected) atomicMin((int *)d + (long long)t * pitch + s, w);
+        }
+    }
+}
+
+// Rows r0 .. r0 + m - 1 of the 16-bit result widened to int32 (the cap as
+// INF: only for a result with no entry at the cap left unsettled), packed
+// V per row, for the download.
+extern "C" __global__ void gk_apsp16_widen(int *out, const unsigned short *h, long long pitch, long long r0,
+                                           long long m, int V)
+{
+    for (long long r = blockIdx.x; r < m; r += gridDim.x) {
+        const unsigned short *x = h + (r0 + r) * pitch;
+        int *o = out + r * (long long)V;
+        for (long long c = threadIdx.x; c < V; c += blockDim.x)
+            o[c] = x[c] == H_CAP ? INF : (int)x[c];
+    }
+}

@@ -25,8 +25,13 @@ struct gk_apsp_gpu {
     unsigned short *d16;
     unsigned long long *dcount;
     cudaKernel_t pivot16, minplus16, count16, ceil16;
+    /* the initial matrix built from an edge list, the 16-bit rows widened */
+    cudaKernel_t binit, bscatter, widen16;
     /* pinned staging buffers for the transfers */
     void *pin[2];
+    /* device staging (2 x pin_bytes): edges on their way to the scatter,
+       16-bit rows widened on their way down */
+    char *dstage;
     cudaEvent_t pin_ev[2];
     size_t pin_bytes;
     gk_gpu_timer timer;
@@ -94,7 +99,10 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_pivot", &c->pivot16))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_minplus", &c->minplus16))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_count", &c->count16))
-        || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_ceiling", &c->ceil16)))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_ceiling", &c->ceil16))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_build_init", &c->binit))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_build_scatter", &c->bscatter))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_widen", &c->widen16)))
         goto fail;
     if (c->bits == 16) {
         GK_CUDA_GOTO(cudaMalloc((void **)&c->d16, bytes), st, fail);
@@ -152,6 +160,8 @@ static gk_status stage_init(gk_apsp_gpu *c)
     if (stage_bytes_override)
         want = stage_bytes_override;
     c->pin_bytes = row > want ? row : want;
+    if (c->pin_bytes < 12)
+        c->pin_bytes = 12;     /* at least one edge of gk__apsp_gpu_build */
     for (int b = 0; b < 2; b++) {
         GK_CUDA_TRY(cudaHostAlloc(&c->pin[b], c->pin_bytes, cudaHostAllocDefault));
         GK_CUDA_TRY(cudaEventCreateWithFlags(&c->pin_ev[b], cudaEventDisableTiming));
@@ -161,6 +171,8 @@ static gk_status stage_init(gk_apsp_gpu *c)
 
 static void stage_free(gk_apsp_gpu *c)
 {
+    if (c->dstage) cudaFree(c->dstage);
+    c->dstage = NULL;
     for (int b = 0; b < 2; b++) {
         if (c->pin[b]) cudaFreeHost(c->pin[b]);
         if (c->pin_ev[b]) cudaEventDestroy(c->pin_ev[b]);
@@ -260,7 +272,119 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *c, const int32_t *dist, float *ms)
  * unreachable: they come back as INF. */
 gk_status gk__apsp_gpu_stage(gk_apsp_gpu *c)
 {
-    return stage_init(c);
+    gk_status st = stage_init(c);
+    if (!st && !c->dstage)
+        GK_CUDA_TRY(cudaMalloc((void **)&c->dstage, 2 * c->pin_bytes));
+    return st;
+}
+
+gk_status gk__apsp_gpu_build(gk_apsp_gpu *c, const int32_t *edges, int64_t E, int undirected, float *ms)
+{
+    gk_status st;
+    char *base;
+    size_t pitch, elt;
+    dev_rows(c, &base, &pitch, &elt);
+    if ((st = gk__apsp_gpu_stage(c)))
+        return st;
+    if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
+        return st;
+    long long np = (long long)(pitch / elt);
+    int bits = c->bits, V = c->V, und = undirected != 0;
+    void *dptr = base;
+    {
+        void *args[] = { &dptr, &bits, &np, &V };
+        unsigned blocks = (unsigned)(np < (long long)c->dev.sm_count * 16 ? np : (long long)c->dev.sm_count * 16);
+        if ((st = gk__gpu_launch(c->binit, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, c->stream, args)))
+            return st;
+    }
+    /* the edges in chunks: host -> pinned buffer b (host threads) -> device
+       staging half b (copy engine) -> scatter, the next chunk packed while
+       this one moves */
+    const int64_t per = (int64_t)(c->pin_bytes / 12);
+    for (int64_t e0 = 0, i = 0; e0 < E; e0 += per, i++) {
+        const int b = (int)(i & 1);
+        const int64_t m = E - e0 < per ? E - e0 : per;
+        if (i >= 2)   /* the copy that last used this buffer is done */
+            GK_CUDA_TRY(cudaEventSynchronize(c->pin_ev[b]));
+        const int32_t *src = edges + 3 * e0;
+        int32_t *pin = c->pin[b];
+#pragma omp parallel for schedule(static)
+        for (int64_t k = 0; k < 3 * m; k += 1 << 16) {
+            int64_t n = 3 * m - k < (1 << 16) ? 3 * m - k : (1 << 16);
+            memcpy(pin + k, src + k, (size_t)n * sizeof *pin);
+        }
+        char *dst = c->dstage + (size_t)b * c->pin_bytes;
+        GK_CUDA_TRY(cudaMemcpyAsync(dst, pin, (size_t)m * 12, cudaMemcpyHostToDevice, c->stream));
+        GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
+        long long mm = m;
+        void *eptr = dst;
+        void *args[] = { &dptr, &bits, &np, &eptr, &mm, &und };
+        if ((st = gk__gpu_launch(c->bscatter, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
+                                 c->stream, args)))
+            return st;
+    }
+    float t;
+    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
+        return st;
+    if (ms) *ms = t;
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *c, float *ms,
+                                     gk_status (*each)(void *arg, const int32_t *rows, int64_t r0, int64_t m),
+                                     void *arg)
+{
+    gk_status st;
+    char *base;
+    size_t pitch, elt;
+    dev_rows(c, &base, &pitch, &elt);
+    if ((st = gk__apsp_gpu_stage(c)))
+        return st;
+    if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
+        return st;
+    const size_t row = (size_t)c->V * sizeof(int32_t);   /* int32 rows in the pinned buffers */
+    const int64_t per = (int64_t)(c->pin_bytes / row), V = c->V;
+    const int64_t chunks = (V + per - 1) / per;
+    long long pitch16 = c->np16;
+    int Vi = c->V;
+    /* copy i + 1 is queued before chunk i is written: the copy engine (and
+       the widening kernel) work while the caller writes */
+    for (int64_t i = 0; i <= chunks; i++) {
+        if (i < chunks) {
+            const int b = (int)(i & 1);
+            const int64_t r0 = i * per, m = V - r0 < per ? V - r0 : per;
+            if (c->bits == 16) {
+                void *out = c->dstage + (size_t)b * c->pin_bytes;
+                long long rr0 = r0, mm = m;
+                void *args[] = { &out, &c->d16, &pitch16, &rr0, &mm, &Vi };
+                unsigned blocks = (unsigned)(m < (int64_t)c->dev.sm_count * 8 ? m : (int64_t)c->dev.sm_count * 8);
+                if ((st = gk__gpu_launch(c->widen16, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, c->stream,
+                                         args))) {
+                    cudaStreamSynchronize(c->stream);
+                    return st;
+                }
+                GK_CUDA_TRY(cudaMemcpyAsync(c->pin[b], out, (size_t)m * row, cudaMemcpyDeviceToHost, c->stream));
+            } else {
+                GK_CUDA_TRY(cudaMemcpy2DAsync(c->pin[b], row, base + (size_t)r0 * pitch, pitch, row, (size_t)m,
+                                              cudaMemcpyDeviceToHost, c->stream));
+            }
+            GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
+        }
+        if (i >= 1) {
+            const int64_t j = i - 1, r0 = j * per, m = V - r0 < per ? V - r0 : per;
+            const int b = (int)(j & 1);
+            GK_CUDA_TRY(cudaEventSynchronize(c->pin_ev[b]));
+            if ((st = each(arg, (const int32_t *)c->pin[b], r0, m))) {
+                cudaStreamSynchronize(c->stream);   /* no copy left into the buffers */
+                return st;
+            }
+        }
+    }
+    float t;
+    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
+        return st;
+    if (ms) *ms = t;
+    return GK_OK;
 }
 
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *c, int32_t *dist, float *ms)

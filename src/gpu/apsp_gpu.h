@@ -52,11 +52,29 @@ gk_status gk__apsp_gpu_download(gk_apsp_gpu *ctx, int32_t *dist, float *ms);
  * the whole, each's time included. */
 gk_status gk__apsp_gpu_download_each(gk_apsp_gpu *ctx, int32_t *dist, float *ms,
                                      gk_status (*each)(void *arg, int64_t r0, int64_t m), void *arg);
-/* The pinned staging buffers now (ahead of the first transfer): rows move in
- * chunks of 32 MiB, or GK_APSP_STAGE_BYTES bytes (a testing knob; at least
- * one row). */
+/* The pinned staging buffers (and the device staging area of
+ * gk__apsp_gpu_build and gk__apsp_gpu_download_rows) now, ahead of the first
+ * transfer: rows move in chunks of 32 MiB, or GK_APSP_STAGE_BYTES bytes (a
+ * testing knob; at least one int32 row). */
 gk_status gk__apsp_gpu_stage(gk_apsp_gpu *ctx);
 void gk__apsp_gpu_close(gk_apsp_gpu *ctx);
+
+/* The initial matrix made on the device from E validated edges (int32
+ * triples src, dst, w: what gk_apsp_graph_read keeps), instead of an
+ * upload: INF (16 bits: the cap) everywhere, 0 on the diagonal, each pair's
+ * smallest weight (16 bits: clamped to the cap), self-loops ignored,
+ * undirected: both ways; the same matrix the host readers make (narrowed
+ * as gk__apsp_gpu_upload narrows it).  The edges move through the pinned
+ * buffers; ms: CUDA events around the whole. */
+gk_status gk__apsp_gpu_build(gk_apsp_gpu *ctx, const int32_t *edges, int64_t E, int undirected, float *ms);
+/* The result without a host matrix: each(arg, rows, r0, m) gets rows r0 ..
+ * r0 + m - 1 as int32 (V per row) in a pinned buffer, valid during the
+ * call, while the next chunk comes down (16 bits: widened on the device,
+ * the cap as INF: only for a result with no entry at the cap); a failure of
+ * each stops it and is returned.  ms: CUDA events around the whole. */
+gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *ctx, float *ms,
+                                     gk_status (*each)(void *arg, const int32_t *rows, int64_t r0, int64_t m),
+                                     void *arg);
 
 /* Ahead of gk__apsp_gpu_open with the same cfg (on another thread, while
  * the input is read): a configuration that is not the embedded image's is
