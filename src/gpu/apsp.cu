@@ -787,8 +787,8 @@ extern "C" __global__ void gk_apsp_build_init(void *d, int bits, long long np, i
 // min(*cell, v) on one 16-bit entry (a compare-and-swap on its 32-bit word).
 static __device__ __forceinline__ void atomic_min_u16(unsigned short *cell, unsigned int v)
 {
-    unsigned int *word = (unsigned int *)((size_t)cell & ~(size_t)3);
-    const unsigned int shift = ((size_t)cell & 2) ? 16u : 0u;
+    unsigned int *word = (unsigned int *)((unsigned long long)cell & ~3ull);
+    const unsigned int shift = ((unsigned long long)cell & 2ull) ? 16u : 0u;
     unsigned int old = *word;
     while (v < ((old >> shift) & 0xffffu)) {
         const unsigned int next = (old & ~(0xffffu << shift)) | (v << shift);
