@@ -152,10 +152,11 @@ t_ok "apsp 1000 vertices on the CPU, .npy" "$GK" apsp --device=cpu "$T/s.in" "$T
 if [ $gpu = yes ]; then
   for chunk in 40000 12345; do
     for p in 32 16 auto; do
-      GK_APSP_STAGE_BYTES=$chunk "$GK" apsp --device=gpu --precision=$p --time "$T/s.in" "$T/s.gpu" >"$T/out" 2>"$T/err"
-      cmp -s "$T/s.gpu" "$T/s.cpu"; t_result $? "streamed in $chunk-byte chunks, --precision=$p: output == the CPU's"
-      GK_APSP_STAGE_BYTES=$chunk "$GK" apsp --device=gpu --precision=$p "$T/s.in" "$T/s.gpu.npy" 2>"$T/err"
-      cmp -s "$T/s.gpu.npy" "$T/s.cpu.npy"; t_result $? "streamed in $chunk-byte chunks, --precision=$p, .npy: output == the CPU's"
+      rm -f "$T/s.gpu" "$T/s.gpu.npy"   # a failed run must not pass on an older file
+      GK_APSP_STAGE_BYTES=$chunk "$GK" apsp --device=gpu --precision=$p --time "$T/s.in" "$T/s.gpu" >"$T/out" 2>"$T/err" \
+        && cmp -s "$T/s.gpu" "$T/s.cpu"; t_result $? "streamed in $chunk-byte chunks, --precision=$p: output == the CPU's"
+      GK_APSP_STAGE_BYTES=$chunk "$GK" apsp --device=gpu --precision=$p "$T/s.in" "$T/s.gpu.npy" 2>"$T/err" \
+        && cmp -s "$T/s.gpu.npy" "$T/s.cpu.npy"; t_result $? "streamed in $chunk-byte chunks, --precision=$p, .npy: output == the CPU's"
     done
   done
   t_ok "streamed, --precision=32 --time" env GK_APSP_STAGE_BYTES=40000 "$GK" apsp --device=gpu --precision=32 --time "$T/s.in" "$T/s.gpu"
@@ -178,9 +179,10 @@ if [ $gpu = yes ]; then
   for f in dup v1 iso heavydup heavy cap below s; do
     for p in 32 16 auto; do
       for u in "" --undirected; do
-        "$GK" apsp --device=cpu --precision=$p $u "$T/$f.in" "$T/m.cpu" 2>/dev/null
-        "$GK" apsp --device=gpu --precision=$p $u "$T/$f.in" "$T/m.gpu" 2>"$T/err"
-        cmp -s "$T/m.gpu" "$T/m.cpu"; t_result $? "$f.in --precision=$p $u: the GPU (matrix made on it) == the CPU"
+        rm -f "$T/m.cpu" "$T/m.gpu"
+        "$GK" apsp --device=cpu --precision=$p $u "$T/$f.in" "$T/m.cpu" 2>/dev/null \
+          && GK_APSP_STAGE_BYTES=12345 "$GK" apsp --device=gpu --precision=$p $u "$T/$f.in" "$T/m.gpu" 2>"$T/err" \
+          && cmp -s "$T/m.gpu" "$T/m.cpu"; t_result $? "$f.in --precision=$p $u: the GPU (matrix made on it, 12345-byte chunks) == the CPU"
       done
     done
   done

@@ -32,6 +32,7 @@ struct gk_apsp_gpu {
     /* device staging (2 x pin_bytes): edges on their way to the scatter,
        16-bit rows widened on their way down */
     char *dstage;
+    size_t dhalf;                 /* its halves' offset: pin_bytes rounded up to 256 (aligned for int) */
     cudaEvent_t pin_ev[2];
     size_t pin_bytes;
     gk_gpu_timer timer;
@@ -273,8 +274,12 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *c, const int32_t *dist, float *ms)
 gk_status gk__apsp_gpu_stage(gk_apsp_gpu *c)
 {
     gk_status st = stage_init(c);
-    if (!st && !c->dstage)
-        GK_CUDA_TRY(cudaMalloc((void **)&c->dstage, 2 * c->pin_bytes));
+    if (!st && !c->dstage) {
+        /* pin_bytes may be any size (GK_APSP_STAGE_BYTES): the second half
+           starts aligned */
+        c->dhalf = (c->pin_bytes + 255) & ~(size_t)255;
+        GK_CUDA_TRY(cudaMalloc((void **)&c->dstage, 2 * c->dhalf));
+    }
     return st;
 }
 
@@ -313,7 +318,7 @@ gk_status gk__apsp_gpu_build(gk_apsp_gpu *c, const int32_t *edges, int64_t E, in
             int64_t n = 3 * m - k < (1 << 16) ? 3 * m - k : (1 << 16);
             memcpy(pin + k, src + k, (size_t)n * sizeof *pin);
         }
-        char *dst = c->dstage + (size_t)b * c->pin_bytes;
+        char *dst = c->dstage + (size_t)b * c->dhalf;
         GK_CUDA_TRY(cudaMemcpyAsync(dst, pin, (size_t)m * 12, cudaMemcpyHostToDevice, c->stream));
         GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
         long long mm = m;
@@ -354,7 +359,7 @@ gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *c, float *ms,
             const int b = (int)(i & 1);
             const int64_t r0 = i * per, m = V - r0 < per ? V - r0 : per;
             if (c->bits == 16) {
-                void *out = c->dstage + (size_t)b * c->pin_bytes;
+                void *out = c->dstage + (size_t)b * c->dhalf;
                 long long rr0 = r0, mm = m;
                 void *args[] = { &out, &c->d16, &pitch16, &rr0, &mm, &Vi };
                 unsigned blocks = (unsigned)(m < (int64_t)c->dev.sm_count * 8 ? m : (int64_t)c->dev.sm_count * 8);
