@@ -166,7 +166,8 @@ typedef struct gk_apsp_write_report {
     double scan;           /* checking every entry, finding the largest */
     double open;           /* GPU: getting the module, device matrix, pinned buffers */
     int prepared;          /* 1: gk_apsp_prepare had them ready (open is then ~0) */
-    double close;          /* GPU: freeing them */
+    double close;          /* GPU: freeing them (and freeing the host matrix that
+                              gk_apsp_solve_graph_write built, where it built one) */
     /* gk_apsp_solve_graph_write only */
     int device_built;      /* 1: the initial matrix was made on the GPU from the edge list
                               (no V x V matrix on the host; gk_report.h2d is the edges'
