@@ -1,0 +1,55 @@
+#!/bin/sh
+# bench/stencil-rx.sh - on a GPU machine, from a built tree: the GPU tests of
+# the RX/ASYNC kernel variants (TESTS=1: tests/test_stencil_gpu_rx; TESTS=2:
+# and tests/test_stencil_gpu) and a sweep at 512^3 with nt = 96 (whole passes
+# for every T = 1..4), one
+# `gk stencil --time` run each (kernel time only; NVRTC for every
+# configuration but the built-in defaults).  Logs go to $OUT (or /tmp); the
+# table is printed last.  CFGS overrides the list (one per line).
+# Usage: bench/stencil-rx.sh [GK]    (GK defaults to ./gk)
+GK=${1:-./gk}
+out=${OUT:-/tmp}
+export GK_CACHE_DIR=${GK_CACHE_DIR:-/tmp/gk-sweep-cache}
+t_list=""
+[ "${TESTS:-1}" -ge 1 ] && t_list="test_stencil_gpu_rx"
+[ "${TESTS:-1}" -ge 2 ] && t_list="$t_list test_stencil_gpu"
+for t in $t_list; do
+  if [ -x tests/$t ]; then
+    s=$(date +%s)
+    ./tests/$t > "$out/$t.log" 2>&1
+    echo "$t: rc=$? $(grep -c '^ok' "$out/$t.log") ok, $(grep -c '^not ok' "$out/$t.log") not ok, $(($(date +%s) - s)) s"
+    grep '^not ok' "$out/$t.log" | head -20
+  fi
+done
+CFGS=${CFGS:-"
+DESIGN=1
+DESIGN=2,TSTEPS=2
+DESIGN=1,ASYNC=1
+DESIGN=1,ASYNC=1,PREFETCH=2
+DESIGN=1,RX=2
+DESIGN=1,RX=2,ASYNC=1
+DESIGN=1,RX=2,ASYNC=1,PREFETCH=2
+DESIGN=1,RX=2,RY=2,ASYNC=1,PREFETCH=2
+DESIGN=1,BX=16,RX=2,ASYNC=1,PREFETCH=2
+DESIGN=1,BY=16,RY=2,RX=2,ASYNC=1,PREFETCH=2
+DESIGN=2,TSTEPS=2,ASYNC=1
+DESIGN=2,TSTEPS=2,ASYNC=1,PREFETCH=2
+DESIGN=2,TSTEPS=2,RX=2,RY=2
+DESIGN=2,TSTEPS=2,RX=2,RY=2,ASYNC=1
+DESIGN=2,TSTEPS=2,RX=2,RY=2,ASYNC=1,PREFETCH=2
+DESIGN=2,TSTEPS=2,RX=2,RY=2,ASYNC=1,MAXRREG=80
+DESIGN=2,TSTEPS=2,BY=16,RY=2,RX=2,ASYNC=1
+DESIGN=2,TSTEPS=2,RX=2,RY=4,ASYNC=1
+DESIGN=2,TSTEPS=2,RX=2,RY=4,ASYNC=1,ZC=128
+DESIGN=2,TSTEPS=2,BX=16,RX=2,RY=4,ASYNC=1
+DESIGN=2,TSTEPS=3,RX=2,RY=2,ASYNC=1
+DESIGN=2,TSTEPS=3,BY=16,RY=2,RX=2,ASYNC=1
+DESIGN=2,TSTEPS=4,BY=16,RY=2,RX=2,ASYNC=1
+"}
+: > "$out/sweep.log"
+for c in $CFGS; do
+  r=$("$GK" stencil --size=${SWEEP_SIZE:-512} --steps=96 --device=gpu --time --config="$c" 2>&1 | grep 'GStencil\|rror' | sed 's/.*steps on gpu: //')
+  printf '%-52s %s\n' "$c" "$r" >> "$out/sweep.log"
+done
+echo "sweep at ${SWEEP_SIZE:-512}^3, nt=96 (gk stencil --time, kernel time; one run each)"
+cat "$out/sweep.log"
