@@ -48,6 +48,8 @@ static void rules(void)
     gk_config_clear(&cfg);
     ok(gk_config_parse("RX=3", &cfg) == GK_OK && rejected("RX=3", "RX"), "RX=3 outside 1..2 refused");
     ok(rejected("ASYNC=2", "ASYNC"), "ASYNC=2 outside 0..1 refused");
+    ok(rejected("BX=32,BY=32,MINB=4", "threads per SM"), "MINB x threads beyond an SM refused");
+    ok(rejected("BX=32,BY=8,MINB=4", NULL), "MINB=4 of 256 threads accepted");
     /* register prefetch limit: RX doubles the interior loads; ASYNC holds none in registers */
     ok(rejected("DESIGN=1,BX=32,BY=1,RY=8,RX=2,PREFETCH=2", "prefetched"), "RX=2 prefetch beyond 16 registers refused");
     ok(rejected("DESIGN=1,BX=32,BY=1,RY=8,RX=2,PREFETCH=1,ASYNC=1", NULL), "the same with ASYNC accepted");
@@ -167,13 +169,14 @@ int main(void)
     /* the one-step designs */
     static const int one[] = { 0, 1, 2, 7 };
     const char *cfgs[] = { "DESIGN=1,RX=2", "DESIGN=1,ASYNC=1", "DESIGN=1,RX=2,ASYNC=1",
-                           "DESIGN=1,BX=16,BY=4,RY=3,ZC=5,RX=2,ASYNC=1,PREFETCH=2",
+                           "DESIGN=1,BX=16,BY=4,RY=3,ZC=5,RX=2,ASYNC=1,PREFETCH=2,MINB=3",
                            "DESIGN=1,BX=32,BY=2,RY=1,ZC=1,UNROLL=2,ASYNC=1,PREFETCH=2",
                            "DESIGN=0,BX=16,BY=4,RY=2,ZC=3,RX=2" };
     for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
         check_config(&dev, cfgs[i], one, 4);
     /* DESIGN 2, T = 1..4: whole passes and remainders; the smallest tiles
-     * (one output column with RX = 1 at BX = 2T-1: here two or more) */
+     * (one output column with RX = 1 at BX = 2T-1: here two or more); an
+     * odd BX (warps across rows, the 512^3 tile: 66 wide, 64 stored) */
     static const int small[5][2] = { { 0, 0 }, { 8, 4 }, { 3, 11 }, { 5, 7 }, { 7, 7 } };
     for (int T = 1; T <= 4; T++) {
         int stv[6] = { 0, 1, T - 1, T, T + 1, 2 * T + 1 }, nst = 0, uniq[6];
@@ -182,13 +185,15 @@ int main(void)
             for (int j = 0; j < nst; j++) dup |= uniq[j] == stv[i];
             if (!dup) uniq[nst++] = stv[i];
         }
-        char tc[4][160];
-        snprintf(tc[0], sizeof tc[0], "DESIGN=2,TSTEPS=%d,RY=2,RX=2,ASYNC=1", T);
+        char tc[5][160];
+        snprintf(tc[0], sizeof tc[0], "DESIGN=2,TSTEPS=%d,RY=2,RX=2,ASYNC=1,MINB=2", T);
         snprintf(tc[1], sizeof tc[1], "DESIGN=2,TSTEPS=%d,BX=16,BY=4,RY=3,ZC=5,UNROLL=2,ASYNC=1,PREFETCH=2", T);
         snprintf(tc[2], sizeof tc[2], "DESIGN=2,TSTEPS=%d,BX=16,BY=8,RY=1,ZC=3,RX=2", T);
         snprintf(tc[3], sizeof tc[3], "DESIGN=2,TSTEPS=%d,BX=%d,BY=%d,RY=1,ZC=3,RX=2,ASYNC=1", T, small[T][0],
                  small[T][1]);
-        for (int ci = 0; ci < 4; ci++)
+        snprintf(tc[4], sizeof tc[4], "DESIGN=2,TSTEPS=%d,BX=33,BY=8,RY=%d,ZC=4,RX=2,ASYNC=1,MINB=2", T,
+                 T > 2 ? 2 : 4);
+        for (int ci = 0; ci < 5; ci++)
             check_config(&dev, tc[ci], uniq, nst);
     }
     return done_testing();

@@ -27,6 +27,7 @@ static const gk_param_def stencil_params[] = {
     { "RX", 1, 1, 2, 2, { 1, 2 }, "outputs per thread along x (tile width BX*RX; 2 = 16-byte shared loads)" },
     { "ASYNC", 0, 0, 1, 2, { 0, 1 }, "0 = register prefetch, 1 = cp.async into a ring of PREFETCH+1 shared "
       "planes (DESIGN 1 and 2)" },
+    { "MINB", 1, 1, 4, 2, { 1, 2 }, "blocks per SM the registers must allow (__launch_bounds__)" },
 };
 
 size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps)
@@ -73,6 +74,16 @@ static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char 
         return snprintf(why, n, "threads %lld > 1024", (long long)threads), 1;
     if (threads < 32)
         return snprintf(why, n, "threads %lld < 32 (a partial warp)", (long long)threads), 1;
+    /* MINB blocks of whole warps per SM (2048 threads on sm_80 and sm_90), at
+     * least 32 registers per thread */
+    int64_t minb = gk__param(cfg, "MINB"), warps = (threads + 31) / 32, sm_threads = 2048;
+    int64_t sm_regs = dev && dev->regs_per_sm ? dev->regs_per_sm : 65536;
+    if (minb * warps * 32 > sm_threads)
+        return snprintf(why, n, "MINB %lld x %lld threads > %lld threads per SM", (long long)minb,
+                        (long long)warps * 32, (long long)sm_threads), 1;
+    if (sm_regs / (minb * warps * 32) < 32)
+        return snprintf(why, n, "MINB %lld x %lld threads leave < 32 registers per thread", (long long)minb,
+                        (long long)warps * 32), 1;
     /* Each thread prefetches (PREFETCH planes of) RX*ceil((BY*RY+2)/BY) interior values and
      * ceil(2*(BY*RY+2)/threads) halo values of the next plane in registers (ASYNC: copies,
      * no registers). */

@@ -67,6 +67,8 @@
 //   PREFETCH planes loaded ahead (into registers, or with ASYNC into the
 //           shared ring) by DESIGN 1 and 2 (1 or 2)
 //   ASYNC   0 = register prefetch, 1 = cp.async ring (DESIGN 1 and 2)
+//   MINB    blocks per SM the compiler must fit (__launch_bounds__: caps
+//           the registers per thread at 65536 / (MINB * BX * BY))
 #ifndef BX
 #error "BX must be defined (gk passes every parameter of the kernel's space)"
 #endif
@@ -96,6 +98,9 @@
 #endif
 #ifndef ASYNC
 #error "ASYNC must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef MINB
+#error "MINB must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #if TSTEPS < 1 || TSTEPS > 4
 #error "TSTEPS must be 1..4 (gk_stencil_temporal1..4 are built)"
@@ -296,7 +301,7 @@ gk_stencil_naive(const double *__restrict__ in, double *__restrict__ out, int nx
     out[(i64)z * plane + (i64)y * px + x] = t;
 }
 
-extern "C" __global__ void __launch_bounds__(TPB)
+extern "C" __global__ void __launch_bounds__(TPB, MINB)
 gk_stencil_tile(const double *__restrict__ in, double *__restrict__ out, int nx, int ny, int nz,
                 int px, int py, gk_stencil_coeffs c)
 {
@@ -353,7 +358,7 @@ __device__ __forceinline__ void store_row(double *__restrict__ o, int x, int nx,
         o[0] = t[0];
 }
 
-extern "C" __global__ void __launch_bounds__(TPB)
+extern "C" __global__ void __launch_bounds__(TPB, MINB)
 gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int nx, int ny, int nz,
                   int px, int py, gk_stencil_coeffs c)
 {
@@ -538,7 +543,7 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
 }
 
 #define GK_TEMPORAL_KERNEL(N)                                                              \
-    extern "C" __global__ void __launch_bounds__(TPB)                                      \
+    extern "C" __global__ void __launch_bounds__(TPB, MINB)                                      \
     gk_stencil_temporal##N(const double *__restrict__ in, double *__restrict__ out, int nx, \
                            int ny, int nz, int px, int py, gk_stencil_coeffs c)            \
     {                                                                                      \
