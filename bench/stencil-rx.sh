@@ -80,11 +80,30 @@ DESIGN=1,RX=2,RY=2,ASYNC=1,MINB=3
 DESIGN=1,RX=2,BY=4,RY=8,ASYNC=1
 DESIGN=1,RX=2,ASYNC=1,MINB=2
 "
-case ${SET:-2} in 1) dflt=$SET1 ;; *) dflt=$SET2 ;; esac
+# SET=3: around the new defaults (DESIGN=2,TSTEPS=2,BX=32,BY=8,RY=4,RX=2,
+# ASYNC=1,MINB=2,ZC=64); "-" = the defaults themselves (the embedded fatbin)
+SET3="
+-
+ZC=128
+ZC=96
+PREFETCH=2,ZC=128
+MINB=0,ZC=128
+BX=16,MINB=4,ZC=128
+BY=4,RY=8,MINB=0,ZC=128
+TSTEPS=3,BY=16,RY=2,MINB=0,ZC=128
+TSTEPS=4,BY=16,RY=2,MINB=0,ZC=128
+TSTEPS=3,MINB=0,ZC=128
+DESIGN=1
+DESIGN=1,ZC=32
+DESIGN=1,RY=2,MINB=3
+DESIGN=1,PREFETCH=2
+"
+case ${SET:-2} in 1) dflt=$SET1 ;; 3) dflt=$SET3 ;; *) dflt=$SET2 ;; esac
 CFGS=${CFGS:-$dflt}
 : > "$out/sweep.log"
 for c in $CFGS; do
-  r=$("$GK" stencil --size=${SWEEP_SIZE:-512} --steps=96 --device=gpu --time --config="$c" 2>&1 | grep 'GStencil\|rror' | sed 's/.*steps on gpu: //')
+  cc=$c; [ "$c" = - ] && cc=
+  r=$("$GK" stencil --size=${SWEEP_SIZE:-512} --steps=96 --device=gpu --time ${cc:+--config="$cc"} 2>&1 | grep 'GStencil\|rror' | sed 's/.*steps on gpu: //')
   printf '%-52s %s\n' "$c" "$r" >> "$out/sweep.log"
 done
 echo "sweep at ${SWEEP_SIZE:-512}^3, nt=96 (gk stencil --time, kernel time; one run each)"

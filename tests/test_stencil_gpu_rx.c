@@ -42,8 +42,8 @@ static int rejected(const char *text, const char *want)
 
 static void rules(void)
 {
-    ok(rejected("DESIGN=2,TSTEPS=4,RY=4,RX=2", "TSTEPS*RY*RX"), "TSTEPS*RY*RX > 16 refused");
-    ok(rejected("DESIGN=2,TSTEPS=2,RY=4,RX=2", NULL), "TSTEPS*RY*RX = 16 accepted");
+    ok(rejected("DESIGN=2,TSTEPS=4,RY=8,RX=2", "TSTEPS*RY*RX"), "TSTEPS*RY*RX > 32 refused");
+    ok(rejected("DESIGN=2,TSTEPS=4,RY=4,RX=2", NULL), "TSTEPS*RY*RX = 32 accepted");
     gk_config cfg;
     gk_config_clear(&cfg);
     ok(gk_config_parse("RX=3", &cfg) == GK_OK && rejected("RX=3", "RX"), "RX=3 outside 1..2 refused");
@@ -51,11 +51,13 @@ static void rules(void)
     ok(rejected("BX=32,BY=32,MINB=4", "threads per SM"), "MINB x threads beyond an SM refused");
     ok(rejected("BX=32,BY=8,MINB=4", NULL), "MINB=4 of 256 threads accepted");
     /* register prefetch limit: RX doubles the interior loads; ASYNC holds none in registers */
-    ok(rejected("DESIGN=1,BX=32,BY=1,RY=8,RX=2,PREFETCH=2", "prefetched"), "RX=2 prefetch beyond 16 registers refused");
+    ok(rejected("DESIGN=1,BX=32,BY=1,RY=8,RX=2,PREFETCH=2,ASYNC=0", "prefetched"),
+       "RX=2 prefetch beyond 16 registers refused");
     ok(rejected("DESIGN=1,BX=32,BY=1,RY=8,RX=2,PREFETCH=1,ASYNC=1", NULL), "the same with ASYNC accepted");
     /* shared memory: the RX=1, ASYNC=0 layout is the old one; RX widens the
      * tile, ASYNC makes the input ring PREFETCH+1 planes */
-    static const char *sm[] = { "DESIGN=0", "DESIGN=1", "DESIGN=2,TSTEPS=3", "DESIGN=2,TSTEPS=1,BX=16,BY=4,RY=3",
+    static const char *sm[] = { "DESIGN=0,RX=1", "DESIGN=1,RX=1,ASYNC=0", "DESIGN=2,TSTEPS=3,RX=1,ASYNC=0",
+                                "DESIGN=2,TSTEPS=1,BX=16,BY=4,RY=3,RX=1,ASYNC=0", "DESIGN=2,TSTEPS=3", "DESIGN=0",
                                 "DESIGN=1,RX=2,ASYNC=1,PREFETCH=2", "DESIGN=2,TSTEPS=2,RX=2,RY=2,ASYNC=1",
                                 "DESIGN=2,TSTEPS=4,BX=16,RY=2,ASYNC=1,PREFETCH=2" };
     for (size_t i = 0; i < sizeof sm / sizeof sm[0]; i++) {
@@ -168,9 +170,9 @@ int main(void)
     }
     /* the one-step designs */
     static const int one[] = { 0, 1, 2, 7 };
-    const char *cfgs[] = { "DESIGN=1,RX=2", "DESIGN=1,ASYNC=1", "DESIGN=1,RX=2,ASYNC=1",
+    const char *cfgs[] = { "DESIGN=1,RX=2,ASYNC=0", "DESIGN=1,RX=1,ASYNC=1", "DESIGN=1,RX=2,ASYNC=1,MINB=0",
                            "DESIGN=1,BX=16,BY=4,RY=3,ZC=5,RX=2,ASYNC=1,PREFETCH=2,MINB=3",
-                           "DESIGN=1,BX=32,BY=2,RY=1,ZC=1,UNROLL=2,ASYNC=1,PREFETCH=2",
+                           "DESIGN=1,BX=32,BY=2,RY=1,ZC=1,UNROLL=2,RX=1,ASYNC=1,PREFETCH=2",
                            "DESIGN=0,BX=16,BY=4,RY=2,ZC=3,RX=2" };
     for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
         check_config(&dev, cfgs[i], one, 4);
@@ -187,8 +189,8 @@ int main(void)
         }
         char tc[5][160];
         snprintf(tc[0], sizeof tc[0], "DESIGN=2,TSTEPS=%d,RY=2,RX=2,ASYNC=1,MINB=2", T);
-        snprintf(tc[1], sizeof tc[1], "DESIGN=2,TSTEPS=%d,BX=16,BY=4,RY=3,ZC=5,UNROLL=2,ASYNC=1,PREFETCH=2", T);
-        snprintf(tc[2], sizeof tc[2], "DESIGN=2,TSTEPS=%d,BX=16,BY=8,RY=1,ZC=3,RX=2", T);
+        snprintf(tc[1], sizeof tc[1], "DESIGN=2,TSTEPS=%d,BX=16,BY=4,RY=3,ZC=5,UNROLL=2,RX=1,ASYNC=1,PREFETCH=2", T);
+        snprintf(tc[2], sizeof tc[2], "DESIGN=2,TSTEPS=%d,BX=16,BY=8,RY=1,ZC=3,RX=2,ASYNC=0,MINB=0", T);
         snprintf(tc[3], sizeof tc[3], "DESIGN=2,TSTEPS=%d,BX=%d,BY=%d,RY=1,ZC=3,RX=2,ASYNC=1", T, small[T][0],
                  small[T][1]);
         snprintf(tc[4], sizeof tc[4], "DESIGN=2,TSTEPS=%d,BX=33,BY=8,RY=%d,ZC=4,RX=2,ASYNC=1,MINB=2", T,

@@ -24,10 +24,11 @@ static const gk_param_def stencil_params[] = {
     { "UNROLL", 1, 1, 16, 2, { 1, 2 }, "unroll of the z loop" },
     { "MAXRREG", 0, 0, 255, 2, { 0, 64 }, "--maxrregcount (0 = none)" },
     { "PREFETCH", 1, 1, 2, 2, { 1, 2 }, "planes loaded ahead, into registers or the ASYNC ring (DESIGN 1 and 2)" },
-    { "RX", 1, 1, 2, 2, { 1, 2 }, "outputs per thread along x (tile width BX*RX; 2 = 16-byte shared loads)" },
-    { "ASYNC", 0, 0, 1, 2, { 0, 1 }, "0 = register prefetch, 1 = cp.async into a ring of PREFETCH+1 shared "
+    { "RX", 2, 1, 2, 2, { 1, 2 }, "outputs per thread along x (tile width BX*RX; 2 = 16-byte shared loads)" },
+    { "ASYNC", 1, 0, 1, 2, { 0, 1 }, "0 = register prefetch, 1 = cp.async into a ring of PREFETCH+1 shared "
       "planes (DESIGN 1 and 2)" },
-    { "MINB", 1, 1, 4, 2, { 1, 2 }, "blocks per SM the registers must allow (__launch_bounds__)" },
+    { "MINB", 2, 0, 4, 2, { 0, 2 }, "blocks per SM the registers must allow (__launch_bounds__; 0 = "
+      "the compiler's choice)" },
 };
 
 size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps)
@@ -65,8 +66,8 @@ static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char 
         if (ow < 1 || oh < 1)
             return snprintf(why, n, "DESIGN 2 tile %dx%lld leaves no output for TSTEPS=%d (needs BX and "
                             "BY*RY > %d)", bx, (long long)by * ry, ts, 2 * (ts - 1)), 1;
-        if ((int64_t)ts * ry * rx > 16)
-            return snprintf(why, n, "TSTEPS*RY*RX = %lld > 16 partial sums per stage in registers",
+        if ((int64_t)ts * ry * rx > 32)
+            return snprintf(why, n, "TSTEPS*RY*RX = %lld > 32 partial sums per stage in registers",
                             (long long)ts * ry * rx), 1;
     }
     int64_t threads = (int64_t)bx * by;
@@ -76,7 +77,8 @@ static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char 
         return snprintf(why, n, "threads %lld < 32 (a partial warp)", (long long)threads), 1;
     /* MINB blocks of whole warps per SM (2048 threads on sm_80 and sm_90), at
      * least 32 registers per thread */
-    int64_t minb = gk__param(cfg, "MINB"), warps = (threads + 31) / 32, sm_threads = 2048;
+    int64_t minb = gk__param(cfg, "MINB") > 0 ? gk__param(cfg, "MINB") : 1, warps = (threads + 31) / 32,
+            sm_threads = 2048;
     int64_t sm_regs = dev && dev->regs_per_sm ? dev->regs_per_sm : 65536;
     if (minb * warps * 32 > sm_threads)
         return snprintf(why, n, "MINB %lld x %lld threads > %lld threads per SM", (long long)minb,

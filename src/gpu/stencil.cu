@@ -68,7 +68,8 @@
 //           shared ring) by DESIGN 1 and 2 (1 or 2)
 //   ASYNC   0 = register prefetch, 1 = cp.async ring (DESIGN 1 and 2)
 //   MINB    blocks per SM the compiler must fit (__launch_bounds__: caps
-//           the registers per thread at 65536 / (MINB * BX * BY))
+//           the registers per thread at 65536 / (MINB * BX * BY)); 0 = no
+//           minimum (the compiler's choice, not the same as 1)
 #ifndef BX
 #error "BX must be defined (gk passes every parameter of the kernel's space)"
 #endif
@@ -116,6 +117,11 @@
 #define TW (TI + 2)
 #define TH (BY * RY + 2)
 #define TPB (BX * BY)
+#if MINB > 0
+#define GK_BOUNDS_ __launch_bounds__(TPB, MINB)
+#else
+#define GK_BOUNDS_ __launch_bounds__(TPB)
+#endif
 // input planes in shared memory of DESIGN 1 and 2 (the ring)
 #define NIN (ASYNC ? PREFETCH + 1 : 2)
 
@@ -301,7 +307,7 @@ gk_stencil_naive(const double *__restrict__ in, double *__restrict__ out, int nx
     out[(i64)z * plane + (i64)y * px + x] = t;
 }
 
-extern "C" __global__ void __launch_bounds__(TPB, MINB)
+extern "C" __global__ void GK_BOUNDS_
 gk_stencil_tile(const double *__restrict__ in, double *__restrict__ out, int nx, int ny, int nz,
                 int px, int py, gk_stencil_coeffs c)
 {
@@ -358,7 +364,7 @@ __device__ __forceinline__ void store_row(double *__restrict__ o, int x, int nx,
         o[0] = t[0];
 }
 
-extern "C" __global__ void __launch_bounds__(TPB, MINB)
+extern "C" __global__ void GK_BOUNDS_
 gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int nx, int ny, int nz,
                   int px, int py, gk_stencil_coeffs c)
 {
@@ -543,7 +549,7 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
 }
 
 #define GK_TEMPORAL_KERNEL(N)                                                              \
-    extern "C" __global__ void __launch_bounds__(TPB, MINB)                                      \
+    extern "C" __global__ void GK_BOUNDS_                                      \
     gk_stencil_temporal##N(const double *__restrict__ in, double *__restrict__ out, int nx, \
                            int ny, int nz, int px, int py, gk_stencil_coeffs c)            \
     {                                                                                      \
