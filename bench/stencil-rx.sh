@@ -98,7 +98,23 @@ DESIGN=1,ZC=32
 DESIGN=1,RY=2,MINB=3
 DESIGN=1,PREFETCH=2
 "
-case ${SET:-2} in 1) dflt=$SET1 ;; 3) dflt=$SET3 ;; *) dflt=$SET2 ;; esac
+# SET=4: the one-step kernel with wide, flat tiles (gktune's winner at 256^3:
+# BX=128, BY=2, RY=2) at 512^3
+SET4="
+DESIGN=1,BX=128,BY=2,RY=2,UNROLL=2,MAXRREG=64,PREFETCH=2,MINB=0
+DESIGN=1,BX=128,BY=2,RY=2,MINB=0
+DESIGN=1,BX=128,BY=2,RY=2,MINB=2
+DESIGN=1,BX=128,BY=2,RY=4,MINB=0
+DESIGN=1,BX=128,BY=4,RY=2,MINB=0
+DESIGN=1,BX=256,BY=1,RY=4,MINB=0
+DESIGN=1,BX=256,BY=1,RY=2,MINB=0
+DESIGN=1,BX=64,BY=4,RY=2,MINB=0
+DESIGN=1,BX=64,BY=2,RY=4,MINB=0
+DESIGN=1,BX=128,BY=1,RY=4,MINB=0
+DESIGN=1,BX=128,BY=2,RY=2,PREFETCH=2,MINB=0
+DESIGN=1,BX=128,BY=2,RY=2,ZC=128,MINB=0
+"
+case ${SET:-2} in 1) dflt=$SET1 ;; 3) dflt=$SET3 ;; 4) dflt=$SET4 ;; *) dflt=$SET2 ;; esac
 CFGS=${CFGS:-$dflt}
 : > "$out/sweep.log"
 for c in $CFGS; do
