@@ -20,11 +20,10 @@ struct gk_stencil_part {
     int nx, ny, nz, z0, z1, e0, e1, H;
     gk_stencil_gpu *g;
     cudaStream_t cs, bs;
-    cudaEvent_t done;            /* the last enqueued compute */
     cudaEvent_t copied;          /* bs: the boundary slabs have their inputs */
     cudaEvent_t sent;            /* bs: this round's halo planes have left (NCCL: and arrived) */
     cudaEvent_t installed;       /* cs: the next round's halo planes are in place */
-    cudaEvent_t a[POOL], b[POOL], c[POOL];   /* round begins / waits done / copies done */
+    cudaEvent_t b[POOL], c[POOL];            /* bs: a round's transfers begin / end */
     cudaEvent_t md[POOL], mi[POOL];          /* cs: main sweep done / halo installed */
     int nev;
     gk_stencil_gpu *bg[2];       /* boundary slabs: [0] below (sent down), [1] above (sent up) */
@@ -89,12 +88,10 @@ gk_status gk__stencil_part_open(gk_stencil_part **out, int ordinal, const gk_dev
         }
         GK_CUDA_GOTO(cudaMalloc((void **)&p->stage[side], (size_t)H * pb), st, fail);
     }
-    GK_CUDA_GOTO(cudaEventCreateWithFlags(&p->done, cudaEventDisableTiming), st, fail);
     GK_CUDA_GOTO(cudaEventCreateWithFlags(&p->copied, cudaEventDisableTiming), st, fail);
     GK_CUDA_GOTO(cudaEventCreateWithFlags(&p->sent, cudaEventDisableTiming), st, fail);
     GK_CUDA_GOTO(cudaEventCreateWithFlags(&p->installed, cudaEventDisableTiming), st, fail);
     for (; p->nev < POOL; p->nev++) {
-        GK_CUDA_GOTO(cudaEventCreate(&p->a[p->nev]), st, fail);
         GK_CUDA_GOTO(cudaEventCreate(&p->b[p->nev]), st, fail);
         GK_CUDA_GOTO(cudaEventCreate(&p->c[p->nev]), st, fail);
         GK_CUDA_GOTO(cudaEventCreate(&p->md[p->nev]), st, fail);
@@ -113,11 +110,11 @@ void gk__stencil_part_close(gk_stencil_part *p)
     cudaSetDevice(p->ordinal);
     if (p->cs) cudaStreamSynchronize(p->cs);
     if (p->bs) cudaStreamSynchronize(p->bs);
-    cudaEvent_t *pools[] = { p->a, p->b, p->c, p->md, p->mi };
+    cudaEvent_t *pools[] = { p->b, p->c, p->md, p->mi };
     for (size_t k = 0; k < sizeof pools / sizeof pools[0]; k++)
         for (int i = 0; i < POOL; i++)
             if (pools[k][i]) cudaEventDestroy(pools[k][i]);
-    cudaEvent_t one[] = { p->done, p->copied, p->sent, p->installed };
+    cudaEvent_t one[] = { p->copied, p->sent, p->installed };
     for (size_t k = 0; k < sizeof one / sizeof one[0]; k++)
         if (one[k]) cudaEventDestroy(one[k]);
     for (int side = 0; side < 2; side++) {
@@ -208,89 +205,6 @@ static gk_status harvest(gk_stencil_part **parts, int nlocal, int n, double *bus
     return GK_OK;
 }
 
-/* One round's halo planes on the parts of this process, by peer copies:
- * each part pulls the t planes next to its slab from its neighbours'
- * current buffers once their last compute is done. */
-static gk_status peer_round(gk_stencil_part **parts, int nlocal, int t, int k)
-{
-    for (int i = 0; i < nlocal; i++) {
-        gk_stencil_part *p = parts[i], *lo = i > 0 ? parts[i - 1] : NULL, *hi = i + 1 < nlocal ? parts[i + 1] : NULL;
-        gk_status st = on(p);
-        if (st) return st;
-        GK_CUDA_TRY(cudaEventRecord(p->a[k], p->cs));
-        if (lo) GK_CUDA_TRY(cudaStreamWaitEvent(p->cs, lo->done, 0));
-        if (hi) GK_CUDA_TRY(cudaStreamWaitEvent(p->cs, hi->done, 0));
-        GK_CUDA_TRY(cudaEventRecord(p->b[k], p->cs));
-        size_t pb;
-        if (lo && p->z0 > 0) {
-            int n = t < p->z0 - p->e0 ? t : p->z0 - p->e0;
-            double *dst = plane(p, p->z0 - n, &pb), *src = plane(lo, p->z0 - n, NULL);
-            GK_CUDA_TRY(cudaMemcpyPeerAsync(dst, p->ordinal, src, lo->ordinal, (size_t)n * pb, p->cs));
-        }
-        if (hi && p->z1 < p->e1) {
-            int n = t < p->e1 - p->z1 ? t : p->e1 - p->z1;
-            double *dst = plane(p, p->z1, &pb), *src = plane(hi, p->z1, NULL);
-            GK_CUDA_TRY(cudaMemcpyPeerAsync(dst, p->ordinal, src, hi->ordinal, (size_t)n * pb, p->cs));
-        }
-        GK_CUDA_TRY(cudaEventRecord(p->c[k], p->cs));
-    }
-    return GK_OK;
-}
-
-/* One part per rank: NCCL sends and receives in one group, on the stream. */
-static gk_status nccl_round(gk_stencil_part *p, const gk_stencil_xchg *x, int t, int k)
-{
-    size_t pb;
-    gk__nccl_xfer f[4];
-    int n = 0;
-    memset(f, 0, sizeof f);
-    plane(p, p->z0, &pb);
-    if (x->below >= 0 && p->z0 > p->e0) {
-        int m = t < p->z0 - p->e0 ? t : p->z0 - p->e0;
-        f[n].send = plane(p, p->z0, NULL); f[n].bytes = (size_t)m * pb; f[n++].peer = x->below;
-        f[n].recv = plane(p, p->z0 - m, NULL); f[n].bytes = (size_t)m * pb; f[n++].peer = x->below;
-    }
-    if (x->above >= 0 && p->e1 > p->z1) {
-        int m = t < p->e1 - p->z1 ? t : p->e1 - p->z1;
-        f[n].send = plane(p, p->z1 - m, NULL); f[n].bytes = (size_t)m * pb; f[n++].peer = x->above;
-        f[n].recv = plane(p, p->z1, NULL); f[n].bytes = (size_t)m * pb; f[n++].peer = x->above;
-    }
-    GK_CUDA_TRY(cudaEventRecord(p->a[k], p->cs));
-    GK_CUDA_TRY(cudaEventRecord(p->b[k], p->cs));
-    gk_status st = gk__nccl_sendrecv(x->nccl, f, n, p->cs);
-    if (st) return st;
-    GK_CUDA_TRY(cudaEventRecord(p->c[k], p->cs));
-    return GK_OK;
-}
-
-/* One part per rank, through pinned host buffers and the communicator:
- * the GPU waits (busy = stall = the wall time of the exchange). */
-static gk_status host_round(gk_stencil_part *p, const gk_stencil_xchg *x, int t, double *pin)
-{
-    size_t pb;
-    plane(p, p->z0, &pb);
-    int mlo = x->below >= 0 ? (t < p->z0 - p->e0 ? t : p->z0 - p->e0) : 0;
-    int mhi = x->above >= 0 ? (t < p->e1 - p->z1 ? t : p->e1 - p->z1) : 0;
-    size_t per = pb / sizeof(double) * (size_t)x->H;
-    double *slo = pin, *shi = pin + per, *rlo = pin + 2 * per, *rhi = pin + 3 * per;
-    GK_CUDA_TRY(cudaStreamSynchronize(p->cs));
-    if (mlo) GK_CUDA_TRY(cudaMemcpyAsync(slo, plane(p, p->z0, NULL), (size_t)mlo * pb, cudaMemcpyDeviceToHost, p->cs));
-    if (mhi) GK_CUDA_TRY(cudaMemcpyAsync(shi, plane(p, p->z1 - mhi, NULL), (size_t)mhi * pb, cudaMemcpyDeviceToHost, p->cs));
-    GK_CUDA_TRY(cudaStreamSynchronize(p->cs));
-    gk_status st;
-    /* downwards, then upwards: the sizes of each pair match (a slab's halo
-     * on one side is its neighbour's on the other) */
-    if ((st = gk__comm_sendrecv(x->comm, slo, (size_t)mlo * pb, mlo ? x->below : -1, rhi, (size_t)mhi * pb,
-                                mhi ? x->above : -1))
-        || (st = gk__comm_sendrecv(x->comm, shi, (size_t)mhi * pb, mhi ? x->above : -1, rlo, (size_t)mlo * pb,
-                                   mlo ? x->below : -1)))
-        return st;
-    if (mlo) GK_CUDA_TRY(cudaMemcpyAsync(plane(p, p->z0 - mlo, NULL), rlo, (size_t)mlo * pb, cudaMemcpyHostToDevice, p->cs));
-    if (mhi) GK_CUDA_TRY(cudaMemcpyAsync(plane(p, p->z1, NULL), rhi, (size_t)mhi * pb, cudaMemcpyHostToDevice, p->cs));
-    GK_CUDA_TRY(cudaStreamSynchronize(p->cs));
-    return GK_OK;
-}
-
 /* ------------------------------------------------- overlapped rounds */
 
 /* Part p's boundary slabs, on bs: once this round's halo is in place, copy
@@ -314,12 +228,12 @@ static gk_status boundary_compute(gk_stencil_part *p, int t)
 }
 
 /* The tn planes part p sends next to its slab's edge (side 0: from z0, to
- * the part below; side 1: up to z1, to the part above), in its boundary
- * slab's result. */
-static double *outgoing(gk_stencil_part *p, int side, int tn)
+ * the part below; side 1: up to z1, to the part above): in its boundary
+ * slab's result, or (main, for round 0) in its own grid. */
+static double *outgoing(gk_stencil_part *p, int side, int tn, int main)
 {
     int z = side == 0 ? p->z0 : p->z1 - tn;
-    return gk__stencil_gpu_plane(p->bg[side], z - p->bz[side], NULL);
+    return main ? plane(p, z, NULL) : gk__stencil_gpu_plane(p->bg[side], z - p->bz[side], NULL);
 }
 
 /* Where the tn halo planes from below (side 0) and above (side 1) go. */
@@ -330,7 +244,7 @@ static double *incoming(gk_stencil_part *p, int side, int tn)
 
 /* In this process: each part copies its outgoing planes into its
  * neighbours' receive buffers once they have installed the last ones. */
-static gk_status peer_send(gk_stencil_part **parts, int nlocal, int i, int tn, int k)
+static gk_status peer_send(gk_stencil_part **parts, int nlocal, int i, int tn, int main, int k)
 {
     gk_stencil_part *p = parts[i], *nb[2] = { i > 0 ? parts[i - 1] : NULL, i + 1 < nlocal ? parts[i + 1] : NULL };
     size_t pb;
@@ -341,7 +255,7 @@ static gk_status peer_send(gk_stencil_part **parts, int nlocal, int i, int tn, i
     GK_CUDA_TRY(cudaEventRecord(p->b[k], p->bs));
     for (int side = 0; side < 2; side++)
         if (nb[side] && tn)
-            GK_CUDA_TRY(cudaMemcpyPeerAsync(nb[side]->stage[1 - side], nb[side]->ordinal, outgoing(p, side, tn),
+            GK_CUDA_TRY(cudaMemcpyPeerAsync(nb[side]->stage[1 - side], nb[side]->ordinal, outgoing(p, side, tn, main),
                                             p->ordinal, (size_t)tn * pb, p->bs));
     GK_CUDA_TRY(cudaEventRecord(p->c[k], p->bs));
     GK_CUDA_TRY(cudaEventRecord(p->sent, p->bs));
@@ -350,7 +264,7 @@ static gk_status peer_send(gk_stencil_part **parts, int nlocal, int i, int tn, i
 
 /* One part per rank: its outgoing planes and the incoming ones (into the
  * receive buffers) in one NCCL group on bs. */
-static gk_status nccl_send(gk_stencil_part *p, const gk_stencil_xchg *x, int tn, int k)
+static gk_status nccl_send(gk_stencil_part *p, const gk_stencil_xchg *x, int tn, int main, int k)
 {
     size_t pb;
     gk__nccl_xfer f[4];
@@ -360,7 +274,7 @@ static gk_status nccl_send(gk_stencil_part *p, const gk_stencil_xchg *x, int tn,
     int peer[2] = { x->below, x->above };
     for (int side = 0; side < 2 && tn; side++)
         if (peer[side] >= 0) {
-            f[n].send = outgoing(p, side, tn); f[n].bytes = (size_t)tn * pb; f[n++].peer = peer[side];
+            f[n].send = outgoing(p, side, tn, main); f[n].bytes = (size_t)tn * pb; f[n++].peer = peer[side];
             f[n].recv = p->stage[side]; f[n].bytes = (size_t)tn * pb; f[n++].peer = peer[side];
         }
     GK_CUDA_TRY(cudaEventRecord(p->b[k], p->bs));
@@ -375,7 +289,8 @@ static gk_status nccl_send(gk_stencil_part *p, const gk_stencil_xchg *x, int tn,
  * down on bs behind the boundary sweeps, the host exchanges them with the
  * neighbours while the main sweep runs, and the incoming ones go up on cs
  * behind it.  Host wall time of the exchange into *busy. */
-static gk_status host_send(gk_stencil_part *p, const gk_stencil_xchg *x, int tn, double *pin, double *busy)
+static gk_status host_send(gk_stencil_part *p, const gk_stencil_xchg *x, int tn, int main, double *pin,
+                           double *busy)
 {
     size_t pb;
     plane(p, p->z0, &pb);
@@ -386,7 +301,8 @@ static gk_status host_send(gk_stencil_part *p, const gk_stencil_xchg *x, int tn,
         return GK_OK;                 /* the last round: nothing to send */
     for (int side = 0; side < 2; side++)
         if (m[side])
-            GK_CUDA_TRY(cudaMemcpyAsync(snd[side], outgoing(p, side, tn), (size_t)tn * pb, cudaMemcpyDeviceToHost, p->bs));
+            GK_CUDA_TRY(cudaMemcpyAsync(snd[side], outgoing(p, side, tn, main), (size_t)tn * pb,
+                                        cudaMemcpyDeviceToHost, p->bs));
     GK_CUDA_TRY(cudaStreamSynchronize(p->bs));
     double t0 = wall();
     gk_status st;
@@ -440,58 +356,22 @@ static gk_status enable_peers(gk_stencil_part **parts, int nlocal)
     return GK_OK;
 }
 
-/* Round 0's halos, before anything runs (the rounds after it get theirs
- * from the boundary slabs): the plain copy of one round. */
-static gk_status first_halos(gk_stencil_part **parts, int nlocal, gk_stencil_xchg *x, int t, double *pin,
-                             double *seconds)
+/* The tn halo planes of the next round, to and from every part of this
+ * process: sent from the boundary slabs (or, main, from the grids) on bs,
+ * installed behind the main sweep on cs. */
+static gk_status exchange(gk_stencil_part **parts, int nlocal, gk_stencil_xchg *x, int tn, int main, int k,
+                          double *pin, double *host_busy)
 {
     gk_status st;
-    double t0 = wall();
-    if (x->mode == GK__SX_PEER)
-        st = peer_round(parts, nlocal, t, 0);
-    else if (x->mode == GK__SX_NCCL)
-        st = nccl_round(parts[0], x, t, 0);
-    else
-        st = host_round(parts[0], x, t, pin);
-    for (int i = 0; i < nlocal && !st; i++)
-        if (!(st = on(parts[i]))) {
-            GK_CUDA_TRY(cudaStreamSynchronize(parts[i]->cs));
-            GK_CUDA_TRY(cudaEventRecord(parts[i]->installed, parts[i]->cs));
-        }
-    *seconds = wall() - t0;
-    return st;
-}
-
-/* One round of t steps on every part of this process, whose next round
- * has tn steps (0: none): boundary slabs, main sweeps, the halo exchange
- * behind the boundary slabs, the installs behind the main sweeps. */
-static gk_status round_overlapped(gk_stencil_part **parts, int nlocal, gk_stencil_xchg *x, int t, int tn, int k,
-                                  double *pin, double *host_busy)
-{
-    gk_status st;
-    for (int i = 0; i < nlocal && tn; i++)
-        if ((st = on(parts[i])) || (st = boundary_compute(parts[i], t)))
-            return st;
-    for (int i = 0; i < nlocal; i++) {
-        gk_stencil_part *p = parts[i];
-        if ((st = on(p)))
-            return st;
-        if (tn && (p->bg[0] || p->bg[1]))
-            GK_CUDA_TRY(cudaStreamWaitEvent(p->cs, p->copied, 0));   /* before overwriting their inputs */
-        if ((st = gk__stencil_gpu_enqueue(p->g, t)))
-            return st;
-        GK_CUDA_TRY(cudaEventRecord(p->done, p->cs));
-        GK_CUDA_TRY(cudaEventRecord(p->md[k], p->cs));
-    }
     for (int i = 0; i < nlocal; i++) {
         gk_stencil_part *p = parts[i];
         if ((st = on(p)))
             return st;
         if (x->mode == GK__SX_PEER)
-            st = peer_send(parts, nlocal, i, tn, k);
+            st = peer_send(parts, nlocal, i, tn, main, k);
         else if (x->mode == GK__SX_NCCL)
-            st = nccl_send(p, x, tn, k);
-        else if (!(st = host_send(p, x, tn, pin, host_busy))) {
+            st = nccl_send(p, x, tn, main, k);
+        else if (!(st = host_send(p, x, tn, main, pin, host_busy))) {
             GK_CUDA_TRY(cudaEventRecord(p->b[k], p->bs));
             GK_CUDA_TRY(cudaEventRecord(p->c[k], p->bs));
         }
@@ -516,6 +396,44 @@ static gk_status round_overlapped(gk_stencil_part **parts, int nlocal, gk_stenci
     return GK_OK;
 }
 
+/* One round of t steps on every part of this process, whose next round
+ * has tn steps (0: none): boundary slabs, main sweeps, and the exchange
+ * behind the boundary slabs. */
+static gk_status round_overlapped(gk_stencil_part **parts, int nlocal, gk_stencil_xchg *x, int t, int tn, int k,
+                                  double *pin, double *host_busy)
+{
+    gk_status st;
+    for (int i = 0; i < nlocal && tn; i++)
+        if ((st = on(parts[i])) || (st = boundary_compute(parts[i], t)))
+            return st;
+    for (int i = 0; i < nlocal; i++) {
+        gk_stencil_part *p = parts[i];
+        if ((st = on(p)))
+            return st;
+        if (tn && (p->bg[0] || p->bg[1]))
+            GK_CUDA_TRY(cudaStreamWaitEvent(p->cs, p->copied, 0));   /* before overwriting their inputs */
+        if ((st = gk__stencil_gpu_enqueue(p->g, t)))
+            return st;
+        GK_CUDA_TRY(cudaEventRecord(p->md[k], p->cs));
+    }
+    return exchange(parts, nlocal, x, tn, 0, k, pin, host_busy);
+}
+
+/* Round 0's halos, straight from the grids, before anything runs. */
+static gk_status first_halos(gk_stencil_part **parts, int nlocal, gk_stencil_xchg *x, int t, double *pin,
+                             double *seconds)
+{
+    double t0 = wall(), unused = 0;
+    gk_status st = exchange(parts, nlocal, x, t, 1, 0, pin, &unused);
+    for (int i = 0; i < nlocal && !st; i++)
+        if (!(st = on(parts[i]))) {
+            GK_CUDA_TRY(cudaStreamSynchronize(parts[i]->bs));
+            GK_CUDA_TRY(cudaStreamSynchronize(parts[i]->cs));
+        }
+    *seconds = wall() - t0;
+    return st;
+}
+
 gk_status gk__stencil_multi_run(gk_stencil_part **parts, int nlocal, gk_stencil_xchg *x, int steps)
 {
     gk_status st = GK_OK;
@@ -533,7 +451,8 @@ gk_status gk__stencil_multi_run(gk_stencil_part **parts, int nlocal, gk_stencil_
     }
     for (int i = 0; i < nlocal; i++) {
         gk_stencil_part *p = parts[i];
-        int lo = x->mode == GK__SX_PEER ? i > 0 : x->below >= 0, hi = x->mode == GK__SX_PEER ? i + 1 < nlocal : x->above >= 0;
+        int peer = x->mode == GK__SX_PEER;
+        int lo = peer ? i > 0 : x->below >= 0, hi = peer ? i + 1 < nlocal : x->above >= 0;
         if (p->H != x->H || lo != (p->bg[0] != NULL) || hi != (p->bg[1] != NULL)) {
             st = gk__fail(GK_EINVAL, "stencil rounds: slab %d..%d (halo %d) does not match its neighbours (halo %d)",
                           p->z0, p->z1 - 1, p->H, x->H);
@@ -548,9 +467,6 @@ gk_status gk__stencil_multi_run(gk_stencil_part **parts, int nlocal, gk_stencil_
         if ((st = on(parts[0])) || (st = gk__stencil_pinned((void **)&pin, 4 * (size_t)x->H * pb)))
             goto out;
     }
-    for (int i = 0; i < nlocal && !st; i++)
-        if (!(st = on(parts[i])))
-            GK_CUDA_GOTO(cudaEventRecord(parts[i]->done, parts[i]->cs), st, out);
     if (steps > 0 && !st) {
         double dt = 0;              /* nothing runs meanwhile: busy and stalled */
         st = first_halos(parts, nlocal, x, steps < x->H ? steps : x->H, pin, &dt);

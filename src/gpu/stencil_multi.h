@@ -38,8 +38,10 @@ typedef struct gk_stencil_part gk_stencil_part;
 
 /* On GPU `ordinal` (made current; the caller restores its own device): the
  * slab [z0, z1) of an nx x ny x nz grid with H extra planes each side
- * (clipped to the grid); z0 < z1.  cfg NULL: defaults.  GK_ENOMEM naming
- * the sizes when the device lacks the memory. */
+ * (clipped to the grid); z0 < z1; and for each side with planes beyond it
+ * a boundary slab (3H planes, two buffers) and a receive buffer (H planes).
+ * cfg NULL: defaults.  GK_ENOMEM naming the sizes when the device lacks
+ * the memory. */
 gk_status gk__stencil_part_open(gk_stencil_part **p, int ordinal, const gk_device_info *dev, int nx, int ny,
                                 int nz, int z0, int z1, int H, const double coeffs[27], const gk_config *cfg);
 void gk__stencil_part_close(gk_stencil_part *p);
