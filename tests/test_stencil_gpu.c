@@ -16,35 +16,6 @@
 
 #include <stdio.h>
 
-#ifdef GK_HAVE_CUDA
-#include "core/internal.h"
-/* One NVRTC compile per configuration: the cubin is offered to every open
- * of it (gk__gpu_cubin_offer), which then skips its own compile. */
-static struct { gk_config full; void *cubin; size_t size; } cached;
-
-static void offer(const gk_device_info *dev, const gk_config *cfg)
-{
-    gk_config full;
-    char a[512], b[512];
-    if (gk__space_complete(&gk__space_stencil, cfg, &full) || gk__space_is_default(&gk__space_stencil, &full))
-        return;
-    gk_config_format(&full, a, sizeof a);
-    gk_config_format(&cached.full, b, sizeof b);
-    if (!cached.cubin || strcmp(a, b)) {
-        char log[1024];
-        free(cached.cubin);
-        cached.cubin = NULL;
-        if (gk__nvrtc_compile(&gk__image_stencil, &gk__space_stencil, &full, dev->cc_major, dev->cc_minor,
-                              &cached.cubin, &cached.size, log, sizeof log)) {
-            cached.cubin = NULL;     /* the open compiles again and reports */
-            gk__clear_error();
-            return;
-        }
-        cached.full = full;
-    }
-    gk__gpu_cubin_offer(gk__image_stencil.name, &full, cached.cubin, cached.size);
-}
-#endif
 
 int main(void)
 {
@@ -85,7 +56,6 @@ int main(void)
                 int nx = t_sizes[si][0], ny = t_sizes[si][1], nz = t_sizes[si][2];
                 size_t n = (size_t)nx * ny * nz;
                 gk_stencil_gpu *g;
-                offer(&dev, &cfg);
                 gk_status st = gk__stencil_gpu_open(&g, &dev, NULL, nx, ny, nz, c, &cfg);
                 if (!ok(st == GK_OK, "open %dx%dx%d config '%s'", nx, ny, nz, cfgs[ci])) {
                     diag("%s", gk_last_error());
@@ -159,8 +129,7 @@ int main(void)
                     int nx = t_sizes[si][0], ny = t_sizes[si][1], nz = t_sizes[si][2];
                     size_t n = (size_t)nx * ny * nz;
                     gk_stencil_gpu *g;
-                    offer(&dev, &cfg);
-                    gk_status st = gk__stencil_gpu_open(&g, &dev, NULL, nx, ny, nz, c, &cfg);
+                        gk_status st = gk__stencil_gpu_open(&g, &dev, NULL, nx, ny, nz, c, &cfg);
                     if (!ok(st == GK_OK, "open %dx%dx%d config '%s'", nx, ny, nz, tc[ci])) {
                         diag("%s", gk_last_error());
                         continue;

@@ -5,7 +5,7 @@
  * tile), DESIGN 2 with T = 1..4 on step counts 0, 1, T-1, T, T+1, 2T+1,
  * default and random coefficients; the halo stays zero.  The rules of the
  * new parameters are checked without a device; the rest skips without one.
- * Each configuration is compiled once (NVRTC) and offered to every open. */
+ * NVRTC compiles each configuration once per process (src/gpu/module.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -14,7 +14,6 @@
 #include "test_stencil_common.h"
 #include "cpu/stencil_cpu.h"
 #include "core/space.h"
-#include "core/internal.h"
 
 #ifdef GK_HAVE_CUDA
 #include "gpu/stencil_gpu.h"
@@ -92,25 +91,12 @@ static void check_config(const gk_device_info *dev, const char *text, const int 
         diag("%s", why);
         return;
     }
-    void *cubin = NULL;
-    size_t size = 0;
-    char log[2048] = "";
-    if (!gk__space_is_default(&gk__space_stencil, &full)) {
-        gk_status st = gk__nvrtc_compile(&gk__image_stencil, &gk__space_stencil, &full, dev->cc_major,
-                                         dev->cc_minor, &cubin, &size, log, sizeof log);
-        if (!ok(st == GK_OK, "config '%s' compiles", text)) {
-            diag("%s: %s", gk_last_error(), log);
-            return;
-        }
-    }
     for (int cs = 0; cs < 2; cs++) {
         const double *c = cs ? t_random_coeffs : gk_stencil_default_coeffs;
         for (size_t si = 0; si < sizeof t_sizes / sizeof t_sizes[0]; si++) {
             int nx = t_sizes[si][0], ny = t_sizes[si][1], nz = t_sizes[si][2];
             size_t n = (size_t)nx * ny * nz;
             gk_stencil_gpu *g;
-            if (cubin)
-                gk__gpu_cubin_offer(gk__image_stencil.name, &full, cubin, size);
             gk_status st = gk__stencil_gpu_open(&g, dev, NULL, nx, ny, nz, c, &cfg);
             if (!ok(st == GK_OK, "open %dx%dx%d config '%s'", nx, ny, nz, text)) {
                 diag("%s", gk_last_error());
@@ -141,7 +127,6 @@ static void check_config(const gk_device_info *dev, const char *text, const int 
             free(in); free(out); free(ref); free(cpu);
         }
     }
-    free(cubin);
 }
 #endif
 
