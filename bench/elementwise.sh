@@ -2,7 +2,8 @@
 # bench/elementwise.sh - the elementwise kernel at the report's shape on the
 # GPU: `gk bench elementwise` (baseline, float4, tuned with the built-in or
 # shipped configuration, ceiling; 8192x8192, 100 iterations, median of 5),
-# then gktune on a fresh cache for the elementwise kernel only (its wall time
+# the same with --config=SKIP=2 (the defaults but the tan queue), then
+# gktune on a fresh cache for the elementwise kernel only (its wall time
 # recorded), then the bench again with the configuration gktune chose, and a
 # checked `gk elementwise` run.  CPU rows: bench/elementwise.sh cpu.
 #   usage: bench/elementwise.sh [BUILD_DIR] [OUT_DIR] [TUNE_BUDGET_S]   (on the GPU machine)
@@ -21,6 +22,9 @@ mkdir -p "$O"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw --format=csv | tee "$O/ew-gpu.txt" || true
 echo "== gk bench elementwise (configuration before tuning)"
 "$B/gk" bench elementwise --sizes=8192x8192 --iterations=100 --reps=5 | tee "$O/ew-bench-before.txt"
+echo "== gk bench elementwise --config=SKIP=2 (the defaults, the block's tan queue)"
+GK_CACHE_DIR=/tmp/gk-ew-nocache "$B/gk" bench elementwise --sizes=8192x8192 --iterations=100 --reps=5 \
+  --config=SKIP=2 | tee "$O/ew-bench-skip2.txt"
 echo "== gktune --kernels=elementwise --budget=$BUDGET (fresh cache)"
 d=$(mktemp -d)
 t0=$(date +%s.%N)

@@ -4,7 +4,10 @@
  * values; the one-step enclosure: sound (every f within u ulps lands inside)
  * and not vacuous (a wrong function, a missing or extra iteration, a
  * perturbed value or a NaN in the wrong place fail); the size rules; the
- * tunable space's constraints; gk_elementwise_run on the CPU with --check. */
+ * tunable space's constraints; gk_elementwise_run on the CPU with --check;
+ * the GPU tuned kernel's log (log_pos_normal in src/gpu/elementwise.cu,
+ * its constants read from that file) on every float in [1, 2^20): within
+ * 1 ulp of the exact log. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -228,7 +231,7 @@ static void test_space(void)
         valid += !s->reject(&c, NULL, why, sizeof why);
     }
     /* (BX, BY) pairs with <= 1024 threads: 6 + 5 + 4, x VEC 3 x UNROLL 2 x GRID 3 x MAXRREG 2 x SKIP 2 */
-    ok(total == 1296 && valid == 1080, "%ld of %ld listed combinations pass the constraints (want 1080 of 1296)", valid,
+    ok(total == 1944 && valid == 1620, "%ld of %ld listed combinations pass the constraints (want 1620 of 1944)", valid,
        total);
 }
 
@@ -258,6 +261,110 @@ static void test_run_cpu(void)
     free(a); free(want);
 }
 
+/* ---- the GPU tuned kernel's log, evaluated here ----
+ * log_pos_normal in src/gpu/elementwise.cu with the same operations (fmaf,
+ * float + and *, an int to float conversion, all IEEE round to nearest, so
+ * the same bits as on the GPU, where tests/test_elementwise_gpu.c checks it
+ * against logf on every float in [1, FLT_MAX]); its constants are read from
+ * the .cu file, so a change there is tested here too. */
+static uint32_t lg_k[11];       /* the hex constants of log_pos_normal, in order */
+
+static float lg_f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static float lg_eval(float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    int32_t b = (int32_t)u;
+    int32_t e = (int32_t)((uint32_t)(b - (int32_t)lg_k[0]) & lg_k[1]);
+    float f = lg_f((uint32_t)(b - e)) - 1.0f;
+    float i = (float)e;
+    float r = fmaf(lg_f(lg_k[2]), f, lg_f(lg_k[3]));
+    for (int k = 4; k < 10; k++)
+        r = fmaf(r, f, lg_f(lg_k[k]));
+    r = fmaf(r, f, -0.5f);
+    r = f * r;
+    r = fmaf(r, f, f);
+    return fmaf(i, lg_f(lg_k[10]), r);
+}
+
+/* The hex constants (0x and 8 digits) of log_pos_normal's body, comments
+ * left out; 0 when the file or the function is not found. */
+static int lg_read(void)
+{
+    const char *d = getenv("top_srcdir");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/src/gpu/elementwise.cu", d && *d ? d : ".");
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    static char text[1 << 16];
+    size_t len = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    text[len] = '\0';
+    char *p = strstr(text, "float log_pos_normal(float v)");
+    char *end = p ? strstr(p, "\n}\n") : NULL;
+    if (!end) return 0;
+    int n = 0;
+    for (; p < end && n <= 11; p++) {
+        if (p[0] == '/' && p[1] == '/') {
+            while (p < end && *p != '\n') p++;
+            continue;
+        }
+        if (p[0] == '0' && p[1] == 'x') {
+            char *q;
+            unsigned long x = strtoul(p, &q, 16);
+            if (q - p == 10) {
+                if (n < 11) lg_k[n] = (uint32_t)x;
+                n++;
+            }
+            p = q - 1;
+        }
+    }
+    return n == 11;
+}
+
+static void test_gpu_log(void)
+{
+    if (!ok(lg_read(), "src/gpu/elementwise.cu: log_pos_normal and its 11 constants found")) return;
+    ok(lg_k[0] == 0x3f2aaaabu && lg_k[1] == 0xff800000u && lg_k[10] == 0x33b17218u,
+       "its split at 2/3 and its ln2 * 2^-23");
+    /* every float in [1, 2^20): 20 binades, all mantissas */
+    double worst = 0;
+    int64_t lo = 0x3f800000, hi = 0x49800000;
+    int64_t at = -1;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(max : worst)
+#endif
+    for (int64_t u = lo; u < hi; u++) {
+        float v = lg_f((uint32_t)u);
+        double x = log((double)v), r = lg_eval(v), err;
+        if (x == 0)
+            err = r == 0 ? 0 : INFINITY;
+        else {
+            int ex;
+            frexp(x, &ex);                          /* x in [2^(ex-1), 2^ex): a float ulp is 2^(ex-24) */
+            err = fabs(r - x) / ldexp(1.0, ex - 24);
+        }
+        if (err > worst) worst = err;
+    }
+    for (int64_t u = lo; u < hi && worst > 1; u++) {    /* name one, for the message */
+        float v = lg_f((uint32_t)u);
+        double x = log((double)v);
+        int ex;
+        frexp(x, &ex);
+        if (fabs(lg_eval(v) - x) > ldexp(1.0, ex - 24)) { at = u; break; }
+    }
+    char where[64] = "";
+    if (at >= 0) snprintf(where, sizeof where, "; beyond 1 at %.9g", (double)lg_f((uint32_t)at));
+    ok(worst <= 1.0, "the GPU tuned kernel's log on all %lld floats in [1, 2^20): within %.4f ulp of the exact log "
+       "(bound 1; the check allows 1.5)%s", (long long)(hi - lo), worst, where);
+}
+
 int main(void)
 {
     no_plan();
@@ -268,5 +375,6 @@ int main(void)
     test_sizes();
     test_space();
     test_run_cpu();
+    test_gpu_log();
     return done_testing();
 }

@@ -16,6 +16,7 @@
 
 #include <stdio.h>
 
+
 int main(void)
 {
     char why[512];
@@ -39,7 +40,10 @@ int main(void)
      * divide the sizes, several points per thread, tiny z chunks. */
     const char *cfgs[] = { "", "DESIGN=0", "DESIGN=1,BX=16,BY=4,RY=1,ZC=5,UNROLL=1",
                            "DESIGN=0,BX=64,BY=2,RY=3,ZC=3,UNROLL=4", "DESIGN=1,BX=32,BY=2,RY=4,ZC=7,MAXRREG=64",
-                           "DESIGN=1,BX=16,BY=4,RY=3,ZC=5,PREFETCH=2", "DESIGN=1,BX=32,BY=2,RY=4,ZC=1,PREFETCH=2" };
+                           "DESIGN=1,BX=16,BY=4,RY=3,ZC=5,PREFETCH=2", "DESIGN=1,BX=32,BY=2,RY=4,ZC=1,PREFETCH=2",
+                           /* the register-prefetch, one-column kernels (the defaults before RX and ASYNC) */
+                           "DESIGN=1,RX=1,ASYNC=0,MINB=0", "DESIGN=1,BX=16,BY=4,RY=3,ZC=5,PREFETCH=2,RX=1,ASYNC=0,MINB=0",
+                           "DESIGN=0,RX=1,MINB=0" };
     int nvrtc = gk_build_info_get()->has_nvrtc;
     for (size_t ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
         gk_config cfg;
@@ -97,7 +101,8 @@ int main(void)
     for (int T = 1; T <= 4; T++) {
         char tc[3][128];
         snprintf(tc[0], sizeof tc[0], "DESIGN=2,TSTEPS=%d", T);
-        snprintf(tc[1], sizeof tc[1], "DESIGN=2,TSTEPS=%d,BX=16,BY=4,RY=3,ZC=5,UNROLL=2,PREFETCH=2", T);
+        snprintf(tc[1], sizeof tc[1], "DESIGN=2,TSTEPS=%d,BX=16,BY=4,RY=3,ZC=5,UNROLL=2,PREFETCH=2,RX=1,ASYNC=0,"
+                 "MINB=0", T);
         /* the smallest tiles: one output column (and row, at T = 4) */
         static const int small[5][2] = { { 0, 0 }, { 8, 4 }, { 3, 11 }, { 5, 7 }, { 7, 7 } };
         snprintf(tc[2], sizeof tc[2], "DESIGN=2,TSTEPS=%d,BX=%d,BY=%d,RY=1,ZC=3", T, small[T][0], small[T][1]);
@@ -124,7 +129,7 @@ int main(void)
                     int nx = t_sizes[si][0], ny = t_sizes[si][1], nz = t_sizes[si][2];
                     size_t n = (size_t)nx * ny * nz;
                     gk_stencil_gpu *g;
-                    gk_status st = gk__stencil_gpu_open(&g, &dev, NULL, nx, ny, nz, c, &cfg);
+                        gk_status st = gk__stencil_gpu_open(&g, &dev, NULL, nx, ny, nz, c, &cfg);
                     if (!ok(st == GK_OK, "open %dx%dx%d config '%s'", nx, ny, nz, tc[ci])) {
                         diag("%s", gk_last_error());
                         continue;

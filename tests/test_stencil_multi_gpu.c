@@ -4,8 +4,10 @@
  * GPUs 0 and 1 where there are two.  Every design (the default DESIGN 2
  * with T = 2, DESIGN 0, 1, and 2 with T = 3, 4: halo depths 1..4), uneven
  * slabs, slabs thinner than the design's T (the halo shrinks to 1), step
- * counts that are not multiples of the halo, random coefficients: the
- * slabs put together must equal the CPU backend's grid bit for bit.  Skips
+ * counts that are not multiples of the halo, random coefficients, slabs
+ * whose extended range is shorter than the 3H planes of a boundary slab
+ * (16x9x5 in 2 or 3): the slabs put together must equal the CPU backend's
+ * grid bit for bit, with the exchange overlapped.  Skips
  * without a CUDA device. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -46,7 +48,7 @@ int main(void)
                            "DESIGN=2,TSTEPS=3,BX=32,BY=8,RY=2,ZC=7", "DESIGN=2,TSTEPS=4,BX=32,BY=8,RY=4,ZC=16" };
     const int sizes[][3] = { { 37, 21, 19 }, { 16, 9, 5 }, { 70, 33, 12 } };
     const int parts[] = { 2, 3, 5 };
-    const int steps[] = { 1, 5, 8 };
+    const int steps[] = { 0, 1, 3, 5, 8 };     /* 0, below, at and past the halo, remainders */
     for (size_t ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
         gk_config cfg;
         gk_config_clear(&cfg);

@@ -126,8 +126,9 @@ typedef struct gk_stencil_dist_report {
     char exchange[64];           /* how the halo planes moved */
     double read;                 /* reading this rank's planes (or making them from the seed) */
     double compute;              /* the steps, exchanges included */
-    double exchange_busy;        /* copying halo planes (the part that copied longest) */
-    double exchange_stall;       /* compute waiting for its halo (the part that waited longest) */
+    double exchange_busy;        /* moving halo planes, overlapped with compute on GPUs (the
+                                    part whose transfers took longest) */
+    double exchange_stall;       /* compute waiting for its next halo (the part that waited longest) */
     double write;                /* every rank writing its planes at their offsets (-1: no output) */
 } gk_stencil_dist_report;
 

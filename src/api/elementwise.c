@@ -254,7 +254,7 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *cfg,
         set_check(r, cs, &d);
     }
     /* the tuned configuration without SKIP: all the work, against the ceiling */
-    if (!st && gk_config_get(gk__elementwise_gpu_config(g), "SKIP", 0) == 1) {
+    if (!st && gk_config_get(gk__elementwise_gpu_config(g), "SKIP", 0) >= 1) {
         gk_config c0 = *gk__elementwise_gpu_config(g);
         gk_elementwise_gpu *g0 = NULL;
         gk_elementwise_bench_row *r = &R->row[R->nrows++];

@@ -76,5 +76,8 @@ size_t gk__apsp_pivot_smem(const gk_config *complete);
 /* Dynamic shared memory of a stencil block: 4 (DESIGN 0), 2 (DESIGN 1) or
  * 2*tsteps (DESIGN 2) planes of (BX+2) x (BY*RY+2) doubles. */
 size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps);
+/* The same for any complete stencil configuration (RX widens the tile;
+ * ASYNC: a ring of PREFETCH+1 input planes) and tsteps steps per pass. */
+size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps);
 
 #endif /* GK_SPACE_H */

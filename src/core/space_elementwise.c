@@ -16,7 +16,13 @@
  * stops stepping a lane whose step returned its own value (every later step
  * would too: the step is a pure function of the value) or NaN: the results
  * are the same bits, the work drops once the cos and sin columns have
- * converged to their fixed points and the tan columns have become NaN. */
+ * converged to their fixed points and the tan columns have become NaN.
+ * SKIP = 2 also moves, once the block's cos and sin lanes have settled, its
+ * tan lanes still live to a queue in shared memory (one per thread), so a
+ * warp no longer steps tan for its slowest lane while the others wait (the
+ * same bits again; BX * BY floats of shared memory).  Where the log values
+ * are in [1, FLT_MAX] the tuned kernel's log step is logf's and sqrtf's
+ * code without their special cases (the same bits; elementwise.cu). */
 static const gk_param_def elementwise_params[] = {
     { "VEC", 2, 1, 8, 3, { 1, 2, 4 }, "float4s per thread (independent chains: ILP)" },
     { "BX", 256, 1, 1024, 6, { 32, 64, 128, 256, 512, 1024 }, "threads along a row (blockDim.x)" },
@@ -25,7 +31,8 @@ static const gk_param_def elementwise_params[] = {
     { "GRID", 0, 0, 64, 3, { 0, 4, 8 }, "0: one block per tile of the matrix; g: g blocks per SM, grid-stride "
       "over the rows" },
     { "MAXRREG", 0, 0, 255, 2, { 0, 64 }, "--maxrregcount (0 = none)" },
-    { "SKIP", 1, 0, 1, 2, { 0, 1 }, "1: stop stepping a lane at a fixed point of the step or at NaN (same bits)" },
+    { "SKIP", 1, 0, 2, 3, { 0, 1, 2 }, "1: stop stepping a lane at a fixed point of the step or at NaN (same "
+      "bits); 2: also queue the block's slow tan lanes" },
 };
 
 static int elementwise_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)

@@ -23,7 +23,12 @@ static const gk_param_def stencil_params[] = {
     { "ZC", 64, 1, 65535, 3, { 32, 64, 128 }, "z planes per block" },
     { "UNROLL", 1, 1, 16, 2, { 1, 2 }, "unroll of the z loop" },
     { "MAXRREG", 0, 0, 255, 2, { 0, 64 }, "--maxrregcount (0 = none)" },
-    { "PREFETCH", 1, 1, 2, 2, { 1, 2 }, "planes loaded ahead into registers (DESIGN 1 and 2)" },
+    { "PREFETCH", 1, 1, 2, 2, { 1, 2 }, "planes loaded ahead, into registers or the ASYNC ring (DESIGN 1 and 2)" },
+    { "RX", 2, 1, 2, 2, { 1, 2 }, "outputs per thread along x (tile width BX*RX; 2 = 16-byte shared loads)" },
+    { "ASYNC", 1, 0, 1, 2, { 0, 1 }, "0 = register prefetch, 1 = cp.async into a ring of PREFETCH+1 shared "
+      "planes (DESIGN 1 and 2)" },
+    { "MINB", 2, 0, 4, 2, { 0, 2 }, "blocks per SM the registers must allow (__launch_bounds__; 0 = "
+      "the compiler's choice)" },
 };
 
 size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps)
@@ -32,38 +37,65 @@ size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps)
     return planes * (size_t)((int64_t)bx + 2) * (size_t)((int64_t)by * ry + 2) * sizeof(double);
 }
 
+size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps)
+{
+    int design = gk__param(complete, "DESIGN"), bx = gk__param(complete, "BX"), by = gk__param(complete, "BY"),
+        ry = gk__param(complete, "RY"), rx = gk__param(complete, "RX");
+    /* DESIGN 1 and 2: the input ring (2 planes, or PREFETCH+1 with ASYNC),
+     * then 2 planes per intermediate stage of DESIGN 2 */
+    size_t in = gk__param(complete, "ASYNC") ? (size_t)gk__param(complete, "PREFETCH") + 1 : 2;
+    size_t planes = design == 0 ? 4 : in + (design == 2 ? 2 * (size_t)(tsteps > 0 ? tsteps - 1 : 0) : 0);
+    return planes * (size_t)((int64_t)bx * rx + 2) * (size_t)((int64_t)by * ry + 2) * sizeof(double);
+}
+
 static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
 {
     if (gk__space_check_ranges(&gk__space_stencil, cfg, why, n))
         return 1;
     int design = gk__param(cfg, "DESIGN"), bx = gk__param(cfg, "BX"), by = gk__param(cfg, "BY"),
-        ry = gk__param(cfg, "RY"), mr = gk__param(cfg, "MAXRREG"), ts = gk__param(cfg, "TSTEPS");
+        ry = gk__param(cfg, "RY"), mr = gk__param(cfg, "MAXRREG"), ts = gk__param(cfg, "TSTEPS"),
+        rx = gk__param(cfg, "RX");
     int ts_def = stencil_params[1].def;
     if (design != 2 && ts != ts_def)
         return snprintf(why, n, "TSTEPS=%d has no effect with DESIGN=%d (steps per pass of DESIGN 2): "
                         "leave it at %d", ts, design, ts_def), 1;
     if (design == 2) {
-        /* each pass recomputes TSTEPS-1 points of halo on each side */
+        /* each pass recomputes TSTEPS-1 points of halo on each side (BX
+         * itself must exceed that, whatever RX: one rule for every RX) */
         int64_t ow = (int64_t)bx - 2 * (ts - 1), oh = (int64_t)by * ry - 2 * (ts - 1);
         if (ow < 1 || oh < 1)
             return snprintf(why, n, "DESIGN 2 tile %dx%lld leaves no output for TSTEPS=%d (needs BX and "
                             "BY*RY > %d)", bx, (long long)by * ry, ts, 2 * (ts - 1)), 1;
-        if ((int64_t)ts * ry > 16)
-            return snprintf(why, n, "TSTEPS*RY = %lld > 16 partial sums per stage in registers",
-                            (long long)ts * ry), 1;
+        if ((int64_t)ts * ry * rx > 32)
+            return snprintf(why, n, "TSTEPS*RY*RX = %lld > 32 partial sums per stage in registers",
+                            (long long)ts * ry * rx), 1;
     }
     int64_t threads = (int64_t)bx * by;
     if (threads > 1024)
         return snprintf(why, n, "threads %lld > 1024", (long long)threads), 1;
     if (threads < 32)
         return snprintf(why, n, "threads %lld < 32 (a partial warp)", (long long)threads), 1;
-    /* Each thread prefetches (PREFETCH planes of) ceil((BY*RY+2)/BY) interior values and
-     * ceil(2*(BY*RY+2)/threads) halo values of the next plane in registers. */
+    /* MINB blocks of whole warps per SM (2048 threads on sm_80 and sm_90), at
+     * least 32 registers per thread */
+    int64_t minb = gk__param(cfg, "MINB") > 0 ? gk__param(cfg, "MINB") : 1, warps = (threads + 31) / 32,
+            sm_threads = 2048;
+    int64_t sm_regs = dev && dev->regs_per_sm ? dev->regs_per_sm : 65536;
+    if (minb * warps * 32 > sm_threads)
+        return snprintf(why, n, "MINB %lld x %lld threads > %lld threads per SM", (long long)minb,
+                        (long long)warps * 32, (long long)sm_threads), 1;
+    if (sm_regs / (minb * warps * 32) < 32)
+        return snprintf(why, n, "MINB %lld x %lld threads leave < 32 registers per thread", (long long)minb,
+                        (long long)warps * 32), 1;
+    /* Each thread prefetches (PREFETCH planes of) RX*ceil((BY*RY+2)/BY) interior values and
+     * ceil(2*(BY*RY+2)/threads) halo values of the next plane in registers (ASYNC: copies,
+     * no registers). */
     int64_t th = (int64_t)by * ry + 2;
-    int64_t nload = ((th + by - 1) / by + (2 * th + threads - 1) / threads) * gk__param(cfg, "PREFETCH");
-    if (nload > 16)
+    int64_t nload = (rx * ((th + by - 1) / by) + (2 * th + threads - 1) / threads) * gk__param(cfg, "PREFETCH");
+    if (nload > 16 && !gk__param(cfg, "ASYNC"))
         return snprintf(why, n, "%lld prefetched values per thread > 16", (long long)nload), 1;
-    size_t sm = gk__stencil_smem_bytes(design, bx, by, ry, ts);
+    if (nload > 32)
+        return snprintf(why, n, "%lld asynchronous copies per thread and plane > 32", (long long)nload), 1;
+    size_t sm = gk__stencil_smem_cfg(cfg, ts);
     size_t limit = dev ? dev->smem_per_block_optin : 227 * 1024;
     if (sm > limit)
         return snprintf(why, n, "shared memory %zu > %zu bytes", sm, limit), 1;

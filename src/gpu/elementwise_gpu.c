@@ -11,7 +11,7 @@ struct gk_elementwise_gpu {
     cudaStream_t stream;
     gk_gpu_module mod;
     gk_config cfg;                 /* complete */
-    cudaKernel_t k[3], k_ceil;
+    cudaKernel_t k[3], k_ceil, k_self;
     int vec, bx, by, grid;
     int dimx, dimy;
     size_t n;
@@ -61,7 +61,8 @@ gk_status gk__elementwise_gpu_open(gk_elementwise_gpu **out, const gk_device_inf
     if ((st = gk__gpu_kernel(&g->mod, "gk_ew_baseline", &g->k[GK_EW_BASELINE])) ||
         (st = gk__gpu_kernel(&g->mod, "gk_ew_float4", &g->k[GK_EW_FLOAT4])) ||
         (st = gk__gpu_kernel(&g->mod, "gk_ew_tuned", &g->k[GK_EW_TUNED])) ||
-        (st = gk__gpu_kernel(&g->mod, "gk_ew_ceiling", &g->k_ceil)))
+        (st = gk__gpu_kernel(&g->mod, "gk_ew_ceiling", &g->k_ceil)) ||
+        (st = gk__gpu_kernel(&g->mod, "gk_ew_selftest", &g->k_self)))
         goto fail;
     GK_CUDA_GOTO(cudaMalloc((void **)&g->a, need), st, fail);
     if ((st = gk__gpu_timer_init(&g->timer)))
@@ -173,6 +174,27 @@ gk_status gk__elementwise_gpu_ceiling(gk_elementwise_gpu *g, int niter, double *
     *rate = (double)n4 * 4.0 * niter / (med * 1e-3);
     if (ms_out) *ms_out = med;
     return GK_OK;
+}
+
+gk_status gk__elementwise_gpu_selftest(gk_elementwise_gpu *g, uint32_t first, uint32_t count,
+                                       unsigned long long out[4])
+{
+    gk_status st = GK_OK;
+    unsigned long long *d = NULL;
+    GK_CUDA_TRY(cudaMalloc((void **)&d, 4 * sizeof *d));
+    void *args[] = { &first, &count, &d };
+    unsigned blocks = 8u * (unsigned)(g->dev.sm_count > 0 ? g->dev.sm_count : 1);
+    cudaError_t e = cudaMemsetAsync(d, 0, 4 * sizeof *d, g->stream);
+    if (e != cudaSuccess)
+        st = gk__fail(GK_ECUDA, "elementwise self-test: %s", cudaGetErrorString(e));
+    if (!st)
+        st = gk__gpu_launch(g->k_self, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, g->stream, args);
+    if (!st && (e = cudaMemcpyAsync(out, d, 4 * sizeof *d, cudaMemcpyDeviceToHost, g->stream)) == cudaSuccess)
+        e = cudaStreamSynchronize(g->stream);
+    if (!st && e != cudaSuccess)
+        st = gk__fail(GK_ECUDA, "elementwise self-test: %s", cudaGetErrorString(e));
+    cudaFree(d);
+    return st;
 }
 
 gk_status gk__elementwise_gpu_check(gk_elementwise_gpu *g, int design, const float *in, const float *out,

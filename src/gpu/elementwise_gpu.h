@@ -39,6 +39,15 @@ gk_status gk__elementwise_gpu_ceiling(gk_elementwise_gpu *g, int niter, double *
  * matrix (left holding garbage) and a host buffer of the matrix's size. */
 gk_status gk__elementwise_gpu_check(gk_elementwise_gpu *g, int design, const float *in, const float *out,
                                     int niter, gk_elementwise_diff *d);
+/* The self-test of the tuned kernel's log step (gk_ew_selftest in
+ * elementwise.cu) over the floats with bits first .. first + count - 1:
+ * out[0] the values v in [1, FLT_MAX] whose log differs from logf's bits,
+ * out[1] those whose step differs from v + sqrtf(logf(v) + 1)'s, out[2]
+ * those below 2^64 whose square root differs from sqrtf's, out[3] the
+ * largest distance of that log from the exact one in float ulps times 2^20
+ * (rounded up). */
+gk_status gk__elementwise_gpu_selftest(gk_elementwise_gpu *g, uint32_t first, uint32_t count,
+                                       unsigned long long out[4]);
 const gk_config *gk__elementwise_gpu_config(const gk_elementwise_gpu *g);
 void gk__elementwise_gpu_close(gk_elementwise_gpu *g);
 

@@ -2,6 +2,7 @@
  * CUDA runtime's library management and launch kernels by handle from C. */
 #include "gpu/gpu.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,47 @@ static void *take_offered(const char *image, const gk_config *full, size_t *size
     return c;
 }
 
+/* The cubins NVRTC compiled in this process, by image, configuration and
+ * architecture: a process that opens the same variant several times (one
+ * per GPU of a multi-GPU run, the stencil's boundary slabs) compiles it
+ * once.  A few entries, the oldest replaced; kept until exit. */
+#define CACHED 8
+static struct cached { char image[32]; char cfg[1024]; int arch; void *cubin; size_t size; } cache[CACHED];
+static unsigned cache_next;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A copy of the cached cubin (the caller frees it), or NULL. */
+static void *cache_find(const char *image, const char *cfg, int arch, size_t *size)
+{
+    void *c = NULL;
+    pthread_mutex_lock(&cache_lock);
+    for (int i = 0; i < CACHED && !c; i++)
+        if (cache[i].cubin && cache[i].arch == arch && !strcmp(cache[i].image, image) && !strcmp(cache[i].cfg, cfg)
+            && (c = malloc(cache[i].size))) {
+            memcpy(c, cache[i].cubin, cache[i].size);
+            *size = cache[i].size;
+        }
+    pthread_mutex_unlock(&cache_lock);
+    return c;
+}
+
+static void cache_add(const char *image, const char *cfg, int arch, const void *cubin, size_t size)
+{
+    void *c = malloc(size);
+    if (!c)
+        return;                      /* a cache, not a requirement */
+    memcpy(c, cubin, size);
+    pthread_mutex_lock(&cache_lock);
+    struct cached *e = &cache[cache_next++ % CACHED];
+    free(e->cubin);
+    snprintf(e->image, sizeof e->image, "%s", image);
+    snprintf(e->cfg, sizeof e->cfg, "%s", cfg);
+    e->arch = arch;
+    e->cubin = c;
+    e->size = size;
+    pthread_mutex_unlock(&cache_lock);
+}
+
 gk_status gk__gpu_module_load(const gk_kernel_image *img, const gk_space *space,
                               const gk_config *cfg, gk_gpu_module *m)
 {
@@ -52,10 +94,16 @@ gk_status gk__gpu_module_load(const gk_kernel_image *img, const gk_space *space,
     GK_CUDA_TRY(cudaGetDevice(&dev));
     GK_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
     size_t size = 0;
+    char key[1024];
+    gk_config_format(&full, key, sizeof key);
+    int arch = 10 * p.major + p.minor;
     void *cubin = take_offered(img->name, &full, &size);
+    if (!cubin)
+        cubin = cache_find(img->name, key, arch, &size);
     if (!cubin) {
         st = gk__nvrtc_compile(img, space, &full, p.major, p.minor, &cubin, &size, m->log, sizeof m->log);
         if (st) return st;
+        cache_add(img->name, key, arch, cubin, size);
     }
     cudaError_t e = cudaLibraryLoadData(&m->lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
     free(cubin);

@@ -40,18 +40,36 @@
 //   gk_stencil_fma_ceiling  chains of independent fp64 FMAs: the arithmetic
 //                      ceiling measured in the same run as the benchmark
 
+// Two options of DESIGN 1 and 2 (the tile of DESIGN 0 takes RX too):
+//   RX = 2  each thread owns two adjacent x columns: the tile is 2*BX wide,
+//           a thread reads its 4-wide window of a row with two 16-byte
+//           shared loads (2 values per output instead of 3) and carries
+//           2*RY independent chains per stage
+//   ASYNC   the planes go from global to shared memory with cp.async (zero
+//           fill outside the grid) into a ring of PREFETCH+1 input planes:
+//           PREFETCH planes are in flight while one is used, no register
+//           holds them and no thread stores them before the barrier
+// Neither changes any output's FMA chain: every point still takes the 27
+// terms in the CPU's order.
+
 // The tunable parameters: their ranges, defaults and candidate values are
 // described once, in src/core/space_stencil.c; the build and NVRTC pass every
 // one of them as -DNAME=VALUE, so none has a default here.
-//   BX      threads along x = tile width
+//   BX      threads along x (tile width BX*RX)
 //   BY      threads along y
 //   RY      outputs per thread along y (tile height BY*RY)
+//   RX      outputs per thread along x (1 or 2)
 //   ZC      z planes per block (z chunk)
 //   UNROLL  unroll of the z loop
 //   DESIGN  which kernel the host launches (0 tile, 1 stream, 2 temporal);
 //           all are built
 //   TSTEPS  steps per pass of DESIGN 2 (1..4; the host picks the kernel)
-//   PREFETCH planes loaded ahead into registers by DESIGN 1 and 2 (1 or 2)
+//   PREFETCH planes loaded ahead (into registers, or with ASYNC into the
+//           shared ring) by DESIGN 1 and 2 (1 or 2)
+//   ASYNC   0 = register prefetch, 1 = cp.async ring (DESIGN 1 and 2)
+//   MINB    blocks per SM the compiler must fit (__launch_bounds__: caps
+//           the registers per thread at 65536 / (MINB * BX * BY)); 0 = no
+//           minimum (the compiler's choice, not the same as 1)
 #ifndef BX
 #error "BX must be defined (gk passes every parameter of the kernel's space)"
 #endif
@@ -60,6 +78,9 @@
 #endif
 #ifndef RY
 #error "RY must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef RX
+#error "RX must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #ifndef ZC
 #error "ZC must be defined (gk passes every parameter of the kernel's space)"
@@ -76,56 +97,89 @@
 #ifndef PREFETCH
 #error "PREFETCH must be defined (gk passes every parameter of the kernel's space)"
 #endif
+#ifndef ASYNC
+#error "ASYNC must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef MINB
+#error "MINB must be defined (gk passes every parameter of the kernel's space)"
+#endif
 #if TSTEPS < 1 || TSTEPS > 4
 #error "TSTEPS must be 1..4 (gk_stencil_temporal1..4 are built)"
+#endif
+#if RX != 1 && RX != 2
+#error "RX must be 1 or 2"
 #endif
 
 #define GK_PRAGMA_(x) _Pragma(#x)
 #define GK_UNROLL_(n) GK_PRAGMA_(unroll n)
 
-#define TW (BX + 2)
+#define TI (BX * RX)                 // interior width of the tile
+#define TW (TI + 2)
 #define TH (BY * RY + 2)
 #define TPB (BX * BY)
+#if MINB > 0
+#define GK_BOUNDS_ __launch_bounds__(TPB, MINB)
+#else
+#define GK_BOUNDS_ __launch_bounds__(TPB)
+#endif
+// input planes in shared memory of DESIGN 1 and 2 (the ring)
+#define NIN (ASYNC ? PREFETCH + 1 : 2)
 
 struct gk_stencil_coeffs { double c[27]; };
 
 typedef long long i64;
 
 // A plane of the tile is loaded in two parts so that the big one is
-// coalesced and aligned: the BX interior columns of each of the TH rows
-// (thread (tx, ty) takes column tx of rows ty, ty+BY, ...), and the two halo
-// columns x0-1 and x0+BX (threads tid < 2*TH).  Values outside [-1, n] are
-// read as 0 (they only feed outputs that are not stored).
+// coalesced and aligned: the TI interior columns of each of the TH rows
+// (thread (tx, ty) takes columns tx, tx+BX, ... of rows ty, ty+BY, ...), and
+// the two halo columns x0-1 and x0+TI (threads tid < 2*TH).  Values outside
+// [-1, n] are read as 0 (they only feed outputs that are not stored).
 #define NI ((TH + BY - 1) / BY)
 #define NH ((2 * TH + TPB - 1) / TPB)
 
-struct plane_regs { double in[NI]; double h[NH]; };
+struct plane_regs { double in[NI][RX]; double h[NH]; };
 
-// LOW: the tile may start left of or above the grid (DESIGN 2): indices
-// below -1 read as 0 too.  zmax: planes above it are not needed (read as 0).
+// Visits every element of a plane this thread loads: f(smem index, global
+// pointer, in range).  LOW: the tile may start left of or above the grid
+// (DESIGN 2): indices below -1 are out of range too.  Planes outside
+// [-1, nz] are out of range.
+template <bool LOW, class F>
+__device__ __forceinline__ void plane_elems(F f, const double *__restrict__ in, int x0, int y0, int z,
+                                            int nx, int ny, int nz, int px, i64 plane, int tx, int ty,
+                                            int tid)
+{
+    bool zok = z >= -1 && z <= nz;
+    const double *p = in + (i64)z * plane;
+#pragma unroll
+    for (int j = 0; j < NI; j++) {
+        int ly = ty + j * BY, gy = y0 - 1 + ly;
+#pragma unroll
+        for (int c = 0; c < RX; c++) {
+            int lx = tx + c * BX, gx = x0 + lx;
+            f(j, c, ly < TH, ly * TW + lx + 1, p + (i64)gy * px + gx,
+              zok && gx <= nx && gy <= ny && (!LOW || (gx >= -1 && gy >= -1)));
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < NH; j++) {
+        int i = tid + j * TPB;
+        int ly = i >> 1, hx = i & 1 ? x0 + TI : x0 - 1, gy = y0 - 1 + ly;
+        f(-1 - j, 0, i < 2 * TH, ly * TW + (i & 1 ? TI + 1 : 0), p + (i64)gy * px + hx,
+          zok && hx <= nx && gy <= ny && (!LOW || (hx >= -1 && gy >= -1)));
+    }
+}
+
 template <bool LOW>
 __device__ __forceinline__ void load_plane_(plane_regs &v, const double *__restrict__ in,
                                             int x0, int y0, int z, int nx, int ny, int nz,
                                             int px, i64 plane, int tx, int ty, int tid)
 {
-    bool zok = z >= -1 && z <= nz;
-    const double *p = in + (i64)z * plane;
-    int gx = x0 + tx;
-#pragma unroll
-    for (int j = 0; j < NI; j++) {
-        int ly = ty + j * BY, gy = y0 - 1 + ly;
-        v.in[j] = 0.0;
-        if (ly < TH && zok && gx <= nx && gy <= ny && (!LOW || (gx >= -1 && gy >= -1)))
-            v.in[j] = __ldg(p + (i64)gy * px + gx);
-    }
-#pragma unroll
-    for (int j = 0; j < NH; j++) {
-        int i = tid + j * TPB;
-        int ly = i >> 1, hx = i & 1 ? x0 + BX : x0 - 1, gy = y0 - 1 + ly;
-        v.h[j] = 0.0;
-        if (i < 2 * TH && zok && hx <= nx && gy <= ny && (!LOW || (hx >= -1 && gy >= -1)))
-            v.h[j] = __ldg(p + (i64)gy * px + hx);
-    }
+    plane_elems<LOW>([&](int j, int c, bool mine, int, const double *g, bool ok) {
+        double x = 0.0;
+        if (mine && ok)
+            x = __ldg(g);
+        if (j >= 0) v.in[j][c] = x; else v.h[-1 - j] = x;
+    }, in, x0, y0, z, nx, ny, nz, px, plane, tx, ty, tid);
 }
 
 __device__ __forceinline__ void load_plane(plane_regs &v, const double *__restrict__ in,
@@ -140,15 +194,99 @@ __device__ __forceinline__ void store_plane(double *s, const plane_regs &v, int 
 #pragma unroll
     for (int j = 0; j < NI; j++) {
         int ly = ty + j * BY;
-        if (ly < TH)
-            s[ly * TW + tx + 1] = v.in[j];
+#pragma unroll
+        for (int c = 0; c < RX; c++)
+            if (ly < TH)
+                s[ly * TW + tx + c * BX + 1] = v.in[j][c];
     }
 #pragma unroll
     for (int j = 0; j < NH; j++) {
         int i = tid + j * TPB;
         if (i < 2 * TH)
-            s[(i >> 1) * TW + (i & 1 ? BX + 1 : 0)] = v.h[j];
+            s[(i >> 1) * TW + (i & 1 ? TI + 1 : 0)] = v.h[j];
     }
+}
+
+// cp.async (sm_80 and later; a plain load and store before): one 8-byte
+// copy, zero-filled when !ok (src is then not read: it is any valid address)
+__device__ __forceinline__ void cp8(double *dst, const double *src, bool ok)
+{
+#if __CUDA_ARCH__ >= 800
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 8 : 0)
+                 : "memory");
+#else
+    *dst = ok ? __ldg(src) : 0.0;
+#endif
+}
+
+__device__ __forceinline__ void cp_commit()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+// wait until at most N of this thread's groups are pending
+template <int N>
+__device__ __forceinline__ void cp_wait()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+// Starts the copy of plane z of the tile at (x0, y0) into s (ASYNC).
+template <bool LOW>
+__device__ __forceinline__ void issue_plane(double *s, const double *__restrict__ in, int x0, int y0, int z,
+                                            int nx, int ny, int nz, int px, i64 plane, int tx, int ty,
+                                            int tid)
+{
+    plane_elems<LOW>([&](int, int, bool mine, int si, const double *g, bool ok) {
+        if (mine)
+            cp8(s + si, ok ? g : in, ok);
+    }, in, x0, y0, z, nx, ny, nz, px, plane, tx, ty, tid);
+}
+
+// The thread's window of a plane: rows ty*RY .. ty*RY+RY+1 of the tile,
+// columns tx*RX .. tx*RX+RX+1 (RX = 2: two 16-byte loads per row; TW is
+// even, so every row starts 16-byte aligned).
+__device__ __forceinline__ void read_window(double (&w)[RY + 2][RX + 2], const double *src, int tx, int ty)
+{
+#pragma unroll
+    for (int r = 0; r < RY + 2; r++) {
+        const double *row = src + (ty * RY + r) * TW + tx * RX;
+#if RX == 2
+        double2 a = *reinterpret_cast<const double2 *>(row), b = *reinterpret_cast<const double2 *>(row + 2);
+        w[r][0] = a.x; w[r][1] = a.y; w[r][2] = b.x; w[r][3] = b.y;
+#else
+#pragma unroll
+        for (int d = 0; d < 3; d++)
+            w[r][d] = row[d];
+#endif
+    }
+}
+
+// One plane of the 2.5D stream for output (r, c) of the thread: output k-1
+// gets its last nine terms (dz = +1) and is returned, output k the middle
+// nine (dz = 0) in a1, output k+1 its first nine (dz = -1) in a0.
+__device__ __forceinline__ double stream_point(const double (&w)[RY + 2][RX + 2], const gk_stencil_coeffs &c,
+                                               double &a0, double &a1, int r, int x)
+{
+    double t2 = a1, t1 = a0;
+#pragma unroll
+    for (int j = 0; j < 9; j++)
+        t2 = fma(c.c[18 + j], w[r + j / 3][x + j % 3], t2);
+#pragma unroll
+    for (int j = 0; j < 9; j++)
+        t1 = fma(c.c[9 + j], w[r + j / 3][x + j % 3], t1);
+    double t0 = c.c[0] * w[r][x];
+#pragma unroll
+    for (int j = 1; j < 9; j++)
+        t0 = fma(c.c[j], w[r + j / 3][x + j % 3], t0);
+    a1 = t1;
+    a0 = t0;
+    return t2;
 }
 
 extern "C" __global__ void __launch_bounds__(256)
@@ -169,13 +307,13 @@ gk_stencil_naive(const double *__restrict__ in, double *__restrict__ out, int nx
     out[(i64)z * plane + (i64)y * px + x] = t;
 }
 
-extern "C" __global__ void __launch_bounds__(TPB)
+extern "C" __global__ void GK_BOUNDS_
 gk_stencil_tile(const double *__restrict__ in, double *__restrict__ out, int nx, int ny, int nz,
                 int px, int py, gk_stencil_coeffs c)
 {
-    extern __shared__ double smem[];           // 4 planes of TW x TH
+    extern __shared__ __align__(16) double smem[];   // 4 planes of TW x TH
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
-    const int x0 = blockIdx.x * BX, y0 = blockIdx.y * (BY * RY), z0 = blockIdx.z * ZC;
+    const int x0 = blockIdx.x * TI, y0 = blockIdx.y * (BY * RY), z0 = blockIdx.z * ZC;
     const int z1 = min(z0 + ZC, nz);
     const i64 plane = (i64)px * py;
     plane_regs v;
@@ -184,7 +322,6 @@ gk_stencil_tile(const double *__restrict__ in, double *__restrict__ out, int nx,
     store_plane(smem + ((z0 + 3) & 3) * TW * TH, v, tx, ty, tid);
     load_plane(v, in, x0, y0, z0, nx, ny, nz, px, plane, tx, ty, tid);
     store_plane(smem + (z0 & 3) * TW * TH, v, tx, ty, tid);
-    const int x = x0 + tx;
     GK_UNROLL_(UNROLL)
     for (int z = z0; z < z1; z++) {
         // Slot (z+1)&3 held plane z-3, which nobody reads any more: every
@@ -195,42 +332,86 @@ gk_stencil_tile(const double *__restrict__ in, double *__restrict__ out, int nx,
         const double *sm = smem + ((z + 3) & 3) * TW * TH, *s0 = smem + (z & 3) * TW * TH,
                      *sp = smem + ((z + 1) & 3) * TW * TH;
 #pragma unroll
-        for (int r = 0; r < RY; r++) {
-            int ly = ty * RY + r + 1, lx = tx + 1;
-            const double *q[3] = { sm, s0, sp };
-            double t = c.c[0] * sm[(ly - 1) * TW + lx - 1];
+        for (int cx = 0; cx < RX; cx++) {
+            const int lx = tx + cx * BX + 1, x = x0 + lx - 1;
 #pragma unroll
-            for (int k = 1; k < 27; k++)
-                t = fma(c.c[k], q[k / 9][(ly + k / 3 % 3 - 1) * TW + lx + k % 3 - 1], t);
-            int y = y0 + ty * RY + r;
-            if (x < nx && y < ny)
-                out[(i64)z * plane + (i64)y * px + x] = t;
+            for (int r = 0; r < RY; r++) {
+                int ly = ty * RY + r + 1;
+                const double *q[3] = { sm, s0, sp };
+                double t = c.c[0] * sm[(ly - 1) * TW + lx - 1];
+#pragma unroll
+                for (int k = 1; k < 27; k++)
+                    t = fma(c.c[k], q[k / 9][(ly + k / 3 % 3 - 1) * TW + lx + k % 3 - 1], t);
+                int y = y0 + ty * RY + r;
+                if (x < nx && y < ny)
+                    out[(i64)z * plane + (i64)y * px + x] = t;
+            }
         }
     }
 }
 
-extern "C" __global__ void __launch_bounds__(TPB)
+// The store of the RX outputs of row y of a one-step kernel (x: the first;
+// x is even when RX = 2, so a pair inside the grid is one 16-byte store).
+__device__ __forceinline__ void store_row(double *__restrict__ o, int x, int nx, const double (&t)[RX])
+{
+#if RX == 2
+    if (x + 1 < nx) {
+        *reinterpret_cast<double2 *>(o) = make_double2(t[0], t[1]);
+        return;
+    }
+#endif
+    if (x < nx)
+        o[0] = t[0];
+}
+
+extern "C" __global__ void GK_BOUNDS_
 gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int nx, int ny, int nz,
                   int px, int py, gk_stencil_coeffs c)
 {
-    extern __shared__ double smem[];           // 2 planes of TW x TH
+    extern __shared__ __align__(16) double smem[];   // NIN planes of TW x TH
+    constexpr int PL = TW * TH;
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
-    const int x0 = blockIdx.x * BX, y0 = blockIdx.y * (BY * RY), z0 = blockIdx.z * ZC;
+    const int x0 = blockIdx.x * TI, y0 = blockIdx.y * (BY * RY), z0 = blockIdx.z * ZC;
     const int z1 = min(z0 + ZC, nz);
     const i64 plane = (i64)px * py;
-    const int x = x0 + tx;
-    double a0[RY], a1[RY];                     // partial sums of outputs k+1, k
-    plane_regs v, v2;                          // planes k+1 (and k+2: PREFETCH 2)
+    const int x = x0 + tx * RX;                // the thread's first column
+    double a0[RY][RX], a1[RY][RX];             // partial sums of outputs k+1, k
 #pragma unroll
     for (int r = 0; r < RY; r++)
-        a0[r] = a1[r] = 0.0;
+#pragma unroll
+        for (int cx = 0; cx < RX; cx++)
+            a0[r][cx] = a1[r][cx] = 0.0;
+#if ASYNC
+    // Plane k (k = z0-1 .. z1) goes to slot (k - z0 + 1) % NIN; PREFETCH
+    // groups of copies are in flight (one group per plane, empty past z1).
+#pragma unroll
+    for (int i = 0; i < PREFETCH; i++) {
+        if (z0 - 1 + i <= z1)
+            issue_plane<false>(smem + i * PL, in, x0, y0, z0 - 1 + i, nx, ny, nz, px, plane, tx, ty, tid);
+        cp_commit();
+    }
+    int rs = 0;                                // slot of plane k
+#else
+    plane_regs v, v2;                          // planes k+1 (and k+2: PREFETCH 2)
     load_plane(v, in, x0, y0, z0 - 1, nx, ny, nz, px, plane, tx, ty, tid);
     if (PREFETCH == 2)
         load_plane(v2, in, x0, y0, z0, nx, ny, nz, px, plane, tx, ty, tid);
-    // Plane k (k = z0-1 .. z1) is in buffer (k - z0 + 1) & 1.
+#endif
     GK_UNROLL_(UNROLL)
     for (int k = z0 - 1; k <= z1; k++) {
-        double *s = smem + ((k - z0 + 1) & 1) * TW * TH;
+#if ASYNC
+        cp_wait<PREFETCH - 1>();               // this thread's copies of plane k
+        __syncthreads();                       // everyone's; slot rs-1 is free
+        {
+            int ws = rs == 0 ? NIN - 1 : rs - 1;
+            if (k + PREFETCH <= z1)
+                issue_plane<false>(smem + ws * PL, in, x0, y0, k + PREFETCH, nx, ny, nz, px, plane, tx, ty, tid);
+            cp_commit();
+        }
+        const double *s = smem + rs * PL;
+        rs = rs == NIN - 1 ? 0 : rs + 1;
+#else
+        double *s = smem + ((k - z0 + 1) & 1) * PL;
         store_plane(s, v, tx, ty, tid);
         __syncthreads();
         // The other buffer was last read before this barrier: refill the
@@ -242,77 +423,90 @@ gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int n
         } else if (k < z1) {
             load_plane(v, in, x0, y0, k + 1, nx, ny, nz, px, plane, tx, ty, tid);
         }
-        double w[RY + 2][3];
-#pragma unroll
-        for (int r = 0; r < RY + 2; r++)
-#pragma unroll
-            for (int d = 0; d < 3; d++)
-                w[r][d] = s[(ty * RY + r) * TW + tx + d];
+#endif
+        double w[RY + 2][RX + 2];
+        read_window(w, s, tx, ty);
 #pragma unroll
         for (int r = 0; r < RY; r++) {
-            // output k-1 gets its last nine terms (dz = +1) and is done
-            double t2 = a1[r];
-            double t1 = a0[r];
+            double t[RX];
 #pragma unroll
-            for (int j = 0; j < 9; j++)
-                t2 = fma(c.c[18 + j], w[r + j / 3][j % 3], t2);
-            // output k: the middle nine (dz = 0)
-#pragma unroll
-            for (int j = 0; j < 9; j++)
-                t1 = fma(c.c[9 + j], w[r + j / 3][j % 3], t1);
-            // output k+1: the first nine (dz = -1)
-            double t0 = c.c[0] * w[r][0];
-#pragma unroll
-            for (int j = 1; j < 9; j++)
-                t0 = fma(c.c[j], w[r + j / 3][j % 3], t0);
+            for (int cx = 0; cx < RX; cx++)
+                t[cx] = stream_point(w, c, a0[r][cx], a1[r][cx], r, cx);
             int y = y0 + ty * RY + r;
-            if (k - 1 >= z0 && x < nx && y < ny)
-                out[(i64)(k - 1) * plane + (i64)y * px + x] = t2;
-            a1[r] = t1;
-            a0[r] = t0;
+            if (k - 1 >= z0 && y < ny)
+                store_row(out + (i64)(k - 1) * plane + (i64)y * px + x, x, nx, t);
         }
     }
 }
 
 // DESIGN 2 with NS steps per pass (see the top of the file).  Shared memory:
-// 2*NS planes of TW x TH: buffer (s, parity) = stage s's planes of that
-// parity (s = 0: the input).
+// NIN input planes (the ring), then 2 planes per intermediate stage
+// s = 1..NS-1 (by parity of the plane) of TW x TH.
 template <int NS>
 __device__ __forceinline__ void temporal(const double *__restrict__ in, double *__restrict__ out,
                                          int nx, int ny, int nz, int px, int py,
                                          const gk_stencil_coeffs &c, double *smem)
 {
     constexpr int PL = TW * TH;
-    constexpr int OW = BX - 2 * (NS - 1), OH = BY * RY - 2 * (NS - 1);
+    constexpr int OW = TI - 2 * (NS - 1), OH = BY * RY - 2 * (NS - 1);
     static_assert(OW >= 1 && OH >= 1, "tile too small for NS steps (space_stencil.c rejects it)");
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
-    // global coordinates of thread column 0 / row 0 of the extended tile
+    // global coordinates of column 0 / row 0 of the extended tile
     const int X0 = blockIdx.x * OW - (NS - 1), Y0 = blockIdx.y * OH - (NS - 1);
     const int z0 = blockIdx.z * ZC, z1 = min(z0 + ZC, nz);
     const i64 plane = (i64)px * py;
-    const int x = X0 + tx;
-    const bool xin = x >= 0 && x < nx;
-    // the output columns: stage NS is valid on tx in [NS-1, BX-NS]
-    const bool xout = tx >= NS - 1 && tx <= BX - NS && xin;
-    for (int i = tid; i < 2 * NS * PL; i += TPB)
+    bool xin[RX], xout[RX];
+#pragma unroll
+    for (int cx = 0; cx < RX; cx++) {
+        const int lx = tx * RX + cx, x = X0 + lx;
+        xin[cx] = x >= 0 && x < nx;
+        // the output columns: stage NS is valid on lx in [NS-1, TI-NS]
+        xout[cx] = lx >= NS - 1 && lx <= TI - NS && xin[cx];
+    }
+    for (int i = tid; i < (NIN + 2 * (NS - 1)) * PL; i += TPB)
         smem[i] = 0.0;                           // the never-written edges
     __syncthreads();
-    double a0[NS][RY], a1[NS][RY];
+    double a0[NS][RY][RX], a1[NS][RY][RX];
 #pragma unroll
     for (int s = 0; s < NS; s++)
 #pragma unroll
         for (int r = 0; r < RY; r++)
-            a0[s][r] = a1[s][r] = 0.0;
+#pragma unroll
+            for (int cx = 0; cx < RX; cx++)
+                a0[s][r][cx] = a1[s][r][cx] = 0.0;
     // Stage s (1..NS) is needed on planes [z0-(NS-s), z1-1+(NS-s)]; at
     // iteration k it reads plane k-2(s-1) of stage s-1 and finishes the
     // plane below it.  The input (stage 0) is needed on [z0-NS, z1+NS-1].
     const int kbeg = z0 - NS, klast = z1 + NS - 1, kend = z1 + 2 * NS - 2;
+#if ASYNC
+#pragma unroll
+    for (int i = 0; i < PREFETCH; i++) {
+        if (kbeg + i <= klast)
+            issue_plane<true>(smem + i * PL, in, X0, Y0, kbeg + i, nx, ny, nz, px, plane, tx, ty, tid);
+        cp_commit();
+    }
+    int rs = 0;                                  // slot of input plane k
+#else
     plane_regs v, v2;                            // planes k+1 (and k+2: PREFETCH 2)
     load_plane_<true>(v, in, X0, Y0, kbeg, nx, ny, nz, px, plane, tx, ty, tid);
     if (PREFETCH == 2)
         load_plane_<true>(v2, in, X0, Y0, kbeg + 1, nx, ny, nz, px, plane, tx, ty, tid);
+#endif
     GK_UNROLL_(UNROLL)
     for (int k = kbeg; k <= kend; k++) {
+#if ASYNC
+        cp_wait<PREFETCH - 1>();
+        __syncthreads();
+        // every buffer written below was last read before this barrier
+        {
+            int ws = rs == 0 ? NIN - 1 : rs - 1;
+            if (k + PREFETCH <= klast)
+                issue_plane<true>(smem + ws * PL, in, X0, Y0, k + PREFETCH, nx, ny, nz, px, plane, tx, ty, tid);
+            cp_commit();
+        }
+        const double *inp = smem + rs * PL;
+        rs = rs == NIN - 1 ? 0 : rs + 1;
+#else
         store_plane(smem + (k & 1) * PL, v, tx, ty, tid);
         __syncthreads();
         // every buffer written below was last read before this barrier
@@ -323,42 +517,31 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
         } else if (k < klast) {
             load_plane_<true>(v, in, X0, Y0, k + 1, nx, ny, nz, px, plane, tx, ty, tid);
         }
+        const double *inp = smem + (k & 1) * PL;
+#endif
 #pragma unroll
         for (int s = 1; s <= NS; s++) {
             const int rp = k - 2 * (s - 1), f = rp - 1;   // plane read, plane finished
             if (rp < z0 - (NS - s) - 1 || rp > z1 + (NS - s))
                 continue;                                 // uniform over the block
-            const double *src = smem + (2 * (s - 1) + (rp & 1)) * PL;
-            double w[RY + 2][3];
-#pragma unroll
-            for (int r = 0; r < RY + 2; r++)
-#pragma unroll
-                for (int d = 0; d < 3; d++)
-                    w[r][d] = src[(ty * RY + r) * TW + tx + d];
-            double *dst = smem + (2 * s + (f & 1)) * PL;
+            const double *src = s == 1 ? inp : smem + (NIN + 2 * (s - 2) + (rp & 1)) * PL;
+            double w[RY + 2][RX + 2];
+            read_window(w, src, tx, ty);
+            double *dst = smem + (NIN + 2 * (s - 1) + (f & 1)) * PL;
             const bool fin = f >= 0 && f < nz;
 #pragma unroll
             for (int r = 0; r < RY; r++) {
-                double t2 = a1[s - 1][r];
-                double t1 = a0[s - 1][r];
-#pragma unroll
-                for (int j = 0; j < 9; j++)
-                    t2 = fma(c.c[18 + j], w[r + j / 3][j % 3], t2);
-#pragma unroll
-                for (int j = 0; j < 9; j++)
-                    t1 = fma(c.c[9 + j], w[r + j / 3][j % 3], t1);
-                double t0 = c.c[0] * w[r][0];
-#pragma unroll
-                for (int j = 1; j < 9; j++)
-                    t0 = fma(c.c[j], w[r + j / 3][j % 3], t0);
-                a1[s - 1][r] = t1;
-                a0[s - 1][r] = t0;
                 const int ly = ty * RY + r, y = Y0 + ly;
                 const bool yin = y >= 0 && y < ny;
-                if (s < NS) {
-                    dst[(ly + 1) * TW + tx + 1] = fin && xin && yin ? t2 : 0.0;
-                } else if (f >= z0 && xout && yin && ly >= NS - 1 && ly <= BY * RY - NS) {
-                    out[(i64)f * plane + (i64)y * px + x] = t2;
+#pragma unroll
+                for (int cx = 0; cx < RX; cx++) {
+                    double t2 = stream_point(w, c, a0[s - 1][r][cx], a1[s - 1][r][cx], r, cx);
+                    const int lx = tx * RX + cx;
+                    if (s < NS) {
+                        dst[(ly + 1) * TW + lx + 1] = fin && xin[cx] && yin ? t2 : 0.0;
+                    } else if (f >= z0 && xout[cx] && yin && ly >= NS - 1 && ly <= BY * RY - NS) {
+                        out[(i64)f * plane + (i64)y * px + X0 + lx] = t2;
+                    }
                 }
             }
         }
@@ -366,15 +549,15 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
 }
 
 #define GK_TEMPORAL_KERNEL(N)                                                              \
-    extern "C" __global__ void __launch_bounds__(TPB)                                      \
+    extern "C" __global__ void GK_BOUNDS_                                      \
     gk_stencil_temporal##N(const double *__restrict__ in, double *__restrict__ out, int nx, \
                            int ny, int nz, int px, int py, gk_stencil_coeffs c)            \
     {                                                                                      \
-        extern __shared__ double smem[];                                                   \
+        extern __shared__ __align__(16) double smem[];                                     \
         temporal<N>(in, out, nx, ny, nz, px, py, c, smem);                                 \
     }
 
-#define GK_FITS_(N) (BX - 2 * ((N) - 1) >= 1 && BY * RY - 2 * ((N) - 1) >= 1)
+#define GK_FITS_(N) (TI - 2 * ((N) - 1) >= 1 && BY * RY - 2 * ((N) - 1) >= 1)
 // a kernel whose tile would be empty is built as a stub the host never runs
 #define GK_TEMPORAL_STUB(N)                                                                \
     extern "C" __global__ void gk_stencil_temporal##N(const double *in, double *out, int nx,\

@@ -19,7 +19,7 @@ struct gk_stencil_gpu {
     gk_gpu_module mod;
     gk_config cfg;                 /* complete */
     cudaKernel_t k_naive, k_tile, k_stream, k_temporal[5], k_ceil;
-    int design, bx, by, ry, zc, tsteps;
+    int design, bx, by, ry, rx, zc, tsteps;
     int nx, ny, nz;
     int px, py, pz;
     double *buf[2];
@@ -73,6 +73,7 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, 
     g->bx = gk__param(&g->cfg, "BX");
     g->by = gk__param(&g->cfg, "BY");
     g->ry = gk__param(&g->cfg, "RY");
+    g->rx = gk__param(&g->cfg, "RX");
     g->zc = gk__param(&g->cfg, "ZC");
     g->tsteps = gk__param(&g->cfg, "TSTEPS");
     g->nx = nx; g->ny = ny; g->nz = nz;
@@ -191,7 +192,7 @@ static gk_status launch(gk_stencil_gpu *g, int naive, int nsteps)
         grid = gk__dim3((unsigned)(g->nx + 31) / 32, (unsigned)(g->ny + 7) / 8, (unsigned)g->nz);
         block = gk__dim3(32, 8, 1);
     } else {
-        int ow = g->bx, oh = g->by * g->ry;
+        int ow = g->bx * g->rx, oh = g->by * g->ry;
         if (g->design == 2) {
             k = g->k_temporal[nsteps];
             ow -= 2 * (nsteps - 1);
@@ -202,7 +203,7 @@ static gk_status launch(gk_stencil_gpu *g, int naive, int nsteps)
         grid = gk__dim3((unsigned)((g->nx + ow - 1) / ow), (unsigned)((g->ny + oh - 1) / oh),
                         (unsigned)((g->nz + g->zc - 1) / g->zc));
         block = gk__dim3((unsigned)g->bx, (unsigned)g->by, 1);
-        smem = gk__stencil_smem_bytes(g->design, g->bx, g->by, g->ry, g->design == 2 ? nsteps : 1);
+        smem = gk__stencil_smem_cfg(&g->cfg, g->design == 2 ? nsteps : 1);
     }
     int nx = g->nx, ny = g->ny, nz = g->nz, px = g->px, py = g->py;
     const double *in = origin(g, g->cur);
