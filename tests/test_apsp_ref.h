@@ -73,8 +73,15 @@ static inline void ref_fw(int32_t *d, int32_t V)
     int64_t *x = malloc((size_t)(n * n) * sizeof *x);
     const int64_t NOPATH = INT64_MAX / 4;
     for (int64_t i = 0; i < n * n; i++) x[i] = d[i] == GK_APSP_INF ? NOPATH : d[i];
-    for (int64_t k = 0; k < n; k++)
-#pragma omp parallel for
+    /* One team for every k (a barrier per k, not a fork and join), of at
+     * most 8 threads and one per 16384 entries: under `make -j check` on a
+     * loaded many-core machine, all its threads forked V times per graph
+     * made this reference take minutes. */
+    int team = (int)(n * n / 16384 + 1 < 8 ? n * n / 16384 + 1 : 8);
+    (void)team;
+#pragma omp parallel num_threads(team)
+    for (int64_t k = 0; k < n; k++) {
+#pragma omp for schedule(static)
         for (int64_t i = 0; i < n; i++) {
             int64_t a = x[i * n + k];
             if (a == NOPATH) continue;
@@ -82,6 +89,7 @@ static inline void ref_fw(int32_t *d, int32_t V)
                 if (x[k * n + j] != NOPATH && a + x[k * n + j] < x[i * n + j])
                     x[i * n + j] = a + x[k * n + j];
         }
+    }
     for (int64_t i = 0; i < n * n; i++) d[i] = x[i] >= GK_APSP_INF ? GK_APSP_INF : (int32_t)x[i];
     free(x);
 }

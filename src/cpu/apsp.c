@@ -21,6 +21,25 @@
 #include <string.h>
 
 #define B 64          /* tile edge: three 16 KiB tiles stay in L1/L2 */
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Threads for a blocked Floyd-Warshall over nt x nt tiles: no more than
+ * there are tiles (each round's widest phase), so a small graph is not
+ * spread over a large machine only to pay 3 nt barriers of all its threads
+ * (on a loaded 64-core machine that made V < 200 take seconds). */
+static int team(int64_t nt)
+{
+#ifdef _OPENMP
+    int64_t t = omp_get_max_threads();
+    return (int)(nt * nt < t ? nt * nt : t);
+#else
+    (void)nt;
+    return 1;
+#endif
+}
 #define R 4           /* output rows held in registers by the micro-kernel */
 
 #if defined(__x86_64__) && defined(__has_attribute)
@@ -156,7 +175,7 @@ gk_status gk__apsp_cpu(int32_t *dist, int32_t V)
     if (st) return st;
 #define TILE(bi, bj) (t + ((bi) * nt + (bj)) * (int64_t)(B * B))
 
-#pragma omp parallel
+#pragma omp parallel num_threads(team(nt))
     {
         /* to tile-major order, INF in the padding */
 #pragma omp for schedule(static)
@@ -283,7 +302,7 @@ gk_status gk__apsp_cpu16(const int32_t *dist, uint16_t *out, int32_t V)
     if (st) return st;
 #define TILE(bi, bj) (t + ((bi) * nt + (bj)) * (int64_t)(B * B))
 
-#pragma omp parallel
+#pragma omp parallel num_threads(team(nt))
     {
         /* to tile-major order, every entry clamped to the cap, the padding
          * at the cap (it adds no path shorter than the cap) */
