@@ -409,21 +409,35 @@ static gk_status gpus_exchange(gk_context *ctx, gk_stencil_exchange want, gpu_se
     return GK_OK;
 }
 
+static void xchg_init(gk_stencil_xchg *x, gk_context *ctx, const slabs *l, gpu_set *s, int mode)
+{
+    memset(x, 0, sizeof *x);
+    x->mode = mode;
+    x->H = l->H;
+    x->nccl = s->nccl;
+    x->comm = ctx->comm;
+    x->below = x->above = -1;
+    if (ctx->comm) {
+        int me = gk__comm_rank(ctx->comm);
+        x->below = below(l, me);
+        x->above = above(l, me);
+    }
+}
+
+/* NCCL connects two ranks on their first transfer (a tenth of a second and
+ * more): one halo exchange before the compute is timed. */
+static gk_status gpus_connect(gk_context *ctx, const slabs *l, gpu_set *s, int mode)
+{
+    gk_stencil_xchg x;
+    xchg_init(&x, ctx, l, s, mode);
+    return mode == GK__SX_NCCL && s->n ? gk__stencil_multi_connect(s->parts, s->n, &x) : GK_OK;
+}
+
 static gk_status gpus_run(gk_context *ctx, const slabs *l, gpu_set *s, int mode, int steps, double *busy,
                           double *stall)
 {
     gk_stencil_xchg x;
-    memset(&x, 0, sizeof x);
-    x.mode = mode;
-    x.H = l->H;
-    x.nccl = s->nccl;
-    x.comm = ctx->comm;
-    x.below = x.above = -1;
-    if (ctx->comm) {
-        int me = gk__comm_rank(ctx->comm);
-        x.below = below(l, me);
-        x.above = above(l, me);
-    }
+    xchg_init(&x, ctx, l, s, mode);
     gk_status st = s->n ? gk__stencil_multi_run(s->parts, s->n, &x, steps) : GK_OK;
     *busy = x.busy;
     *stall = x.stall;
@@ -455,7 +469,8 @@ static gk_status run_gpu(gk_context *ctx, const slabs *l, source *src, const cha
     if ((st = gk__comm_agree(comm, st)))
         goto out;
     rep->read = gk_wtime() - t0;
-    if ((st = gpus_exchange(ctx, want, &s, &mode, rep->exchange, sizeof rep->exchange)))
+    if ((st = gpus_exchange(ctx, want, &s, &mode, rep->exchange, sizeof rep->exchange))
+        || (st = gk__comm_agree(comm, gpus_connect(ctx, l, &s, mode))))
         goto out;
     t0 = gk_wtime();
     st = gk__comm_agree(comm, gpus_run(ctx, l, &s, mode, steps, &rep->exchange_busy, &rep->exchange_stall));

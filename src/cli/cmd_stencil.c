@@ -97,9 +97,9 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
             if (v[i] >= 0)
                 fprintf(cli_report, "%-16s %12.6f %7.1f%%\n", names[i], v[i], total > 0 ? 100 * v[i] / total : 0);
             if (i == 1) {
-                fprintf(cli_report, "%-16s %12.6f %7s  (copying halo planes)\n", "  exchange busy",
+                fprintf(cli_report, "%-16s %12.6f %7s  (moving halo planes)\n", "  exchange busy",
                         rep.exchange_busy, "");
-                fprintf(cli_report, "%-16s %12.6f %7s  (compute waiting for its halo)\n", "  exchange stall",
+                fprintf(cli_report, "%-16s %12.6f %7s  (compute waiting for its next halo)\n", "  exchange stall",
                         rep.exchange_stall, "");
             }
         }

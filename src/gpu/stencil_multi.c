@@ -434,6 +434,14 @@ static gk_status first_halos(gk_stencil_part **parts, int nlocal, gk_stencil_xch
     return st;
 }
 
+gk_status gk__stencil_multi_connect(gk_stencil_part **parts, int nlocal, gk_stencil_xchg *x)
+{
+    double unused;
+    if (x->H < 1 || (x->mode != GK__SX_PEER && nlocal != 1) || x->mode == GK__SX_HOST)
+        return gk__fail(GK_EINVAL, "stencil connect: halo %d, %d parts, exchange mode %d", x->H, nlocal, x->mode);
+    return first_halos(parts, nlocal, x, x->H, NULL, &unused);
+}
+
 gk_status gk__stencil_multi_run(gk_stencil_part **parts, int nlocal, gk_stencil_xchg *x, int steps)
 {
     gk_status st = GK_OK;

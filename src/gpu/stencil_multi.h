@@ -74,6 +74,10 @@ typedef struct gk_stencil_xchg {
  * HOST: exactly one), the exchange overlapped as above; returns when done. */
 gk_status gk__stencil_multi_run(gk_stencil_part **parts, int nlocal, gk_stencil_xchg *x, int steps);
 
+/* Round 0's halo exchange alone (PEER or NCCL), so that NCCL makes its
+ * connections before a timed run; the run copies the halos again. */
+gk_status gk__stencil_multi_connect(gk_stencil_part **parts, int nlocal, gk_stencil_xchg *x);
+
 /* Pinned host memory (fast copies to and from the GPUs). */
 gk_status gk__stencil_pinned(void **p, size_t bytes);
 void gk__stencil_pinned_free(void *p);
