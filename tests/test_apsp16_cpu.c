@@ -10,6 +10,7 @@
 #include "tap.h"
 #include "test_apsp16_cases.h"
 #include "cpu/apsp_cpu.h"
+#include "api/context.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -141,5 +142,22 @@ int main(void)
     ok(gk_apsp_solve(ctx, &one, 1, &o, NULL) == GK_EINVAL && strstr(gk_last_error(), "precision 24"),
        "precision 24 is refused: %s", gk_last_error());
     gk_context_destroy(ctx);
+    /* the memory the front door asks for: the 16-bit CPU path's tiles and
+     * result take the bytes of the int32 path's padded copy (a 16-bit run
+     * on the CPU must not be refused where a 32-bit one runs) */
+    {
+        uint64_t V = 46000, np = 46016, e = V * V, p = np * np;
+        for (int prec = 0; prec <= 32; prec += 16) {
+            ok(gk__apsp_host_peak_bytes(46000, 1, 0, prec) == 4 * e + 4 * p,
+               "CPU, precision %d: the matrix and one padded copy", prec);
+            ok(gk__apsp_host_peak_bytes(46000, 1, 1, prec) == 8 * e + 4 * p,
+               "CPU with the check, precision %d: and the check's copy", prec);
+        }
+        ok(gk__apsp_host_peak_bytes(46000, 0, 0, 32) == 4 * e, "GPU, 32 bits: the matrix alone");
+        ok(gk__apsp_host_peak_bytes(46000, 0, 0, 0) == 6 * e, "GPU, automatic: and a 16-bit result");
+        ok(gk__apsp_host_peak_bytes(46000, 0, 1, 16) == 8 * e + 4 * p,
+           "GPU with the check: the matrix, the check's copy and the blocked CPU code's");
+        ok(gk__apsp_host_peak_bytes(1, 1, 0, 0) == 4 + 4 * 64 * 64, "V = 1: one padded tile");
+    }
     return done_testing();
 }

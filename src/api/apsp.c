@@ -222,6 +222,32 @@ static gk_status solve32(gk_context *ctx, int32_t *dist, int32_t V, const gk_con
 /* The 16-bit path where it applies (see src/cpu/apsp_cpu.h for why it is
  * exact), the int32 path where it does not or where the 16-bit result could
  * not be settled; the times of both runs add up in the report. */
+/* Host memory at the solve's peak, the caller's matrix included, against
+ * the machine's (refused before the OOM killer would): the blocked CPU
+ * code's padded copy (int32, or 16-bit tiles and the 16-bit result: the
+ * same bytes), the GPU's 16-bit result when entries reach the cap, the
+ * check's copy and, checking a GPU run, the blocked CPU code's copy. */
+uint64_t gk__apsp_host_peak_bytes(int32_t V, int cpu, int check, int precision)
+{
+    uint64_t n = V > 0 ? (uint64_t)V : 0, np = (n + 63) / 64 * 64, entry = n * n, padded = np * np;
+    uint64_t solve = 4 * entry + (check ? 4 * entry : 0) + (cpu ? 4 * padded : precision != 32 ? 2 * entry : 0);
+    uint64_t checking = check ? 8 * entry + (cpu ? 0 : 4 * padded) : 0;
+    return solve > checking ? solve : checking;
+}
+
+static gk_status host_memory_check(const gk_context *ctx, const char *name, int32_t V,
+                                   const gk_apsp_options *options)
+{
+    int cpu = ctx->backend != GK_BACKEND_GPU, check = options->check != 0;
+    uint64_t need = gk__apsp_host_peak_bytes(V, cpu, check, options->precision), have = gk__phys_mem_bytes();
+    if (have == 0 || need <= have)
+        return GK_OK;                     /* unknown: let the allocations decide */
+    char b1[32], b2[32];
+    return gk__fail(GK_ENOMEM, "%s: V = %d needs %s of host memory for the distance matrix and the %s "
+                    "solve's copies%s, this machine has %s", name, V, gk__human_bytes((double)need, b1, sizeof b1),
+                    cpu ? "CPU" : "GPU", check ? " and the check's" : "", gk__human_bytes((double)have, b2, sizeof b2));
+}
+
 static gk_status solve_any(gk_context *ctx, int32_t *dist, int32_t V, int precision, int32_t max_entry,
                            const gk_config *cfg, gk_report *rep, apsp_sink *sk)
 {
@@ -328,15 +354,7 @@ static gk_status solve_impl(gk_context *ctx, int32_t *dist, int32_t V, const gk_
     if ((st = gk__ctx_config(ctx, "apsp", V, options->config, &cfg, rep)))
         return st;
     size_t bytes = (size_t)V * (size_t)V * sizeof *dist;   /* V < 2^31: fits in 64 bits */
-    /* The peak: the caller's matrix, the blocked CPU code's padded copy (a
-     * CPU run or the check) and the check's copy; refuse before the OOM
-     * killer would. */
-    int cpu = ctx->backend != GK_BACKEND_GPU;
-    int copies = 1 + (cpu || options->check) + (options->check != 0) + (options->precision != 32);
-    char what[128];
-    snprintf(what, sizeof what, "APSP V = %d on the %s%s (%d V x V int32 matrices)", V, cpu ? "CPU" : "GPU",
-             options->check ? " with the check" : "", copies);
-    if ((st = gk_host_memory_check((uint64_t)copies * (uint64_t)bytes, what)))
+    if ((st = host_memory_check(ctx, "APSP", V, options)))
         return st;
     if (options->check) {
         if ((st = gk__xmalloc((void **)&ref, bytes, "the check's copy of the matrix")))
@@ -532,10 +550,11 @@ gk_status gk_apsp_solve_graph_write(gk_context *ctx, gk_apsp_graph *gr, const gk
     device = 0;
 #endif
     if (!device) {
-        /* the initial matrix on the host, then gk_apsp_solve_write */
+        /* the initial matrix on the host (once it is known to fit with the
+         * rest of the solve), then gk_apsp_solve_write */
         int32_t *d = NULL;
         double t0 = gk_wtime();
-        if ((st = gk__apsp_graph_matrix(gr, &d)))
+        if ((st = host_memory_check(ctx, gr->name, gr->V, options)) || (st = gk__apsp_graph_matrix(gr, &d)))
             return st;
         double built = gk_wtime() - t0;
         st = gk_apsp_solve_write(ctx, d, gr->V, options, path, format, report, wr);

@@ -48,4 +48,9 @@ void gk__ctx_report_init(const gk_context *ctx, gk_report *rep);
 /* The GPU phases of a job, from CUDA-event milliseconds. */
 void gk__report_gpu_ms(gk_report *rep, float h2d_ms, float compute_ms, float d2h_ms);
 
+/* APSP: the host bytes at the solve's peak (src/api/apsp.c), the caller's
+ * V x V int32 matrix included: on the CPU (cpu) or the GPU, with the check
+ * or not, precision 0 (automatic), 16 or 32. */
+uint64_t gk__apsp_host_peak_bytes(int32_t V, int cpu, int check, int precision);
+
 #endif /* GK_API_CONTEXT_H */
