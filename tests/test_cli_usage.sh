@@ -31,6 +31,19 @@ t_result $? "and says it is unused on the CPU"
 t_ok "bench stencil accepts --device" "$GK" bench stencil --device=cpu --sizes=6 --steps=1 --reps=1 --json
 grep -q '"device":"cpu"' "$t_tmp/out"; t_result $? "bench stencil --device=cpu --json says cpu"
 t_fails "usage errors exit 2 in stencil too" 2 "steps" "$GK" stencil --size=4 --steps=x
+# an empty file name is a usage error naming its option or operand, and
+# nothing is written
+t_fails "stencil --output= is named" 2 "^gk: --output: empty file name" "$GK" stencil --size=4 --steps=1 --output=
+t_fails "stencil --input= is named" 2 "^gk: --input: empty file name" "$GK" stencil --size=4 --steps=1 --input=
+t_fails "stencil --coeffs= is named" 2 "^gk: --coeffs: empty file name" "$GK" stencil --size=4 --steps=1 --coeffs=
+t_fails "gemm --input-b= is named" 2 "^gk: --input-b: empty file name" "$GK" gemm --m=2 --n=2 --k=2 --input-b=
+t_fails "elementwise --output= is named" 2 "^gk: --output: empty file name" "$GK" elementwise --size=4 --output=
+t_fails "apsp: an empty OUTPUT operand" 2 "^gk: OUTPUT: empty file name" "$GK" apsp --device=cpu "$d/g" ""
+t_fails "apsp: an empty INPUT operand" 2 "^gk: INPUT: empty file name" "$GK" apsp --device=cpu "" "$d/o_e"
+t_fails "gen grid: an empty OUTPUT operand" 2 "^gk: OUTPUT: empty file name" "$GK" gen grid --size=4 ""
+[ ! -e "$d/o_e" ]; t_result $? "no output after an empty INPUT"
+t_fails "elementwise --size with three numbers quotes the whole value" 2 "'4x4x4' is not a size" \
+  "$GK" elementwise --size=4x4x4
 t_fails "gktune: unknown option" 2 "unrecognized option" "$GKTUNE" --bogus
 grep -q "^Try 'gktune --help'" "$t_tmp/err"; t_result $? "gktune: Try 'gktune --help'"
 # reports never mix with data on stdout, and a lost report is a failure

@@ -132,11 +132,24 @@ int cli_getopt(int argc, char **argv, const struct option *opts)
 void cli_operands(int argc, char **argv, int want, const char *names)
 {
     int have = argc - optind;
-    if (have == want)
+    if (have == want) {
+        /* the operands are file names (INPUT OUTPUT, or OUTPUT): an empty
+         * one is a usage error naming it */
+        for (int i = 0; i < want; i++)
+            if (!*argv[optind + i])
+                cli_usage_error("%s: empty file name", i + 1 < want ? "INPUT" : "OUTPUT");
         return;
+    }
     if (want == 0)
         cli_usage_error("unexpected argument '%s'", argv[optind]);
     cli_usage_error("want %s (got %d argument%s)", names, have, have == 1 ? "" : "s");
+}
+
+const char *cli_path(const char *opt, const char *arg)
+{
+    if (!*arg)
+        cli_usage_error("%s: empty file name", opt);
+    return arg;
 }
 
 void cli_check_output(const char *out, const char *in)

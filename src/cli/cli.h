@@ -33,8 +33,12 @@ void cli_version(void);
  * end.  Call with cli_cmd set; opts end with a zero entry. */
 int cli_getopt(int argc, char **argv, const struct option *opts);
 extern const char *cli_shortopts;   /* ":h" (-h is --help); gktune adds its own */
-/* Usage error unless exactly `want` operands remain (names: "INPUT OUTPUT"). */
+/* Usage error unless exactly `want` operands remain (names says which, for
+ * the message), or when one is empty (they are file names: INPUT OUTPUT, or
+ * OUTPUT). */
 void cli_operands(int argc, char **argv, int want, const char *names);
+/* A file-name option's value: a usage error naming opt when it is empty. */
+const char *cli_path(const char *opt, const char *arg);
 
 /* Before any work: die with one line if OUTPUT cannot be written (see
  * gk_output_check) or is the same file as INPUT (in may be NULL). */

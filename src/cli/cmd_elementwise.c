@@ -22,7 +22,7 @@ static void parse_size2(const char *opt, const char *text, int64_t *dimx, int64_
     if (x) *x = '\0';
     if (gk_parse_i64(opt, buf, INT64_MIN, INT64_MAX, dimx)
         || (x && gk_parse_i64(opt, x + 1, INT64_MIN, INT64_MAX, dimy)))
-        cli_usage_error("%s (want DIMXxDIMY or N)", gk_last_error());
+        cli_usage_error("%s: '%s' is not a size (want DIMXxDIMY or N)", opt, text);
     if (!x) *dimy = *dimx;
     if (gk_elementwise_check_size(*dimx, *dimy, 0))
         cli_usage_error("%s: %s", opt, gk_last_error());
@@ -71,8 +71,8 @@ int cmd_elementwise(int argc, char **argv)
         switch (c) {
         case O_SIZE: size = optarg; break;
         case O_ITERS: niter = cli_parse_i64("--iterations", optarg, 0, INT_MAX); break;
-        case O_INPUT: input = optarg; break;
-        case O_OUTPUT: output = optarg; break;
+        case O_INPUT: input = cli_path("--input", optarg); break;
+        case O_OUTPUT: output = cli_path("--output", optarg); break;
         case O_SEED: seed = cli_parse_u64("--seed", optarg); break;
         case O_DEVICE: want = cli_parse_device(optarg); break;
         case O_CHECK: eo.check = 1; break;

@@ -67,9 +67,9 @@ int cmd_gemm(int argc, char **argv)
         case O_M: m = cli_parse_i64("--m", optarg, 1, INT_MAX); break;
         case O_N: n = cli_parse_i64("--n", optarg, 1, INT_MAX); break;
         case O_K: k = cli_parse_i64("--k", optarg, 1, INT_MAX); break;
-        case O_INPUT_A: in_a = optarg; break;
-        case O_INPUT_B: in_b = optarg; break;
-        case O_OUTPUT: output = optarg; break;
+        case O_INPUT_A: in_a = cli_path("--input-a", optarg); break;
+        case O_INPUT_B: in_b = cli_path("--input-b", optarg); break;
+        case O_OUTPUT: output = cli_path("--output", optarg); break;
         case O_SEED: seed = cli_parse_u64("--seed", optarg); break;
         case O_DEVICE: want = cli_parse_device(optarg); break;
         case O_CHECK: go.check = 1; break;

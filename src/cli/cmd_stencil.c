@@ -138,9 +138,9 @@ int cmd_stencil(int argc, char **argv)
         switch (c) {
         case O_SIZE: size = optarg; break;
         case O_STEPS: steps = cli_parse_i64("--steps", optarg, 0, INT_MAX); break;
-        case O_INPUT: input = optarg; break;
-        case O_OUTPUT: output = optarg; break;
-        case O_COEFFS: coeffs = optarg; break;
+        case O_INPUT: input = cli_path("--input", optarg); break;
+        case O_OUTPUT: output = cli_path("--output", optarg); break;
+        case O_COEFFS: coeffs = cli_path("--coeffs", optarg); break;
         case O_SEED: seed = cli_parse_u64("--seed", optarg); break;
         case O_DEVICE: want = cli_parse_device(optarg); break;
         case O_CHECK: so.check = 1; break;
