@@ -87,7 +87,7 @@ for k in ("read", "compute", "exchange_busy", "exchange_stall", "write"): assert
 d = bytearray(open(sys.argv[1], "rb").read())
 d[8 * 40:8 * 41] = struct.pack("<d", float("nan"))     # z = 1: the last rank'"'"'s plane
 open(sys.argv[2], "wb").write(d)' "$T/in6x4x2" "$T/nan"
-  for b in short:bytes nan:finite missing:open; do
+  for b in short:bytes "nan:x=4 y=2 z=1 (number 40) is NaN" missing:open; do
     f=${b%%:*} pat=${b#*:}
     for np in 2 3; do
       rm -f "$T/bad.out" "$T"/rc.*

@@ -138,10 +138,11 @@ static gk_status source_planes(source *s, const slabs *l, int z, int n, double *
     for (uint64_t i = 0; i < cnt; i++)
         if (!isfinite(buf[i])) {
             uint64_t g = base + i;
-            return gk__fail(GK_EFORMAT, "%s: value %llu (x=%llu y=%llu z=%llu) is not finite", path,
-                            (unsigned long long)g, (unsigned long long)(g % (uint64_t)l->nx),
+            return gk__fail(GK_EFORMAT, "%s: the value at x=%llu y=%llu z=%llu (number %llu) is %s", path,
+                            (unsigned long long)(g % (uint64_t)l->nx),
                             (unsigned long long)(g / (uint64_t)l->nx % (uint64_t)l->ny),
-                            (unsigned long long)(g / (uint64_t)l->nx / (uint64_t)l->ny));
+                            (unsigned long long)(g / (uint64_t)l->nx / (uint64_t)l->ny), (unsigned long long)g,
+                            isnan(buf[i]) ? "NaN" : "infinite");
         }
     return GK_OK;
 }

@@ -48,9 +48,9 @@ gk_status gk_elementwise_read(const char *path, int64_t dimx, int64_t dimy, floa
     if (st) return st;
     for (uint64_t i = 0; i < n; i++)
         if (!isfinite(a[i]))
-            return gk__fail(GK_EFORMAT, "%s: value %llu (row %llu, column %llu) is not finite", path,
-                            (unsigned long long)i, (unsigned long long)(i / (uint64_t)dimx),
-                            (unsigned long long)(i % (uint64_t)dimx));
+            return gk__fail(GK_EFORMAT, "%s: element (%llu, %llu) is %s", path,
+                            (unsigned long long)(i / (uint64_t)dimx), (unsigned long long)(i % (uint64_t)dimx),
+                            isnan(a[i]) ? "NaN" : "infinite");
     return GK_OK;
 }
 

@@ -131,10 +131,11 @@ gk_status gk_grid_read(const char *path, int nx, int ny, int nz, double *grid)
     /* A NaN or Inf in the input would only come back as a silent mess. */
     for (uint64_t i = 0; i < n; i++)
         if (!isfinite(grid[i]))
-            return gk__fail(GK_EFORMAT, "%s: value %llu (x=%llu y=%llu z=%llu) is not finite", path,
-                            (unsigned long long)i, (unsigned long long)(i % (uint64_t)nx),
+            return gk__fail(GK_EFORMAT, "%s: the value at x=%llu y=%llu z=%llu (number %llu) is %s", path,
+                            (unsigned long long)(i % (uint64_t)nx),
                             (unsigned long long)(i / (uint64_t)nx % (uint64_t)ny),
-                            (unsigned long long)(i / (uint64_t)nx / (uint64_t)ny));
+                            (unsigned long long)(i / (uint64_t)nx / (uint64_t)ny), (unsigned long long)i,
+                            isnan(grid[i]) ? "NaN" : "infinite");
     return GK_OK;
 }
 
