@@ -32,6 +32,8 @@ t_ok "gen apsp again" "$GK" gen apsp --vertices=300 --edges=5000 --seed=42 --max
 cmp -s "$T/g1" "$T/g2"; t_result $? "same seed, same file"
 [ "$(wc -c <"$T/g1")" -eq $((8 + 12 * 5000)) ]; t_result $? "generated file is 8 + 12E bytes"
 t_ok "apsp --check on the CPU" "$GK" apsp --device=cpu --check "$T/g1" "$T/o_cpu"
+grep -q "^check against the plain CPU k-i-j loop: every distance equal: ok$" "$t_tmp/out"
+t_result $? "apsp --check says what it compared against, on stdout"
 t_ok "apsp --check on auto" "$GK" apsp --check "$T/g1" "$T/o_auto"
 cmp -s "$T/o_cpu" "$T/o_auto"; t_result $? "auto ($gpu GPU) output == CPU output"
 if [ $gpu = yes ]; then

@@ -17,4 +17,11 @@ else
 fi
 t_fails "unknown command is a usage error" 2 "unknown command" "$GK" frobnicate
 t_fails "bad info option is a usage error" 2 "unrecognized option" "$GK" info --bogus
+# gk info is the diagnostic: a GK_DEVICE it cannot read is a one-line
+# warning there, not the end of the report; a run still fails on it
+GK_DEVICE=abc "$GK" info >"$t_tmp/out" 2>"$t_tmp/err"; rc=$?
+[ $rc = 0 ] && grep -q "^Build" "$t_tmp/out" && [ "$(wc -l <"$t_tmp/err")" = 1 ] \
+  && grep -q "^gk: warning: GK_DEVICE: 'abc'" "$t_tmp/err"
+t_result $? "gk info with GK_DEVICE=abc: one warning naming it, the report, exit 0"
+t_fails "a run with GK_DEVICE=abc fails naming it" 1 "GK_DEVICE: 'abc'" env GK_DEVICE=abc "$GK" stencil --size=4 --steps=1
 t_done

@@ -217,20 +217,29 @@ gk_backend cli_parse_device(const char *text)
 
 /* ---- the run context and its reports ---- */
 
-gk_context *cli_context(gk_backend want)
+static gk_context *context_for(gk_backend want, int lenient)
 {
     gk_context_options o;
     gk_context *ctx;
     gk_status st;
     gk_context_options_init(&o);
-    if ((st = gk_context_options_from_env(&o)))
-        cli_die_status(st);
+    if ((st = gk_context_options_from_env(&o))) {
+        if (!lenient)
+            cli_die_status(st);
+        /* gk info is the diagnostic: it still reports, and says why not
+         * with the environment's settings */
+        cli_warn("%s; reporting without the environment's settings", gk_last_error());
+        gk_context_options_init(&o);
+    }
     o.backend = want;
     o.comm = cli_comm;
     if ((st = gk_context_create(&ctx, &o)))
         cli_die_status(st);
     return ctx;
 }
+
+gk_context *cli_context(gk_backend want) { return context_for(want, 0); }
+gk_context *cli_context_lenient(gk_backend want) { return context_for(want, 1); }
 
 /* --gpus: "N" (the first N GPUs), "all", or a list of two or more ordinals
  * "0,1,..." (a single ordinal: GK_DEVICE). */

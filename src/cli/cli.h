@@ -63,6 +63,9 @@ gk_backend cli_parse_device(const char *text);
 /* The context of a run: the environment (GK_DEVICE, GK_CACHE_DIR, ...)
  * and the backend asked for; dies with the reason when it cannot be had. */
 gk_context *cli_context(gk_backend want);
+/* The same for gk info: an environment variable gk cannot read is a
+ * warning there, and the context is made without the environment. */
+gk_context *cli_context_lenient(gk_backend want);
 /* --gpus: "N" (the first N GPUs), "all", or a list of two or more ordinals
  * into o (usage error otherwise); cli_gpus_context: cli_context with those
  * GPUs (gpus NULL: cli_context(want)). */

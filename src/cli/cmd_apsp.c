@@ -115,8 +115,10 @@ static void apsp_usage(void)
            "format (int32 V, int32 E, E triples int32 src, dst, w), DIMACS .gr, Matrix\n"
            "Market or a text edge list; OUTPUT: the V x V int32 distance matrix, raw (nthu)\n"
            "or .npy (unreachable: 1073741823).  INPUT or OUTPUT '-': standard input/output.\n\n"
-           "  --format=auto|nthu|gr|mtx|edges  the INPUT format (auto: the name, then the\n"
-           "                         first bytes; standard input is nthu unless given)\n"
+           "  --format=auto|nthu|gr|mtx|edges  the INPUT format (auto: a Matrix Market\n"
+           "                         banner, the name's extension, a consistent NTHU size,\n"
+           "                         then the first bytes; standard input is nthu unless\n"
+           "                         given)\n"
            "  --undirected           each edge goes both ways\n"
            "  --vertices=N           an edge list has at least N vertices (default: the\n"
            "                         largest vertex id + 1)\n"
@@ -332,6 +334,8 @@ int cmd_apsp(int argc, char **argv)
         fprintf(cli_report, "in gk apsp       %.3f s from the options to this line (the whole process's wall "
                 "time less this: starting the process and its libraries, exiting)\n", gk_wtime() - start);
     }
+    if (!json && ao.check)   /* as gk stencil, gemm and elementwise say it */
+        fprintf(cli_report, "check against %s: every distance equal: ok\n", rep.check_against);
     return 0;
 }
 

@@ -31,7 +31,7 @@ int cmd_info(int argc, char **argv)
         }
     }
     cli_operands(argc, argv, 0, "");
-    gk_context *ctx = cli_context(GK_BACKEND_AUTO);
+    gk_context *ctx = cli_context_lenient(GK_BACKEND_AUTO);
 
     const gk_build_info *b = gk_build_info_get();
     gk_cpu_topology t;
