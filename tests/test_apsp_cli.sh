@@ -88,6 +88,13 @@ bad "dst outside [0, V)" "dst -1 is outside" i32 4 1 0 -1 1
 bad "a negative weight" "weight -5" i32 4 1 0 1 -5
 bad "weight > 1073741822" "weight 1073741823" i32 4 1 0 1 1073741823
 bad "a matrix too large to allocate" "needs .* for the distance matrix" i32 2000000000 0
+# a failing run says only why it fails (no warning about long paths first)
+bad "a matrix too large, with paths longer than INF" "needs .* for the distance matrix" i32 2000000000 1 0 1 1000
+# a run that succeeds warns when a distance could reach INF
+i32 3 2 0 1 1073741822 1 2 1073741822 >"$T/long.in"
+"$GK" apsp --device=cpu "$T/long.in" "$T/long.out" 2>"$T/long.err"; rc=$?
+[ $rc = 0 ] && [ "$(wc -l <"$T/long.err")" = 1 ] && grep -q "long.in: (V - 1) \* max weight = 2147483644: paths that long are reported as unreachable" "$T/long.err"
+t_result $? "a successful run warns once that paths as long as INF read as unreachable"
 t_fails "a missing input file" 1 "nonexistent" "$GK" apsp "$T/nonexistent" "$T/bad.out"
 printf keep >"$T/keep.out"
 i32 3 1 0 9 1 >"$T/bad.in"

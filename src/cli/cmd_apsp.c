@@ -13,6 +13,15 @@ enum { O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
        O_GPUS, O_EXCHANGE, O_PRECISION };
 
 /* `gk apsp` past one process or GPU: gk_apsp_solve_file. */
+/* After a run that succeeded (a failed one says only why it failed): a
+ * distance as long as INF cannot be told from "no path". */
+static void warn_long_paths(const char *in, int32_t V, int32_t maxw)
+{
+    if (V > 1 && (double)(V - 1) * maxw >= GK_APSP_INF)
+        cli_warn("%s: (V - 1) * max weight = %.0f: paths that long are reported as unreachable", in,
+                 (double)(V - 1) * maxw);
+}
+
 static int apsp_dist(gk_context *ctx, const char *in, const char *out, const char *config, gk_apsp_exchange ex,
                      int timing, int json, int verbose)
 {
@@ -33,9 +42,7 @@ static int apsp_dist(gk_context *ctx, const char *in, const char *out, const cha
     if (st)
         cli_die_status(st);
     cli_report_notes(&rep.run);
-    if (rep.V > 1 && (double)(rep.V - 1) * rep.max_w >= GK_APSP_INF)
-        cli_warn("%s: (V - 1) * max weight = %.0f: paths that long are reported as unreachable",
-                 in, (double)(rep.V - 1) * rep.max_w);
+    warn_long_paths(in, rep.V, rep.max_w);
     gk_context_destroy(ctx);
     double rate = rep.compute > 0 ? (double)rep.V * rep.V * rep.V / rep.compute : 0;
     const char *names[] = { "read", "distribute", "compute", "write" };
@@ -263,9 +270,6 @@ int cmd_apsp(int argc, char **argv)
     if (rst)
         cli_die_status(rst);
     gk_apsp_graph_info(gr, &V, &E, &maxw);
-    if ((double)(V - 1) * maxw >= GK_APSP_INF)
-        cli_warn("%s: (V - 1) * max weight = %.0f: paths that long are reported as unreachable",
-                 in, (double)(V - 1) * maxw);
 
     gk_report rep;
     gk_apsp_write_report wr;
@@ -288,6 +292,7 @@ int cmd_apsp(int argc, char **argv)
     if (st)
         cli_die_status(st);
     cli_report_notes(&rep);
+    warn_long_paths(in, V, maxw);
     double write = wr.write, td0 = gk_wtime();
     gk_apsp_graph_free(gr);
     gk_context_destroy(ctx);
