@@ -76,8 +76,8 @@ static int apsp_dist(gk_context *ctx, const char *in, const char *out, const cha
             }
         }
         printf("%-16s %12.6f %7.1f%%\n", "total", total, 100.0);
-        printf("compute rate     %.3f T min-plus/s (V^3 / compute time) on %s; exchange: %s\n",
-               rate / 1e12, where, rep.exchange);
+        printf("compute rate     %.3f G min-plus/s (V^3 / compute time, as in one process) on %s; exchange: %s\n",
+               rate / 1e9, where, rep.exchange);
     }
     return 0;
 }

@@ -485,8 +485,9 @@ int cmd_bench_stencil(int argc, char **argv)
             }
         }
         if (!json) {
-            printf("%-14s copy bandwidth over %.0f MB: %.0f GB/s -> one-step floor %.2f GStencil/s\n", tok,
-                   (double)nx * ny * nz * 8e-6, R.copy_bytes_per_s * 1e-9, R.floor_gstencils);
+            double mb = (double)nx * ny * nz * 8e-6;
+            printf("%-14s copy bandwidth over %.*f MB: %.0f GB/s -> one-step floor %.2f GStencil/s\n", tok,
+                   mb < 10 ? 2 : 0, mb, R.copy_bytes_per_s * 1e-9, R.floor_gstencils);
             if (R.fma_per_s > 0)
                 printf("%-14s fp64 FMA chains: %.2f TFMA/s (%.1f TFLOP/s) -> ceiling %.1f GStencil/s at 27 FMA/point\n",
                        tok, R.fma_per_s * 1e-12, 2 * R.fma_per_s * 1e-12, R.ceiling_gstencils);
