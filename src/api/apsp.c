@@ -353,6 +353,8 @@ static gk_status solve_impl(gk_context *ctx, int32_t *dist, int32_t V, const gk_
         return gk__fail(GK_EINVAL, "APSP: precision %d (want 0 for automatic, 16 or 32)", options->precision);
     if ((st = gk__ctx_config(ctx, "apsp", V, options->config, &cfg, rep)))
         return st;
+    if (ctx->backend != GK_BACKEND_GPU)
+        snprintf(rep->config, sizeof rep->config, "%s", gk__apsp_cpu_kernel_name());
     size_t bytes = (size_t)V * (size_t)V * sizeof *dist;   /* V < 2^31: fits in 64 bits */
     if ((st = host_memory_check(ctx, "APSP", V, options)))
         return st;

@@ -80,6 +80,8 @@ gk_status gk_stencil_run(gk_context *ctx, double *grid, int64_t nx64, int64_t ny
         st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
 #endif
     } else {
+        snprintf(rep->config, sizeof rep->config, "%s rows, %d steps per pass",
+                 gk__stencil_cpu_isa_name(gk__stencil_cpu_isa(-2)), GK_STENCIL_CPU_T);
         double t0 = gk_wtime();
         st = gk__stencil_cpu(grid, nx, ny, nz, coeffs, steps);
         rep->compute = gk_wtime() - t0;

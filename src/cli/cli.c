@@ -306,8 +306,8 @@ void cli_report_verbose(const char *what, const gk_report *rep)
         fprintf(stderr, "%s: %s on %s; config %s (%s%s%s)\n", cli_prog, what, rep->device, rep->config,
                 gk_config_source_name(rep->config_source), *rep->config_detail ? ": " : "", rep->config_detail);
     else
-        fprintf(stderr, "%s: %s on %s%s%s\n", cli_prog, what, rep->device,
-                *rep->backend_note ? "; " : "", rep->backend_note);
+        fprintf(stderr, "%s: %s on %s%s%s%s%s\n", cli_prog, what, rep->device, *rep->config ? "; kernel " : "",
+                rep->config, *rep->backend_note ? "; " : "", rep->backend_note);
 }
 
 void cli_report_to(const char *data_out)

@@ -153,6 +153,15 @@ static int pick_isa(void)
     return GK_APSP_ISA_GENERIC;
 }
 
+const char *gk__apsp_cpu_kernel_name(void)
+{
+    switch (pick_isa()) {
+    case GK_APSP_ISA_AVX512: return "AVX-512 micro-kernels, 64x64 tiles";
+    case GK_APSP_ISA_AVX2: return "AVX2 micro-kernels, 64x64 tiles";
+    default: return "generic micro-kernels, 64x64 tiles";
+    }
+}
+
 static minplus_fn pick_minplus(void)
 {
 #ifdef GK_X86_DISPATCH

@@ -93,6 +93,9 @@ const char *gk__apsp16_how_text(int how);
  * forced (the tests run each one).  AVX512 means AVX-512F and BW. */
 enum { GK_APSP_ISA_AUTO = 0, GK_APSP_ISA_GENERIC, GK_APSP_ISA_AVX2, GK_APSP_ISA_AVX512 };
 int gk__apsp_cpu_isa_supported(int isa);
+/* What the CPU backend runs now (for --verbose): the instruction set and
+ * the tile edge. */
+const char *gk__apsp_cpu_kernel_name(void);
 gk_status gk__apsp_cpu_force_isa(int isa);
 
 #endif /* GK_APSP_CPU_H */
