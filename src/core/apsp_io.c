@@ -95,6 +95,47 @@ static gk_status chunk_bad(const char *path, const int32_t *buf, int64_t e, int6
     return st;
 }
 
+/* A chunk of m edges (s, t, w) checked in parallel: *first_bad the index of
+ * the first broken one (m: none), *cmax the largest weight (self-loops
+ * included, as the readers report it), *camax the largest of an edge that
+ * is not a self-loop (-1: none). */
+static void chunk_check(const int32_t *buf, int64_t m, int32_t V, int64_t *first_bad, int32_t *cmax, int32_t *camax)
+{
+    int64_t bad = m;
+    int32_t wmax = 0, amax = -1;
+#pragma omp parallel for schedule(static) reduction(min : bad) reduction(max : wmax, amax)
+    for (int64_t e = 0; e < m; e++) {
+        int32_t s = buf[3 * e], t = buf[3 * e + 1], w = buf[3 * e + 2];
+        if (s < 0 || s >= V || t < 0 || t >= V || w < 0 || w > GK_APSP_MAX_WEIGHT) {
+            if (e < bad) bad = e;
+            continue;
+        }
+        if (w > wmax) wmax = w;
+        if (s != t && w > amax) amax = w;
+    }
+    *first_bad = bad;
+    *cmax = wmax;
+    *camax = amax;
+}
+
+/* m checked edges into the V x V matrix d with an atomic minimum
+ * (duplicates keep the smallest weight whatever the order), both ways when
+ * undirected; self-loops are ignored. */
+static void scatter_min(int32_t *d, int64_t V, const int32_t *e, int64_t m, int undirected)
+{
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < m; i++) {
+        int32_t s = e[3 * i], t = e[3 * i + 1], w = e[3 * i + 2];
+        if (s == t) continue;
+        for (int k = 0; k < 1 + undirected; k++) {
+            int32_t *cell = d + (k ? (int64_t)t * V + s : (int64_t)s * V + t);
+            int32_t cur = __atomic_load_n(cell, __ATOMIC_RELAXED);
+            while (w < cur && !__atomic_compare_exchange_n(cell, &cur, w, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                ;
+        }
+    }
+}
+
 /* The E edges after the header, in chunks: each checked (the first broken
  * one is reported, as a sequential reader would) and scattered into d with
  * an atomic minimum (duplicates keep the smallest weight whatever the
@@ -110,26 +151,14 @@ static gk_status nthu_to_matrix(gk_infile *in, int32_t V, int32_t E, int32_t *d,
         int64_t m = E - e0 < CHUNK_EDGES ? E - e0 : CHUNK_EDGES;
         if ((st = gk__read_exact(in->f, path, buf, (size_t)m * 12, "the edges")))
             goto out;
-        int64_t first_bad = m;
-        int32_t cmax = 0;
-#pragma omp parallel for schedule(static) reduction(min : first_bad) reduction(max : cmax)
-        for (int64_t e = 0; e < m; e++) {
-            int32_t s = buf[3 * e], t = buf[3 * e + 1], w = buf[3 * e + 2];
-            if (s < 0 || s >= V || t < 0 || t >= V || w < 0 || w > GK_APSP_MAX_WEIGHT) {
-                if (e < first_bad) first_bad = e;
-                continue;
-            }
-            if (w > cmax) cmax = w;
-            if (s == t) continue;                /* self-loops are ignored */
-            int32_t *cell = d + (int64_t)s * V + t;
-            int32_t cur = __atomic_load_n(cell, __ATOMIC_RELAXED);
-            while (w < cur && !__atomic_compare_exchange_n(cell, &cur, w, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-                ;
-        }
+        int64_t first_bad;
+        int32_t cmax, camax;
+        chunk_check(buf, m, V, &first_bad, &cmax, &camax);
         if (first_bad < m) {
             st = chunk_bad(path, buf, first_bad, e0, V);
             goto out;
         }
+        scatter_min(d, V, buf, m, 0);
         if (cmax > wmax) wmax = cmax;
     }
     char after[64];
@@ -183,18 +212,9 @@ static gk_status nthu_to_edges(gk_infile *in, int32_t V, int32_t E, int32_t *edg
         int32_t *buf = edges + 3 * e0;
         if ((st = gk__read_exact(in->f, path, buf, (size_t)m * 12, "the edges")))
             return st;
-        int64_t first_bad = m;
-        int32_t cmax = 0, camax = -1;
-#pragma omp parallel for schedule(static) reduction(min : first_bad) reduction(max : cmax, camax)
-        for (int64_t e = 0; e < m; e++) {
-            int32_t s = buf[3 * e], t = buf[3 * e + 1], w = buf[3 * e + 2];
-            if (s < 0 || s >= V || t < 0 || t >= V || w < 0 || w > GK_APSP_MAX_WEIGHT) {
-                if (e < first_bad) first_bad = e;
-                continue;
-            }
-            if (w > cmax) cmax = w;
-            if (s != t && w > camax) camax = w;
-        }
+        int64_t first_bad;
+        int32_t cmax, camax;
+        chunk_check(buf, m, V, &first_bad, &cmax, &camax);
         if (first_bad < m)
             return chunk_bad(path, buf, first_bad, e0, V);
         if (cmax > wmax) wmax = cmax;
@@ -293,20 +313,7 @@ gk_status gk__apsp_graph_matrix(gk_apsp_graph *g, int32_t **dist)
     int32_t *d;
     if ((st = gk__apsp_alloc_matrix(g->name, g->V, &d)))
         return st;
-    const int32_t *e = g->edges;
-    const int64_t V = g->V, E = g->E;
-    const int und = g->undirected;
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < E; i++) {
-        int32_t s = e[3 * i], t = e[3 * i + 1], w = e[3 * i + 2];
-        if (s == t) continue;                    /* self-loops are ignored */
-        for (int k = 0; k < 1 + und; k++) {      /* undirected: both ways */
-            int32_t *cell = d + (k ? (int64_t)t * V + s : (int64_t)s * V + t);
-            int32_t cur = __atomic_load_n(cell, __ATOMIC_RELAXED);
-            while (w < cur && !__atomic_compare_exchange_n(cell, &cur, w, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-                ;
-        }
-    }
+    scatter_min(d, g->V, g->edges, g->E, g->undirected);
     *dist = d;
     return GK_OK;
 }

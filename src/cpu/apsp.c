@@ -30,7 +30,7 @@
  * there are tiles (each round's widest phase), so a small graph is not
  * spread over a large machine only to pay 3 nt barriers of all its threads
  * (on a loaded 64-core machine that made V < 200 take seconds). */
-static int team(int64_t nt)
+static inline int team(int64_t nt)
 {
 #ifdef _OPENMP
     int64_t t = omp_get_max_threads();
