@@ -29,6 +29,12 @@ else
 fi
 t_ok "--time line" "$GK" stencil --size=9 --steps=2 --time --device=cpu
 grep -q "GStencil/s.*GFLOP/s" "$t_tmp/out"; t_result $? "--time prints GStencil/s and GFLOP/s"
+grep -q "^generate  *[0-9]" "$t_tmp/out" && ! grep -q "^read " "$t_tmp/out"
+t_result $? "--time: a grid from --seed has a generate row (as past one process), no read row"
+"$GK" gen grid --size=9 --seed=3 "$d/g9.bin" || exit 1
+t_ok "--time with --input" "$GK" stencil --size=9 --steps=2 --time --device=cpu --input="$d/g9.bin"
+grep -q "^read  *[0-9]" "$t_tmp/out" && ! grep -q "^generate " "$t_tmp/out"
+t_result $? "--time: a grid from --input has a read row"
 t_ok "1x1x1 --check" "$GK" stencil --size=1 --steps=7 --check --device=cpu
 
 # The output after nt steps equals an independent computation (python, when

@@ -327,7 +327,12 @@ int cli_finish(int rc)
 
 void cli_print_times(const gk_report *rep, double read, double write)
 {
-    const char *names[] = { "read", "host->device", "compute", "device->host", "check", "write" };
+    cli_print_times_as(rep, "read", read, write);
+}
+
+void cli_print_times_as(const gk_report *rep, const char *first, double read, double write)
+{
+    const char *names[] = { first, "host->device", "compute", "device->host", "check", "write" };
     double v[] = { read, rep->h2d, rep->compute, rep->d2h, rep->check, write };
     double total = 0;
     for (int i = 0; i < 6; i++)
@@ -341,12 +346,17 @@ void cli_print_times(const gk_report *rep, double read, double write)
 
 void cli_json_times(const gk_report *rep, double read, double write)
 {
+    cli_json_times_as(rep, "read", read, write);
+}
+
+void cli_json_times_as(const gk_report *rep, const char *first, double read, double write)
+{
     double total = 0;
     double v[] = { read, rep->h2d, rep->compute, rep->d2h, rep->check, write };
     for (int i = 0; i < 6; i++)
         if (v[i] > 0) total += v[i];
     json_object("seconds");
-    json_phase("read", read); json_phase("host_to_device", rep->h2d); json_phase("compute", rep->compute);
+    json_phase(first, read); json_phase("host_to_device", rep->h2d); json_phase("compute", rep->compute);
     json_phase("device_to_host", rep->d2h); json_phase("check", rep->check); json_phase("write", write);
     json_num("total", total);
     json_object_end();

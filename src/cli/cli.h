@@ -85,9 +85,13 @@ int cli_finish(int rc);
 /* --time: the phases as a table on cli_report (phases that do not apply to the
  * backend that ran are left out); read/write < 0: not part of the job. */
 void cli_print_times(const gk_report *rep, double read, double write);
+/* The same with the first phase named (e.g. "generate" for a grid made
+ * from --seed). */
+void cli_print_times_as(const gk_report *rep, const char *first, double read, double write);
 /* The same phases in the JSON object being written ("seconds": {...}, null
  * for a phase that does not apply). */
 void cli_json_times(const gk_report *rep, double read, double write);
+void cli_json_times_as(const gk_report *rep, const char *first, double read, double write);
 /* The report's backend, device, configuration and check as JSON fields. */
 void cli_json_report(const gk_report *rep);
 
