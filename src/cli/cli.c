@@ -239,6 +239,54 @@ static gk_context *context_for(gk_backend want, int lenient)
 }
 
 gk_context *cli_context(gk_backend want) { return context_for(want, 0); }
+
+int cli_gen_args(int argc, char **argv, const char *help, const char **size, uint64_t *seed)
+{
+    enum { O_SIZE = 256, O_SEED };
+    static const struct option opts[] = {
+        { "size", required_argument, 0, O_SIZE }, { "seed", required_argument, 0, O_SEED },
+        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+    int c;
+    *size = NULL;
+    *seed = 1;
+    optind = 1;
+    while ((c = cli_getopt(argc, argv, opts)) != -1) {
+        if (c == O_SIZE) *size = optarg;
+        else if (c == O_SEED) *seed = cli_parse_u64("--seed", optarg);
+        else if (c == 'h') {
+            fputs(help, stdout);
+            return 1;
+        }
+    }
+    if (!*size)
+        cli_usage_error("--size is required");
+    cli_operands(argc, argv, 1, "one OUTPUT file");
+    return 0;
+}
+
+void cli_check_config(const char *kernel, const char *config)
+{
+    if (config && gk_config_validate(kernel, config, NULL) != GK_OK)
+        cli_usage_error("--config: %s", gk_last_error());
+}
+
+void cli_check_gpus(const char *gpus)
+{
+    if (gpus) {
+        gk_context_options probe;
+        gk_context_options_init(&probe);
+        cli_parse_gpus(gpus, &probe);
+    }
+}
+
+gk_context *cli_bench_context(gk_backend want, const char *config, int *gpu)
+{
+    gk_context *ctx = cli_context(want);
+    *gpu = gk_context_backend(ctx) == GK_BACKEND_GPU;
+    if (config && !*gpu)
+        cli_warn("--config applies to the GPU kernels; this run is on the CPU");
+    return ctx;
+}
 gk_context *cli_context_lenient(gk_backend want) { return context_for(want, 1); }
 
 /* --gpus: "N" (the first N GPUs), "all", or a list of two or more ordinals

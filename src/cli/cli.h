@@ -66,6 +66,17 @@ gk_context *cli_context(gk_backend want);
 /* The same for gk info: an environment variable gk cannot read is a
  * warning there, and the context is made without the environment. */
 gk_context *cli_context_lenient(gk_backend want);
+/* `gk gen grid|elementwise --size=... [--seed=S] OUTPUT`: the options (seed
+ * default 1) and the one operand, usage errors otherwise; 1 after printing
+ * help (the command then returns 0). */
+int cli_gen_args(int argc, char **argv, const char *help, const char **size, uint64_t *seed);
+/* Usage errors before any work: a --config the kernel refuses, a --gpus
+ * value that cannot be read (either may be NULL: not given). */
+void cli_check_config(const char *kernel, const char *config);
+void cli_check_gpus(const char *gpus);
+/* A bench's context: *gpu says whether it runs on the GPU; a --config
+ * given for a CPU run is a warning (it applies to the GPU kernels). */
+gk_context *cli_bench_context(gk_backend want, const char *config, int *gpu);
 /* --gpus: "N" (the first N GPUs), "all", or a list of two or more ordinals
  * into o (usage error otherwise); cli_gpus_context: cli_context with those
  * GPUs (gpus NULL: cli_context(want)). */

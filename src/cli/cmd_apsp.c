@@ -206,13 +206,8 @@ int cmd_apsp(int argc, char **argv)
     const char *in = argv[optind], *out = argv[optind + 1];
     cli_report_to(out);             /* OUTPUT "-": the reports go to stderr */
     gk_status st;
-    if (ao.config && (st = gk_config_validate("apsp", ao.config, NULL)))
-        cli_usage_error("--config: %s", gk_last_error());
-    if (gpus) {
-        gk_context_options probe;
-        gk_context_options_init(&probe);
-        cli_parse_gpus(gpus, &probe);       /* usage errors before any work */
-    }
+    cli_check_config("apsp", ao.config);
+    cli_check_gpus(gpus);                   /* usage errors before any work */
     int dist = gpus || exg || cli_comm;
     if (dist && ao.check)
         cli_usage_error("--check needs the whole matrix in one process; not with --gpus, --exchange or mpirun");
@@ -491,14 +486,9 @@ int cmd_bench_apsp(int argc, char **argv)
     int32_t sizes[32];
     if (sizes_text) parse_sizes(sizes_text, sizes, 32);   /* usage errors before any work */
     gk_status st;
-    if (user_cfg && (st = gk_config_validate("apsp", user_cfg, NULL)))
-        cli_usage_error("--config: %s", gk_last_error());
+    cli_check_config("apsp", user_cfg);
     if (gpus || cli_comm) {
-        if (gpus) {
-            gk_context_options probe;
-            gk_context_options_init(&probe);
-            cli_parse_gpus(gpus, &probe);
-        }
+        cli_check_gpus(gpus);
         if (want == GK_BACKEND_CPU)
             cli_usage_error("%s needs the GPU backend", gpus ? "--gpus" : "bench apsp under mpirun");
         gk_context *ctx = cli_gpus_context(GK_BACKEND_GPU, gpus);
@@ -507,11 +497,9 @@ int cmd_bench_apsp(int argc, char **argv)
         int ns = parse_sizes(sizes_text ? sizes_text : "25000,50000", sizes, 32);
         return bench_multi(ctx, sizes, ns, user_cfg, json);
     }
-    gk_context *ctx = cli_context(want);
-    int gpu = gk_context_backend(ctx) == GK_BACKEND_GPU;
+    int gpu;
+    gk_context *ctx = cli_bench_context(want, user_cfg, &gpu);
     int ns = parse_sizes(sizes_text ? sizes_text : gpu ? "4096,16384,25000" : "1024,2048", sizes, 32);
-    if (user_cfg && !gpu)
-        cli_warn("--config applies to the GPU kernels; this run is on the CPU");
     if (json) { json_begin(); json_str("command", "bench apsp"); json_str("device", gpu ? "gpu" : "cpu"); json_array("rows"); }
     int bad = 0;
     for (int s = 0; s < ns; s++) {

@@ -90,8 +90,7 @@ int cmd_elementwise(int argc, char **argv)
     int64_t dimx, dimy;
     parse_size2("--size", size, &dimx, &dimy);
     gk_status st;
-    if (eo.config && (st = gk_config_validate("elementwise", eo.config, NULL)))
-        cli_usage_error("--config: %s", gk_last_error());
+    cli_check_config("elementwise", eo.config);
     if (output)
         cli_check_output(output, input);
     gk_context *ctx = cli_context(want);
@@ -168,29 +167,16 @@ int cmd_elementwise(int argc, char **argv)
 
 int cmd_gen_elementwise(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "size", required_argument, 0, O_SIZE }, { "seed", required_argument, 0, O_SEED },
-        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
-    const char *size = NULL;
-    uint64_t seed = 1;
-    int c;
-    optind = 1;
-    while ((c = cli_getopt(argc, argv, opts)) != -1) {
-        if (c == O_SIZE) size = optarg;
-        else if (c == O_SEED) seed = cli_parse_u64("--seed", optarg);
-        else if (c == 'h') {
-            printf("Usage: gk gen elementwise --size=DIMXxDIMY [--seed=S] OUTPUT\n"
-                   "Write a reproducible random matrix (uniform in [1,2), raw float32, row-major):\n"
-                   "the initial matrix `gk elementwise` uses for the same size and seed.\n\n"
-                   "  --size=DIMXxDIMY|N     matrix size (required)\n"
-                   "  --seed=S               random seed (default 1)\n"
-                   "  -h, --help             display this help and exit\n");
-            return 0;
-        }
-    }
-    if (!size)
-        cli_usage_error("--size is required");
-    cli_operands(argc, argv, 1, "one OUTPUT file");
+    const char *size;
+    uint64_t seed;
+    if (cli_gen_args(argc, argv,
+                     "Usage: gk gen elementwise --size=DIMXxDIMY [--seed=S] OUTPUT\n"
+                     "Write a reproducible random matrix (uniform in [1,2), raw float32, row-major):\n"
+                     "the initial matrix `gk elementwise` uses for the same size and seed.\n\n"
+                     "  --size=DIMXxDIMY|N     matrix size (required)\n"
+                     "  --seed=S               random seed (default 1)\n"
+                     "  -h, --help             display this help and exit\n", &size, &seed))
+        return 0;
     int64_t dimx, dimy;
     parse_size2("--size", size, &dimx, &dimy);
     cli_check_output(argv[optind], NULL);
@@ -260,16 +246,13 @@ int cmd_bench_elementwise(int argc, char **argv)
     }
     cli_operands(argc, argv, 0, "");
     gk_status st;
-    if (user_cfg && (st = gk_config_validate("elementwise", user_cfg, NULL)))
-        cli_usage_error("--config: %s", gk_last_error());
+    cli_check_config("elementwise", user_cfg);
     char list[1024];
     if (sizes)
         cli_check_size_list("--sizes", sizes, check_size);
-    gk_context *ctx = cli_context(want);
-    int gpu = gk_context_backend(ctx) == GK_BACKEND_GPU;
+    int gpu;
+    gk_context *ctx = cli_bench_context(want, user_cfg, &gpu);
     if (reps < 0) reps = gpu ? 5 : 3;
-    if (user_cfg && !gpu)
-        cli_warn("--config applies to the GPU kernels; this run is on the CPU");
     snprintf(list, sizeof list, "%s", sizes ? sizes : gpu ? "8192x8192" : "1024x1024");
     if (json) { json_begin(); json_str("command", "bench elementwise"); json_str("device", gpu ? "gpu" : "cpu");
                 json_int("iterations", niter); json_int("reps", reps); json_array("rows"); }

@@ -88,8 +88,7 @@ int cmd_gemm(int argc, char **argv)
     gk_status st;
     if ((st = gk_gemm_check_size(m, n, k)))
         cli_die_status(st);
-    if (go.config && (st = gk_config_validate("gemm", go.config, NULL)))
-        cli_usage_error("--config: %s", gk_last_error());
+    cli_check_config("gemm", go.config);
     if (in_a && in_b && !strcmp(in_a, "-") && !strcmp(in_b, "-"))
         cli_usage_error("--input-a and --input-b cannot both be standard input");
     if (output) {
@@ -265,16 +264,13 @@ int cmd_bench_gemm(int argc, char **argv)
     }
     cli_operands(argc, argv, 0, "");
     gk_status st;
-    if (user_cfg && (st = gk_config_validate("gemm", user_cfg, NULL)))
-        cli_usage_error("--config: %s", gk_last_error());
+    cli_check_config("gemm", user_cfg);
     char list[1024];
     if (sizes)
         cli_check_size_list("--sizes", sizes, check_size);
-    gk_context *ctx = cli_context(want);
-    int gpu = gk_context_backend(ctx) == GK_BACKEND_GPU;
+    int gpu;
+    gk_context *ctx = cli_bench_context(want, user_cfg, &gpu);
     if (reps < 0) reps = gpu ? 5 : 3;
-    if (user_cfg && !gpu)
-        cli_warn("--config applies to the GPU kernels; this run is on the CPU");
     snprintf(list, sizeof list, "%s", sizes ? sizes : gpu ? "4096,8192" : "1024,2048");
     if (json) { json_begin(); json_str("command", "bench gemm"); json_str("device", gpu ? "gpu" : "cpu");
                 json_int("reps", reps); json_array("rows"); }

@@ -164,8 +164,7 @@ int cmd_stencil(int argc, char **argv)
     int64_t nx, ny, nz;
     cli_parse_size3("--size", size, &nx, &ny, &nz);
     gk_status st;
-    if (so.config && (st = gk_config_validate("stencil", so.config, NULL)))
-        cli_usage_error("--config: %s", gk_last_error());
+    cli_check_config("stencil", so.config);
     if (output) {
         cli_check_output(output, input);
         if (coeffs)                 /* the coefficient file is an input too */
@@ -175,11 +174,7 @@ int cmd_stencil(int argc, char **argv)
     memcpy(cf, gk_stencil_default_coeffs, sizeof cf);
     if (coeffs && (st = gk_stencil_coeffs_read(coeffs, cf)))
         cli_die_status(st);
-    if (gpus) {
-        gk_context_options probe;
-        gk_context_options_init(&probe);
-        cli_parse_gpus(gpus, &probe);       /* usage errors before any work */
-    }
+    cli_check_gpus(gpus);                   /* usage errors before any work */
     if (gpus || exg || cli_comm) {
         if (so.check)
             cli_usage_error("--check needs the whole grid in one process; not with --gpus, --exchange or mpirun");
@@ -268,29 +263,16 @@ int cmd_stencil(int argc, char **argv)
 
 int cmd_gen_stencil(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "size", required_argument, 0, O_SIZE }, { "seed", required_argument, 0, O_SEED },
-        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
-    const char *size = NULL;
-    uint64_t seed = 1;
-    int c;
-    optind = 1;
-    while ((c = cli_getopt(argc, argv, opts)) != -1) {
-        if (c == O_SIZE) size = optarg;
-        else if (c == O_SEED) seed = cli_parse_u64("--seed", optarg);
-        else if (c == 'h') {
-            printf("Usage: gk gen grid --size=NX[xNYxNZ] [--seed=S] OUTPUT\n"
-                   "Write a reproducible random grid (uniform in [-1,1), raw float64, x fastest):\n"
-                   "the initial grid `gk stencil` uses for the same size and seed.\n\n"
-                   "  --size=N|NXxNYxNZ  grid size (required)\n"
-                   "  --seed=S           random seed (default 1)\n"
-                   "  -h, --help         display this help and exit\n");
-            return 0;
-        }
-    }
-    if (!size)
-        cli_usage_error("--size is required");
-    cli_operands(argc, argv, 1, "one OUTPUT file");
+    const char *size;
+    uint64_t seed;
+    if (cli_gen_args(argc, argv,
+                     "Usage: gk gen grid --size=NX[xNYxNZ] [--seed=S] OUTPUT\n"
+                     "Write a reproducible random grid (uniform in [-1,1), raw float64, x fastest):\n"
+                     "the initial grid `gk stencil` uses for the same size and seed.\n\n"
+                     "  --size=N|NXxNYxNZ  grid size (required)\n"
+                     "  --seed=S           random seed (default 1)\n"
+                     "  -h, --help         display this help and exit\n", &size, &seed))
+        return 0;
     int64_t nx, ny, nz;
     cli_parse_size3("--size", size, &nx, &ny, &nz);
     cli_check_output(argv[optind], NULL);
@@ -427,28 +409,21 @@ int cmd_bench_stencil(int argc, char **argv)
     }
     cli_operands(argc, argv, 0, "");
     gk_status st;
-    if (user_cfg && (st = gk_config_validate("stencil", user_cfg, NULL)))
-        cli_usage_error("--config: %s", gk_last_error());
+    cli_check_config("stencil", user_cfg);
     char list[1024];
     if (sizes)       /* usage errors before any work */
         cli_check_size_list("--sizes", sizes, check_size);
     if (gpus || cli_comm) {
-        if (gpus) {
-            gk_context_options probe;
-            gk_context_options_init(&probe);
-            cli_parse_gpus(gpus, &probe);
-        }
+        cli_check_gpus(gpus);
         if (want == GK_BACKEND_CPU)
             cli_usage_error("bench stencil past one GPU runs on GPUs; not with --device=cpu");
         gk_context *ctx = cli_gpus_context(GK_BACKEND_GPU, gpus);
         return bench_multi(ctx, sizes ? sizes : "1024", steps < 0 ? 100 : steps, user_cfg, json);
     }
-    gk_context *ctx = cli_context(want);
-    int gpu = gk_context_backend(ctx) == GK_BACKEND_GPU;
+    int gpu;
+    gk_context *ctx = cli_bench_context(want, user_cfg, &gpu);
     if (steps < 0) steps = gpu ? 100 : 10;
     if (reps < 0) reps = gpu ? 5 : 3;
-    if (user_cfg && !gpu)
-        cli_warn("--config applies to the GPU kernels; this run is on the CPU");
     snprintf(list, sizeof list, "%s", sizes ? sizes : gpu ? "256,512" : "128,256");
     if (json) { json_begin(); json_str("command", "bench stencil"); json_str("device", gpu ? "gpu" : "cpu");
                 json_int("steps", steps); json_int("reps", reps); json_array("rows"); }
