@@ -3,7 +3,9 @@
  * input planes) variants of every design: bit-identical to the triple loop
  * and the CPU backend on tiny and odd grids (1x1x1, 2x3x5, sizes below the
  * tile), DESIGN 2 with T = 1..4 on step counts 0, 1, T-1, T, T+1, 2T+1,
- * default and random coefficients; the halo stays zero.  The rules of the
+ * default and random coefficients; the halo stays zero.  RING=1 (DESIGN 2
+ * with exact tiles, the stages' halos computed as a ring of extra points)
+ * the same way, T = 1..4, odd tile widths among them.  The rules of the
  * new parameters are checked without a device; the rest skips without one.
  * NVRTC compiles each configuration once per process (src/gpu/module.c). */
 #ifdef HAVE_CONFIG_H
@@ -59,6 +61,31 @@ static void rules(void)
                                 "DESIGN=2,TSTEPS=1,BX=16,BY=4,RY=3,RX=1,ASYNC=0", "DESIGN=2,TSTEPS=3", "DESIGN=0",
                                 "DESIGN=1,RX=2,ASYNC=1,PREFETCH=2", "DESIGN=2,TSTEPS=2,RX=2,RY=2,ASYNC=1",
                                 "DESIGN=2,TSTEPS=4,BX=16,RY=2,ASYNC=1,PREFETCH=2" };
+    /* RING: the rules, and its planes (tile + T each side, x offset odd) */
+    ok(rejected("DESIGN=1,RING=1,ASYNC=0", NULL),
+       "RING=1 with DESIGN=1 accepted and ignored (the bench's one-step rows of a RING=1 entry)");
+    ok(rejected("DESIGN=2,RING=1,ASYNC=0", "ASYNC=1"), "RING=1 without ASYNC refused");
+    ok(rejected("DESIGN=2,TSTEPS=4,RING=1,BX=8,BY=4,RY=1", "ring points"), "RING=1: > 8 ring points per thread refused");
+    ok(rejected("DESIGN=2,TSTEPS=4,RING=1,BX=7,BY=5,RY=1,RX=1", NULL), "RING=1: 7 ring points per thread accepted");
+    ok(rejected("DESIGN=2,TSTEPS=3,RING=1,BX=2,BY=16,RY=1,RX=2", NULL)
+       && rejected("DESIGN=2,TSTEPS=3,RING=0,BX=2,BY=16,RY=1,RX=2", "leaves no output"),
+       "RING=1: a tile of 4 columns at T=3 accepted (no overlap to leave room for)");
+    {
+        static const struct { const char *cfg; int T; size_t want; } rs[] = {
+            { "DESIGN=2,TSTEPS=2,RING=1", 2, 4 * 70 * 36 * 8 },
+            { "DESIGN=2,TSTEPS=2,RING=1", 1, 2 * 66 * 34 * 8 },
+            { "DESIGN=2,TSTEPS=4,RING=1,BX=7,BY=5,RY=1,RX=1,PREFETCH=2", 4, 9 * 17 * 13 * 8 },
+        };
+        for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++) {
+            gk_config full;
+            gk_config_clear(&cfg);
+            gk_config_parse(rs[i].cfg, &cfg);
+            gk__space_complete(&gk__space_stencil, &cfg, &full);
+            size_t got = gk__stencil_smem_cfg(&full, rs[i].T);
+            ok(got == rs[i].want, "shared memory of '%s' at T=%d: %zu bytes (want %zu)", rs[i].cfg, rs[i].T, got,
+               rs[i].want);
+        }
+    }
     for (size_t i = 0; i < sizeof sm / sizeof sm[0]; i++) {
         gk_config full;
         gk_config_clear(&cfg);
@@ -182,6 +209,17 @@ int main(void)
                  T > 2 ? 2 : 4);
         for (int ci = 0; ci < 5; ci++)
             check_config(&dev, tc[ci], uniq, nst);
+        /* RING=1: the 512^3 tile (64 x 32, and 64 x 16), RX=1 with an odd
+         * width and a short ZC, a tile of 7 x 5 (7 ring points per thread
+         * at T=4), PREFETCH=2 */
+        char rc[4][160];
+        snprintf(rc[0], sizeof rc[0], "DESIGN=2,TSTEPS=%d,RING=1,BX=32,BY=8,RY=%d,ZC=4,UNROLL=2,RX=2,ASYNC=1,MINB=2",
+                 T, T > 2 ? 2 : 4);
+        snprintf(rc[1], sizeof rc[1], "DESIGN=2,TSTEPS=%d,RING=1,RY=2,RX=2,ASYNC=1,MINB=2,PREFETCH=2", T);
+        snprintf(rc[2], sizeof rc[2], "DESIGN=2,TSTEPS=%d,RING=1,BX=16,BY=4,RY=3,ZC=5,UNROLL=2,RX=1,ASYNC=1", T);
+        snprintf(rc[3], sizeof rc[3], "DESIGN=2,TSTEPS=%d,RING=1,BX=7,BY=5,RY=1,ZC=3,RX=1,ASYNC=1,PREFETCH=2", T);
+        for (int ci = 0; ci < 4; ci++)
+            check_config(&dev, rc[ci], uniq, nst);
     }
     return done_testing();
 #endif

@@ -29,6 +29,9 @@ static const gk_param_def stencil_params[] = {
       "planes (DESIGN 1 and 2)" },
     { "MINB", 2, 0, 4, 2, { 0, 2 }, "blocks per SM the registers must allow (__launch_bounds__; 0 = "
       "the compiler's choice)" },
+    { "RING", 0, 0, 1, 2, { 0, 1 }, "DESIGN 2 tiling: 0 = overlapped tiles (a block stores (BX*RX-2T+2) x "
+      "(BY*RY-2T+2)), 1 = exact tiles (stores BX*RX x BY*RY; the stages' halos computed as a ring; "
+      "needs ASYNC=1; ignored by DESIGN 0 and 1)" },
 };
 
 size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps)
@@ -44,6 +47,12 @@ size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps)
     /* DESIGN 1 and 2: the input ring (2 planes, or PREFETCH+1 with ASYNC),
      * then 2 planes per intermediate stage of DESIGN 2 */
     size_t in = gk__param(complete, "ASYNC") ? (size_t)gk__param(complete, "PREFETCH") + 1 : 2;
+    if (design == 2 && gk__param(complete, "RING")) {
+        /* RING: every plane (tile + tsteps each side; x offset odd, >= tsteps, both sides) */
+        int64_t t = tsteps > 0 ? tsteps : 1, off = t | 1;
+        size_t pl = (size_t)((int64_t)bx * rx + 2 * off) * (size_t)((int64_t)by * ry + 2 * t);
+        return ((size_t)gk__param(complete, "PREFETCH") + 1 + 2 * (size_t)(t - 1)) * pl * sizeof(double);
+    }
     size_t planes = design == 0 ? 4 : in + (design == 2 ? 2 * (size_t)(tsteps > 0 ? tsteps - 1 : 0) : 0);
     return planes * (size_t)((int64_t)bx * rx + 2) * (size_t)((int64_t)by * ry + 2) * sizeof(double);
 }
@@ -55,11 +64,26 @@ static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char 
     int design = gk__param(cfg, "DESIGN"), bx = gk__param(cfg, "BX"), by = gk__param(cfg, "BY"),
         ry = gk__param(cfg, "RY"), mr = gk__param(cfg, "MAXRREG"), ts = gk__param(cfg, "TSTEPS"),
         rx = gk__param(cfg, "RX");
-    int ts_def = stencil_params[1].def;
+    int ts_def = stencil_params[1].def, ring = gk__param(cfg, "RING");
     if (design != 2 && ts != ts_def)
         return snprintf(why, n, "TSTEPS=%d has no effect with DESIGN=%d (steps per pass of DESIGN 2): "
                         "leave it at %d", ts, design, ts_def), 1;
-    if (design == 2) {
+    /* RING=1 is accepted (and ignored) with DESIGN 0 and 1: the bench runs
+     * every design from one configuration (a tuned DESIGN 2 entry) */
+    if (design == 2 && ring && !gk__param(cfg, "ASYNC"))
+        return snprintf(why, n, "RING=1 loads its planes with cp.async: it needs ASYNC=1"), 1;
+    if (design == 2 && ring) {
+        /* ring points per thread, summed over the stages 1..TSTEPS-1 (ring width TSTEPS-s) */
+        int64_t ti = (int64_t)bx * rx, h = (int64_t)by * ry, thr = (int64_t)bx * by, pts = 0;
+        for (int64_t m = 1; m < ts; m++)
+            pts += ((ti + 2 * m) * (h + 2 * m) - ti * h + thr - 1) / thr;
+        if (pts > 8)
+            return snprintf(why, n, "RING=1: %lld ring points per thread > 8 (a larger tile or fewer TSTEPS)",
+                            (long long)pts), 1;
+        if ((int64_t)ts * ry * rx > 32)
+            return snprintf(why, n, "TSTEPS*RY*RX = %lld > 32 partial sums per stage in registers",
+                            (long long)ts * ry * rx), 1;
+    } else if (design == 2) {
         /* each pass recomputes TSTEPS-1 points of halo on each side (BX
          * itself must exceed that, whatever RX: one rule for every RX) */
         int64_t ow = (int64_t)bx - 2 * (ts - 1), oh = (int64_t)by * ry - 2 * (ts - 1);
@@ -89,8 +113,9 @@ static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char 
     /* Each thread prefetches (PREFETCH planes of) RX*ceil((BY*RY+2)/BY) interior values and
      * ceil(2*(BY*RY+2)/threads) halo values of the next plane in registers (ASYNC: copies,
      * no registers). */
-    int64_t th = (int64_t)by * ry + 2;
-    int64_t nload = (rx * ((th + by - 1) / by) + (2 * th + threads - 1) / threads) * gk__param(cfg, "PREFETCH");
+    /* (RING: TSTEPS halo rows and columns each side) */
+    int64_t hw = design == 2 && ring ? ts : 1, th = (int64_t)by * ry + 2 * hw;
+    int64_t nload = (rx * ((th + by - 1) / by) + (2 * hw * th + threads - 1) / threads) * gk__param(cfg, "PREFETCH");
     if (nload > 16 && !gk__param(cfg, "ASYNC"))
         return snprintf(why, n, "%lld prefetched values per thread > 16", (long long)nload), 1;
     if (nload > 32)

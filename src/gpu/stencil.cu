@@ -70,6 +70,10 @@
 //   MINB    blocks per SM the compiler must fit (__launch_bounds__: caps
 //           the registers per thread at 65536 / (MINB * BX * BY)); 0 = no
 //           minimum (the compiler's choice, not the same as 1)
+//   RING    DESIGN 2 tiling: 0 = overlapped tiles (above: a block stores
+//           (BX*RX-2N+2) x (BY*RY-2N+2) points), 1 = exact tiles (below:
+//           a block stores BX*RX x BY*RY points; the halos of the
+//           intermediate stages are computed by ring points; needs ASYNC)
 #ifndef BX
 #error "BX must be defined (gk passes every parameter of the kernel's space)"
 #endif
@@ -102,6 +106,9 @@
 #endif
 #ifndef MINB
 #error "MINB must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef RING
+#error "RING must be defined (gk passes every parameter of the kernel's space)"
 #endif
 #if TSTEPS < 1 || TSTEPS > 4
 #error "TSTEPS must be 1..4 (gk_stencil_temporal1..4 are built)"
@@ -270,7 +277,8 @@ __device__ __forceinline__ void read_window(double (&w)[RY + 2][RX + 2], const d
 // One plane of the 2.5D stream for output (r, c) of the thread: output k-1
 // gets its last nine terms (dz = +1) and is returned, output k the middle
 // nine (dz = 0) in a1, output k+1 its first nine (dz = -1) in a0.
-__device__ __forceinline__ double stream_point(const double (&w)[RY + 2][RX + 2], const gk_stencil_coeffs &c,
+template <int WR, int WC>
+__device__ __forceinline__ double stream_point(const double (&w)[WR][WC], const gk_stencil_coeffs &c,
                                                double &a0, double &a1, int r, int x)
 {
     double t2 = a1, t1 = a0;
@@ -548,16 +556,222 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
     }
 }
 
+#if RING
+// DESIGN 2 with RING=1 (exact tiles), NS steps per pass.  A block stores
+// the TI x H points of its tile (TI = BX*RX, H = BY*RY): stage NS computes
+// exactly them, stage s < NS the tile and a ring of NS-s points around it
+// (stage s+1's halo).  Each thread keeps its RX x RY tile points of every
+// stage in registers as in DESIGN 2 above, and the ring points of stage s
+// are spread over the threads in order (thread tid takes ring points tid,
+// tid + TPB, ...: the first warps, whole), each a 3x3 window and the same
+// three partial sums per plane.  Every plane (input and stage) is stored
+// with the same geometry: XW x YH, point (x0+lx, y0+ly) at (ly+NS)*XW +
+// lx+OFF; OFF is odd so that every thread's window starts 16-byte aligned.
+// At 512 a 64 x 32 tile divides the grid (overlapped tiles at T = 2: 9 x 18
+// tiles of 62 x 30), and the ring costs stage 1 one point per thread for
+// 196 of 256 threads.
+template <int NS> struct ring_geo {
+    static constexpr int H = BY * RY, OFF = NS | 1, XW = TI + 2 * OFF, YH = H + 2 * NS, PL = XW * YH;
+    // ring points of width m, and per thread
+    __host__ __device__ static constexpr int count(int m) { return (TI + 2 * m) * (H + 2 * m) - TI * H; }
+    __host__ __device__ static constexpr int per(int m) { return m <= 0 ? 0 : (count(m) + TPB - 1) / TPB; }
+    static constexpr int NR = per(NS - 1);       // the most (stage 1)
+    // input plane: rows of TI interior columns, then 2*NS halo columns per row
+    static constexpr int NIR = (YH + BY - 1) / BY, NHR = (2 * NS * YH + TPB - 1) / TPB;
+};
+
+// Ring point i of width m: local (lx, ly) relative to the tile origin; the
+// top m rows, the bottom m rows (TI+2m wide), then the 2m side columns of
+// the H middle rows.
+template <int NS>
+__device__ __forceinline__ void ring_pos(int i, int m, int &lx, int &ly)
+{
+    constexpr int H = ring_geo<NS>::H;
+    const int W = TI + 2 * m;
+    if (i < m * W) {
+        ly = -m + i / W;
+        lx = -m + i % W;
+    } else if ((i -= m * W) < m * W) {
+        ly = H + i / W;
+        lx = -m + i % W;
+    } else {
+        i -= m * W;
+        ly = i / (2 * m);
+        const int cc = i % (2 * m);
+        lx = cc < m ? -m + cc : TI + cc - m;
+    }
+}
+
+// Starts the copy of input plane z (tile origin x0, y0; NS halo points
+// each side) into s; zero fill outside [-1, n] on every axis.
+template <int NS>
+__device__ __forceinline__ void issue_plane_ring(double *s, const double *__restrict__ in, int x0, int y0, int z,
+                                                 int nx, int ny, int nz, int px, i64 plane, int tx, int ty, int tid)
+{
+    typedef ring_geo<NS> G;
+    const bool zok = z >= -1 && z <= nz;
+    const double *p = in + (i64)z * plane;
+#pragma unroll
+    for (int j = 0; j < G::NIR; j++) {
+        const int ly = ty + j * BY, gy = y0 - NS + ly;
+#pragma unroll
+        for (int cc = 0; cc < RX; cc++) {
+            const int lx = tx + cc * BX, gx = x0 + lx;
+            const bool ok = zok && gx <= nx && gy >= -1 && gy <= ny;
+            if (ly < G::YH)
+                cp8(s + ly * G::XW + lx + G::OFF, ok ? p + (i64)gy * px + gx : in, ok);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < G::NHR; j++) {
+        const int i = tid + j * TPB, ly = i / (2 * NS), cc = i % (2 * NS);
+        const int lx = cc < NS ? cc - NS : TI + cc - NS, gx = x0 + lx, gy = y0 - NS + ly;
+        const bool ok = zok && gx >= -1 && gx <= nx && gy >= -1 && gy <= ny;
+        if (i < 2 * NS * G::YH)
+            cp8(s + ly * G::XW + lx + G::OFF, ok ? p + (i64)gy * px + gx : in, ok);
+    }
+}
+
+// A window of RR+2 rows and CC+2 columns at src (row pitch XW; CC = 2:
+// 16-byte loads, src 16-byte aligned).
+template <int RR, int CC, int XW>
+__device__ __forceinline__ void read_window_at(double (&w)[RR + 2][CC + 2], const double *src)
+{
+#pragma unroll
+    for (int r = 0; r < RR + 2; r++) {
+        const double *row = src + r * XW;
+        if (CC == 2) {
+            double2 a = *reinterpret_cast<const double2 *>(row), b = *reinterpret_cast<const double2 *>(row + 2);
+            w[r][0] = a.x; w[r][1] = a.y; w[r][2] = b.x; w[r][3] = b.y;
+        } else {
+#pragma unroll
+            for (int d = 0; d < CC + 2; d++)
+                w[r][d] = row[d];
+        }
+    }
+}
+
+template <int NS>
+__device__ __forceinline__ void temporal_ring(const double *__restrict__ in, double *__restrict__ out,
+                                              int nx, int ny, int nz, int px, int py,
+                                              const gk_stencil_coeffs &c, double *smem)
+{
+    typedef ring_geo<NS> G;
+    constexpr int NRIN = PREFETCH + 1;           // the input ring (always cp.async)
+    constexpr int PL = G::PL, XW = G::XW, OFF = G::OFF, NR = G::NR > 0 ? G::NR : 1;
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+    const int x0 = blockIdx.x * TI, y0 = blockIdx.y * G::H;
+    const int z0 = blockIdx.z * ZC, z1 = min(z0 + ZC, nz);
+    const i64 plane = (i64)px * py;
+    const int xt = x0 + tx * RX;                 // the thread's first column
+    // ring points: plane offset (-1: none) and inside the grid, per stage
+    int rofs[NS][NR];
+    bool rin[NS][NR];
+#pragma unroll
+    for (int s = 1; s < NS; s++)
+#pragma unroll
+        for (int j = 0; j < NR; j++) {
+            const int i = tid + j * TPB;
+            int lx = 0, ly = 0;
+            if (j < G::per(NS - s) && i < G::count(NS - s))
+                ring_pos<NS>(i, NS - s, lx, ly);
+            rofs[s - 1][j] = j < G::per(NS - s) && i < G::count(NS - s) ? (ly + NS) * XW + lx + OFF : -1;
+            rin[s - 1][j] = x0 + lx >= 0 && x0 + lx < nx && y0 + ly >= 0 && y0 + ly < ny;
+        }
+    for (int i = tid; i < (NRIN + 2 * (NS - 1)) * PL; i += TPB)
+        smem[i] = 0.0;
+    __syncthreads();
+    double a0[NS][RY][RX], a1[NS][RY][RX], ra0[NS][NR], ra1[NS][NR];
+#pragma unroll
+    for (int s = 0; s < NS; s++) {
+#pragma unroll
+        for (int r = 0; r < RY; r++)
+#pragma unroll
+            for (int cx = 0; cx < RX; cx++)
+                a0[s][r][cx] = a1[s][r][cx] = 0.0;
+#pragma unroll
+        for (int j = 0; j < NR; j++)
+            ra0[s][j] = ra1[s][j] = 0.0;
+    }
+    const int kbeg = z0 - NS, klast = z1 + NS - 1, kend = z1 + 2 * NS - 2;
+#pragma unroll
+    for (int i = 0; i < PREFETCH; i++) {
+        if (kbeg + i <= klast)
+            issue_plane_ring<NS>(smem + i * PL, in, x0, y0, kbeg + i, nx, ny, nz, px, plane, tx, ty, tid);
+        cp_commit();
+    }
+    int rs = 0;
+    GK_UNROLL_(UNROLL)
+    for (int k = kbeg; k <= kend; k++) {
+        cp_wait<PREFETCH - 1>();
+        __syncthreads();
+        {
+            int ws = rs == 0 ? NRIN - 1 : rs - 1;
+            if (k + PREFETCH <= klast)
+                issue_plane_ring<NS>(smem + ws * PL, in, x0, y0, k + PREFETCH, nx, ny, nz, px, plane, tx, ty, tid);
+            cp_commit();
+        }
+        const double *inp = smem + rs * PL;
+        rs = rs == NRIN - 1 ? 0 : rs + 1;
+#pragma unroll
+        for (int s = 1; s <= NS; s++) {
+            const int rp = k - 2 * (s - 1), f = rp - 1;
+            if (rp < z0 - (NS - s) - 1 || rp > z1 + (NS - s))
+                continue;                                 // uniform over the block
+            const double *src = s == 1 ? inp : smem + (NRIN + 2 * (s - 2) + (rp & 1)) * PL;
+            double *dst = smem + (NRIN + 2 * (s - 1) + (f & 1)) * PL;
+            const bool fin = f >= 0 && f < nz;
+            double w[RY + 2][RX + 2];
+            read_window_at<RY, RX, XW>(w, src + (ty * RY + NS - 1) * XW + tx * RX + OFF - 1);
+#pragma unroll
+            for (int r = 0; r < RY; r++) {
+                const int ly = ty * RY + r, y = y0 + ly;
+                double t[RX];
+#pragma unroll
+                for (int cx = 0; cx < RX; cx++)
+                    t[cx] = stream_point(w, c, a0[s - 1][r][cx], a1[s - 1][r][cx], r, cx);
+                if (s < NS) {
+#pragma unroll
+                    for (int cx = 0; cx < RX; cx++)
+                        dst[(ly + NS) * XW + tx * RX + cx + OFF] = fin && xt + cx < nx && y < ny ? t[cx] : 0.0;
+                } else if (f >= z0 && y < ny) {
+                    store_row(out + (i64)f * plane + (i64)y * px + xt, xt, nx, t);
+                }
+            }
+            if (s < NS) {
+#pragma unroll
+                for (int j = 0; j < G::per(NS - s) && j < NR; j++) {
+                    const int o = rofs[s - 1][j];
+                    if (o >= 0) {
+                        double w3[3][3];
+#pragma unroll
+                        for (int r = 0; r < 3; r++)
+#pragma unroll
+                            for (int d = 0; d < 3; d++)
+                                w3[r][d] = src[o + (r - 1) * XW + d - 1];
+                        double t2 = stream_point(w3, c, ra0[s - 1][j], ra1[s - 1][j], 0, 0);
+                        dst[o] = fin && rin[s - 1][j] ? t2 : 0.0;
+                    }
+                }
+            }
+        }
+    }
+}
+#define GK_TEMPORAL_(N) temporal_ring<N>
+#else
+#define GK_TEMPORAL_(N) temporal<N>
+#endif
+
 #define GK_TEMPORAL_KERNEL(N)                                                              \
     extern "C" __global__ void GK_BOUNDS_                                      \
     gk_stencil_temporal##N(const double *__restrict__ in, double *__restrict__ out, int nx, \
                            int ny, int nz, int px, int py, gk_stencil_coeffs c)            \
     {                                                                                      \
         extern __shared__ __align__(16) double smem[];                                     \
-        temporal<N>(in, out, nx, ny, nz, px, py, c, smem);                                 \
+        GK_TEMPORAL_(N)(in, out, nx, ny, nz, px, py, c, smem);                              \
     }
 
-#define GK_FITS_(N) (TI - 2 * ((N) - 1) >= 1 && BY * RY - 2 * ((N) - 1) >= 1)
+#define GK_FITS_(N) (RING || (TI - 2 * ((N) - 1) >= 1 && BY * RY - 2 * ((N) - 1) >= 1))
 // a kernel whose tile would be empty is built as a stub the host never runs
 #define GK_TEMPORAL_STUB(N)                                                                \
     extern "C" __global__ void gk_stencil_temporal##N(const double *in, double *out, int nx,\

@@ -19,7 +19,7 @@ struct gk_stencil_gpu {
     gk_gpu_module mod;
     gk_config cfg;                 /* complete */
     cudaKernel_t k_naive, k_tile, k_stream, k_temporal[5], k_ceil;
-    int design, bx, by, ry, rx, zc, tsteps;
+    int design, bx, by, ry, rx, zc, tsteps, ring;
     int nx, ny, nz;
     int px, py, pz;
     double *buf[2];
@@ -76,11 +76,13 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, 
     g->rx = gk__param(&g->cfg, "RX");
     g->zc = gk__param(&g->cfg, "ZC");
     g->tsteps = gk__param(&g->cfg, "TSTEPS");
+    g->ring = g->design == 2 && gk__param(&g->cfg, "RING");
     g->nx = nx; g->ny = ny; g->nz = nz;
     dims(nx, ny, nz, &g->px, &g->py, &g->pz);
-    /* DESIGN 2 stores (BY*RY - 2T + 2) rows per block; its remainder pass
-     * uses fewer steps, hence more rows: the configured T is the worst */
-    int th = g->by * g->ry - (g->design == 2 ? 2 * (g->tsteps - 1) : 0);
+    /* DESIGN 2 stores (BY*RY - 2T + 2) rows per block (RING: BY*RY); its
+     * remainder pass uses fewer steps, hence more rows: the configured T is
+     * the worst */
+    int th = g->by * g->ry - (g->design == 2 && !g->ring ? 2 * (g->tsteps - 1) : 0);
     long gy = (ny + th - 1) / th, gz = (nz + g->zc - 1) / g->zc;
     if (gy > 65535 || gz > 65535) {
         st = gk__fail(GK_EINVAL, "stencil grid %dx%dx%d: too many blocks along y or z for this "
@@ -195,8 +197,10 @@ static gk_status launch(gk_stencil_gpu *g, int naive, int nsteps)
         int ow = g->bx * g->rx, oh = g->by * g->ry;
         if (g->design == 2) {
             k = g->k_temporal[nsteps];
-            ow -= 2 * (nsteps - 1);
-            oh -= 2 * (nsteps - 1);
+            if (!g->ring) {          /* overlapped tiles; RING: exact */
+                ow -= 2 * (nsteps - 1);
+                oh -= 2 * (nsteps - 1);
+            }
         } else {
             k = g->design == 0 ? g->k_tile : g->k_stream;
         }
