@@ -5,7 +5,11 @@
 # kernel, a sweep of RING=1 configurations at 512^3 (gk stencil --time,
 # nt = 96, one run each, NVRTC), and gk bench stencil at 512^3 with the
 # shipped table and with the RING=1 configuration named in RINGCFG.
-# Logs go to $OUT (or /tmp).  PARTS selects: tests ncu stalls sweep bench
+# Logs go to $OUT (or /tmp).  PARTS selects: sass ab tests ncu stalls sweep tune bench
+# (sass: opcode counts of temporal2 of the kernel source and of $V1, the
+# first RING version, compiled by nvcc; ab: the same configurations timed
+# with both sources, the faster one is kept (rebuilt); tune: gktune at 512^3
+# into a fresh cache, then gk bench stencil with it)
 # (stalls: ncu stall reasons and instruction mix of the configurations in
 # STALLCFGS).
 out=${OUT:-/tmp}
@@ -16,7 +20,42 @@ S="DESIGN=2,TSTEPS=2,BX=32,BY=8,RY=4,RX=2,ASYNC=1,MINB=2,PREFETCH=1"
 SHIPPED="$S,ZC=128,UNROLL=2"
 RINGBEST=${RINGBEST:-"DESIGN=2,TSTEPS=2,BX=32,BY=16,RY=2,RX=2,ASYNC=1,MINB=1,ZC=256,UNROLL=2,RING=1"}
 RINGCFG=${RINGCFG:-"TSTEPS=2,BX=32,BY=8,RY=4,ZC=128,UNROLL=2,RX=2,ASYNC=1,MINB=2,PREFETCH=1,RING=1"}
+V1=${V1:-stencil-v1.cu}
+AB=${AB:-"DESIGN=2,TSTEPS=2,BX=32,BY=16,RY=2,RX=2,ASYNC=1,MINB=1,ZC=256,UNROLL=2,RING=1
+DESIGN=2,TSTEPS=3,BX=32,BY=16,RY=2,RX=2,ASYNC=1,MINB=1,ZC=256,UNROLL=1,RING=1
+DESIGN=2,TSTEPS=3,BX=32,BY=16,RY=2,RX=2,ASYNC=1,MINB=1,ZC=256,UNROLL=2,RING=1
+DESIGN=2,TSTEPS=2,BX=32,BY=8,RY=2,RX=2,ASYNC=1,MINB=2,ZC=256,UNROLL=2,RING=1"}
+timeab() {   # $1: label; prints one line per AB configuration, the sum last
+  tot=0
+  for c in $AB; do
+    g=$(timeout 60 "$GK" stencil --size=512 --steps=96 --device=gpu --time --config="$c" 2>&1 | grep 'GStencil' | sed 's/.*steps on gpu: //')
+    printf '%s %-70s %s\n' "$1" "$c" "$g"
+    v=$(echo "$g" | sed -n 's/.*s, \([0-9.]*\) GStencil.*/\1/p'); tot=$(awk "BEGIN{print $tot + ${v:-0}}")
+  done
+  echo "$1 sum $tot"
+}
 for p in $PARTS; do case $p in
+sass)
+  CUOBJ=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
+  F="-DDESIGN=2 -DTSTEPS=2 -DBX=32 -DBY=16 -DRY=2 -DZC=256 -DUNROLL=2 -DPREFETCH=1 -DRX=2 -DASYNC=1 -DMINB=1 -DRING=1"
+  for src in ../src/gpu/stencil.cu "$V1"; do
+    nvcc -arch=sm_90 -O3 --std=c++17 $F --cubin -o /tmp/sass.cubin "$src" && "$CUOBJ" -sass -fun gk_stencil_temporal2 /tmp/sass.cubin > "$out/sass-$(basename $src).txt"
+    echo "== $src: opcodes of temporal2 (static)"
+    grep -oE '^ +/\*[0-9a-f]{4}\*/ +(@!?U?P[0-9T] +)?[A-Z][A-Z0-9_.]*' "$out/sass-$(basename $src).txt" | awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -14 | tr '\n' ' '; echo
+  done ;;
+ab)
+  timeab v2 | tee "$out/ab.log"
+  cp ../src/gpu/stencil.cu /tmp/stencil-v2.cu && cp "$V1" ../src/gpu/stencil.cu && make -j16 gk gktune >/dev/null 2>&1
+  timeab v1 | tee -a "$out/ab.log"
+  s2=$(sed -n 's/^v2 sum //p' "$out/ab.log"); s1=$(sed -n 's/^v1 sum //p' "$out/ab.log")
+  if awk "BEGIN{exit !($s2 >= $s1)}"; then cp /tmp/stencil-v2.cu ../src/gpu/stencil.cu; echo "kept v2"; else echo "kept v1"; fi | tee -a "$out/ab.log"
+  make -j16 >/dev/null 2>&1; make -j16 check TESTS= >/dev/null 2>&1 ;;
+tune)
+  c=$(mktemp -d /tmp/gk-tune.XXXXXX); s0=$(date +%s)
+  GK_CACHE_DIR=$c ./gktune --kernels=stencil --sizes='stencil=512' --budget=${BUDGET:-150} -q > "$out/gktune.log" 2>&1
+  echo "gktune: rc=$? wall $(( $(date +%s) - s0 )) s"; tail -4 "$out/gktune.log"
+  cp "$c"/tune-*.txt "$out/" 2>/dev/null; grep -h 'kernel=stencil' "$c"/tune-*.txt
+  GK_CACHE_DIR=$c GK_DATA_DIR=/tmp/none timeout 150 "$GK" bench stencil --sizes=512 --steps=100 2>&1 | tee "$out/bench-tuned.log" ;;
 tests)
   t0=$(date +%s)
   make -j16 check TESTS="${TESTS:-tests/test_stencil_gpu_rx tests/test_stencil_gpu tests/test_spaces tests/test_stencil_multi_gpu tests/test_stencil_cli.sh}" > "$out/check.log" 2>&1

@@ -11,16 +11,19 @@
  * within 5 % of the best in the H200 sweeps (bench/stencil_results.md); the
  * tile (DESIGN 0) never came close, so the tuner searches the stream and the
  * temporal design (TSTEPS only with DESIGN 2: the constraints drop the
- * combinations that would measure the same kernel twice).  --config takes
- * any value the ranges and the constraints allow, listed or not. */
+ * combinations that would measure the same kernel twice; RING is the
+ * exception: DESIGN 1 accepts and ignores it, see stencil_reject).  BY=16 and
+ * ZC=256 are listed for RING=1 (issue 13, third round: its best 512^3 tiles
+ * are 64 x 32 with 512 threads and long z chunks).  --config takes any value
+ * the ranges and the constraints allow, listed or not. */
 static const gk_param_def stencil_params[] = {
     { "DESIGN", 2, 0, 2, 2, { 1, 2 }, "0 = shared-memory tile (27 smem reads), 1 = 2.5D z-streaming, "
       "2 = temporal blocking (TSTEPS steps per pass)" },
     { "TSTEPS", 2, 1, 4, 4, { 1, 2, 3, 4 }, "steps per pass over the grid (DESIGN 2 only)" },
     { "BX", 32, 1, 1024, 3, { 32, 64, 128 }, "threads along x (tile width)" },
-    { "BY", 8, 1, 1024, 4, { 1, 2, 4, 8 }, "threads along y" },
+    { "BY", 8, 1, 1024, 5, { 1, 2, 4, 8, 16 }, "threads along y" },
     { "RY", 4, 1, 8, 3, { 1, 2, 4 }, "outputs per thread along y (register pressure)" },
-    { "ZC", 64, 1, 65535, 3, { 32, 64, 128 }, "z planes per block" },
+    { "ZC", 64, 1, 65535, 4, { 32, 64, 128, 256 }, "z planes per block" },
     { "UNROLL", 1, 1, 16, 2, { 1, 2 }, "unroll of the z loop" },
     { "MAXRREG", 0, 0, 255, 2, { 0, 64 }, "--maxrregcount (0 = none)" },
     { "PREFETCH", 1, 1, 2, 2, { 1, 2 }, "planes loaded ahead, into registers or the ASYNC ring (DESIGN 1 and 2)" },
