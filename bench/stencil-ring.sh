@@ -5,7 +5,9 @@
 # kernel, a sweep of RING=1 configurations at 512^3 (gk stencil --time,
 # nt = 96, one run each, NVRTC), and gk bench stencil at 512^3 with the
 # shipped table and with the RING=1 configuration named in RINGCFG.
-# Logs go to $OUT (or /tmp).  PARTS selects: sass ab tests ncu stalls sweep tune bench
+# Logs go to $OUT (or /tmp).  PARTS selects: sass ab tests ncu stalls sweep tune
+# benchbest bench (benchbest: gk bench stencil with the best T = 2 and T = 3
+# configurations of the sweeps, RINGBEST and RINGBEST3)
 # (sass: opcode counts of temporal2 of the kernel source and of $V1, the
 # first RING version, compiled by nvcc; ab: the same configurations timed
 # with both sources, the faster one is kept (rebuilt); tune: gktune at 512^3
@@ -19,6 +21,7 @@ PARTS=${PARTS:-"tests ncu sweep bench"}
 S="DESIGN=2,TSTEPS=2,BX=32,BY=8,RY=4,RX=2,ASYNC=1,MINB=2,PREFETCH=1"
 SHIPPED="$S,ZC=128,UNROLL=2"
 RINGBEST=${RINGBEST:-"DESIGN=2,TSTEPS=2,BX=32,BY=16,RY=2,RX=2,ASYNC=1,MINB=1,ZC=256,UNROLL=2,RING=1"}
+RINGBEST3=${RINGBEST3:-"DESIGN=2,TSTEPS=3,BX=32,BY=16,RY=2,RX=2,ASYNC=1,MINB=1,ZC=256,UNROLL=1,RING=1"}
 RINGCFG=${RINGCFG:-"TSTEPS=2,BX=32,BY=8,RY=4,ZC=128,UNROLL=2,RX=2,ASYNC=1,MINB=2,PREFETCH=1,RING=1"}
 V1=${V1:-stencil-v1.cu}
 AB=${AB:-"DESIGN=2,TSTEPS=2,BX=32,BY=16,RY=2,RX=2,ASYNC=1,MINB=1,ZC=256,UNROLL=2,RING=1
@@ -140,6 +143,11 @@ DESIGN=1,BX=64,BY=2,RY=4,RX=2,ASYNC=1,MINB=0,UNROLL=2
     printf '%-52s %s\n' "$c" "$r" >> "$out/sweep.log"
   done
   echo "sweep at ${SWEEP_SIZE:-512}^3, nt=96 (gk stencil --time, kernel time, one run each)"; cat "$out/sweep.log" ;;
+benchbest)
+  for c in "$RINGBEST" "$RINGBEST3"; do
+    echo "gk bench stencil --config=$c:"
+    timeout 100 "$GK" bench stencil --sizes=512 --steps=100 --config="$c" 2>&1 | tee -a "$out/bench-best.log"
+  done ;;
 bench)
   echo "gk bench stencil, shipped table:"
   timeout 150 "$GK" bench stencil --sizes=512 --steps=100 2>&1 | tee "$out/bench-shipped.log"

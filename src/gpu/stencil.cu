@@ -570,8 +570,6 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
 // At 512 a 64 x 32 tile divides the grid (overlapped tiles at T = 2: 9 x 18
 // tiles of 62 x 30), and the ring costs stage 1 one point per thread for
 // 196 of 256 threads.
-template <bool B> struct gk_bool_ { static constexpr bool value = B; };
-
 template <int NS> struct ring_geo {
     static constexpr int H = BY * RY, OFF = NS | 1, XW = TI + 2 * OFF, YH = H + 2 * NS, PL = XW * YH;
     // ring points of width m, and per thread
@@ -703,11 +701,8 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
         cp_commit();
     }
     int rs = 0;
-    // One iteration (input plane k).  ALL: every stage is active at k (the
-    // steady state, no per-stage test): the partial sums then rotate
-    // without any join of paths where a stage ran and one where it did not,
-    // so the unrolled loop needs no register moves for them.
-    auto iter = [&](int k, auto all) {
+    GK_UNROLL_(UNROLL)
+    for (int k = kbeg; k <= kend; k++) {
         cp_wait<PREFETCH - 1>();
         __syncthreads();
         {
@@ -721,7 +716,7 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
 #pragma unroll
         for (int s = 1; s <= NS; s++) {
             const int rp = k - 2 * (s - 1), f = rp - 1;
-            if (!decltype(all)::value && (rp < z0 - (NS - s) - 1 || rp > z1 + (NS - s)))
+            if (rp < z0 - (NS - s) - 1 || rp > z1 + (NS - s))
                 continue;                                 // uniform over the block
             const double *src = s == 1 ? inp : smem + (NRIN + 2 * (s - 2) + (rp & 1)) * PL;
             double *dst = smem + (NRIN + 2 * (s - 1) + (f & 1)) * PL;
@@ -760,17 +755,7 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
                 }
             }
         }
-    };
-    // stage s is active for k in [z0-NS+3s-3, z1+NS+s-2]: all of them on
-    // [z0+2NS-3, z1+NS-1]
-    int k = kbeg;
-    for (; k < z0 + 2 * NS - 3 && k <= kend; k++)
-        iter(k, gk_bool_<false>());
-    GK_UNROLL_(UNROLL)
-    for (; k <= z1 + NS - 1; k++)
-        iter(k, gk_bool_<true>());
-    for (; k <= kend; k++)
-        iter(k, gk_bool_<false>());
+    }
 }
 #define GK_TEMPORAL_(N) temporal_ring<N>
 #else
