@@ -632,22 +632,18 @@ __device__ __forceinline__ void issue_plane_ring(double *s, const double *__rest
     }
 }
 
-// A window of RR+2 rows and CC+2 columns at src (row pitch XW; CC = 2:
-// 16-byte loads, src 16-byte aligned).
-template <int RR, int CC, int XW>
-__device__ __forceinline__ void read_window_at(double (&w)[RR + 2][CC + 2], const double *src)
+// One row of CC+2 values at src (CC = 2: two 16-byte loads, src 16-byte
+// aligned).
+template <int CC>
+__device__ __forceinline__ void read_row(double (&w)[CC + 2], const double *src)
 {
+    if (CC == 2) {
+        double2 a = *reinterpret_cast<const double2 *>(src), b = *reinterpret_cast<const double2 *>(src + 2);
+        w[0] = a.x; w[1] = a.y; w[2] = b.x; w[3] = b.y;
+    } else {
 #pragma unroll
-    for (int r = 0; r < RR + 2; r++) {
-        const double *row = src + r * XW;
-        if (CC == 2) {
-            double2 a = *reinterpret_cast<const double2 *>(row), b = *reinterpret_cast<const double2 *>(row + 2);
-            w[r][0] = a.x; w[r][1] = a.y; w[r][2] = b.x; w[r][3] = b.y;
-        } else {
-#pragma unroll
-            for (int d = 0; d < CC + 2; d++)
-                w[r][d] = row[d];
-        }
+        for (int d = 0; d < CC + 2; d++)
+            w[d] = src[d];
     }
 }
 
@@ -664,9 +660,9 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
     const int z0 = blockIdx.z * ZC, z1 = min(z0 + ZC, nz);
     const i64 plane = (i64)px * py;
     const int xt = x0 + tx * RX;                 // the thread's first column
-    // ring points: plane offset (-1: none) and inside the grid, per stage
+    // ring points, per stage: 2 * plane offset + (inside the grid), or -1
+    // when the thread has none (one register each)
     int rofs[NS][NR];
-    bool rin[NS][NR];
 #pragma unroll
     for (int s = 1; s < NS; s++)
 #pragma unroll
@@ -675,8 +671,9 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
             int lx = 0, ly = 0;
             if (j < G::per(NS - s) && i < G::count(NS - s))
                 ring_pos<NS>(i, NS - s, lx, ly);
-            rofs[s - 1][j] = j < G::per(NS - s) && i < G::count(NS - s) ? (ly + NS) * XW + lx + OFF : -1;
-            rin[s - 1][j] = x0 + lx >= 0 && x0 + lx < nx && y0 + ly >= 0 && y0 + ly < ny;
+            const bool inside = x0 + lx >= 0 && x0 + lx < nx && y0 + ly >= 0 && y0 + ly < ny;
+            rofs[s - 1][j] = j < G::per(NS - s) && i < G::count(NS - s)
+                                 ? 2 * ((ly + NS) * XW + lx + OFF) + (inside ? 1 : 0) : -1;
         }
     for (int i = tid; i < (NRIN + 2 * (NS - 1)) * PL; i += TPB)
         smem[i] = 0.0;
@@ -721,11 +718,17 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
             const double *src = s == 1 ? inp : smem + (NRIN + 2 * (s - 2) + (rp & 1)) * PL;
             double *dst = smem + (NRIN + 2 * (s - 1) + (f & 1)) * PL;
             const bool fin = f >= 0 && f < nz;
+            // the window row by row: rows r..r+2 feed output row r; loaded
+            // just before it, so that fewer rows are live at once (RING=1
+            // needs the registers)
+            const double *wsrc = src + (ty * RY + NS - 1) * XW + tx * RX + OFF - 1;
             double w[RY + 2][RX + 2];
-            read_window_at<RY, RX, XW>(w, src + (ty * RY + NS - 1) * XW + tx * RX + OFF - 1);
+            read_row<RX>(w[0], wsrc);
+            read_row<RX>(w[1], wsrc + XW);
 #pragma unroll
             for (int r = 0; r < RY; r++) {
                 const int ly = ty * RY + r, y = y0 + ly;
+                read_row<RX>(w[r + 2], wsrc + (r + 2) * XW);
                 double t[RX];
 #pragma unroll
                 for (int cx = 0; cx < RX; cx++)
@@ -741,8 +744,8 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
             if (s < NS) {
 #pragma unroll
                 for (int j = 0; j < G::per(NS - s) && j < NR; j++) {
-                    const int o = rofs[s - 1][j];
-                    if (o >= 0) {
+                    const int code = rofs[s - 1][j], o = code >> 1;
+                    if (code >= 0) {
                         double w3[3][3];
 #pragma unroll
                         for (int r = 0; r < 3; r++)
@@ -750,7 +753,7 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
                             for (int d = 0; d < 3; d++)
                                 w3[r][d] = src[o + (r - 1) * XW + d - 1];
                         double t2 = stream_point(w3, c, ra0[s - 1][j], ra1[s - 1][j], 0, 0);
-                        dst[o] = fin && rin[s - 1][j] ? t2 : 0.0;
+                        dst[o] = fin && (code & 1) ? t2 : 0.0;
                     }
                 }
             }
