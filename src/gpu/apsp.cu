@@ -9,6 +9,11 @@
 //                    C = min(C, P (min,+) C) and C = min(C, C (min,+) P);
 //   gk_apsp_minplus  (phase 3, grid nt x nt) every other tile:
 //                    C = min(C, D[i][k] (min,+) D[k][j]).
+// With the lookahead (src/gpu/apsp_gpu.c) phase 3 of round k runs in two
+// parts: phase 4 (grid nt x 2) the tiles of row and column k + 1, on a
+// high-priority stream, followed there by phases 1 and 2 of round k + 1,
+// while phase 5 (grid (nt - 2) x (nt - 2)) updates the rest on the main
+// stream.  Every tile gets the same updates in the same order.
 // Once the pivot is closed, phase 2 is a plain min-plus product too, so one
 // register-tiled kernel (an SGEMM in the (min,+) semiring) does phases 2 and
 // 3: each thread owns APSP_TM x APSP_TN outputs in registers, A and B stream
@@ -72,70 +77,109 @@
 
 static __device__ __forceinline__ int vmin(int a, int b) { return a < b ? a : b; }
 
-// Phase 1: Floyd-Warshall inside the pivot tile (k, k), 32 x 32 threads,
-// each owning PR x PR cells in registers.  Step kk reads row kk and column kk
-// from shared memory; afterwards only the cells of row and column kk + 1 are
-// published there, for the next step.  Row and column kk themselves do not
-// change in step kk (d[kk][kk] >= 0) and are never written while read, so one
-// barrier per step suffices.
-#define PR (APSP_TILE / 32)
-extern "C" __global__ void __launch_bounds__(1024)
-gk_apsp_pivot(int *d, long long pitch, int k)
+// The C tile (bi, bj) of a block of gk_apsp_minplus / gk_apsp16_minplus in
+// round k; 0: the block has nothing to do.  The A and B tiles are (bi, k)
+// and (k, bj) in every phase.
+//   2: blockIdx.y = 0: row tile (k, x); 1: column tile (x, k); x != k
+//   3: (y, x), neither in row or column k
+//   4: phase 3's tiles of row k + 1 (y = 0: (k + 1, x), x != k) and of
+//      column k + 1 (y = 1: (x, k + 1), x != k, k + 1)
+//   5: phase 3's tiles outside rows and columns k and k + 1: grid
+//      (nt - 2) x (nt - 2), indices k and k + 1 skipped
+static __device__ __forceinline__ int tile_of(int phase, int k, int *bi, int *bj)
 {
-    extern __shared__ int s[];
+    const int x = blockIdx.x, y = blockIdx.y;
+    switch (phase) {
+    case 2:
+        if (x == k) return 0;
+        if (y == 0) { *bi = k; *bj = x; } else { *bi = x; *bj = k; }
+        return 1;
+    case 4:
+        if (x == k) return 0;
+        if (y == 0) { *bi = k + 1; *bj = x; return 1; }
+        if (x == k + 1) return 0;
+        *bi = x; *bj = k + 1;
+        return 1;
+    case 5:
+        *bi = y < k ? y : y + 2;
+        *bj = x < k ? x : x + 2;
+        return 1;
+    default:
+        *bi = y; *bj = x;
+        return y != k && x != k;
+    }
+}
+
+// Phase 1: Floyd-Warshall inside the pivot tile (k, k), 32 x TYN threads,
+// each owning T / TYN x T / 32 cells in registers.  Step kk reads row kk and
+// column kk from shared memory; afterwards only the cells of row and column
+// kk + 1 are published there, for the next step.  Row and column kk
+// themselves do not change in step kk (d[kk][kk] >= 0) and are never written
+// while read, so one barrier per step suffices.  min(a + b, c) in int for
+// both widths (16-bit values: no overflow either).  Two shapes: 1024
+// threads (gk_apsp_pivot, also the row-block path's) and 512 threads with at
+// most 64 registers each (gk_apsp_pivot512: small enough to start on an SM
+// beside a block of phase 3, which the lookahead needs); the same result.
+template <typename E, int T, int TYN>
+static __device__ __forceinline__ void pivot_tile(E *d, long long pitch, int k)
+{
+    constexpr int RA = T / TYN, RB = T / 32;
+    extern __shared__ __align__(16) unsigned char pivot_smem[];
+    E *s = (E *)pivot_smem;
     const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
-    int *base = d + (long long)k * APSP_TILE * pitch + (long long)k * APSP_TILE;
-    int r[PR][PR];
+    E *base = d + (long long)k * T * pitch + (long long)k * T;
+    int r[RA][RB];
 #pragma unroll
-    for (int a = 0; a < PR; a++)
+    for (int a = 0; a < RA; a++)
 #pragma unroll
-        for (int b = 0; b < PR; b++) {
-            r[a][b] = base[(long long)(ty + 32 * a) * pitch + tx + 32 * b];
-            s[(ty + 32 * a) * APSP_TILE + tx + 32 * b] = r[a][b];
+        for (int b = 0; b < RB; b++) {
+            r[a][b] = base[(long long)(ty + TYN * a) * pitch + tx + 32 * b];
+            s[(ty + TYN * a) * T + tx + 32 * b] = (E)r[a][b];
         }
     __syncthreads();
 #pragma unroll 4
-    for (int kk = 0; kk < APSP_TILE; kk++) {
-        int av[PR], bv[PR];
+    for (int kk = 0; kk < T; kk++) {
+        int av[RA], bv[RB];
 #pragma unroll
-        for (int a = 0; a < PR; a++) av[a] = s[(ty + 32 * a) * APSP_TILE + kk];
+        for (int a = 0; a < RA; a++) av[a] = s[(ty + TYN * a) * T + kk];
 #pragma unroll
-        for (int b = 0; b < PR; b++) bv[b] = s[kk * APSP_TILE + tx + 32 * b];
+        for (int b = 0; b < RB; b++) bv[b] = s[kk * T + tx + 32 * b];
         const int nk = kk + 1;
 #pragma unroll
-        for (int a = 0; a < PR; a++)
+        for (int a = 0; a < RA; a++)
 #pragma unroll
-            for (int b = 0; b < PR; b++) {
-                const int i = ty + 32 * a, j = tx + 32 * b;
+            for (int b = 0; b < RB; b++) {
+                const int i = ty + TYN * a, j = tx + 32 * b;
                 r[a][b] = __viaddmin_s32(av[a], bv[b], r[a][b]);
                 if ((i == nk || j == nk) && i != kk && j != kk)
-                    s[i * APSP_TILE + j] = r[a][b];
+                    s[i * T + j] = (E)r[a][b];
             }
         __syncthreads();
     }
 #pragma unroll
-    for (int a = 0; a < PR; a++)
+    for (int a = 0; a < RA; a++)
 #pragma unroll
-        for (int b = 0; b < PR; b++)
-            base[(long long)(ty + 32 * a) * pitch + tx + 32 * b] = r[a][b];
+        for (int b = 0; b < RB; b++)
+            base[(long long)(ty + TYN * a) * pitch + tx + 32 * b] = (E)r[a][b];
 }
 
-// Phases 2 and 3.  phase 2: blockIdx.x = tile index along the pivot row or
-// column, blockIdx.y = 0 (row tile (k, x)) or 1 (column tile (x, k)).
-// phase 3: blockIdx = (column tile, row tile), pivot row and column skipped.
+extern "C" __global__ void __launch_bounds__(1024) gk_apsp_pivot(int *d, long long pitch, int k)
+{
+    pivot_tile<int, APSP_TILE, 32>(d, pitch, k);
+}
+
+extern "C" __global__ void __launch_bounds__(512, 2) gk_apsp_pivot512(int *d, long long pitch, int k)
+{
+    pivot_tile<int, APSP_TILE, 16>(d, pitch, k);
+}
+
+// Phases 2 and 3 (and the lookahead's 4 and 5): tile_of says which tile.
 extern "C" __global__ void __launch_bounds__(NTHREADS, APSP_MINB)
 gk_apsp_minplus(int *d, long long pitch, int k, int phase)
 {
     extern __shared__ __align__(16) int smem[];
     int bi, bj, ai, aj, bri, brj;   // C tile (bi, bj) = A tile (ai, aj) x B tile (bri, brj)
-    if (phase == 2) {
-        if ((int)blockIdx.x == k) return;
-        if (blockIdx.y == 0) { bi = k; bj = blockIdx.x; }
-        else                 { bi = blockIdx.x; bj = k; }
-    } else {
-        bi = blockIdx.y; bj = blockIdx.x;
-        if (bi == k || bj == k) return;
-    }
+    if (!tile_of(phase, k, &bi, &bj)) return;
     ai = bi; aj = k; bri = k; brj = bj;
 
     const int tid = threadIdx.x;
@@ -395,63 +439,24 @@ extern "C" __global__ void __launch_bounds__(256) gk_apsp_ceiling(int *out, int 
 #endif
 #define H_MINB (H_NT >= 512 ? 1 : 2)
 
-// Phase 1 in 16 bits: as gk_apsp_pivot, values widened to int in registers.
-#define H_PR (H_TILE / 32)
-extern "C" __global__ void __launch_bounds__(1024)
-gk_apsp16_pivot(unsigned short *d, long long pitch, int k)
+// Phase 1 in 16 bits: pivot_tile, values widened to int in registers.
+extern "C" __global__ void __launch_bounds__(1024) gk_apsp16_pivot(unsigned short *d, long long pitch, int k)
 {
-    extern __shared__ unsigned short s16[];
-    const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
-    unsigned short *base = d + (long long)k * H_TILE * pitch + (long long)k * H_TILE;
-    int r[H_PR][H_PR];
-#pragma unroll
-    for (int a = 0; a < H_PR; a++)
-#pragma unroll
-        for (int b = 0; b < H_PR; b++) {
-            r[a][b] = base[(long long)(ty + 32 * a) * pitch + tx + 32 * b];
-            s16[(ty + 32 * a) * H_TILE + tx + 32 * b] = (unsigned short)r[a][b];
-        }
-    __syncthreads();
-#pragma unroll 4
-    for (int kk = 0; kk < H_TILE; kk++) {
-        int av[H_PR], bv[H_PR];
-#pragma unroll
-        for (int a = 0; a < H_PR; a++) av[a] = s16[(ty + 32 * a) * H_TILE + kk];
-#pragma unroll
-        for (int b = 0; b < H_PR; b++) bv[b] = s16[kk * H_TILE + tx + 32 * b];
-        const int nk = kk + 1;
-#pragma unroll
-        for (int a = 0; a < H_PR; a++)
-#pragma unroll
-            for (int b = 0; b < H_PR; b++) {
-                const int i = ty + 32 * a, j = tx + 32 * b;
-                r[a][b] = vmin(r[a][b], av[a] + bv[b]);
-                if ((i == nk || j == nk) && i != kk && j != kk)
-                    s16[i * H_TILE + j] = (unsigned short)r[a][b];
-            }
-        __syncthreads();
-    }
-#pragma unroll
-    for (int a = 0; a < H_PR; a++)
-#pragma unroll
-        for (int b = 0; b < H_PR; b++)
-            base[(long long)(ty + 32 * a) * pitch + tx + 32 * b] = (unsigned short)r[a][b];
+    pivot_tile<unsigned short, H_TILE, 32>(d, pitch, k);
 }
 
-// Phases 2 and 3 in 16 bits: the grid and roles of gk_apsp_minplus.
+extern "C" __global__ void __launch_bounds__(512, 2) gk_apsp16_pivot512(unsigned short *d, long long pitch, int k)
+{
+    pivot_tile<unsigned short, H_TILE, 16>(d, pitch, k);
+}
+
+// Phases 2 to 5 in 16 bits: the grids and roles of gk_apsp_minplus (tile_of).
 extern "C" __global__ void __launch_bounds__(H_NT, H_MINB)
 gk_apsp16_minplus(unsigned short *d, long long pitch, int k, int phase)
 {
     extern __shared__ __align__(16) unsigned int hsm[];
     int bi, bj;
-    if (phase == 2) {
-        if ((int)blockIdx.x == k) return;
-        if (blockIdx.y == 0) { bi = k; bj = blockIdx.x; }
-        else                 { bi = blockIdx.x; bj = k; }
-    } else {
-        bi = blockIdx.y; bj = blockIdx.x;
-        if (bi == k || bj == k) return;
-    }
+    if (!tile_of(phase, k, &bi, &bj)) return;
     const int tid = threadIdx.x;
     const int tx = tid % H_TX, ty = tid / H_TX;
     unsigned short *cbase = d + (long long)bi * H_TILE * pitch + (long long)bj * H_TILE;

@@ -16,7 +16,7 @@ struct gk_apsp_gpu {
     cudaStream_t stream;
     gk_config cfg;
     gk_gpu_module mod;
-    cudaKernel_t pivot, minplus, fill, b1, b2, b3, ceil;
+    cudaKernel_t pivot, pivot512, minplus, fill, b1, b2, b3, ceil;
     int *d;
     /* the 16-bit path (bits == 16): the padded uint16 matrix (pitch np16,
      * tile GK_APSP16_TILE) and a counter */
@@ -24,7 +24,7 @@ struct gk_apsp_gpu {
     long long np16;
     unsigned short *d16;
     unsigned long long *dcount;
-    cudaKernel_t pivot16, minplus16, count16, ceil16;
+    cudaKernel_t pivot16, pivot16_512, minplus16, count16, ceil16;
     /* the initial matrix built from an edge list, the 16-bit rows widened */
     cudaKernel_t binit, bscatter, widen16;
     /* pinned staging buffers for the transfers */
@@ -36,6 +36,13 @@ struct gk_apsp_gpu {
     cudaEvent_t pin_ev[2];
     size_t pin_bytes;
     gk_gpu_timer timer;
+    /* the lookahead (run_rounds): a high-priority side stream for phase 3's
+       row and column k + 1 and phases 1 and 2 of round k + 1, and the events
+       that order it with the main stream; lookahead 2: with the 1024-thread
+       pivot kernel (a benchmark's comparison) instead of the 512-thread one */
+    int lookahead;
+    cudaStream_t side;
+    cudaEvent_t ev_side, ev_main;
 };
 
 static void stage_free(gk_apsp_gpu *c);
@@ -91,6 +98,7 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
     if ((st = gk__gpu_module_load(&gk__image_apsp, &gk__space_apsp, &c->cfg, &c->mod)))
         goto fail;
     if ((st = gk__gpu_kernel(&c->mod, "gk_apsp_pivot", &c->pivot))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_pivot512", &c->pivot512))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_minplus", &c->minplus))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_fill", &c->fill))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p1", &c->b1))
@@ -98,6 +106,7 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p3", &c->b3))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_ceiling", &c->ceil))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_pivot", &c->pivot16))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_pivot512", &c->pivot16_512))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_minplus", &c->minplus16))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_count", &c->count16))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_ceiling", &c->ceil16))
@@ -113,6 +122,18 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
     }
     if ((st = gk__gpu_timer_init(&c->timer)))
         goto fail;
+    /* GK_APSP_LOOKAHEAD=0: the plain loop, one stream; 1024: the lookahead
+       with the 1024-thread pivot kernel (for comparing them in a benchmark;
+       all give the same result) */
+    const char *la = getenv("GK_APSP_LOOKAHEAD");
+    c->lookahead = !la ? 1 : !strcmp(la, "0") ? 0 : !strcmp(la, "1024") ? 2 : 1;
+    {
+        int least = 0, greatest = 0;
+        GK_CUDA_GOTO(cudaDeviceGetStreamPriorityRange(&least, &greatest), st, fail);
+        GK_CUDA_GOTO(cudaStreamCreateWithPriority(&c->side, cudaStreamNonBlocking, greatest), st, fail);
+        GK_CUDA_GOTO(cudaEventCreateWithFlags(&c->ev_side, cudaEventDisableTiming), st, fail);
+        GK_CUDA_GOTO(cudaEventCreateWithFlags(&c->ev_main, cudaEventDisableTiming), st, fail);
+    }
     *out = c;
     return GK_OK;
 fail:
@@ -124,6 +145,9 @@ void gk__apsp_gpu_close(gk_apsp_gpu *c)
 {
     if (!c) return;
     gk__gpu_timer_free(&c->timer);
+    if (c->side) cudaStreamDestroy(c->side);
+    if (c->ev_side) cudaEventDestroy(c->ev_side);
+    if (c->ev_main) cudaEventDestroy(c->ev_main);
     if (c->d) cudaFree(c->d);
     if (c->d16) cudaFree(c->d16);
     stage_free(c);
@@ -441,29 +465,96 @@ gk_status gk__apsp_gpu_download_each(gk_apsp_gpu *c, int32_t *dist, float *ms,
     return GK_OK;
 }
 
-/* The three phases on the 16-bit matrix (the timer already started). */
+/* The rounds of the blocked Floyd-Warshall on one matrix (the timer already
+ * started on the main stream; args = { matrix, &pitch, k, phase }).
+ * Without the lookahead: phases 1, 2, 3 of each round on the main stream.
+ * With it, phase 3 of round k is split: its tiles of row and column k + 1
+ * (phase 4) run on the high-priority side stream, followed there by phases
+ * 1 and 2 of round k + 1, while the main stream updates every other tile
+ * (phase 5); so the main stream goes from one round's phase 3 to the next
+ * without waiting for the serial pivot.  Order: phase 5 of round k waits
+ * for phase 2 of round k (event ev_side); phase 4 of round k + 1 for phase 5
+ * of round k (ev_main), the last writer of row and column k + 2.  The last
+ * round's phase 3 (main stream) waits for the side stream's last phase 2,
+ * so the side stream's work is inside the main stream's timer.  Each tile
+ * gets the same updates, from the same tiles, in the same order. */
+static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot1024, cudaKernel_t pivot512, cudaKernel_t minplus,
+                            int nt, size_t smem_piv, size_t smem, unsigned threads, int *k, int *phase, void **args)
+{
+    gk_status st;
+    /* the lookahead's pivot runs beside phase 3 (the 512-thread kernel fits
+       on an SM next to one of its blocks) */
+    const int small = c->lookahead == 1 && nt >= 3;
+    const cudaKernel_t pivot = small ? pivot512 : pivot1024;
+    const dim3 one = gk__dim3(1, 1, 1), piv = gk__dim3(small ? 512 : 1024, 1, 1), blk = gk__dim3(threads, 1, 1);
+    const dim3 edge = gk__dim3((unsigned)nt, 2, 1), all = gk__dim3((unsigned)nt, (unsigned)nt, 1);
+    if (!c->lookahead || nt < 3) {
+        /* nt < 3: nothing for phase 5 to overlap with */
+        for (*k = 0; *k < nt; (*k)++) {
+            if ((st = gk__gpu_launch(pivot, one, piv, smem_piv, c->stream, args)))
+                return st;
+            if (nt == 1)
+                break;
+            *phase = 2;
+            if ((st = gk__gpu_launch(minplus, edge, blk, smem, c->stream, args)))
+                return st;
+            *phase = 3;
+            if ((st = gk__gpu_launch(minplus, all, blk, smem, c->stream, args)))
+                return st;
+        }
+        return GK_OK;
+    }
+    const dim3 rest = gk__dim3((unsigned)nt - 2, (unsigned)nt - 2, 1);
+    /* round 0's phases 1 and 2: nothing to overlap */
+    *k = 0;
+    *phase = 2;
+    if ((st = gk__gpu_launch(pivot, one, piv, smem_piv, c->stream, args))
+        || (st = gk__gpu_launch(minplus, edge, blk, smem, c->stream, args)))
+        return st;
+    GK_CUDA_TRY(cudaEventRecord(c->ev_side, c->stream));
+    for (int r = 0; r < nt; r++) {
+        *k = r;
+        /* phase 2 of round r done (round 0: on the main stream itself) */
+        GK_CUDA_TRY(cudaStreamWaitEvent(c->stream, c->ev_side, 0));
+        if (r == nt - 1) {
+            *phase = 3;
+            if ((st = gk__gpu_launch(minplus, all, blk, smem, c->stream, args)))
+                return st;
+            break;
+        }
+        /* the side stream: round r's phase 3 on row and column r + 1, once
+         * round r - 1's phase 3 is done (round 0: once phase 2 is) */
+        GK_CUDA_TRY(cudaStreamWaitEvent(c->side, r ? c->ev_main : c->ev_side, 0));
+        *phase = 4;
+        if ((st = gk__gpu_launch(minplus, edge, blk, smem, c->side, args)))
+            return st;
+        *k = r + 1;
+        *phase = 2;
+        if ((st = gk__gpu_launch(pivot, one, piv, smem_piv, c->side, args))
+            || (st = gk__gpu_launch(minplus, edge, blk, smem, c->side, args)))
+            return st;
+        GK_CUDA_TRY(cudaEventRecord(c->ev_side, c->side));
+        /* the main stream: the rest of round r's phase 3 */
+        *k = r;
+        *phase = 5;
+        if ((st = gk__gpu_launch(minplus, rest, blk, smem, c->stream, args)))
+            return st;
+        GK_CUDA_TRY(cudaEventRecord(c->ev_main, c->stream));
+    }
+    return GK_OK;
+}
+
+/* The rounds on the 16-bit matrix (the timer already started). */
 static gk_status run16(gk_apsp_gpu *c, float *ms)
 {
     gk_status st;
     long long pitch = c->np16;
     int k, phase;
     void *args[] = { &c->d16, &pitch, &k, &phase };
-    unsigned nt = (unsigned)c->nt16;
     size_t smem_piv = (size_t)GK_APSP16_TILE * GK_APSP16_TILE * sizeof(unsigned short);
-    size_t smem = gk__apsp16_smem(&c->cfg);
-    unsigned threads = (unsigned)gk__apsp16_threads(&c->cfg);
-    for (k = 0; k < c->nt16; k++) {
-        if ((st = gk__gpu_launch(c->pivot16, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), smem_piv, c->stream, args)))
-            return st;
-        if (c->nt16 == 1)
-            break;
-        phase = 2;
-        if ((st = gk__gpu_launch(c->minplus16, gk__dim3(nt, 2, 1), gk__dim3(threads, 1, 1), smem, c->stream, args)))
-            return st;
-        phase = 3;
-        if ((st = gk__gpu_launch(c->minplus16, gk__dim3(nt, nt, 1), gk__dim3(threads, 1, 1), smem, c->stream, args)))
-            return st;
-    }
+    if ((st = run_rounds(c, c->pivot16, c->pivot16_512, c->minplus16, c->nt16, smem_piv, gk__apsp16_smem(&c->cfg),
+                         (unsigned)gk__apsp16_threads(&c->cfg), &k, &phase, args)))
+        return st;
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;
@@ -513,23 +604,13 @@ gk_status gk__apsp_gpu_run(gk_apsp_gpu *c, float *ms)
     long long pitch = c->np;
     int k, phase;
     void *args[] = { &c->d, &pitch, &k, &phase };
-    unsigned nt = (unsigned)c->nt;
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
     if (c->bits == 16)
         return run16(c, ms);
-    for (k = 0; k < c->nt; k++) {
-        if ((st = gk__gpu_launch(c->pivot, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), c->smem_piv, c->stream, args)))
-            return st;
-        if (c->nt == 1)
-            break;
-        phase = 2;
-        if ((st = gk__gpu_launch(c->minplus, gk__dim3(nt, 2, 1), gk__dim3((unsigned)c->threads, 1, 1), c->smem_mp, c->stream, args)))
-            return st;
-        phase = 3;
-        if ((st = gk__gpu_launch(c->minplus, gk__dim3(nt, nt, 1), gk__dim3((unsigned)c->threads, 1, 1), c->smem_mp, c->stream, args)))
-            return st;
-    }
+    if ((st = run_rounds(c, c->pivot, c->pivot512, c->minplus, c->nt, c->smem_piv, c->smem_mp, (unsigned)c->threads, &k, &phase,
+                         args)))
+        return st;
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;
@@ -618,6 +699,8 @@ gk_status gk__apsp_gpu_prepare(const gk_device_info *dev, const gk_config *cfg)
     free(cubin);
     return GK_OK;
 }
+
+void gk__apsp_gpu_set_lookahead(gk_apsp_gpu *c, int mode) { c->lookahead = mode == 2 ? 2 : mode != 0; }
 
 const gk_device_info *gk__apsp_gpu_device(const gk_apsp_gpu *c) { return &c->dev; }
 const gk_config *gk__apsp_gpu_config(const gk_apsp_gpu *c) { return &c->cfg; }
