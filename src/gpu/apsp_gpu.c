@@ -359,43 +359,27 @@ gk_status gk__apsp_gpu_build(gk_apsp_gpu *c, const int32_t *edges, int64_t E, in
     return GK_OK;
 }
 
-gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *c, float *ms,
-                                     gk_status (*each)(void *arg, const int32_t *rows, int64_t r0, int64_t m),
-                                     void *arg)
+/* The result's rows in chunks through the two pinned buffers: the copy of
+ * chunk i + 1 is queued (queue: on the stream, into pinned buffer b) before
+ * chunk i is handed over (take: pinned buffer b holds rows r0 .. r0+m-1),
+ * so the copy engine (and the widening kernel) work while the host does.
+ * row: the bytes of one row in a pinned buffer.  Timed with c's timer. */
+typedef gk_status (*rows_fn)(gk_apsp_gpu *c, int b, int64_t r0, int64_t m, void *arg);
+
+static gk_status through_pinned(gk_apsp_gpu *c, size_t row, rows_fn queue, rows_fn take, void *arg, float *ms)
 {
     gk_status st;
-    char *base;
-    size_t pitch, elt;
-    dev_rows(c, &base, &pitch, &elt);
-    if ((st = gk__apsp_gpu_stage(c)))
-        return st;
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
-    const size_t row = (size_t)c->V * sizeof(int32_t);   /* int32 rows in the pinned buffers */
     const int64_t per = (int64_t)(c->pin_bytes / row), V = c->V;
     const int64_t chunks = (V + per - 1) / per;
-    long long pitch16 = c->np16;
-    int Vi = c->V;
-    /* copy i + 1 is queued before chunk i is written: the copy engine (and
-       the widening kernel) work while the caller writes */
     for (int64_t i = 0; i <= chunks; i++) {
         if (i < chunks) {
             const int b = (int)(i & 1);
             const int64_t r0 = i * per, m = V - r0 < per ? V - r0 : per;
-            if (c->bits == 16) {
-                void *out = c->dstage + (size_t)b * c->dhalf;
-                long long rr0 = r0, mm = m;
-                void *args[] = { &out, &c->d16, &pitch16, &rr0, &mm, &Vi };
-                unsigned blocks = (unsigned)(m < (int64_t)c->dev.sm_count * 8 ? m : (int64_t)c->dev.sm_count * 8);
-                if ((st = gk__gpu_launch(c->widen16, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, c->stream,
-                                         args))) {
-                    cudaStreamSynchronize(c->stream);
-                    return st;
-                }
-                GK_CUDA_TRY(cudaMemcpyAsync(c->pin[b], out, (size_t)m * row, cudaMemcpyDeviceToHost, c->stream));
-            } else {
-                GK_CUDA_TRY(cudaMemcpy2DAsync(c->pin[b], row, base + (size_t)r0 * pitch, pitch, row, (size_t)m,
-                                              cudaMemcpyDeviceToHost, c->stream));
+            if ((st = queue(c, b, r0, m, arg))) {
+                cudaStreamSynchronize(c->stream);
+                return st;
             }
             GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
         }
@@ -403,7 +387,7 @@ gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *c, float *ms,
             const int64_t j = i - 1, r0 = j * per, m = V - r0 < per ? V - r0 : per;
             const int b = (int)(j & 1);
             GK_CUDA_TRY(cudaEventSynchronize(c->pin_ev[b]));
-            if ((st = each(arg, (const int32_t *)c->pin[b], r0, m))) {
+            if ((st = take(c, b, r0, m, arg))) {
                 cudaStreamSynchronize(c->stream);   /* no copy left into the buffers */
                 return st;
             }
@@ -416,9 +400,78 @@ gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *c, float *ms,
     return GK_OK;
 }
 
+/* The device rows as they are (int32 or 16-bit, pitched) into pinned buffer b. */
+static gk_status queue_raw(gk_apsp_gpu *c, int b, int64_t r0, int64_t m, void *arg)
+{
+    (void)arg;
+    char *base;
+    size_t pitch, elt;
+    dev_rows(c, &base, &pitch, &elt);
+    const size_t row = (size_t)c->V * elt;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(c->pin[b], row, base + (size_t)r0 * pitch, pitch, row, (size_t)m,
+                                  cudaMemcpyDeviceToHost, c->stream));
+    return GK_OK;
+}
+
+/* int32 rows into pinned buffer b: 16-bit ones widened on the device
+ * first (into staging half b), int32 ones copied as they are. */
+static gk_status queue_int32(gk_apsp_gpu *c, int b, int64_t r0, int64_t m, void *arg)
+{
+    if (c->bits != 16)
+        return queue_raw(c, b, r0, m, arg);
+    void *out = c->dstage + (size_t)b * c->dhalf;
+    long long pitch16 = c->np16, rr0 = r0, mm = m;
+    int Vi = c->V;
+    void *args[] = { &out, &c->d16, &pitch16, &rr0, &mm, &Vi };
+    unsigned blocks = (unsigned)(m < (int64_t)c->dev.sm_count * 8 ? m : (int64_t)c->dev.sm_count * 8);
+    gk_status st = gk__gpu_launch(c->widen16, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, c->stream, args);
+    if (st)
+        return st;
+    GK_CUDA_TRY(cudaMemcpyAsync(c->pin[b], out, (size_t)m * (size_t)c->V * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                c->stream));
+    return GK_OK;
+}
+
+typedef struct {
+    gk_status (*each)(void *arg, const int32_t *rows, int64_t r0, int64_t m);
+    void *arg;
+} rows_job;
+
+static gk_status take_rows(gk_apsp_gpu *c, int b, int64_t r0, int64_t m, void *arg)
+{
+    rows_job *J = arg;
+    return J->each(J->arg, (const int32_t *)c->pin[b], r0, m);
+}
+
+gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *c, float *ms,
+                                     gk_status (*each)(void *arg, const int32_t *rows, int64_t r0, int64_t m),
+                                     void *arg)
+{
+    gk_status st;
+    if ((st = gk__apsp_gpu_stage(c)))
+        return st;
+    rows_job J = { each, arg };
+    return through_pinned(c, (size_t)c->V * sizeof(int32_t), queue_int32, take_rows, &J, ms);
+}
+
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *c, int32_t *dist, float *ms)
 {
     return gk__apsp_gpu_download_each(c, dist, ms, NULL, NULL);
+}
+
+typedef struct {
+    int32_t *dist;
+    gk_status (*each)(void *arg, int64_t r0, int64_t m);
+    void *arg;
+} unpack_job;
+
+/* Rows r0 .. r0+m-1 unpacked into the host matrix, final: the caller
+ * writes them while the next chunk's copy runs. */
+static gk_status take_unpacked(gk_apsp_gpu *c, int b, int64_t r0, int64_t m, void *arg)
+{
+    unpack_job *J = arg;
+    stage_unpack(c, c->pin[b], J->dist, r0, m);
+    return J->each ? J->each(J->arg, r0, m) : GK_OK;
 }
 
 gk_status gk__apsp_gpu_download_each(gk_apsp_gpu *c, int32_t *dist, float *ms,
@@ -430,39 +483,8 @@ gk_status gk__apsp_gpu_download_each(gk_apsp_gpu *c, int32_t *dist, float *ms,
     dev_rows(c, &base, &pitch, &elt);
     if ((st = stage_init(c)))
         return st;
-    if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
-        return st;
-    const size_t row = (size_t)c->V * elt;
-    const int64_t per = (int64_t)(c->pin_bytes / row), V = c->V;
-    const int64_t chunks = (V + per - 1) / per;
-    /* copy i + 1 is queued before chunk i is unpacked: the copy engine and
-     * the host threads work at the same time */
-    for (int64_t i = 0; i <= chunks; i++) {
-        if (i < chunks) {
-            const int b = (int)(i & 1);
-            const int64_t r0 = i * per, m = V - r0 < per ? V - r0 : per;
-            GK_CUDA_TRY(cudaMemcpy2DAsync(c->pin[b], row, base + (size_t)r0 * pitch, pitch, row, (size_t)m,
-                                          cudaMemcpyDeviceToHost, c->stream));
-            GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
-        }
-        if (i >= 1) {
-            const int64_t j = i - 1, r0 = j * per, m = V - r0 < per ? V - r0 : per;
-            const int b = (int)(j & 1);
-            GK_CUDA_TRY(cudaEventSynchronize(c->pin_ev[b]));
-            stage_unpack(c, c->pin[b], dist, r0, m);
-            /* rows r0 .. r0 + m - 1 are final: the caller writes them while
-             * the copy of chunk i (queued above) runs */
-            if (each && (st = each(arg, r0, m))) {
-                cudaStreamSynchronize(c->stream);   /* no copy left into the buffers */
-                return st;
-            }
-        }
-    }
-    float t;
-    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
-        return st;
-    if (ms) *ms = t;
-    return GK_OK;
+    unpack_job J = { dist, each, arg };
+    return through_pinned(c, (size_t)c->V * elt, queue_raw, take_unpacked, &J, ms);
 }
 
 /* The rounds of the blocked Floyd-Warshall on one matrix (the timer already
