@@ -11,6 +11,10 @@
 # each, removed as soon as compared).  Results: bench/apsp-speed-results.md.
 # STEPS (default "gpu cpu") picks the parts; SIZES the GPU bench sizes;
 # VARIANTS the 16-bit kernel's --config variants to bench at 16384 (none: skip).
+# STEPS=lookahead: `gk bench apsp --sizes=$SIZES` with the lookahead off
+# (GK_APSP_LOOKAHEAD=0), on with the 1024-thread pivot (=1024) and on (the
+# default), then the default again; LVARIANTS: int32 --config variants
+# benched the same way with the lookahead on (none: skip).
 GK=${1:-gk}
 DIR=${2:-/tmp}
 BEFORE=${3:-}
@@ -58,6 +62,18 @@ gpu)
   for v in ${VARIANTS:-APSP16_TW=8 APSP16_BK=32}; do
     echo "== gk bench apsp --sizes=16384 --config=$v (16-bit kernel variant; NVRTC)"
     "$GK" bench apsp --sizes=16384 --config="$v"
+  done
+  ;;
+lookahead)
+  for la in 0 1024 default default; do
+    echo "== GK_APSP_LOOKAHEAD=$la gk bench apsp --sizes=$SIZES ($(date -u +%T))"
+    if [ $la = default ]; then "$GK" bench apsp --sizes="$SIZES"
+    else GK_APSP_LOOKAHEAD=$la "$GK" bench apsp --sizes="$SIZES"; fi
+  done
+  [ "${LVARIANTS:-}" = none ] && LVARIANTS=" "
+  for v in ${LVARIANTS:-APSP_TN=16 APSP_TM=16}; do
+    echo "== gk bench apsp --sizes=$SIZES --config=$v (lookahead on; NVRTC) ($(date -u +%T))"
+    "$GK" bench apsp --sizes="$SIZES" --config="$v"
   done
   ;;
 cpu)
