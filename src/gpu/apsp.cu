@@ -174,8 +174,11 @@ extern "C" __global__ void __launch_bounds__(512, 2) gk_apsp_pivot512(int *d, lo
 }
 
 // Phases 2 and 3 (and the lookahead's 4 and 5): tile_of says which tile.
+// Only the first kend columns of A and rows of B take part (kend < tile in
+// the last round when V is not a multiple of the tile: the rest is the
+// padding, INF, and min(c, a + INF) = c).
 extern "C" __global__ void __launch_bounds__(NTHREADS, APSP_MINB)
-gk_apsp_minplus(int *d, long long pitch, int k, int phase)
+gk_apsp_minplus(int *d, long long pitch, int k, int phase, int kend)
 {
     extern __shared__ __align__(16) int smem[];
     int bi, bj, ai, aj, bri, brj;   // C tile (bi, bj) = A tile (ai, aj) x B tile (bri, brj)
@@ -231,7 +234,8 @@ gk_apsp_minplus(int *d, long long pitch, int k, int phase)
     LOAD_CHUNK(0);
     STORE_CHUNK(0);
     __syncthreads();
-    constexpr int NCHUNK = APSP_TILE / APSP_BK;
+    // kend: the pivot tile's vertices (past them, padding: INF adds nothing)
+    const int NCHUNK = (kend + APSP_BK - 1) / APSP_BK;
 #pragma unroll 1
     for (int ch = 0; ch < NCHUNK; ch++) {
         const int cur = ch & 1;
@@ -452,7 +456,7 @@ extern "C" __global__ void __launch_bounds__(512, 2) gk_apsp16_pivot512(unsigned
 
 // Phases 2 to 5 in 16 bits: the grids and roles of gk_apsp_minplus (tile_of).
 extern "C" __global__ void __launch_bounds__(H_NT, H_MINB)
-gk_apsp16_minplus(unsigned short *d, long long pitch, int k, int phase)
+gk_apsp16_minplus(unsigned short *d, long long pitch, int k, int phase, int kend)
 {
     extern __shared__ __align__(16) unsigned int hsm[];
     int bi, bj;
@@ -514,7 +518,7 @@ gk_apsp16_minplus(unsigned short *d, long long pitch, int k, int phase)
     HLOAD(0);
     HSTORE(0);
     __syncthreads();
-    constexpr int NCH = H_TILE / H_BK;
+    const int NCH = (kend + H_BK - 1) / H_BK;   // kend: as gk_apsp_minplus
 #pragma unroll 1
     for (int ch = 0; ch < NCH; ch++) {
         const int cur = ch & 1;

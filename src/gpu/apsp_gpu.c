@@ -501,8 +501,13 @@ gk_status gk__apsp_gpu_download_each(gk_apsp_gpu *c, int32_t *dist, float *ms,
  * so the side stream's work is inside the main stream's timer.  Each tile
  * gets the same updates, from the same tiles, in the same order. */
 static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot1024, cudaKernel_t pivot512, cudaKernel_t minplus,
-                            int nt, size_t smem_piv, size_t smem, unsigned threads, int *k, int *phase, void **args)
+                            int nt, int tile, size_t smem_piv, size_t smem, unsigned threads, int *k, int *phase,
+                            int *kend, void **args)
 {
+    /* the last round's pivot tile holds V - (nt - 1) * tile vertices, the
+       rest is padding: phases 2 and 3 skip its k values there */
+    const int last_kend = c->V - (nt - 1) * tile;
+    *kend = tile;
     gk_status st;
     /* the lookahead's pivot runs beside phase 3 (the 512-thread kernel fits
        on an SM next to one of its blocks) */
@@ -513,6 +518,8 @@ static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot1024, cudaKernel_t
     if (!c->lookahead || nt < 3) {
         /* nt < 3: nothing for phase 5 to overlap with */
         for (*k = 0; *k < nt; (*k)++) {
+            if (*k == nt - 1)
+                *kend = last_kend;
             if ((st = gk__gpu_launch(pivot, one, piv, smem_piv, c->stream, args)))
                 return st;
             if (nt == 1)
@@ -539,6 +546,7 @@ static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot1024, cudaKernel_t
         /* phase 2 of round r done (round 0: on the main stream itself) */
         GK_CUDA_TRY(cudaStreamWaitEvent(c->stream, c->ev_side, 0));
         if (r == nt - 1) {
+            *kend = last_kend;
             *phase = 3;
             if ((st = gk__gpu_launch(minplus, all, blk, smem, c->stream, args)))
                 return st;
@@ -552,12 +560,15 @@ static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot1024, cudaKernel_t
             return st;
         *k = r + 1;
         *phase = 2;
+        if (r + 1 == nt - 1)
+            *kend = last_kend;
         if ((st = gk__gpu_launch(pivot, one, piv, smem_piv, c->side, args))
             || (st = gk__gpu_launch(minplus, edge, blk, smem, c->side, args)))
             return st;
         GK_CUDA_TRY(cudaEventRecord(c->ev_side, c->side));
         /* the main stream: the rest of round r's phase 3 */
         *k = r;
+        *kend = tile;
         *phase = 5;
         if ((st = gk__gpu_launch(minplus, rest, blk, smem, c->stream, args)))
             return st;
@@ -571,11 +582,11 @@ static gk_status run16(gk_apsp_gpu *c, float *ms)
 {
     gk_status st;
     long long pitch = c->np16;
-    int k, phase;
-    void *args[] = { &c->d16, &pitch, &k, &phase };
+    int k, phase, kend;
+    void *args[] = { &c->d16, &pitch, &k, &phase, &kend };
     size_t smem_piv = (size_t)GK_APSP16_TILE * GK_APSP16_TILE * sizeof(unsigned short);
-    if ((st = run_rounds(c, c->pivot16, c->pivot16_512, c->minplus16, c->nt16, smem_piv, gk__apsp16_smem(&c->cfg),
-                         (unsigned)gk__apsp16_threads(&c->cfg), &k, &phase, args)))
+    if ((st = run_rounds(c, c->pivot16, c->pivot16_512, c->minplus16, c->nt16, GK_APSP16_TILE, smem_piv,
+                         gk__apsp16_smem(&c->cfg), (unsigned)gk__apsp16_threads(&c->cfg), &k, &phase, &kend, args)))
         return st;
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
@@ -624,14 +635,14 @@ gk_status gk__apsp_gpu_run(gk_apsp_gpu *c, float *ms)
 {
     gk_status st;
     long long pitch = c->np;
-    int k, phase;
-    void *args[] = { &c->d, &pitch, &k, &phase };
+    int k, phase, kend;
+    void *args[] = { &c->d, &pitch, &k, &phase, &kend };
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
     if (c->bits == 16)
         return run16(c, ms);
-    if ((st = run_rounds(c, c->pivot, c->pivot512, c->minplus, c->nt, c->smem_piv, c->smem_mp, (unsigned)c->threads, &k, &phase,
-                         args)))
+    if ((st = run_rounds(c, c->pivot, c->pivot512, c->minplus, c->nt, c->tile, c->smem_piv, c->smem_mp,
+                         (unsigned)c->threads, &k, &phase, &kend, args)))
         return st;
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
