@@ -124,11 +124,10 @@ static void check_ctx(const char *cfgtext, int32_t V, int baseline)
     free(g.e); free(init); free(want); free(got);
 }
 
-/* The lookahead (gk__apsp_gpu_set_lookahead): modes 0 (one stream), 1 (the
- * default: side stream, 512-thread pivot) and 2 (side stream, 1024-thread
- * pivot) on one context, int32 with cfgtext's tile (NULL: the default 128)
+/* The lookahead (gk__apsp_gpu_set_lookahead) off (one stream) and on (the
+ * default) on one context, int32 with cfgtext's tile (NULL: the default 128)
  * or 16 bits (tile 128): each == the naive reference (16 bits: min(distance,
- * cap), and its count at the cap), so the modes agree.  Sizes around 1, 2, 3
+ * cap), and its count at the cap), so the two agree.  Sizes around 1, 2, 3
  * tiles and past them: the lookahead's first and last rounds, phase 5's
  * skipped pair of tile indices at either end. */
 static void check_lookahead(const char *cfgtext, int bits, int32_t V, int kind)
@@ -145,7 +144,7 @@ static void check_lookahead(const char *cfgtext, int bits, int32_t V, int kind)
     for (int64_t i = 0; i < (int64_t)V * V; i++) want_cap += want[i] >= T16_CAP;
     gk_apsp_gpu *c = NULL;
     gk_status st = gk__apsp_gpu_open_bits(&c, &dev, NULL, V, cfgtext ? &cfg : NULL, bits);
-    for (int mode = 0; mode < 3; mode++) {
+    for (int mode = 0; mode < 2; mode++) {
         int64_t bad = -1, at_cap = -1;
         gk__apsp_gpu_set_lookahead(c, mode);
         if (!st && !(st = gk__apsp_gpu_upload(c, init, NULL)) && !(st = gk__apsp_gpu_run(c, NULL))) {

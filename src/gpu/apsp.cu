@@ -116,10 +116,7 @@ static __device__ __forceinline__ int tile_of(int phase, int k, int *bi, int *bj
 // kk + 1 are published there, for the next step.  Row and column kk
 // themselves do not change in step kk (d[kk][kk] >= 0) and are never written
 // while read, so one barrier per step suffices.  min(a + b, c) in int for
-// both widths (16-bit values: no overflow either).  Two shapes: 1024
-// threads (gk_apsp_pivot, also the row-block path's) and 512 threads with at
-// most 64 registers each (gk_apsp_pivot512: small enough to start on an SM
-// beside a block of phase 3, which the lookahead needs); the same result.
+// both widths (16-bit values: no overflow either).
 template <typename E, int T, int TYN>
 static __device__ __forceinline__ void pivot_tile(E *d, long long pitch, int k)
 {
@@ -166,11 +163,6 @@ static __device__ __forceinline__ void pivot_tile(E *d, long long pitch, int k)
 extern "C" __global__ void __launch_bounds__(1024) gk_apsp_pivot(int *d, long long pitch, int k)
 {
     pivot_tile<int, APSP_TILE, 32>(d, pitch, k);
-}
-
-extern "C" __global__ void __launch_bounds__(512, 2) gk_apsp_pivot512(int *d, long long pitch, int k)
-{
-    pivot_tile<int, APSP_TILE, 16>(d, pitch, k);
 }
 
 // Phases 2 and 3 (and the lookahead's 4 and 5): tile_of says which tile.
@@ -447,11 +439,6 @@ extern "C" __global__ void __launch_bounds__(256) gk_apsp_ceiling(int *out, int 
 extern "C" __global__ void __launch_bounds__(1024) gk_apsp16_pivot(unsigned short *d, long long pitch, int k)
 {
     pivot_tile<unsigned short, H_TILE, 32>(d, pitch, k);
-}
-
-extern "C" __global__ void __launch_bounds__(512, 2) gk_apsp16_pivot512(unsigned short *d, long long pitch, int k)
-{
-    pivot_tile<unsigned short, H_TILE, 16>(d, pitch, k);
 }
 
 // Phases 2 to 5 in 16 bits: the grids and roles of gk_apsp_minplus (tile_of).

@@ -16,7 +16,7 @@ struct gk_apsp_gpu {
     cudaStream_t stream;
     gk_config cfg;
     gk_gpu_module mod;
-    cudaKernel_t pivot, pivot512, minplus, fill, b1, b2, b3, ceil;
+    cudaKernel_t pivot, minplus, fill, b1, b2, b3, ceil;
     int *d;
     /* the 16-bit path (bits == 16): the padded uint16 matrix (pitch np16,
      * tile GK_APSP16_TILE) and a counter */
@@ -24,7 +24,7 @@ struct gk_apsp_gpu {
     long long np16;
     unsigned short *d16;
     unsigned long long *dcount;
-    cudaKernel_t pivot16, pivot16_512, minplus16, count16, ceil16;
+    cudaKernel_t pivot16, minplus16, count16, ceil16;
     /* the initial matrix built from an edge list, the 16-bit rows widened */
     cudaKernel_t binit, bscatter, widen16;
     /* pinned staging buffers for the transfers */
@@ -38,8 +38,7 @@ struct gk_apsp_gpu {
     gk_gpu_timer timer;
     /* the lookahead (run_rounds): a high-priority side stream for phase 3's
        row and column k + 1 and phases 1 and 2 of round k + 1, and the events
-       that order it with the main stream; lookahead 2: with the 1024-thread
-       pivot kernel (a benchmark's comparison) instead of the 512-thread one */
+       that order it with the main stream */
     int lookahead;
     cudaStream_t side;
     cudaEvent_t ev_side, ev_main;
@@ -98,7 +97,6 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
     if ((st = gk__gpu_module_load(&gk__image_apsp, &gk__space_apsp, &c->cfg, &c->mod)))
         goto fail;
     if ((st = gk__gpu_kernel(&c->mod, "gk_apsp_pivot", &c->pivot))
-        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_pivot512", &c->pivot512))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_minplus", &c->minplus))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_fill", &c->fill))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p1", &c->b1))
@@ -106,7 +104,6 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p3", &c->b3))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_ceiling", &c->ceil))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_pivot", &c->pivot16))
-        || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_pivot512", &c->pivot16_512))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_minplus", &c->minplus16))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_count", &c->count16))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_ceiling", &c->ceil16))
@@ -122,11 +119,10 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
     }
     if ((st = gk__gpu_timer_init(&c->timer)))
         goto fail;
-    /* GK_APSP_LOOKAHEAD=0: the plain loop, one stream; 1024: the lookahead
-       with the 1024-thread pivot kernel (for comparing them in a benchmark;
-       all give the same result) */
+    /* GK_APSP_LOOKAHEAD=0: the plain loop on one stream (for comparing the
+       two in a benchmark; both give the same result) */
     const char *la = getenv("GK_APSP_LOOKAHEAD");
-    c->lookahead = !la ? 1 : !strcmp(la, "0") ? 0 : !strcmp(la, "1024") ? 2 : 1;
+    c->lookahead = !(la && !strcmp(la, "0"));
     {
         int least = 0, greatest = 0;
         GK_CUDA_GOTO(cudaDeviceGetStreamPriorityRange(&least, &greatest), st, fail);
@@ -500,8 +496,7 @@ gk_status gk__apsp_gpu_download_each(gk_apsp_gpu *c, int32_t *dist, float *ms,
  * round's phase 3 (main stream) waits for the side stream's last phase 2,
  * so the side stream's work is inside the main stream's timer.  Each tile
  * gets the same updates, from the same tiles, in the same order. */
-static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot1024, cudaKernel_t pivot512, cudaKernel_t minplus,
-                            int nt, int tile, size_t smem_piv, size_t smem, unsigned threads, int *k, int *phase,
+static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot, cudaKernel_t minplus, int nt, int tile, size_t smem_piv, size_t smem, unsigned threads, int *k, int *phase,
                             int *kend, void **args)
 {
     /* the last round's pivot tile holds V - (nt - 1) * tile vertices, the
@@ -509,11 +504,7 @@ static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot1024, cudaKernel_t
     const int last_kend = c->V - (nt - 1) * tile;
     *kend = tile;
     gk_status st;
-    /* the lookahead's pivot runs beside phase 3 (the 512-thread kernel fits
-       on an SM next to one of its blocks) */
-    const int small = c->lookahead == 1 && nt >= 3;
-    const cudaKernel_t pivot = small ? pivot512 : pivot1024;
-    const dim3 one = gk__dim3(1, 1, 1), piv = gk__dim3(small ? 512 : 1024, 1, 1), blk = gk__dim3(threads, 1, 1);
+    const dim3 one = gk__dim3(1, 1, 1), piv = gk__dim3(1024, 1, 1), blk = gk__dim3(threads, 1, 1);
     const dim3 edge = gk__dim3((unsigned)nt, 2, 1), all = gk__dim3((unsigned)nt, (unsigned)nt, 1);
     if (!c->lookahead || nt < 3) {
         /* nt < 3: nothing for phase 5 to overlap with */
@@ -585,7 +576,7 @@ static gk_status run16(gk_apsp_gpu *c, float *ms)
     int k, phase, kend;
     void *args[] = { &c->d16, &pitch, &k, &phase, &kend };
     size_t smem_piv = (size_t)GK_APSP16_TILE * GK_APSP16_TILE * sizeof(unsigned short);
-    if ((st = run_rounds(c, c->pivot16, c->pivot16_512, c->minplus16, c->nt16, GK_APSP16_TILE, smem_piv,
+    if ((st = run_rounds(c, c->pivot16, c->minplus16, c->nt16, GK_APSP16_TILE, smem_piv,
                          gk__apsp16_smem(&c->cfg), (unsigned)gk__apsp16_threads(&c->cfg), &k, &phase, &kend, args)))
         return st;
     float t;
@@ -641,7 +632,7 @@ gk_status gk__apsp_gpu_run(gk_apsp_gpu *c, float *ms)
         return st;
     if (c->bits == 16)
         return run16(c, ms);
-    if ((st = run_rounds(c, c->pivot, c->pivot512, c->minplus, c->nt, c->tile, c->smem_piv, c->smem_mp,
+    if ((st = run_rounds(c, c->pivot, c->minplus, c->nt, c->tile, c->smem_piv, c->smem_mp,
                          (unsigned)c->threads, &k, &phase, &kend, args)))
         return st;
     float t;
@@ -733,7 +724,7 @@ gk_status gk__apsp_gpu_prepare(const gk_device_info *dev, const gk_config *cfg)
     return GK_OK;
 }
 
-void gk__apsp_gpu_set_lookahead(gk_apsp_gpu *c, int mode) { c->lookahead = mode == 2 ? 2 : mode != 0; }
+void gk__apsp_gpu_set_lookahead(gk_apsp_gpu *c, int on) { c->lookahead = on != 0; }
 
 const gk_device_info *gk__apsp_gpu_device(const gk_apsp_gpu *c) { return &c->dev; }
 const gk_config *gk__apsp_gpu_config(const gk_apsp_gpu *c) { return &c->cfg; }

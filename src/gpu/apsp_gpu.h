@@ -44,15 +44,12 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *ctx, const int32_t *dist, float *ms);
 /* Full blocked Floyd-Warshall on the uploaded matrix; depends on nothing
  * else, so upload + run repeats give the same result. */
 gk_status gk__apsp_gpu_run(gk_apsp_gpu *ctx, float *ms);
-/* The lookahead of gk__apsp_gpu_run: phase 3's tiles of the next pivot row
- * and column, then the next round's phases 1 and 2, on a second,
- * high-priority stream while the main stream updates the rest.  mode 1 (the
- * default): on, with the 512-thread pivot kernel (it fits beside a block of
- * phase 3); 0: off (one stream, the 1024-thread pivot); 2: on with the
- * 1024-thread pivot.  GK_APSP_LOOKAHEAD=0 or 1024 in the environment at
- * open sets 0 or 2, to compare them in a benchmark.  The result is the same
- * in every mode. */
-void gk__apsp_gpu_set_lookahead(gk_apsp_gpu *ctx, int mode);
+/* The lookahead of gk__apsp_gpu_run (on by default; GK_APSP_LOOKAHEAD=0 in
+ * the environment at open turns it off, to compare the two in a benchmark):
+ * phase 3's tiles of the next pivot row and column, then the next round's
+ * phases 1 and 2, on a second, high-priority stream while the main stream
+ * updates the rest.  The result is the same either way. */
+void gk__apsp_gpu_set_lookahead(gk_apsp_gpu *ctx, int on);
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *ctx, int32_t *dist, float *ms);
 /* The same, calling each(arg, r0, m) as soon as rows r0 .. r0 + m - 1 of
  * dist are final, while the next chunk's copy runs on the copy engine (a
