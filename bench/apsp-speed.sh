@@ -12,9 +12,8 @@
 # STEPS (default "gpu cpu") picks the parts; SIZES the GPU bench sizes;
 # VARIANTS the 16-bit kernel's --config variants to bench at 16384 (none: skip).
 # STEPS=lookahead: `gk bench apsp --sizes=$SIZES` with the lookahead off
-# (GK_APSP_LOOKAHEAD=0), on with the 1024-thread pivot (=1024) and on (the
-# default), then the default again; LVARIANTS: int32 --config variants
-# benched the same way with the lookahead on (none: skip).
+# (GK_APSP_LOOKAHEAD=0) and on (the default, twice); LVARIANTS: int32
+# --config variants benched the same way with the lookahead on (none: skip).
 GK=${1:-gk}
 DIR=${2:-/tmp}
 BEFORE=${3:-}
@@ -65,13 +64,14 @@ gpu)
   done
   ;;
 lookahead)
-  for la in 0 1024 default default; do
+  for la in 0 default default; do
     echo "== GK_APSP_LOOKAHEAD=$la gk bench apsp --sizes=$SIZES ($(date -u +%T))"
     if [ $la = default ]; then "$GK" bench apsp --sizes="$SIZES"
     else GK_APSP_LOOKAHEAD=$la "$GK" bench apsp --sizes="$SIZES"; fi
   done
   [ "${LVARIANTS:-}" = none ] && LVARIANTS=" "
-  for v in ${LVARIANTS:-APSP_TN=16 APSP_TM=16}; do
+  for v in ${LVARIANTS:-APSP_TM=4,APSP_TN=16 APSP_TILE=96,APSP_TM=12,APSP_TN=8 APSP_TILE=96,APSP_TM=8,APSP_TN=12 \
+           APSP_TILE=96,APSP_TM=12,APSP_TN=8,APSP_BK=16 APSP_TM=4,APSP_TN=16,APSP_BK=16,APSP_UNROLL=16}; do
     echo "== gk bench apsp --sizes=$SIZES --config=$v (lookahead on; NVRTC) ($(date -u +%T))"
     "$GK" bench apsp --sizes="$SIZES" --config="$v"
   done
