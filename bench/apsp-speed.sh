@@ -12,8 +12,9 @@
 # STEPS (default "gpu cpu") picks the parts; SIZES the GPU bench sizes;
 # VARIANTS the 16-bit kernel's --config variants to bench at 16384 (none: skip).
 # STEPS=lookahead: `gk bench apsp --sizes=$SIZES` with the lookahead off
-# (GK_APSP_LOOKAHEAD=0) and on (the default, twice); LVARIANTS: int32
-# --config variants benched the same way with the lookahead on (none: skip).
+# (GK_APSP_LOOKAHEAD=0), on (the default, twice), and on with phases 3-5 in
+# gk_apsp_minplus instead of gk_apsp_mp3 (GK_APSP_MP3=0); LVARIANTS: int32
+# --config variants benched the same way (none: skip).
 GK=${1:-gk}
 DIR=${2:-/tmp}
 BEFORE=${3:-}
@@ -64,14 +65,16 @@ gpu)
   done
   ;;
 lookahead)
-  for la in 0 default default; do
+  for la in 0 default default mp3off; do
     echo "== GK_APSP_LOOKAHEAD=$la gk bench apsp --sizes=$SIZES ($(date -u +%T))"
-    if [ $la = default ]; then "$GK" bench apsp --sizes="$SIZES"
-    else GK_APSP_LOOKAHEAD=$la "$GK" bench apsp --sizes="$SIZES"; fi
+    case $la in
+    default) "$GK" bench apsp --sizes="$SIZES" ;;
+    mp3off) GK_APSP_MP3=0 "$GK" bench apsp --sizes="$SIZES" ;;
+    *) GK_APSP_LOOKAHEAD=$la "$GK" bench apsp --sizes="$SIZES" ;;
+    esac
   done
   [ "${LVARIANTS:-}" = none ] && LVARIANTS=" "
-  for v in ${LVARIANTS:-APSP_TM=4,APSP_TN=16 APSP_TILE=96,APSP_TM=12,APSP_TN=8 APSP_TILE=96,APSP_TM=8,APSP_TN=12 \
-           APSP_TILE=96,APSP_TM=12,APSP_TN=8,APSP_BK=16 APSP_TM=4,APSP_TN=16,APSP_BK=16,APSP_UNROLL=16}; do
+  for v in ${LVARIANTS:-APSP_BK=16,APSP_UNROLL=16 APSP_TM=4,APSP_TN=16}; do
     echo "== gk bench apsp --sizes=$SIZES --config=$v (lookahead on; NVRTC) ($(date -u +%T))"
     "$GK" bench apsp --sizes="$SIZES" --config="$v"
   done

@@ -170,7 +170,7 @@ extern "C" __global__ void __launch_bounds__(1024) gk_apsp_pivot(int *d, long lo
 // the last round when V is not a multiple of the tile: the rest is the
 // padding, INF, and min(c, a + INF) = c).
 extern "C" __global__ void __launch_bounds__(NTHREADS, APSP_MINB)
-gk_apsp_minplus(int *d, long long pitch, int k, int phase, int kend)
+gk_apsp_minplus(int *d, long long pitch, int k, int phase, int kend, int *at)
 {
     extern __shared__ __align__(16) int smem[];
     int bi, bj, ai, aj, bri, brj;   // C tile (bi, bj) = A tile (ai, aj) x B tile (bri, brj)
@@ -263,6 +263,120 @@ gk_apsp_minplus(int *d, long long pitch, int k, int phase, int kend)
 #undef Bs
 #undef STORE_CHUNK
 
+#pragma unroll
+    for (int g = 0; g < RG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v;
+                v.x = acc[g * 4 + r][h * 4 + 0]; v.y = acc[g * 4 + r][h * 4 + 1];
+                v.z = acc[g * 4 + r][h * 4 + 2]; v.w = acc[g * 4 + r][h * 4 + 3];
+                *(int4 *)(cbase + (long long)(g * RSLAB + ty * 4 + r) * pitch + h * CSLAB + tx * 4) = v;
+            }
+    // at (phase 2, column tiles): the tile transposed into panel k & 1 of
+    // the column panels' transposes, for gk_apsp_mp3 (AT_PANEL below)
+    if (at && phase == 2 && blockIdx.y == 1) {
+        int *t = at + (long long)(k & 1) * APSP_TILE * pitch + (long long)bi * APSP_TILE;
+#pragma unroll
+        for (int g = 0; g < RG; g++)
+#pragma unroll
+            for (int h = 0; h < CG; h++)
+#pragma unroll
+                for (int c = 0; c < 4; c++) {
+                    int4 v;
+                    v.x = acc[g * 4 + 0][h * 4 + c]; v.y = acc[g * 4 + 1][h * 4 + c];
+                    v.z = acc[g * 4 + 2][h * 4 + c]; v.w = acc[g * 4 + 3][h * 4 + c];
+                    *(int4 *)(t + (long long)(h * CSLAB + tx * 4 + c) * pitch + g * RSLAB + ty * 4) = v;
+                }
+    }
+}
+
+// Phases 3, 4 and 5 with the A tiles read from the column panel's transpose
+// (written by phase 2, gk_apsp_minplus with at): panel p = k & 1 of at
+// holds AT[kk][i] = D[i][k * APSP_TILE + kk] at at + p * APSP_TILE * pitch +
+// kk * pitch + i (two panels: round k + 1's phase 2 writes the other one
+// while round k's phase 3 reads this one).  A^T and B chunks are then both
+// APSP_BK rows of APSP_TILE contiguous ints: copied global -> shared with
+// cp.async (no staging registers, no transposing stores), MP_STAGES deep.
+// The same updates, in the same order, as gk_apsp_minplus.
+#define MP_STAGES ((6 * APSP_BK * APSP_TILE * 4) <= 110592 ? 3 : 2)
+static __device__ __forceinline__ void cp_async16(void *smem_dst, const void *gsrc)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(smem_dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gsrc));
+}
+static __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> static __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+extern "C" __global__ void __launch_bounds__(NTHREADS, APSP_MINB)
+gk_apsp_mp3(int *d, long long pitch, int k, int phase, int kend, const int *at)
+{
+    extern __shared__ __align__(16) int smem[];
+    int bi, bj;
+    if (!tile_of(phase, k, &bi, &bj)) return;
+    const int tid = threadIdx.x;
+    const int tx = tid % TX, ty = tid / TX;
+    int *cbase = d + (long long)bi * APSP_TILE * pitch + (long long)bj * APSP_TILE;
+    const int *abase = at + (long long)(k & 1) * APSP_TILE * pitch + (long long)bi * APSP_TILE;
+    const int *bbase = d + (long long)k * APSP_TILE * pitch + (long long)bj * APSP_TILE;
+    constexpr int S = MP_STAGES;
+    constexpr int CH = APSP_BK * APSP_TILE;                   // ints per operand chunk
+    constexpr int AV = APSP_BK * APSP_TILE / 4 / NTHREADS;    // int4 per thread per operand chunk
+    const int nchunk = (kend + APSP_BK - 1) / APSP_BK;
+#define MP_ISSUE(ch) do { \
+        int *sa = smem + ((ch) % S) * 2 * CH, *sb = sa + CH; \
+        _Pragma("unroll") for (int q = 0; q < AV; q++) { \
+            const int e = tid + q * NTHREADS, r = e / (APSP_TILE / 4), c = (e % (APSP_TILE / 4)) * 4; \
+            const long long g = (long long)((ch) * APSP_BK + r) * pitch + c; \
+            cp_async16(sa + r * APSP_TILE + c, abase + g); \
+            cp_async16(sb + r * APSP_TILE + c, bbase + g); \
+        } } while (0)
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) {
+        if (s < nchunk) MP_ISSUE(s);
+        cp_async_commit();
+    }
+    int acc[APSP_TM][APSP_TN];
+#pragma unroll
+    for (int g = 0; g < RG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v = *(const int4 *)(cbase + (long long)(g * RSLAB + ty * 4 + r) * pitch + h * CSLAB + tx * 4);
+                acc[g * 4 + r][h * 4 + 0] = v.x; acc[g * 4 + r][h * 4 + 1] = v.y;
+                acc[g * 4 + r][h * 4 + 2] = v.z; acc[g * 4 + r][h * 4 + 3] = v.w;
+            }
+#pragma unroll 1
+    for (int ch = 0; ch < nchunk; ch++) {
+        cp_async_wait<S - 2>();   // this thread's copies of chunk ch have landed
+        __syncthreads();          // everyone's; and chunk ch - 1's stage is free
+        if (ch + S - 1 < nchunk) MP_ISSUE(ch + S - 1);
+        cp_async_commit();
+        const int *as = smem + (ch % S) * 2 * CH, *bs = as + CH;
+        GK_UNROLL(APSP_UNROLL)
+        for (int kk = 0; kk < APSP_BK; kk++) {
+            int a[APSP_TM], b[APSP_TN];
+#pragma unroll
+            for (int g = 0; g < RG; g++) {
+                int4 v = *(const int4 *)(as + kk * APSP_TILE + g * RSLAB + ty * 4);
+                a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v = *(const int4 *)(bs + kk * APSP_TILE + h * CSLAB + tx * 4);
+                b[h * 4 + 0] = v.x; b[h * 4 + 1] = v.y; b[h * 4 + 2] = v.z; b[h * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int r = 0; r < APSP_TM; r++)
+#pragma unroll
+                for (int c = 0; c < APSP_TN; c++)
+                    acc[r][c] = __viaddmin_s32(a[r], b[c], acc[r][c]);
+        }
+    }
+#undef MP_ISSUE
+    cp_async_wait<0>();
 #pragma unroll
     for (int g = 0; g < RG; g++)
 #pragma unroll

@@ -11,13 +11,18 @@ struct gk_apsp_gpu {
     int32_t V;
     long long np;                 /* padded size and row pitch */
     int nt, tile, threads;
-    size_t smem_mp, smem_piv;
+    size_t smem_mp, smem_piv, smem_mp3;
     gk_device_info dev;
     cudaStream_t stream;
     gk_config cfg;
     gk_gpu_module mod;
-    cudaKernel_t pivot, minplus, fill, b1, b2, b3, ceil;
+    cudaKernel_t pivot, minplus, mp3, fill, b1, b2, b3, ceil;
     int *d;
+    /* the column panels' transposes (two panels of tile x np ints), written
+       by phase 2 and read by gk_apsp_mp3 (phases 3 to 5); use_mp3 0: phases
+       3 to 5 with gk_apsp_minplus instead (GK_APSP_MP3=0, for comparing) */
+    int *at;
+    int use_mp3;
     /* the 16-bit path (bits == 16): the padded uint16 matrix (pitch np16,
      * tile GK_APSP16_TILE) and a counter */
     int bits, nt16;
@@ -79,15 +84,27 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
     c->nt = (int)((V + c->tile - 1) / c->tile);
     c->np = (long long)c->nt * c->tile;
     c->smem_mp = gk__apsp_stage_smem(&c->cfg);
+    {   /* MP_STAGES of apsp.cu: 3 stages of A^T and B chunks, 2 past 108 KiB */
+        size_t bk = (size_t)gk__param(&c->cfg, "APSP_BK"), stage = 2 * bk * (size_t)c->tile * sizeof(int);
+        c->smem_mp3 = (3 * stage <= 110592 ? 3 : 2) * stage;
+        if (c->smem_mp3 > c->dev.smem_per_block_optin) {
+            char text[256];
+            gk_config_format(&c->cfg, text, sizeof text);
+            st = gk__fail(GK_EINVAL, "apsp configuration %s cannot run on %s: phase 3 needs %zu bytes of shared memory "
+                          "(%zu per block)", text, c->dev.name, c->smem_mp3, (size_t)c->dev.smem_per_block_optin);
+            goto fail;
+        }
+    }
     c->smem_piv = gk__apsp_pivot_smem(&c->cfg);
     c->bits = bits == 16 ? 16 : 32;
     c->nt16 = (int)((V + GK_APSP16_TILE - 1) / GK_APSP16_TILE);
     c->np16 = (long long)c->nt16 * GK_APSP16_TILE;
     size_t bytes = (size_t)c->np * (size_t)c->np * sizeof(int), fr = 0, tot = 0;
+    const size_t at_bytes = 2 * (size_t)c->tile * (size_t)c->np * sizeof(int);
     if (c->bits == 16)
         bytes = (size_t)c->np16 * (size_t)c->np16 * sizeof(unsigned short);
     GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
-    if (bytes > fr) {
+    if (bytes + (c->bits == 16 ? 0 : at_bytes) > fr) {
         char need[32], have[32];
         st = gk__fail(GK_ENOMEM, "V = %d needs %s of GPU memory (padded to %lld x %lld int32); %s is free on %s",
                       V, gk__human_bytes((double)bytes, need, sizeof need), c->np, c->np,
@@ -98,6 +115,7 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
         goto fail;
     if ((st = gk__gpu_kernel(&c->mod, "gk_apsp_pivot", &c->pivot))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_minplus", &c->minplus))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_mp3", &c->mp3))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_fill", &c->fill))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p1", &c->b1))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p2", &c->b2))
@@ -116,6 +134,7 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
         GK_CUDA_GOTO(cudaMalloc((void **)&c->dcount, sizeof *c->dcount), st, fail);
     } else {
         GK_CUDA_GOTO(cudaMalloc((void **)&c->d, bytes), st, fail);
+        GK_CUDA_GOTO(cudaMalloc((void **)&c->at, at_bytes), st, fail);
     }
     if ((st = gk__gpu_timer_init(&c->timer)))
         goto fail;
@@ -123,6 +142,8 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
        two in a benchmark; both give the same result) */
     const char *la = getenv("GK_APSP_LOOKAHEAD");
     c->lookahead = !(la && !strcmp(la, "0"));
+    const char *m3 = getenv("GK_APSP_MP3");
+    c->use_mp3 = !(m3 && !strcmp(m3, "0"));
     {
         int least = 0, greatest = 0;
         GK_CUDA_GOTO(cudaDeviceGetStreamPriorityRange(&least, &greatest), st, fail);
@@ -145,6 +166,7 @@ void gk__apsp_gpu_close(gk_apsp_gpu *c)
     if (c->ev_side) cudaEventDestroy(c->ev_side);
     if (c->ev_main) cudaEventDestroy(c->ev_main);
     if (c->d) cudaFree(c->d);
+    if (c->at) cudaFree(c->at);
     if (c->d16) cudaFree(c->d16);
     stage_free(c);
     if (c->dcount) cudaFree(c->dcount);
@@ -496,7 +518,8 @@ gk_status gk__apsp_gpu_download_each(gk_apsp_gpu *c, int32_t *dist, float *ms,
  * round's phase 3 (main stream) waits for the side stream's last phase 2,
  * so the side stream's work is inside the main stream's timer.  Each tile
  * gets the same updates, from the same tiles, in the same order. */
-static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot, cudaKernel_t minplus, int nt, int tile, size_t smem_piv, size_t smem, unsigned threads, int *k, int *phase,
+static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot, cudaKernel_t minplus, cudaKernel_t mp3, int nt,
+                            int tile, size_t smem_piv, size_t smem, size_t smem3, unsigned threads, int *k, int *phase,
                             int *kend, void **args)
 {
     /* the last round's pivot tile holds V - (nt - 1) * tile vertices, the
@@ -519,7 +542,7 @@ static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot, cudaKernel_t min
             if ((st = gk__gpu_launch(minplus, edge, blk, smem, c->stream, args)))
                 return st;
             *phase = 3;
-            if ((st = gk__gpu_launch(minplus, all, blk, smem, c->stream, args)))
+            if ((st = gk__gpu_launch(mp3, all, blk, smem3, c->stream, args)))
                 return st;
         }
         return GK_OK;
@@ -539,7 +562,7 @@ static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot, cudaKernel_t min
         if (r == nt - 1) {
             *kend = last_kend;
             *phase = 3;
-            if ((st = gk__gpu_launch(minplus, all, blk, smem, c->stream, args)))
+            if ((st = gk__gpu_launch(mp3, all, blk, smem3, c->stream, args)))
                 return st;
             break;
         }
@@ -547,7 +570,7 @@ static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot, cudaKernel_t min
          * round r - 1's phase 3 is done (round 0: once phase 2 is) */
         GK_CUDA_TRY(cudaStreamWaitEvent(c->side, r ? c->ev_main : c->ev_side, 0));
         *phase = 4;
-        if ((st = gk__gpu_launch(minplus, edge, blk, smem, c->side, args)))
+        if ((st = gk__gpu_launch(mp3, edge, blk, smem3, c->side, args)))
             return st;
         *k = r + 1;
         *phase = 2;
@@ -561,7 +584,7 @@ static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot, cudaKernel_t min
         *k = r;
         *kend = tile;
         *phase = 5;
-        if ((st = gk__gpu_launch(minplus, rest, blk, smem, c->stream, args)))
+        if ((st = gk__gpu_launch(mp3, rest, blk, smem3, c->stream, args)))
             return st;
         GK_CUDA_TRY(cudaEventRecord(c->ev_main, c->stream));
     }
@@ -574,10 +597,11 @@ static gk_status run16(gk_apsp_gpu *c, float *ms)
     gk_status st;
     long long pitch = c->np16;
     int k, phase, kend;
-    void *args[] = { &c->d16, &pitch, &k, &phase, &kend };
+    void *args[] = { &c->d16, &pitch, &k, &phase, &kend };   /* the kernels' arguments: the 16-bit ones have no at */
     size_t smem_piv = (size_t)GK_APSP16_TILE * GK_APSP16_TILE * sizeof(unsigned short);
-    if ((st = run_rounds(c, c->pivot16, c->minplus16, c->nt16, GK_APSP16_TILE, smem_piv,
-                         gk__apsp16_smem(&c->cfg), (unsigned)gk__apsp16_threads(&c->cfg), &k, &phase, &kend, args)))
+    const size_t smem = gk__apsp16_smem(&c->cfg);
+    if ((st = run_rounds(c, c->pivot16, c->minplus16, c->minplus16, c->nt16, GK_APSP16_TILE, smem_piv, smem, smem,
+                         (unsigned)gk__apsp16_threads(&c->cfg), &k, &phase, &kend, args)))
         return st;
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
@@ -627,13 +651,15 @@ gk_status gk__apsp_gpu_run(gk_apsp_gpu *c, float *ms)
     gk_status st;
     long long pitch = c->np;
     int k, phase, kend;
-    void *args[] = { &c->d, &pitch, &k, &phase, &kend };
+    int *at = c->at;   /* phase 2 writes the column panel's transpose, mp3 reads it */
+    void *args[] = { &c->d, &pitch, &k, &phase, &kend, &at };
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
     if (c->bits == 16)
         return run16(c, ms);
-    if ((st = run_rounds(c, c->pivot, c->minplus, c->nt, c->tile, c->smem_piv, c->smem_mp,
-                         (unsigned)c->threads, &k, &phase, &kend, args)))
+    if ((st = run_rounds(c, c->pivot, c->minplus, c->use_mp3 ? c->mp3 : c->minplus, c->nt, c->tile, c->smem_piv,
+                         c->smem_mp, c->use_mp3 ? c->smem_mp3 : c->smem_mp, (unsigned)c->threads, &k, &phase, &kend,
+                         args)))
         return st;
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))

@@ -254,7 +254,8 @@ static gk_status close_panel(gk_apsp_part *p, int k)
     int *d = virt(p);
     long long pitch = p->np;
     int kk = k, phase = 2, kend = p->T;   /* every k of the tile (padding adds nothing) */
-    void *args[] = { &d, &pitch, &kk, &phase, &kend };
+    int *at = NULL;                       /* no column panel's transpose: row tiles only */
+    void *args[] = { &d, &pitch, &kk, &phase, &kend, &at };
     if ((st = gk__gpu_launch(p->pivot, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), p->smem_piv, p->cs, args)))
         return st;
     if (p->nt == 1)
