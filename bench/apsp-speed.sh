@@ -15,6 +15,7 @@
 # (GK_APSP_LOOKAHEAD=0), on (the default, twice), and on with phases 3-5 in
 # gk_apsp_minplus instead of gk_apsp_mp3 (GK_APSP_MP3=0); LVARIANTS: int32
 # --config variants benched the same way (none: skip).
+# STEPS=final: `gk bench apsp --sizes=$SIZES` once (built-in defaults).
 GK=${1:-gk}
 DIR=${2:-/tmp}
 BEFORE=${3:-}
@@ -63,6 +64,10 @@ gpu)
     echo "== gk bench apsp --sizes=16384 --config=$v (16-bit kernel variant; NVRTC)"
     "$GK" bench apsp --sizes=16384 --config="$v"
   done
+  ;;
+final)
+  echo "== gk bench apsp --sizes=$SIZES ($(date -u +%T))"
+  "$GK" bench apsp --sizes="$SIZES"
   ;;
 lookahead)
   for la in 0 default default mp3off; do
