@@ -13,7 +13,10 @@
 // parts: phase 4 (grid nt x 2) the tiles of row and column k + 1, on a
 // high-priority stream, followed there by phases 1 and 2 of round k + 1,
 // while phase 5 (grid (nt - 2) x (nt - 2)) updates the rest on the main
-// stream.  Every tile gets the same updates in the same order.
+// stream.  Every tile gets the same updates in the same order.  On one GPU
+// phases 3 to 5 run in gk_apsp_mp3 (the same product, its A tiles read from
+// the column panel's transpose that phase 2 writes, chunks copied with
+// cp.async); gk_apsp_minplus keeps phase 2 and the row-block path.
 // Once the pivot is closed, phase 2 is a plain min-plus product too, so one
 // register-tiled kernel (an SGEMM in the (min,+) semiring) does phases 2 and
 // 3: each thread owns APSP_TM x APSP_TN outputs in registers, A and B stream

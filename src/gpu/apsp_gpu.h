@@ -45,7 +45,9 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *ctx, const int32_t *dist, float *ms);
  * else, so upload + run repeats give the same result. */
 gk_status gk__apsp_gpu_run(gk_apsp_gpu *ctx, float *ms);
 /* The lookahead of gk__apsp_gpu_run (on by default; GK_APSP_LOOKAHEAD=0 in
- * the environment at open turns it off, to compare the two in a benchmark):
+ * the environment at open turns it off, to compare the two in a benchmark;
+ * GK_APSP_MP3=0 likewise runs phases 3 to 5 in gk_apsp_minplus instead of
+ * gk_apsp_mp3):
  * phase 3's tiles of the next pivot row and column, then the next round's
  * phases 1 and 2, on a second, high-priority stream while the main stream
  * updates the rest.  The result is the same either way. */
