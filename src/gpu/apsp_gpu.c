@@ -51,6 +51,18 @@ struct gk_apsp_gpu {
 
 static void stage_free(gk_apsp_gpu *c);
 
+/* Set by gk__apsp_gpu_set_variants (from gk_context_options_from_env's
+ * GK_APSP_LOOKAHEAD=0 and GK_APSP_MP3=0, benchmark knobs: the plain loop on
+ * one stream, gk_apsp_minplus for phase 3; every variant gives the same
+ * result); 0: the lookahead and gk_apsp_mp3. */
+static int no_lookahead, no_mp3;
+
+void gk__apsp_gpu_set_variants(int lookahead, int mp3)
+{
+    no_lookahead = !lookahead;
+    no_mp3 = !mp3;
+}
+
 gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, const gk_device_info *dev, cudaStream_t stream,
                             int32_t V, const gk_config *cfg)
 {
@@ -138,12 +150,8 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
     }
     if ((st = gk__gpu_timer_init(&c->timer)))
         goto fail;
-    /* GK_APSP_LOOKAHEAD=0: the plain loop on one stream (for comparing the
-       two in a benchmark; both give the same result) */
-    const char *la = getenv("GK_APSP_LOOKAHEAD");
-    c->lookahead = !(la && !strcmp(la, "0"));
-    const char *m3 = getenv("GK_APSP_MP3");
-    c->use_mp3 = !(m3 && !strcmp(m3, "0"));
+    c->lookahead = !no_lookahead;
+    c->use_mp3 = !no_mp3;
     {
         int least = 0, greatest = 0;
         GK_CUDA_GOTO(cudaDeviceGetStreamPriorityRange(&least, &greatest), st, fail);

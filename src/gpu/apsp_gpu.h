@@ -33,6 +33,9 @@ gk_status gk__apsp_gpu_count_cap(gk_apsp_gpu *ctx, int64_t *count);
  * wide; 0: the built-in 32 MiB).  gk_context_options_from_env sets it from
  * GK_APSP_STAGE_BYTES. */
 gk_status gk__apsp_gpu_set_stage_bytes(size_t bytes);
+/* Benchmark knobs for every later open (GK_APSP_LOOKAHEAD, GK_APSP_MP3):
+ * 0 turns the lookahead / gk_apsp_mp3 off. */
+void gk__apsp_gpu_set_variants(int lookahead, int mp3);
 gk_status gk__apsp_gpu_download16(gk_apsp_gpu *ctx, uint16_t *m16, float *ms);
 /* The device's packed 16-bit min-plus rate (updates per second, two per
  * __viaddmin_u16x2). */
