@@ -11,6 +11,11 @@
 # each, removed as soon as compared).  Results: bench/apsp-speed-results.md.
 # STEPS (default "gpu cpu") picks the parts; SIZES the GPU bench sizes;
 # VARIANTS the 16-bit kernel's --config variants to bench at 16384 (none: skip).
+# STEPS=lookahead: `gk bench apsp --sizes=$SIZES` with the lookahead off
+# (GK_APSP_LOOKAHEAD=0), on (the default, twice), and on with phases 3-5 in
+# gk_apsp_minplus instead of gk_apsp_mp3 (GK_APSP_MP3=0); LVARIANTS: int32
+# --config variants benched the same way (none: skip).
+# STEPS=final: `gk bench apsp --sizes=$SIZES` once (built-in defaults).
 GK=${1:-gk}
 DIR=${2:-/tmp}
 BEFORE=${3:-}
@@ -58,6 +63,25 @@ gpu)
   for v in ${VARIANTS:-APSP16_TW=8 APSP16_BK=32}; do
     echo "== gk bench apsp --sizes=16384 --config=$v (16-bit kernel variant; NVRTC)"
     "$GK" bench apsp --sizes=16384 --config="$v"
+  done
+  ;;
+final)
+  echo "== gk bench apsp --sizes=$SIZES ($(date -u +%T))"
+  "$GK" bench apsp --sizes="$SIZES"
+  ;;
+lookahead)
+  for la in 0 default default mp3off; do
+    echo "== GK_APSP_LOOKAHEAD=$la gk bench apsp --sizes=$SIZES ($(date -u +%T))"
+    case $la in
+    default) "$GK" bench apsp --sizes="$SIZES" ;;
+    mp3off) GK_APSP_MP3=0 "$GK" bench apsp --sizes="$SIZES" ;;
+    *) GK_APSP_LOOKAHEAD=$la "$GK" bench apsp --sizes="$SIZES" ;;
+    esac
+  done
+  [ "${LVARIANTS:-}" = none ] && LVARIANTS=" "
+  for v in ${LVARIANTS:-APSP_BK=16,APSP_UNROLL=16 APSP_TM=4,APSP_TN=16}; do
+    echo "== gk bench apsp --sizes=$SIZES --config=$v (lookahead on; NVRTC) ($(date -u +%T))"
+    "$GK" bench apsp --sizes="$SIZES" --config="$v"
   done
   ;;
 cpu)

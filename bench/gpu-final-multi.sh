@@ -3,7 +3,8 @@
 # GPUs (nvidia-h200-x2, nvidia-h200-x4), in one call: build the release
 # tarball, the multi-GPU stencil benchmarks (bench/stencil-multi.sh bench
 # big: one GPU against 2 and G GPUs, in one process and under mpirun, and the
-# grids one GPU cannot hold), then the whole suite (every GPU and multi-GPU
+# grids one GPU cannot hold), APSP_MULTI=1 (default): `gk bench apsp
+# --gpus=G` and `mpirun -np G gk bench apsp` at n = APSP_N (50000), then the whole suite (every GPU and multi-GPU
 # test runs there).  The suite gets what is left of DEADLINE seconds (default
 # 570) since the start, or SUITE_LIMIT seconds when set.
 set -u
@@ -19,6 +20,10 @@ make -j"$J" >"$out/make.log" 2>&1 || { grep -B2 -A8 error "$out/make.log" | head
 echo "== built at $(($(date +%s) - START)) s"
 OUT="$out/stencil" sh bench/stencil-multi.sh build bench big >"$out/stencil-multi.txt" 2>&1
 sed -n '/==== figures/,$p' "$out/stencil-multi.txt"
+if [ "${APSP_MULTI:-1}" = 1 ]; then   # APSP past one GPU: --gpus=G and mpirun -np G at n = APSP_N
+  OUT="$out/apsp" N="${APSP_N:-50000}" sh bench/apsp-multi.sh bench >"$out/apsp-multi.txt" 2>&1
+  cat "$out/apsp/summary.txt"
+fi
 lim=${SUITE_LIMIT:-$((${DEADLINE:-570} - ($(date +%s) - START)))}
 echo "== make check (at $(($(date +%s) - START)) s, limit $lim s)"
 timeout -k 10 "$lim" make -j"$J" check >"$out/check.log" 2>&1; rc=$?

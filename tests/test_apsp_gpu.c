@@ -123,6 +123,48 @@ static void check_ctx(const char *cfgtext, int32_t V, int baseline)
     gk__apsp_gpu_close(c);
     free(g.e); free(init); free(want); free(got);
 }
+
+/* The lookahead (gk__apsp_gpu_set_lookahead) off (one stream) and on (the
+ * default) on one context, int32 with cfgtext's tile (NULL: the default 128)
+ * or 16 bits (tile 128): each == the naive reference (16 bits: min(distance,
+ * cap), and its count at the cap), so the two agree.  Sizes around 1, 2, 3
+ * tiles and past them: the lookahead's first and last rounds, phase 5's
+ * skipped pair of tile indices at either end. */
+static void check_lookahead(const char *cfgtext, int bits, int32_t V, int kind)
+{
+    gk_config cfg;
+    gk_config_clear(&cfg);
+    if (cfgtext) gk_config_parse(cfgtext, &cfg);
+    ref_graph g = ref_random_graph(V, kind);
+    size_t bytes = (size_t)V * V * sizeof(int32_t);
+    int32_t *init = ref_matrix(&g), *want = ref_matrix(&g), *got = malloc(bytes);
+    uint16_t *m16 = malloc((size_t)V * V * sizeof *m16);
+    ref_fw(want, V);
+    int64_t want_cap = 0;
+    for (int64_t i = 0; i < (int64_t)V * V; i++) want_cap += want[i] >= T16_CAP;
+    gk_apsp_gpu *c = NULL;
+    gk_status st = gk__apsp_gpu_open_bits(&c, &dev, NULL, V, cfgtext ? &cfg : NULL, bits);
+    for (int mode = 0; mode < 2; mode++) {
+        int64_t bad = -1, at_cap = -1;
+        gk__apsp_gpu_set_lookahead(c, mode);
+        if (!st && !(st = gk__apsp_gpu_upload(c, init, NULL)) && !(st = gk__apsp_gpu_run(c, NULL))) {
+            if (bits == 16) {
+                if (!(st = gk__apsp_gpu_count_cap(c, &at_cap)) && !(st = gk__apsp_gpu_download16(c, m16, NULL)))
+                    bad = t16_bad_capped(m16, want, V);
+            } else if (!(st = gk__apsp_gpu_download(c, got, NULL))) {
+                bad = 0;
+                for (int64_t i = 0; i < (int64_t)V * V; i++) bad += got[i] != want[i];
+                at_cap = want_cap;
+            }
+        }
+        ok(st == GK_OK && bad == 0 && at_cap == want_cap,
+           "lookahead mode %d, %d bits, %s, V=%d %s: == reference (%lld differ, %lld at the cap, want %lld) %s", mode,
+           bits, cfgtext ? cfgtext : "default tile", V, ref_kind_name[kind], (long long)bad, (long long)at_cap,
+           (long long)want_cap, st ? gk_last_error() : "");
+    }
+    gk__apsp_gpu_close(c);
+    free(g.e); free(init); free(want); free(got); free(m16);
+}
 #endif
 
 int main(void)
@@ -177,6 +219,22 @@ int main(void)
             check16(init, sizes16[s], what);
             free(g.e); free(init);
         }
+
+    /* the lookahead's edges: 1, 2, 3 tiles and more; random graphs and
+     * graphs with unreachable pairs */
+    int32_t la_sizes[] = { 1, 127, 128, 129, 255, 256, 257, 300, 1000 };
+    int la_kinds[] = { G_SPARSE, G_DENSE, G_SPLIT, G_HEAVY };
+    for (size_t s = 0; s < sizeof la_sizes / sizeof la_sizes[0]; s++)
+        for (size_t kk = 0; kk < sizeof la_kinds / sizeof la_kinds[0]; kk++) {
+            check_lookahead(NULL, 32, la_sizes[s], la_kinds[kk]);
+            check_lookahead(NULL, 16, la_sizes[s], la_kinds[kk]);
+        }
+    /* 64-wide tiles: nt = 2, 3, 4, 5 and 16 */
+    int32_t la64[] = { 65, 129, 192, 300, 1000 };
+    for (size_t s = 0; s < sizeof la64 / sizeof la64[0]; s++) {
+        check_lookahead("APSP_TILE=64,APSP_TM=4,APSP_TN=4,APSP_BK=16,APSP_UNROLL=4", 32, la64[s], G_SPARSE);
+        check_lookahead("APSP_TILE=64,APSP_TM=4,APSP_TN=4,APSP_BK=16,APSP_UNROLL=4", 32, la64[s], G_SPLIT);
+    }
 
     check_ctx(NULL, 300, 1);
     check_ctx(NULL, 1, 0);

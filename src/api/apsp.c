@@ -147,6 +147,22 @@ static gk_status solve_gpu(gk_context *ctx, int32_t *dist, int32_t V, const gk_c
     return st;
 }
 
+/* Entries of the GPU's 16-bit result at the cap: the raw result down to
+ * the host and settled there (dist holds the initial matrix and gets the
+ * result when it is exact; *how says). */
+static gk_status settle_at_cap(gk_apsp_gpu *g, int32_t *dist, int32_t V, int *how, float *down, double *settle)
+{
+    uint16_t *m16 = NULL;
+    gk_status st = gk__xmalloc((void **)&m16, (size_t)V * (size_t)V * sizeof *m16, "the 16-bit result on the host");
+    if (!st && !(st = gk__apsp_gpu_download16(g, m16, down))) {
+        double t0 = gk_wtime();
+        st = gk__apsp16_resolve(dist, m16, V, dist, how);
+        *settle = gk_wtime() - t0;
+    }
+    free(m16);
+    return st;
+}
+
 /* The 16-bit path on the GPU: upload (narrowed on the host on its way
  * through the pinned buffers), run, count the entries at the cap on the
  * device; none: download (widened on the host on its way), else download
@@ -158,7 +174,6 @@ static gk_status solve_gpu16(gk_context *ctx, int32_t *dist, int32_t V, const gk
     gk_apsp_gpu *g = NULL;
     float up = 0, run = 0, down = 0;
     double settle = 0;
-    uint16_t *m16 = NULL;
     int64_t at_cap = 0;
     int saved;
     *how = GK_APSP16_NOT_EXACT;
@@ -170,17 +185,12 @@ static gk_status solve_gpu16(gk_context *ctx, int32_t *dist, int32_t V, const gk
         if (at_cap == 0) {
             if (!(st = gpu_download(g, dist, sk, &down)))
                 *how = GK_APSP16_NO_CAP;
-        } else if (!(st = gk__xmalloc((void **)&m16, (size_t)V * (size_t)V * sizeof *m16,
-                                      "the 16-bit result on the host"))
-                   && !(st = gk__apsp_gpu_download16(g, m16, &down))) {
-            double t0 = gk_wtime();
-            st = gk__apsp16_resolve(dist, m16, V, dist, how);
-            settle = gk_wtime() - t0;
+        } else {
+            st = settle_at_cap(g, dist, V, how, &down, &settle);
         }
     }
     gpu_close(g, sk);
     gk__ctx_gpu_leave(saved);
-    free(m16);
     gk__report_gpu_ms(rep, up, run, down);
     rep->compute += settle;
     return st;
@@ -222,6 +232,25 @@ static gk_status solve32(gk_context *ctx, int32_t *dist, int32_t V, const gk_con
 /* The 16-bit path where it applies (see src/cpu/apsp_cpu.h for why it is
  * exact), the int32 path where it does not or where the 16-bit result could
  * not be settled; the times of both runs add up in the report. */
+/* After a 16-bit run (status st, outcome how): its result stands (exact,
+ * or the run failed), or the int32 path runs from the initial matrix (dist
+ * still holds it) and its times add to the 16-bit run's. */
+static gk_status settle16(gk_context *ctx, int32_t *dist, int32_t V, const gk_config *cfg, gk_report *rep,
+                          apsp_sink *sk, gk_status st, int how)
+{
+    snprintf(rep->precision_detail, sizeof rep->precision_detail, "%s", gk__apsp16_how_text(how));
+    if (st || how != GK_APSP16_NOT_EXACT) {
+        rep->precision = 16;
+        return st;
+    }
+    gk_report first = *rep;
+    st = solve32(ctx, dist, V, cfg, rep, sk);
+    rep->compute += first.compute;
+    if (first.h2d > 0) rep->h2d += first.h2d;
+    if (first.d2h > 0) rep->d2h += first.d2h;
+    return st;
+}
+
 /* Host memory at the solve's peak, the caller's matrix included, against
  * the machine's (refused before the OOM killer would): the blocked CPU
  * code's padded copy (int32, or 16-bit tiles and the 16-bit result: the
@@ -269,17 +298,7 @@ static gk_status solve_any(gk_context *ctx, int32_t *dist, int32_t V, int precis
     } else {
         st = solve_cpu16(dist, V, rep, &how);
     }
-    snprintf(rep->precision_detail, sizeof rep->precision_detail, "%s", gk__apsp16_how_text(how));
-    if (st || how != GK_APSP16_NOT_EXACT) {
-        rep->precision = 16;
-        return st;
-    }
-    gk_report first = *rep;
-    st = solve32(ctx, dist, V, cfg, rep, sk);
-    rep->compute += first.compute;
-    if (first.h2d > 0) rep->h2d += first.h2d;
-    if (first.d2h > 0) rep->d2h += first.d2h;
-    return st;
+    return settle16(ctx, dist, V, cfg, rep, sk, st, how);
 }
 
 gk_status gk_apsp_prepare(gk_context *ctx, int32_t V, const gk_apsp_options *options)
@@ -389,6 +408,21 @@ gk_status gk_apsp_solve(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp
     return solve_impl(ctx, dist, V, options, report, NULL);
 }
 
+/* What the sink measured, into the caller's write report (overlapped: the
+ * result was written while it came back). */
+static void sink_report(const apsp_sink *sk, gk_apsp_write_report *wr)
+{
+    wr->open = sk->open;
+    wr->prepared = sk->prepared;
+    wr->close = sk->close;
+    if (sk->done) {
+        wr->overlapped = 1;
+        wr->write = sk->calls;
+        wr->d2h_wait = sk->wall - sk->calls;
+        wr->wall = sk->wall;
+    }
+}
+
 gk_status gk_apsp_solve_write(gk_context *ctx, int32_t *dist, int32_t V, const gk_apsp_options *options,
                               const char *path, gk_format format, gk_report *report, gk_apsp_write_report *wr)
 {
@@ -408,16 +442,9 @@ gk_status gk_apsp_solve_write(gk_context *ctx, int32_t *dist, int32_t V, const g
     sk.no_stream = options && options->check;   /* the output only once the check passed */
     gk_status st = solve_impl(ctx, dist, V, options, report, &sk);
     wr->scan = sk.scan;
-    wr->open = sk.open;
-    wr->prepared = sk.prepared;
-    wr->close = sk.close;
-    if (sk.done) {
-        wr->overlapped = 1;
-        wr->write = sk.calls;
-        wr->d2h_wait = sk.wall - sk.calls;
-        wr->wall = sk.wall;
+    sink_report(&sk, wr);
+    if (sk.done)
         return st;
-    }
     if (st)
         return st;
     double t0 = gk_wtime();
@@ -472,7 +499,6 @@ static gk_status solve_gpu_graph(gk_context *ctx, gk_apsp_graph *gr, int precisi
     gk_apsp_gpu *g = NULL;
     float up = 0, run = 0, down = 0;
     double settle = 0;
-    uint16_t *m16 = NULL;
     int32_t *d = NULL;
     int64_t at_cap = 0;
     int how = GK_APSP16_NOT_EXACT, saved;
@@ -491,38 +517,20 @@ static gk_status solve_gpu_graph(gk_context *ctx, gk_apsp_graph *gr, int precisi
             double t0 = gk_wtime();
             st = gk__apsp_graph_matrix(gr, &d);
             *host_matrix = gk_wtime() - t0;
-            if (!st && !(st = gk__xmalloc((void **)&m16, (size_t)V * (size_t)V * sizeof *m16,
-                                          "the 16-bit result on the host"))
-                && !(st = gk__apsp_gpu_download16(g, m16, &down))) {
-                t0 = gk_wtime();
-                st = gk__apsp16_resolve(d, m16, V, d, &how);
-                settle = gk_wtime() - t0;
-            }
+            if (!st)
+                st = settle_at_cap(g, d, V, &how, &down, &settle);
         }
     }
     gpu_close(g, sk);
     gk__ctx_gpu_leave(saved);
-    free(m16);
     gk__report_gpu_ms(rep, up, run, down);
     rep->compute += settle;
     if (!use16) {
         *host = d;
         return st;
     }
-    snprintf(rep->precision_detail, sizeof rep->precision_detail, "%s", gk__apsp16_how_text(how));
-    if (st || how != GK_APSP16_NOT_EXACT) {
-        rep->precision = 16;
-        *host = d;
-        return st;
-    }
-    /* not settled: the int32 path from the initial matrix (d still holds it) */
-    gk_report first = *rep;
-    st = solve32(ctx, d, V, cfg, rep, sk);
-    rep->compute += first.compute;
-    if (first.h2d > 0) rep->h2d += first.h2d;
-    if (first.d2h > 0) rep->d2h += first.d2h;
     *host = d;
-    return st;
+    return settle16(ctx, d, V, cfg, rep, sk, st, how);
 }
 #endif
 
@@ -580,15 +588,8 @@ gk_status gk_apsp_solve_graph_write(gk_context *ctx, gk_apsp_graph *gr, const gk
     st = solve_gpu_graph(ctx, gr, p, &cfg, rep, &sk, &wr->host_matrix, &d);
     gk__ctx_threads_leave(threads);
     wr->device_built = 1;
-    wr->open = sk.open;
-    wr->prepared = sk.prepared;
-    wr->close = sk.close;
-    if (sk.done) {
-        wr->overlapped = 1;
-        wr->write = sk.calls;
-        wr->d2h_wait = sk.wall - sk.calls;
-        wr->wall = sk.wall;
-    } else if (!st) {
+    sink_report(&sk, wr);
+    if (!sk.done && !st) {
         double t0 = gk_wtime();
         st = gk_apsp_write_format(path, format, d, gr->V);
         wr->write = wr->wall = gk_wtime() - t0;

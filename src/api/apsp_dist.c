@@ -324,20 +324,13 @@ static gk_status gpus_exchange(gk_context *ctx, gk_apsp_exchange want, gpu_set *
         snprintf(name, n, "%s", ctx->ngpus > 1 ? "peer copies with lookahead" : "none (one GPU)");
         return GK_OK;
     }
-    char why[256] = "";
-    int64_t missing = !gk__nccl_available(why, sizeof why);
-    if ((st = gk__comm_max_i64(comm, &missing, 1)))
+    if ((st = gk__nccl_open_if_everywhere(&g->nccl, comm, want == GK_APSP_EXCHANGE_DEVICE)))
         return st;
-    if (missing) {
-        if (want == GK_APSP_EXCHANGE_DEVICE)
-            return gk__comm_agree(comm, gk__fail(GK_ENODEV, "--exchange=device between ranks needs NCCL: %s",
-                                                 *why ? why : "missing on another rank"));
+    if (!g->nccl) {
         *mode = GK__XCHG_HOST;
         snprintf(name, n, "pinned host memory and MPI (no NCCL)");
         return GK_OK;
     }
-    if ((st = gk__comm_agree(comm, gk__nccl_open(&g->nccl, comm))))
-        return st;
     *mode = GK__XCHG_NCCL;
     snprintf(name, n, "NCCL broadcast with lookahead");
     return GK_OK;

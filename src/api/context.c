@@ -89,6 +89,16 @@ gk_status gk_context_options_from_env(gk_context_options *o)
         if (st)
             return st;
     }
+    /* benchmark knobs: the APSP lookahead and phase-3 kernel, 1 (default) or 0 */
+    const char *knob[2] = { "GK_APSP_LOOKAHEAD", "GK_APSP_MP3" };
+    int on[2] = { 1, 1 };
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(knob[i]);
+        if (v && *v && strcmp(v, "0") && strcmp(v, "1"))
+            return gk__fail(GK_EINVAL, "%s='%s': want 0 or 1", knob[i], v);
+        on[i] = !(v && !strcmp(v, "0"));
+    }
+    gk__apsp_gpu_set_variants(on[0], on[1]);
 #endif
     return GK_OK;
 }

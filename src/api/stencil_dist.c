@@ -391,20 +391,13 @@ static gk_status gpus_exchange(gk_context *ctx, gk_stencil_exchange want, gpu_se
         snprintf(name, n, "pinned host memory and MPI");
         return GK_OK;
     }
-    char why[256] = "";
-    int64_t missing = !gk__nccl_available(why, sizeof why);
-    if ((st = gk__comm_max_i64(comm, &missing, 1)))
+    if ((st = gk__nccl_open_if_everywhere(&s->nccl, comm, want == GK_STENCIL_EXCHANGE_DEVICE)))
         return st;
-    if (missing) {
-        if (want == GK_STENCIL_EXCHANGE_DEVICE)
-            return gk__comm_agree(comm, gk__fail(GK_ENODEV, "--exchange=device between ranks needs NCCL: %s",
-                                                 *why ? why : "missing on another rank"));
+    if (!s->nccl) {
         *mode = GK__SX_HOST;
         snprintf(name, n, "pinned host memory and MPI (no NCCL)");
         return GK_OK;
     }
-    if ((st = gk__comm_agree(comm, gk__nccl_open(&s->nccl, comm))))
-        return st;
     *mode = GK__SX_NCCL;
     snprintf(name, n, "NCCL send/receive");
     return GK_OK;

@@ -7,7 +7,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Candidate values: wide enough to hold every configuration that came within
+/* Defaults: APSP_BK=16, APSP_UNROLL=16 since phases 3-5 run in gk_apsp_mp3
+ * (cp.async stages, a whole chunk unrolled: 124 registers, no spills; 14.92 T/s
+ * at n = 25000 on the H200 against 14.70 for BK=8, UNROLL=8,
+ * bench/apsp-speed-results.md).
+ * Candidate values: wide enough to hold every configuration that came within
  * 5 % of the best in the H200 sweeps (bench/apsp-results.md and a first
  * 103-variant gktune run), small enough (432 combinations) that
  * `gktune --exhaustive` checks the budgeted search in minutes.  --config
@@ -16,8 +20,8 @@ static const gk_param_def apsp_params[] = {
     { "APSP_TILE", 128, 32, 256, 2, { 64, 128 }, "tile edge (output tile per block, pivot tile)" },
     { "APSP_TM", 8, 4, 32, 2, { 4, 8 }, "output rows per thread (multiple of 4)" },
     { "APSP_TN", 8, 4, 32, 2, { 4, 8 }, "output columns per thread (multiple of 4)" },
-    { "APSP_BK", 8, 4, 256, 3, { 8, 16, 32 }, "k chunk per shared-memory stage" },
-    { "APSP_UNROLL", 8, 1, 64, 3, { 4, 8, 16 }, "unroll of the k loop inside a chunk" },
+    { "APSP_BK", 16, 4, 256, 3, { 8, 16, 32 }, "k chunk per shared-memory stage" },
+    { "APSP_UNROLL", 16, 1, 64, 3, { 4, 8, 16 }, "unroll of the k loop inside a chunk" },
     { "APSP_MINB", 2, 1, 32, 2, { 1, 2 }, "minimum blocks per SM (__launch_bounds__)" },
     { "MAXRREG", 0, 0, 255, 3, { 0, 96, 168 }, "--maxrregcount (0: none)" },
     /* the exact 16-bit path's kernel (128-wide tiles, two columns per

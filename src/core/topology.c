@@ -49,6 +49,16 @@ static void load_topology(void)
     if (hwloc_topology_init(&the_topo) != 0)
         return;
     hwloc_topology_set_io_types_filter(the_topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+#if HWLOC_API_VERSION >= 0x00020100
+    /* Only the PCI tree is needed (which CPUs are close to a GPU).  The GPU
+     * vendors' components open their own libraries: hwloc's OpenCL plugin
+     * starts NVIDIA's OpenCL driver, which cost every gk process 0.24-0.55 s
+     * on the H200 machine against 0.01 s without them
+     * (bench/topology-load.c, bench/apsp-speed-results.md). */
+    static const char *const gpu_components[] = { "opencl", "cuda", "nvml", "rsmi", "levelzero", "gl" };
+    for (size_t i = 0; i < sizeof gpu_components / sizeof *gpu_components; i++)
+        (void)hwloc_topology_set_components(the_topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, gpu_components[i]);
+#endif
     if (hwloc_topology_load(the_topo) == 0)
         the_topo_ok = 1;
     else

@@ -9,6 +9,14 @@
 //                    C = min(C, P (min,+) C) and C = min(C, C (min,+) P);
 //   gk_apsp_minplus  (phase 3, grid nt x nt) every other tile:
 //                    C = min(C, D[i][k] (min,+) D[k][j]).
+// With the lookahead (src/gpu/apsp_gpu.c) phase 3 of round k runs in two
+// parts: phase 4 (grid nt x 2) the tiles of row and column k + 1, on a
+// high-priority stream, followed there by phases 1 and 2 of round k + 1,
+// while phase 5 (grid (nt - 2) x (nt - 2)) updates the rest on the main
+// stream.  Every tile gets the same updates in the same order.  On one GPU
+// phases 3 to 5 run in gk_apsp_mp3 (the same product, its A tiles read from
+// the column panel's transpose that phase 2 writes, chunks copied with
+// cp.async); gk_apsp_minplus keeps phase 2 and the row-block path.
 // Once the pivot is closed, phase 2 is a plain min-plus product too, so one
 // register-tiled kernel (an SGEMM in the (min,+) semiring) does phases 2 and
 // 3: each thread owns APSP_TM x APSP_TN outputs in registers, A and B stream
@@ -72,70 +80,104 @@
 
 static __device__ __forceinline__ int vmin(int a, int b) { return a < b ? a : b; }
 
-// Phase 1: Floyd-Warshall inside the pivot tile (k, k), 32 x 32 threads,
-// each owning PR x PR cells in registers.  Step kk reads row kk and column kk
-// from shared memory; afterwards only the cells of row and column kk + 1 are
-// published there, for the next step.  Row and column kk themselves do not
-// change in step kk (d[kk][kk] >= 0) and are never written while read, so one
-// barrier per step suffices.
-#define PR (APSP_TILE / 32)
-extern "C" __global__ void __launch_bounds__(1024)
-gk_apsp_pivot(int *d, long long pitch, int k)
+// The C tile (bi, bj) of a block of gk_apsp_minplus / gk_apsp16_minplus in
+// round k; 0: the block has nothing to do.  The A and B tiles are (bi, k)
+// and (k, bj) in every phase.
+//   2: blockIdx.y = 0: row tile (k, x); 1: column tile (x, k); x != k
+//   3: (y, x), neither in row or column k
+//   4: phase 3's tiles of row k + 1 (y = 0: (k + 1, x), x != k) and of
+//      column k + 1 (y = 1: (x, k + 1), x != k, k + 1)
+//   5: phase 3's tiles outside rows and columns k and k + 1: grid
+//      (nt - 2) x (nt - 2), indices k and k + 1 skipped
+static __device__ __forceinline__ int tile_of(int phase, int k, int *bi, int *bj)
 {
-    extern __shared__ int s[];
+    const int x = blockIdx.x, y = blockIdx.y;
+    switch (phase) {
+    case 2:
+        if (x == k) return 0;
+        if (y == 0) { *bi = k; *bj = x; } else { *bi = x; *bj = k; }
+        return 1;
+    case 4:
+        if (x == k) return 0;
+        if (y == 0) { *bi = k + 1; *bj = x; return 1; }
+        if (x == k + 1) return 0;
+        *bi = x; *bj = k + 1;
+        return 1;
+    case 5:
+        *bi = y < k ? y : y + 2;
+        *bj = x < k ? x : x + 2;
+        return 1;
+    default:
+        *bi = y; *bj = x;
+        return y != k && x != k;
+    }
+}
+
+// Phase 1: Floyd-Warshall inside the pivot tile (k, k), 32 x TYN threads,
+// each owning T / TYN x T / 32 cells in registers.  Step kk reads row kk and
+// column kk from shared memory; afterwards only the cells of row and column
+// kk + 1 are published there, for the next step.  Row and column kk
+// themselves do not change in step kk (d[kk][kk] >= 0) and are never written
+// while read, so one barrier per step suffices.  min(a + b, c) in int for
+// both widths (16-bit values: no overflow either).
+template <typename E, int T, int TYN>
+static __device__ __forceinline__ void pivot_tile(E *d, long long pitch, int k)
+{
+    constexpr int RA = T / TYN, RB = T / 32;
+    extern __shared__ __align__(16) unsigned char pivot_smem[];
+    E *s = (E *)pivot_smem;
     const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
-    int *base = d + (long long)k * APSP_TILE * pitch + (long long)k * APSP_TILE;
-    int r[PR][PR];
+    E *base = d + (long long)k * T * pitch + (long long)k * T;
+    int r[RA][RB];
 #pragma unroll
-    for (int a = 0; a < PR; a++)
+    for (int a = 0; a < RA; a++)
 #pragma unroll
-        for (int b = 0; b < PR; b++) {
-            r[a][b] = base[(long long)(ty + 32 * a) * pitch + tx + 32 * b];
-            s[(ty + 32 * a) * APSP_TILE + tx + 32 * b] = r[a][b];
+        for (int b = 0; b < RB; b++) {
+            r[a][b] = base[(long long)(ty + TYN * a) * pitch + tx + 32 * b];
+            s[(ty + TYN * a) * T + tx + 32 * b] = (E)r[a][b];
         }
     __syncthreads();
 #pragma unroll 4
-    for (int kk = 0; kk < APSP_TILE; kk++) {
-        int av[PR], bv[PR];
+    for (int kk = 0; kk < T; kk++) {
+        int av[RA], bv[RB];
 #pragma unroll
-        for (int a = 0; a < PR; a++) av[a] = s[(ty + 32 * a) * APSP_TILE + kk];
+        for (int a = 0; a < RA; a++) av[a] = s[(ty + TYN * a) * T + kk];
 #pragma unroll
-        for (int b = 0; b < PR; b++) bv[b] = s[kk * APSP_TILE + tx + 32 * b];
+        for (int b = 0; b < RB; b++) bv[b] = s[kk * T + tx + 32 * b];
         const int nk = kk + 1;
 #pragma unroll
-        for (int a = 0; a < PR; a++)
+        for (int a = 0; a < RA; a++)
 #pragma unroll
-            for (int b = 0; b < PR; b++) {
-                const int i = ty + 32 * a, j = tx + 32 * b;
+            for (int b = 0; b < RB; b++) {
+                const int i = ty + TYN * a, j = tx + 32 * b;
                 r[a][b] = __viaddmin_s32(av[a], bv[b], r[a][b]);
                 if ((i == nk || j == nk) && i != kk && j != kk)
-                    s[i * APSP_TILE + j] = r[a][b];
+                    s[i * T + j] = (E)r[a][b];
             }
         __syncthreads();
     }
 #pragma unroll
-    for (int a = 0; a < PR; a++)
+    for (int a = 0; a < RA; a++)
 #pragma unroll
-        for (int b = 0; b < PR; b++)
-            base[(long long)(ty + 32 * a) * pitch + tx + 32 * b] = r[a][b];
+        for (int b = 0; b < RB; b++)
+            base[(long long)(ty + TYN * a) * pitch + tx + 32 * b] = (E)r[a][b];
 }
 
-// Phases 2 and 3.  phase 2: blockIdx.x = tile index along the pivot row or
-// column, blockIdx.y = 0 (row tile (k, x)) or 1 (column tile (x, k)).
-// phase 3: blockIdx = (column tile, row tile), pivot row and column skipped.
+extern "C" __global__ void __launch_bounds__(1024) gk_apsp_pivot(int *d, long long pitch, int k)
+{
+    pivot_tile<int, APSP_TILE, 32>(d, pitch, k);
+}
+
+// Phases 2 and 3 (and the lookahead's 4 and 5): tile_of says which tile.
+// Only the first kend columns of A and rows of B take part (kend < tile in
+// the last round when V is not a multiple of the tile: the rest is the
+// padding, INF, and min(c, a + INF) = c).
 extern "C" __global__ void __launch_bounds__(NTHREADS, APSP_MINB)
-gk_apsp_minplus(int *d, long long pitch, int k, int phase)
+gk_apsp_minplus(int *d, long long pitch, int k, int phase, int kend, int *at)
 {
     extern __shared__ __align__(16) int smem[];
     int bi, bj, ai, aj, bri, brj;   // C tile (bi, bj) = A tile (ai, aj) x B tile (bri, brj)
-    if (phase == 2) {
-        if ((int)blockIdx.x == k) return;
-        if (blockIdx.y == 0) { bi = k; bj = blockIdx.x; }
-        else                 { bi = blockIdx.x; bj = k; }
-    } else {
-        bi = blockIdx.y; bj = blockIdx.x;
-        if (bi == k || bj == k) return;
-    }
+    if (!tile_of(phase, k, &bi, &bj)) return;
     ai = bi; aj = k; bri = k; brj = bj;
 
     const int tid = threadIdx.x;
@@ -187,7 +229,8 @@ gk_apsp_minplus(int *d, long long pitch, int k, int phase)
     LOAD_CHUNK(0);
     STORE_CHUNK(0);
     __syncthreads();
-    constexpr int NCHUNK = APSP_TILE / APSP_BK;
+    // kend: the pivot tile's vertices (past them, padding: INF adds nothing)
+    const int NCHUNK = (kend + APSP_BK - 1) / APSP_BK;
 #pragma unroll 1
     for (int ch = 0; ch < NCHUNK; ch++) {
         const int cur = ch & 1;
@@ -223,6 +266,120 @@ gk_apsp_minplus(int *d, long long pitch, int k, int phase)
 #undef Bs
 #undef STORE_CHUNK
 
+#pragma unroll
+    for (int g = 0; g < RG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v;
+                v.x = acc[g * 4 + r][h * 4 + 0]; v.y = acc[g * 4 + r][h * 4 + 1];
+                v.z = acc[g * 4 + r][h * 4 + 2]; v.w = acc[g * 4 + r][h * 4 + 3];
+                *(int4 *)(cbase + (long long)(g * RSLAB + ty * 4 + r) * pitch + h * CSLAB + tx * 4) = v;
+            }
+    // at (phase 2, column tiles): the tile transposed into panel k & 1 of
+    // the column panels' transposes, for gk_apsp_mp3 (AT_PANEL below)
+    if (at && phase == 2 && blockIdx.y == 1) {
+        int *t = at + (long long)(k & 1) * APSP_TILE * pitch + (long long)bi * APSP_TILE;
+#pragma unroll
+        for (int g = 0; g < RG; g++)
+#pragma unroll
+            for (int h = 0; h < CG; h++)
+#pragma unroll
+                for (int c = 0; c < 4; c++) {
+                    int4 v;
+                    v.x = acc[g * 4 + 0][h * 4 + c]; v.y = acc[g * 4 + 1][h * 4 + c];
+                    v.z = acc[g * 4 + 2][h * 4 + c]; v.w = acc[g * 4 + 3][h * 4 + c];
+                    *(int4 *)(t + (long long)(h * CSLAB + tx * 4 + c) * pitch + g * RSLAB + ty * 4) = v;
+                }
+    }
+}
+
+// Phases 3, 4 and 5 with the A tiles read from the column panel's transpose
+// (written by phase 2, gk_apsp_minplus with at): panel p = k & 1 of at
+// holds AT[kk][i] = D[i][k * APSP_TILE + kk] at at + p * APSP_TILE * pitch +
+// kk * pitch + i (two panels: round k + 1's phase 2 writes the other one
+// while round k's phase 3 reads this one).  A^T and B chunks are then both
+// APSP_BK rows of APSP_TILE contiguous ints: copied global -> shared with
+// cp.async (no staging registers, no transposing stores), MP_STAGES deep.
+// The same updates, in the same order, as gk_apsp_minplus.
+#define MP_STAGES ((6 * APSP_BK * APSP_TILE * 4) <= 110592 ? 3 : 2)
+static __device__ __forceinline__ void cp_async16(void *smem_dst, const void *gsrc)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(smem_dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gsrc));
+}
+static __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> static __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+extern "C" __global__ void __launch_bounds__(NTHREADS, APSP_MINB)
+gk_apsp_mp3(int *d, long long pitch, int k, int phase, int kend, const int *at)
+{
+    extern __shared__ __align__(16) int smem[];
+    int bi, bj;
+    if (!tile_of(phase, k, &bi, &bj)) return;
+    const int tid = threadIdx.x;
+    const int tx = tid % TX, ty = tid / TX;
+    int *cbase = d + (long long)bi * APSP_TILE * pitch + (long long)bj * APSP_TILE;
+    const int *abase = at + (long long)(k & 1) * APSP_TILE * pitch + (long long)bi * APSP_TILE;
+    const int *bbase = d + (long long)k * APSP_TILE * pitch + (long long)bj * APSP_TILE;
+    constexpr int S = MP_STAGES;
+    constexpr int CH = APSP_BK * APSP_TILE;                   // ints per operand chunk
+    constexpr int AV = APSP_BK * APSP_TILE / 4 / NTHREADS;    // int4 per thread per operand chunk
+    const int nchunk = (kend + APSP_BK - 1) / APSP_BK;
+#define MP_ISSUE(ch) do { \
+        int *sa = smem + ((ch) % S) * 2 * CH, *sb = sa + CH; \
+        _Pragma("unroll") for (int q = 0; q < AV; q++) { \
+            const int e = tid + q * NTHREADS, r = e / (APSP_TILE / 4), c = (e % (APSP_TILE / 4)) * 4; \
+            const long long g = (long long)((ch) * APSP_BK + r) * pitch + c; \
+            cp_async16(sa + r * APSP_TILE + c, abase + g); \
+            cp_async16(sb + r * APSP_TILE + c, bbase + g); \
+        } } while (0)
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) {
+        if (s < nchunk) MP_ISSUE(s);
+        cp_async_commit();
+    }
+    int acc[APSP_TM][APSP_TN];
+#pragma unroll
+    for (int g = 0; g < RG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v = *(const int4 *)(cbase + (long long)(g * RSLAB + ty * 4 + r) * pitch + h * CSLAB + tx * 4);
+                acc[g * 4 + r][h * 4 + 0] = v.x; acc[g * 4 + r][h * 4 + 1] = v.y;
+                acc[g * 4 + r][h * 4 + 2] = v.z; acc[g * 4 + r][h * 4 + 3] = v.w;
+            }
+#pragma unroll 1
+    for (int ch = 0; ch < nchunk; ch++) {
+        cp_async_wait<S - 2>();   // this thread's copies of chunk ch have landed
+        __syncthreads();          // everyone's; and chunk ch - 1's stage is free
+        if (ch + S - 1 < nchunk) MP_ISSUE(ch + S - 1);
+        cp_async_commit();
+        const int *as = smem + (ch % S) * 2 * CH, *bs = as + CH;
+        GK_UNROLL(APSP_UNROLL)
+        for (int kk = 0; kk < APSP_BK; kk++) {
+            int a[APSP_TM], b[APSP_TN];
+#pragma unroll
+            for (int g = 0; g < RG; g++) {
+                int4 v = *(const int4 *)(as + kk * APSP_TILE + g * RSLAB + ty * 4);
+                a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int h = 0; h < CG; h++) {
+                int4 v = *(const int4 *)(bs + kk * APSP_TILE + h * CSLAB + tx * 4);
+                b[h * 4 + 0] = v.x; b[h * 4 + 1] = v.y; b[h * 4 + 2] = v.z; b[h * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int r = 0; r < APSP_TM; r++)
+#pragma unroll
+                for (int c = 0; c < APSP_TN; c++)
+                    acc[r][c] = __viaddmin_s32(a[r], b[c], acc[r][c]);
+        }
+    }
+#undef MP_ISSUE
+    cp_async_wait<0>();
 #pragma unroll
     for (int g = 0; g < RG; g++)
 #pragma unroll
@@ -395,63 +552,19 @@ extern "C" __global__ void __launch_bounds__(256) gk_apsp_ceiling(int *out, int 
 #endif
 #define H_MINB (H_NT >= 512 ? 1 : 2)
 
-// Phase 1 in 16 bits: as gk_apsp_pivot, values widened to int in registers.
-#define H_PR (H_TILE / 32)
-extern "C" __global__ void __launch_bounds__(1024)
-gk_apsp16_pivot(unsigned short *d, long long pitch, int k)
+// Phase 1 in 16 bits: pivot_tile, values widened to int in registers.
+extern "C" __global__ void __launch_bounds__(1024) gk_apsp16_pivot(unsigned short *d, long long pitch, int k)
 {
-    extern __shared__ unsigned short s16[];
-    const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
-    unsigned short *base = d + (long long)k * H_TILE * pitch + (long long)k * H_TILE;
-    int r[H_PR][H_PR];
-#pragma unroll
-    for (int a = 0; a < H_PR; a++)
-#pragma unroll
-        for (int b = 0; b < H_PR; b++) {
-            r[a][b] = base[(long long)(ty + 32 * a) * pitch + tx + 32 * b];
-            s16[(ty + 32 * a) * H_TILE + tx + 32 * b] = (unsigned short)r[a][b];
-        }
-    __syncthreads();
-#pragma unroll 4
-    for (int kk = 0; kk < H_TILE; kk++) {
-        int av[H_PR], bv[H_PR];
-#pragma unroll
-        for (int a = 0; a < H_PR; a++) av[a] = s16[(ty + 32 * a) * H_TILE + kk];
-#pragma unroll
-        for (int b = 0; b < H_PR; b++) bv[b] = s16[kk * H_TILE + tx + 32 * b];
-        const int nk = kk + 1;
-#pragma unroll
-        for (int a = 0; a < H_PR; a++)
-#pragma unroll
-            for (int b = 0; b < H_PR; b++) {
-                const int i = ty + 32 * a, j = tx + 32 * b;
-                r[a][b] = vmin(r[a][b], av[a] + bv[b]);
-                if ((i == nk || j == nk) && i != kk && j != kk)
-                    s16[i * H_TILE + j] = (unsigned short)r[a][b];
-            }
-        __syncthreads();
-    }
-#pragma unroll
-    for (int a = 0; a < H_PR; a++)
-#pragma unroll
-        for (int b = 0; b < H_PR; b++)
-            base[(long long)(ty + 32 * a) * pitch + tx + 32 * b] = (unsigned short)r[a][b];
+    pivot_tile<unsigned short, H_TILE, 32>(d, pitch, k);
 }
 
-// Phases 2 and 3 in 16 bits: the grid and roles of gk_apsp_minplus.
+// Phases 2 to 5 in 16 bits: the grids and roles of gk_apsp_minplus (tile_of).
 extern "C" __global__ void __launch_bounds__(H_NT, H_MINB)
-gk_apsp16_minplus(unsigned short *d, long long pitch, int k, int phase)
+gk_apsp16_minplus(unsigned short *d, long long pitch, int k, int phase, int kend)
 {
     extern __shared__ __align__(16) unsigned int hsm[];
     int bi, bj;
-    if (phase == 2) {
-        if ((int)blockIdx.x == k) return;
-        if (blockIdx.y == 0) { bi = k; bj = blockIdx.x; }
-        else                 { bi = blockIdx.x; bj = k; }
-    } else {
-        bi = blockIdx.y; bj = blockIdx.x;
-        if (bi == k || bj == k) return;
-    }
+    if (!tile_of(phase, k, &bi, &bj)) return;
     const int tid = threadIdx.x;
     const int tx = tid % H_TX, ty = tid / H_TX;
     unsigned short *cbase = d + (long long)bi * H_TILE * pitch + (long long)bj * H_TILE;
@@ -509,7 +622,7 @@ gk_apsp16_minplus(unsigned short *d, long long pitch, int k, int phase)
     HLOAD(0);
     HSTORE(0);
     __syncthreads();
-    constexpr int NCH = H_TILE / H_BK;
+    const int NCH = (kend + H_BK - 1) / H_BK;   // kend: as gk_apsp_minplus
 #pragma unroll 1
     for (int ch = 0; ch < NCH; ch++) {
         const int cur = ch & 1;

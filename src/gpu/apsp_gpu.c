@@ -11,13 +11,18 @@ struct gk_apsp_gpu {
     int32_t V;
     long long np;                 /* padded size and row pitch */
     int nt, tile, threads;
-    size_t smem_mp, smem_piv;
+    size_t smem_mp, smem_piv, smem_mp3;
     gk_device_info dev;
     cudaStream_t stream;
     gk_config cfg;
     gk_gpu_module mod;
-    cudaKernel_t pivot, minplus, fill, b1, b2, b3, ceil;
+    cudaKernel_t pivot, minplus, mp3, fill, b1, b2, b3, ceil;
     int *d;
+    /* the column panels' transposes (two panels of tile x np ints), written
+       by phase 2 and read by gk_apsp_mp3 (phases 3 to 5); use_mp3 0: phases
+       3 to 5 with gk_apsp_minplus instead (GK_APSP_MP3=0, for comparing) */
+    int *at;
+    int use_mp3;
     /* the 16-bit path (bits == 16): the padded uint16 matrix (pitch np16,
      * tile GK_APSP16_TILE) and a counter */
     int bits, nt16;
@@ -36,9 +41,27 @@ struct gk_apsp_gpu {
     cudaEvent_t pin_ev[2];
     size_t pin_bytes;
     gk_gpu_timer timer;
+    /* the lookahead (run_rounds): a high-priority side stream for phase 3's
+       row and column k + 1 and phases 1 and 2 of round k + 1, and the events
+       that order it with the main stream */
+    int lookahead;
+    cudaStream_t side;
+    cudaEvent_t ev_side, ev_main;
 };
 
 static void stage_free(gk_apsp_gpu *c);
+
+/* Set by gk__apsp_gpu_set_variants (from gk_context_options_from_env's
+ * GK_APSP_LOOKAHEAD=0 and GK_APSP_MP3=0, benchmark knobs: the plain loop on
+ * one stream, gk_apsp_minplus for phase 3; every variant gives the same
+ * result); 0: the lookahead and gk_apsp_mp3. */
+static int no_lookahead, no_mp3;
+
+void gk__apsp_gpu_set_variants(int lookahead, int mp3)
+{
+    no_lookahead = !lookahead;
+    no_mp3 = !mp3;
+}
 
 gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, const gk_device_info *dev, cudaStream_t stream,
                             int32_t V, const gk_config *cfg)
@@ -73,15 +96,27 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
     c->nt = (int)((V + c->tile - 1) / c->tile);
     c->np = (long long)c->nt * c->tile;
     c->smem_mp = gk__apsp_stage_smem(&c->cfg);
+    {   /* MP_STAGES of apsp.cu: 3 stages of A^T and B chunks, 2 past 108 KiB */
+        size_t bk = (size_t)gk__param(&c->cfg, "APSP_BK"), stage = 2 * bk * (size_t)c->tile * sizeof(int);
+        c->smem_mp3 = (3 * stage <= 110592 ? 3 : 2) * stage;
+        if (c->smem_mp3 > c->dev.smem_per_block_optin) {
+            char text[256];
+            gk_config_format(&c->cfg, text, sizeof text);
+            st = gk__fail(GK_EINVAL, "apsp configuration %s cannot run on %s: phase 3 needs %zu bytes of shared memory "
+                          "(%zu per block)", text, c->dev.name, c->smem_mp3, (size_t)c->dev.smem_per_block_optin);
+            goto fail;
+        }
+    }
     c->smem_piv = gk__apsp_pivot_smem(&c->cfg);
     c->bits = bits == 16 ? 16 : 32;
     c->nt16 = (int)((V + GK_APSP16_TILE - 1) / GK_APSP16_TILE);
     c->np16 = (long long)c->nt16 * GK_APSP16_TILE;
     size_t bytes = (size_t)c->np * (size_t)c->np * sizeof(int), fr = 0, tot = 0;
+    const size_t at_bytes = 2 * (size_t)c->tile * (size_t)c->np * sizeof(int);
     if (c->bits == 16)
         bytes = (size_t)c->np16 * (size_t)c->np16 * sizeof(unsigned short);
     GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
-    if (bytes > fr) {
+    if (bytes + (c->bits == 16 ? 0 : at_bytes) > fr) {
         char need[32], have[32];
         st = gk__fail(GK_ENOMEM, "V = %d needs %s of GPU memory (padded to %lld x %lld int32); %s is free on %s",
                       V, gk__human_bytes((double)bytes, need, sizeof need), c->np, c->np,
@@ -92,6 +127,7 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
         goto fail;
     if ((st = gk__gpu_kernel(&c->mod, "gk_apsp_pivot", &c->pivot))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_minplus", &c->minplus))
+        || (st = gk__gpu_kernel(&c->mod, "gk_apsp_mp3", &c->mp3))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_fill", &c->fill))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p1", &c->b1))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_base_p2", &c->b2))
@@ -110,9 +146,19 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
         GK_CUDA_GOTO(cudaMalloc((void **)&c->dcount, sizeof *c->dcount), st, fail);
     } else {
         GK_CUDA_GOTO(cudaMalloc((void **)&c->d, bytes), st, fail);
+        GK_CUDA_GOTO(cudaMalloc((void **)&c->at, at_bytes), st, fail);
     }
     if ((st = gk__gpu_timer_init(&c->timer)))
         goto fail;
+    c->lookahead = !no_lookahead;
+    c->use_mp3 = !no_mp3;
+    {
+        int least = 0, greatest = 0;
+        GK_CUDA_GOTO(cudaDeviceGetStreamPriorityRange(&least, &greatest), st, fail);
+        GK_CUDA_GOTO(cudaStreamCreateWithPriority(&c->side, cudaStreamNonBlocking, greatest), st, fail);
+        GK_CUDA_GOTO(cudaEventCreateWithFlags(&c->ev_side, cudaEventDisableTiming), st, fail);
+        GK_CUDA_GOTO(cudaEventCreateWithFlags(&c->ev_main, cudaEventDisableTiming), st, fail);
+    }
     *out = c;
     return GK_OK;
 fail:
@@ -124,7 +170,11 @@ void gk__apsp_gpu_close(gk_apsp_gpu *c)
 {
     if (!c) return;
     gk__gpu_timer_free(&c->timer);
+    if (c->side) cudaStreamDestroy(c->side);
+    if (c->ev_side) cudaEventDestroy(c->ev_side);
+    if (c->ev_main) cudaEventDestroy(c->ev_main);
     if (c->d) cudaFree(c->d);
+    if (c->at) cudaFree(c->at);
     if (c->d16) cudaFree(c->d16);
     stage_free(c);
     if (c->dcount) cudaFree(c->dcount);
@@ -335,43 +385,27 @@ gk_status gk__apsp_gpu_build(gk_apsp_gpu *c, const int32_t *edges, int64_t E, in
     return GK_OK;
 }
 
-gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *c, float *ms,
-                                     gk_status (*each)(void *arg, const int32_t *rows, int64_t r0, int64_t m),
-                                     void *arg)
+/* The result's rows in chunks through the two pinned buffers: the copy of
+ * chunk i + 1 is queued (queue: on the stream, into pinned buffer b) before
+ * chunk i is handed over (take: pinned buffer b holds rows r0 .. r0+m-1),
+ * so the copy engine (and the widening kernel) work while the host does.
+ * row: the bytes of one row in a pinned buffer.  Timed with c's timer. */
+typedef gk_status (*rows_fn)(gk_apsp_gpu *c, int b, int64_t r0, int64_t m, void *arg);
+
+static gk_status through_pinned(gk_apsp_gpu *c, size_t row, rows_fn queue, rows_fn take, void *arg, float *ms)
 {
     gk_status st;
-    char *base;
-    size_t pitch, elt;
-    dev_rows(c, &base, &pitch, &elt);
-    if ((st = gk__apsp_gpu_stage(c)))
-        return st;
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
-    const size_t row = (size_t)c->V * sizeof(int32_t);   /* int32 rows in the pinned buffers */
     const int64_t per = (int64_t)(c->pin_bytes / row), V = c->V;
     const int64_t chunks = (V + per - 1) / per;
-    long long pitch16 = c->np16;
-    int Vi = c->V;
-    /* copy i + 1 is queued before chunk i is written: the copy engine (and
-       the widening kernel) work while the caller writes */
     for (int64_t i = 0; i <= chunks; i++) {
         if (i < chunks) {
             const int b = (int)(i & 1);
             const int64_t r0 = i * per, m = V - r0 < per ? V - r0 : per;
-            if (c->bits == 16) {
-                void *out = c->dstage + (size_t)b * c->dhalf;
-                long long rr0 = r0, mm = m;
-                void *args[] = { &out, &c->d16, &pitch16, &rr0, &mm, &Vi };
-                unsigned blocks = (unsigned)(m < (int64_t)c->dev.sm_count * 8 ? m : (int64_t)c->dev.sm_count * 8);
-                if ((st = gk__gpu_launch(c->widen16, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, c->stream,
-                                         args))) {
-                    cudaStreamSynchronize(c->stream);
-                    return st;
-                }
-                GK_CUDA_TRY(cudaMemcpyAsync(c->pin[b], out, (size_t)m * row, cudaMemcpyDeviceToHost, c->stream));
-            } else {
-                GK_CUDA_TRY(cudaMemcpy2DAsync(c->pin[b], row, base + (size_t)r0 * pitch, pitch, row, (size_t)m,
-                                              cudaMemcpyDeviceToHost, c->stream));
+            if ((st = queue(c, b, r0, m, arg))) {
+                cudaStreamSynchronize(c->stream);
+                return st;
             }
             GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
         }
@@ -379,7 +413,7 @@ gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *c, float *ms,
             const int64_t j = i - 1, r0 = j * per, m = V - r0 < per ? V - r0 : per;
             const int b = (int)(j & 1);
             GK_CUDA_TRY(cudaEventSynchronize(c->pin_ev[b]));
-            if ((st = each(arg, (const int32_t *)c->pin[b], r0, m))) {
+            if ((st = take(c, b, r0, m, arg))) {
                 cudaStreamSynchronize(c->stream);   /* no copy left into the buffers */
                 return st;
             }
@@ -392,9 +426,78 @@ gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *c, float *ms,
     return GK_OK;
 }
 
+/* The device rows as they are (int32 or 16-bit, pitched) into pinned buffer b. */
+static gk_status queue_raw(gk_apsp_gpu *c, int b, int64_t r0, int64_t m, void *arg)
+{
+    (void)arg;
+    char *base;
+    size_t pitch, elt;
+    dev_rows(c, &base, &pitch, &elt);
+    const size_t row = (size_t)c->V * elt;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(c->pin[b], row, base + (size_t)r0 * pitch, pitch, row, (size_t)m,
+                                  cudaMemcpyDeviceToHost, c->stream));
+    return GK_OK;
+}
+
+/* int32 rows into pinned buffer b: 16-bit ones widened on the device
+ * first (into staging half b), int32 ones copied as they are. */
+static gk_status queue_int32(gk_apsp_gpu *c, int b, int64_t r0, int64_t m, void *arg)
+{
+    if (c->bits != 16)
+        return queue_raw(c, b, r0, m, arg);
+    void *out = c->dstage + (size_t)b * c->dhalf;
+    long long pitch16 = c->np16, rr0 = r0, mm = m;
+    int Vi = c->V;
+    void *args[] = { &out, &c->d16, &pitch16, &rr0, &mm, &Vi };
+    unsigned blocks = (unsigned)(m < (int64_t)c->dev.sm_count * 8 ? m : (int64_t)c->dev.sm_count * 8);
+    gk_status st = gk__gpu_launch(c->widen16, gk__dim3(blocks, 1, 1), gk__dim3(256, 1, 1), 0, c->stream, args);
+    if (st)
+        return st;
+    GK_CUDA_TRY(cudaMemcpyAsync(c->pin[b], out, (size_t)m * (size_t)c->V * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                c->stream));
+    return GK_OK;
+}
+
+typedef struct {
+    gk_status (*each)(void *arg, const int32_t *rows, int64_t r0, int64_t m);
+    void *arg;
+} rows_job;
+
+static gk_status take_rows(gk_apsp_gpu *c, int b, int64_t r0, int64_t m, void *arg)
+{
+    rows_job *J = arg;
+    return J->each(J->arg, (const int32_t *)c->pin[b], r0, m);
+}
+
+gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *c, float *ms,
+                                     gk_status (*each)(void *arg, const int32_t *rows, int64_t r0, int64_t m),
+                                     void *arg)
+{
+    gk_status st;
+    if ((st = gk__apsp_gpu_stage(c)))
+        return st;
+    rows_job J = { each, arg };
+    return through_pinned(c, (size_t)c->V * sizeof(int32_t), queue_int32, take_rows, &J, ms);
+}
+
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *c, int32_t *dist, float *ms)
 {
     return gk__apsp_gpu_download_each(c, dist, ms, NULL, NULL);
+}
+
+typedef struct {
+    int32_t *dist;
+    gk_status (*each)(void *arg, int64_t r0, int64_t m);
+    void *arg;
+} unpack_job;
+
+/* Rows r0 .. r0+m-1 unpacked into the host matrix, final: the caller
+ * writes them while the next chunk's copy runs. */
+static gk_status take_unpacked(gk_apsp_gpu *c, int b, int64_t r0, int64_t m, void *arg)
+{
+    unpack_job *J = arg;
+    stage_unpack(c, c->pin[b], J->dist, r0, m);
+    return J->each ? J->each(J->arg, r0, m) : GK_OK;
 }
 
 gk_status gk__apsp_gpu_download_each(gk_apsp_gpu *c, int32_t *dist, float *ms,
@@ -406,64 +509,108 @@ gk_status gk__apsp_gpu_download_each(gk_apsp_gpu *c, int32_t *dist, float *ms,
     dev_rows(c, &base, &pitch, &elt);
     if ((st = stage_init(c)))
         return st;
-    if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
-        return st;
-    const size_t row = (size_t)c->V * elt;
-    const int64_t per = (int64_t)(c->pin_bytes / row), V = c->V;
-    const int64_t chunks = (V + per - 1) / per;
-    /* copy i + 1 is queued before chunk i is unpacked: the copy engine and
-     * the host threads work at the same time */
-    for (int64_t i = 0; i <= chunks; i++) {
-        if (i < chunks) {
-            const int b = (int)(i & 1);
-            const int64_t r0 = i * per, m = V - r0 < per ? V - r0 : per;
-            GK_CUDA_TRY(cudaMemcpy2DAsync(c->pin[b], row, base + (size_t)r0 * pitch, pitch, row, (size_t)m,
-                                          cudaMemcpyDeviceToHost, c->stream));
-            GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
-        }
-        if (i >= 1) {
-            const int64_t j = i - 1, r0 = j * per, m = V - r0 < per ? V - r0 : per;
-            const int b = (int)(j & 1);
-            GK_CUDA_TRY(cudaEventSynchronize(c->pin_ev[b]));
-            stage_unpack(c, c->pin[b], dist, r0, m);
-            /* rows r0 .. r0 + m - 1 are final: the caller writes them while
-             * the copy of chunk i (queued above) runs */
-            if (each && (st = each(arg, r0, m))) {
-                cudaStreamSynchronize(c->stream);   /* no copy left into the buffers */
+    unpack_job J = { dist, each, arg };
+    return through_pinned(c, (size_t)c->V * elt, queue_raw, take_unpacked, &J, ms);
+}
+
+/* The rounds of the blocked Floyd-Warshall on one matrix (the timer already
+ * started on the main stream; args = { matrix, &pitch, k, phase }).
+ * Without the lookahead: phases 1, 2, 3 of each round on the main stream.
+ * With it, phase 3 of round k is split: its tiles of row and column k + 1
+ * (phase 4) run on the high-priority side stream, followed there by phases
+ * 1 and 2 of round k + 1, while the main stream updates every other tile
+ * (phase 5); so the main stream goes from one round's phase 3 to the next
+ * without waiting for the serial pivot.  Order: phase 5 of round k waits
+ * for phase 2 of round k (event ev_side); phase 4 of round k + 1 for phase 5
+ * of round k (ev_main), the last writer of row and column k + 2.  The last
+ * round's phase 3 (main stream) waits for the side stream's last phase 2,
+ * so the side stream's work is inside the main stream's timer.  Each tile
+ * gets the same updates, from the same tiles, in the same order. */
+static gk_status run_rounds(gk_apsp_gpu *c, cudaKernel_t pivot, cudaKernel_t minplus, cudaKernel_t mp3, int nt,
+                            int tile, size_t smem_piv, size_t smem, size_t smem3, unsigned threads, int *k, int *phase,
+                            int *kend, void **args)
+{
+    /* the last round's pivot tile holds V - (nt - 1) * tile vertices, the
+       rest is padding: phases 2 and 3 skip its k values there */
+    const int last_kend = c->V - (nt - 1) * tile;
+    *kend = tile;
+    gk_status st;
+    const dim3 one = gk__dim3(1, 1, 1), piv = gk__dim3(1024, 1, 1), blk = gk__dim3(threads, 1, 1);
+    const dim3 edge = gk__dim3((unsigned)nt, 2, 1), all = gk__dim3((unsigned)nt, (unsigned)nt, 1);
+    if (!c->lookahead || nt < 3) {
+        /* nt < 3: nothing for phase 5 to overlap with */
+        for (*k = 0; *k < nt; (*k)++) {
+            if (*k == nt - 1)
+                *kend = last_kend;
+            if ((st = gk__gpu_launch(pivot, one, piv, smem_piv, c->stream, args)))
                 return st;
-            }
+            if (nt == 1)
+                break;
+            *phase = 2;
+            if ((st = gk__gpu_launch(minplus, edge, blk, smem, c->stream, args)))
+                return st;
+            *phase = 3;
+            if ((st = gk__gpu_launch(mp3, all, blk, smem3, c->stream, args)))
+                return st;
         }
+        return GK_OK;
     }
-    float t;
-    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
+    const dim3 rest = gk__dim3((unsigned)nt - 2, (unsigned)nt - 2, 1);
+    /* round 0's phases 1 and 2: nothing to overlap */
+    *k = 0;
+    *phase = 2;
+    if ((st = gk__gpu_launch(pivot, one, piv, smem_piv, c->stream, args))
+        || (st = gk__gpu_launch(minplus, edge, blk, smem, c->stream, args)))
         return st;
-    if (ms) *ms = t;
+    GK_CUDA_TRY(cudaEventRecord(c->ev_side, c->stream));
+    for (int r = 0; r < nt; r++) {
+        *k = r;
+        /* phase 2 of round r done (round 0: on the main stream itself) */
+        GK_CUDA_TRY(cudaStreamWaitEvent(c->stream, c->ev_side, 0));
+        if (r == nt - 1) {
+            *kend = last_kend;
+            *phase = 3;
+            if ((st = gk__gpu_launch(mp3, all, blk, smem3, c->stream, args)))
+                return st;
+            break;
+        }
+        /* the side stream: round r's phase 3 on row and column r + 1, once
+         * round r - 1's phase 3 is done (round 0: once phase 2 is) */
+        GK_CUDA_TRY(cudaStreamWaitEvent(c->side, r ? c->ev_main : c->ev_side, 0));
+        *phase = 4;
+        if ((st = gk__gpu_launch(mp3, edge, blk, smem3, c->side, args)))
+            return st;
+        *k = r + 1;
+        *phase = 2;
+        if (r + 1 == nt - 1)
+            *kend = last_kend;
+        if ((st = gk__gpu_launch(pivot, one, piv, smem_piv, c->side, args))
+            || (st = gk__gpu_launch(minplus, edge, blk, smem, c->side, args)))
+            return st;
+        GK_CUDA_TRY(cudaEventRecord(c->ev_side, c->side));
+        /* the main stream: the rest of round r's phase 3 */
+        *k = r;
+        *kend = tile;
+        *phase = 5;
+        if ((st = gk__gpu_launch(mp3, rest, blk, smem3, c->stream, args)))
+            return st;
+        GK_CUDA_TRY(cudaEventRecord(c->ev_main, c->stream));
+    }
     return GK_OK;
 }
 
-/* The three phases on the 16-bit matrix (the timer already started). */
+/* The rounds on the 16-bit matrix (the timer already started). */
 static gk_status run16(gk_apsp_gpu *c, float *ms)
 {
     gk_status st;
     long long pitch = c->np16;
-    int k, phase;
-    void *args[] = { &c->d16, &pitch, &k, &phase };
-    unsigned nt = (unsigned)c->nt16;
+    int k, phase, kend;
+    void *args[] = { &c->d16, &pitch, &k, &phase, &kend };   /* the kernels' arguments: the 16-bit ones have no at */
     size_t smem_piv = (size_t)GK_APSP16_TILE * GK_APSP16_TILE * sizeof(unsigned short);
-    size_t smem = gk__apsp16_smem(&c->cfg);
-    unsigned threads = (unsigned)gk__apsp16_threads(&c->cfg);
-    for (k = 0; k < c->nt16; k++) {
-        if ((st = gk__gpu_launch(c->pivot16, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), smem_piv, c->stream, args)))
-            return st;
-        if (c->nt16 == 1)
-            break;
-        phase = 2;
-        if ((st = gk__gpu_launch(c->minplus16, gk__dim3(nt, 2, 1), gk__dim3(threads, 1, 1), smem, c->stream, args)))
-            return st;
-        phase = 3;
-        if ((st = gk__gpu_launch(c->minplus16, gk__dim3(nt, nt, 1), gk__dim3(threads, 1, 1), smem, c->stream, args)))
-            return st;
-    }
+    const size_t smem = gk__apsp16_smem(&c->cfg);
+    if ((st = run_rounds(c, c->pivot16, c->minplus16, c->minplus16, c->nt16, GK_APSP16_TILE, smem_piv, smem, smem,
+                         (unsigned)gk__apsp16_threads(&c->cfg), &k, &phase, &kend, args)))
+        return st;
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;
@@ -511,25 +658,17 @@ gk_status gk__apsp_gpu_run(gk_apsp_gpu *c, float *ms)
 {
     gk_status st;
     long long pitch = c->np;
-    int k, phase;
-    void *args[] = { &c->d, &pitch, &k, &phase };
-    unsigned nt = (unsigned)c->nt;
+    int k, phase, kend;
+    int *at = c->at;   /* phase 2 writes the column panel's transpose, mp3 reads it */
+    void *args[] = { &c->d, &pitch, &k, &phase, &kend, &at };
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
     if (c->bits == 16)
         return run16(c, ms);
-    for (k = 0; k < c->nt; k++) {
-        if ((st = gk__gpu_launch(c->pivot, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), c->smem_piv, c->stream, args)))
-            return st;
-        if (c->nt == 1)
-            break;
-        phase = 2;
-        if ((st = gk__gpu_launch(c->minplus, gk__dim3(nt, 2, 1), gk__dim3((unsigned)c->threads, 1, 1), c->smem_mp, c->stream, args)))
-            return st;
-        phase = 3;
-        if ((st = gk__gpu_launch(c->minplus, gk__dim3(nt, nt, 1), gk__dim3((unsigned)c->threads, 1, 1), c->smem_mp, c->stream, args)))
-            return st;
-    }
+    if ((st = run_rounds(c, c->pivot, c->minplus, c->use_mp3 ? c->mp3 : c->minplus, c->nt, c->tile, c->smem_piv,
+                         c->smem_mp, c->use_mp3 ? c->smem_mp3 : c->smem_mp, (unsigned)c->threads, &k, &phase, &kend,
+                         args)))
+        return st;
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;
@@ -618,6 +757,8 @@ gk_status gk__apsp_gpu_prepare(const gk_device_info *dev, const gk_config *cfg)
     free(cubin);
     return GK_OK;
 }
+
+void gk__apsp_gpu_set_lookahead(gk_apsp_gpu *c, int on) { c->lookahead = on != 0; }
 
 const gk_device_info *gk__apsp_gpu_device(const gk_apsp_gpu *c) { return &c->dev; }
 const gk_config *gk__apsp_gpu_config(const gk_apsp_gpu *c) { return &c->cfg; }

@@ -33,6 +33,9 @@ gk_status gk__apsp_gpu_count_cap(gk_apsp_gpu *ctx, int64_t *count);
  * wide; 0: the built-in 32 MiB).  gk_context_options_from_env sets it from
  * GK_APSP_STAGE_BYTES. */
 gk_status gk__apsp_gpu_set_stage_bytes(size_t bytes);
+/* Benchmark knobs for every later open (GK_APSP_LOOKAHEAD, GK_APSP_MP3):
+ * 0 turns the lookahead / gk_apsp_mp3 off. */
+void gk__apsp_gpu_set_variants(int lookahead, int mp3);
 gk_status gk__apsp_gpu_download16(gk_apsp_gpu *ctx, uint16_t *m16, float *ms);
 /* The device's packed 16-bit min-plus rate (updates per second, two per
  * __viaddmin_u16x2). */
@@ -44,6 +47,14 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *ctx, const int32_t *dist, float *ms);
 /* Full blocked Floyd-Warshall on the uploaded matrix; depends on nothing
  * else, so upload + run repeats give the same result. */
 gk_status gk__apsp_gpu_run(gk_apsp_gpu *ctx, float *ms);
+/* The lookahead of gk__apsp_gpu_run (on by default; GK_APSP_LOOKAHEAD=0 in
+ * the environment at open turns it off, to compare the two in a benchmark;
+ * GK_APSP_MP3=0 likewise runs phases 3 to 5 in gk_apsp_minplus instead of
+ * gk_apsp_mp3):
+ * phase 3's tiles of the next pivot row and column, then the next round's
+ * phases 1 and 2, on a second, high-priority stream while the main stream
+ * updates the rest.  The result is the same either way. */
+void gk__apsp_gpu_set_lookahead(gk_apsp_gpu *ctx, int on);
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *ctx, int32_t *dist, float *ms);
 /* The same, calling each(arg, r0, m) as soon as rows r0 .. r0 + m - 1 of
  * dist are final, while the next chunk's copy runs on the copy engine (a

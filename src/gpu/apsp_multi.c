@@ -253,8 +253,9 @@ static gk_status close_panel(gk_apsp_part *p, int k)
     gk_status st;
     int *d = virt(p);
     long long pitch = p->np;
-    int kk = k, phase = 2;
-    void *args[] = { &d, &pitch, &kk, &phase };
+    int kk = k, phase = 2, kend = p->T;   /* every k of the tile (padding adds nothing) */
+    int *at = NULL;                       /* no column panel's transpose: row tiles only */
+    void *args[] = { &d, &pitch, &kk, &phase, &kend, &at };
     if ((st = gk__gpu_launch(p->pivot, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), p->smem_piv, p->cs, args)))
         return st;
     if (p->nt == 1)

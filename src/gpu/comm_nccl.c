@@ -99,6 +99,21 @@ gk_status gk__nccl_open(gk_nccl **out, const gk_comm *comm)
     return GK_OK;
 }
 
+gk_status gk__nccl_open_if_everywhere(gk_nccl **n, const gk_comm *comm, int required)
+{
+    *n = NULL;
+    char why[256] = "";
+    int64_t missing = !gk__nccl_available(why, sizeof why);
+    gk_status st = gk__comm_max_i64(comm, &missing, 1);
+    if (st)
+        return st;
+    if (missing)
+        return required ? gk__comm_agree(comm, gk__fail(GK_ENODEV, "--exchange=device between ranks needs NCCL: %s",
+                                                        *why ? why : "missing on another rank"))
+                        : GK_OK;
+    return gk__comm_agree(comm, gk__nccl_open(n, comm));
+}
+
 gk_status gk__nccl_bcast(gk_nccl *n, const void *send, void *recv, size_t bytes, int root, cudaStream_t stream)
 {
     int r = nc.Broadcast(send, recv, bytes, NCCL_UINT8, root, n->comm, stream);

@@ -14,6 +14,11 @@ typedef struct gk_nccl gk_nccl;
 int gk__nccl_available(char *why, size_t n);
 /* Collective over comm, on the current device (one GPU per rank). */
 gk_status gk__nccl_open(gk_nccl **n, const gk_comm *comm);
+/* The choice every distributed GPU run makes between the ranks: NCCL when
+ * every rank can open it (*n opened, collectively), else *n NULL: the
+ * caller moves its data through host memory and MPI, or, required (the
+ * user asked for a device exchange), GK_ENODEV on every rank naming why. */
+gk_status gk__nccl_open_if_everywhere(gk_nccl **n, const gk_comm *comm, int required);
 /* Broadcast bytes from root's send into every rank's recv (root: send may be
  * recv), enqueued on stream. */
 gk_status gk__nccl_bcast(gk_nccl *n, const void *send, void *recv, size_t bytes, int root, cudaStream_t stream);
