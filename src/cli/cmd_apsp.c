@@ -92,6 +92,7 @@ typedef struct ctx_job {
     gk_status st;
     char msg[1024];
     double seconds;             /* the whole thread */
+    double end;                 /* gk_wtime() at its end */
     double driver;              /* of which the CUDA driver's start (cuInit) */
     double create;              /* and gk_context_create (the driver's start included) */
     int on_gpu;                 /* the context is on the GPU */
@@ -121,7 +122,8 @@ static void *ctx_thread(void *arg)
         snprintf(j->msg, sizeof j->msg, "%s", *gk_last_error() ? gk_last_error() : gk_strerror(j->st));
     else if (j->V > 0)          /* a failure here is the solve's to report, with its context */
         (void)gk_apsp_prepare(j->ctx, j->V, j->ao);
-    j->seconds = gk_wtime() - t0;
+    j->end = gk_wtime();
+    j->seconds = j->end - t0;
     return NULL;
 }
 
@@ -143,7 +145,8 @@ static void apsp_usage(void)
            "  --device=auto|cpu|gpu  where to run (auto: the GPU when one is usable)\n"
            "  --check                recompute on the CPU and compare every entry\n"
            "  --time                 print the time of each phase\n"
-           "  --json                 print the same as one JSON object on stdout\n"
+           "  --json                 print the same as one JSON object on stdout (stderr\n"
+           "                         when OUTPUT is '-')\n"
            "  --config=K=V,...       GPU kernel parameters; they replace the tuned choice\n"
            "                         (unnamed parameters take the built-in defaults)\n"
            "  --gpus=N|all|LIST      spread the rows over N GPUs (or all, or the list\n"
@@ -271,7 +274,7 @@ int cmd_apsp(int argc, char **argv)
         (void)gk_cpu_topology_get(&topo);
         pthread_join(th, NULL);
     }
-    double ctx_wait = gk_wtime() - t0 - read;   /* the context outlasting the read */
+    double ctx_wait = job.end - t0 - read;      /* the context outlasting the read */
     if (job.st)                 /* a context failure speaks first, as before the read */
         cli_die("%s", job.msg);
     gk_context *ctx = job.ctx;
@@ -333,22 +336,25 @@ int cmd_apsp(int argc, char **argv)
                     "device->host row above)\n", wr.wall, wr.write, wr.d2h_wait);
         double inside = rep.compute + (rep.h2d > 0 ? rep.h2d : 0) + (rep.check > 0 ? rep.check : 0)
                         + (!wr.overlapped && rep.d2h > 0 ? rep.d2h : 0);
-        fprintf(cli_report, "outside phases   context and kernel image %.3f s (made during the read; %.3f s after it), "
-                "solve setup %.3f s\n", job.seconds, ctx_wait > 0 ? ctx_wait : 0, solve_wall - inside);
-        char drv[64] = "";
+        fprintf(cli_report, "outside phases   context %.3f s, made on a thread while the input was read (ready %.3f s "
+                "after the read ended); solve setup %.3f s\n", job.seconds, ctx_wait > 0 ? ctx_wait : 0, solve_wall - inside);
         if (job.on_gpu)
-            snprintf(drv, sizeof drv, " (the CUDA driver's start %.3f s)", job.driver);
-        fprintf(cli_report, "  context        gk_context_create %.3f s%s, then gk_apsp_prepare (primary context, "
-                "module, device matrix, pinned buffers) %.3f s\n", job.create, drv, job.seconds - job.create);
-        fprintf(cli_report, "  of which        checking the entries %.3f s, GPU module + buffers %.3f s (%s), freeing "
-                "them %.3f s; after the write: freeing the graph and the context %.3f s\n", wr.scan, wr.open,
-                wr.prepared ? "made during the read" : "made in the solve", wr.close, teardown);
+            fprintf(cli_report, "  context        the CUDA driver's start %.3f s, the rest of the context %.3f s, then "
+                    "the GPU's context, kernel image, device matrix and pinned buffers %.3f s\n", job.driver,
+                    job.create - job.driver, job.seconds - job.create);
+        char gpu_part[160] = "";
+        if (job.on_gpu)
+            snprintf(gpu_part, sizeof gpu_part, ", the GPU's buffers %.3f s (%s), freeing them %.3f s", wr.open,
+                     wr.prepared ? "ready from the context thread" : "made in the solve", wr.close);
+        fprintf(cli_report, "  solve setup    checking the entries %.3f s%s; after the write: freeing the graph and "
+                "the context %.3f s\n", wr.scan, gpu_part, teardown);
         fprintf(cli_report, "initial matrix   %s\n", wr.device_built ? "made on the GPU from the edge list (in the "
                 "host->device row: the edges' upload and the build); no V x V matrix on the host"
-                : wr.host_matrix > 0 ? "built on the host from the edge list (in the read row)" : "read as a matrix");
+                : wr.host_matrix > 0 ? "built on the host from the edge list (in the read row)"
+                : "made on the host while reading (in the read row)");
         fprintf(cli_report, "precision        %d: %s\n", rep.precision, rep.precision_detail);
-        fprintf(cli_report, "in gk apsp       %.3f s from the options to this line (the whole process's wall "
-                "time less this: starting the process and its libraries, exiting)\n", gk_wtime() - start);
+        fprintf(cli_report, "inside gk        %.3f s from reading the options to this line; the rest of the process's "
+                "wall time is starting it and exiting\n", gk_wtime() - start);
     }
     if (!json && ao.check)   /* as gk stencil, gemm and elementwise say it */
         fprintf(cli_report, "check against %s: every distance equal: ok\n", rep.check_against);
