@@ -166,6 +166,8 @@ int cmd_stencil(int argc, char **argv)
     cli_parse_size3("--size", size, &nx, &ny, &nz);
     gk_status st;
     cli_check_config("stencil", so.config);
+    if (input && coeffs && !strcmp(input, "-") && !strcmp(coeffs, "-"))
+        cli_usage_error("--input and --coeffs cannot both be standard input");
     if (output) {
         cli_check_output(output, input);
         if (coeffs)                 /* the coefficient file is an input too */
