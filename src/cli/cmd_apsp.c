@@ -506,11 +506,13 @@ int cmd_bench_apsp(int argc, char **argv)
         case O_JSON: json = 1; break;
         case O_GPUS: gpus = optarg; break;
         case 'h':
-            printf("Usage: gk bench apsp [--device=auto|cpu|gpu] [--sizes=N,...] [--config=K=V,...] [--gpus=N|all|LIST] [--json]\n"
+            printf("Usage: gk bench apsp [--device=auto|cpu|gpu] [--sizes=N,...] [--config=K=V,...]\n"
+                   "                     [--gpus=N|all|LIST] [--json]\n"
                    "GPU: time the blocked Floyd-Warshall kernel (compute phase) against the classic\n"
-                   "64x64-tile baseline kernel and the device's min-plus ceiling measured in the same\n"
-                   "run, on random graphs made in memory (default sizes 4096,16384,25000).\n"
-                   "CPU: the blocked OpenMP/SIMD code against the plain k-i-j loop (default 1024,2048).\n\n"
+                   "64x64-tile baseline kernel and the device's min-plus ceiling measured in the\n"
+                   "same run, on random graphs made in memory (default sizes 4096,16384,25000).\n"
+                   "CPU: the blocked OpenMP/SIMD code against the plain k-i-j loop (default\n"
+                   "1024,2048).\n\n"
                    "  --device=auto|cpu|gpu  where to run (auto: the GPU when one is usable)\n"
                    "  --sizes=N,...          vertex counts\n"
                    "  --config=K=V,...       GPU kernel parameters (replace the tuned choice)\n"

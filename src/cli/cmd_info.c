@@ -24,7 +24,7 @@ int cmd_info(int argc, char **argv)
         if (c == 'j') json = 1;
         else if (c == 'h') {
             printf("Usage: gk info [--json]\nPrint the build configuration, the CPU topology, "
-                   "each CUDA device and the tuning cache.\n\n"
+                   "each CUDA device and the\ntuning cache.\n\n"
                    "  --json         print the same as one JSON object\n"
                    "  -h, --help     display this help and exit\n");
             return 0;

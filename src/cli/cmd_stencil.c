@@ -382,8 +382,9 @@ int cmd_bench_stencil(int argc, char **argv)
         case O_JSON: json = 1; break;
         case O_GPUS: gpus = optarg; break;
         case 'h':
-            printf("Usage: gk bench stencil [--device=auto|cpu|gpu] [--sizes=N|NXxNYxNZ,...] [--steps=NT]\n"
-                   "                        [--reps=R] [--config=K=V,...] [--gpus=N|all|LIST] [--json]\n"
+            printf("Usage: gk bench stencil [--device=auto|cpu|gpu] [--sizes=N|NXxNYxNZ,...]\n"
+                   "                        [--steps=NT] [--reps=R] [--config=K=V,...]\n"
+                   "                        [--gpus=N|all|LIST] [--json]\n"
                    "Time the stencil designs against the memory floor measured in the same run\n"
                    "(copy bandwidth, bytes read + written, over 16 B per point: one step per\n"
                    "pass over memory).  GPU: a naive kernel (one point per thread, 27 global\n"
