@@ -237,6 +237,13 @@ int cmd_apsp(int argc, char **argv)
             cli_usage_error("--gpus, --exchange and mpirun write raw (nthu) outputs only");
     }
     cli_check_output(out, in);
+    if (ofmt == GK_FORMAT_AUTO) {   /* a graph format's name gets the raw matrix all the same: say so */
+        gk_format named = gk_format_for_output(out, GK_FORMAT_NTHU);
+        if (named == GK_FORMAT_GR || named == GK_FORMAT_MTX || named == GK_FORMAT_EDGES)
+            cli_warn("%s: the name of %s, but it gets the distance matrix, raw (nthu); .npy or "
+                     "--output-format=npy for a NumPy file", out, named == GK_FORMAT_GR ? "a DIMACS .gr graph"
+                     : named == GK_FORMAT_MTX ? "a Matrix Market graph" : "an edge list");
+    }
     if (dist)
         return apsp_dist(cli_gpus_context(want, gpus), in, out, ao.config, ex, timing, json, verbose);
     ctx_job job;
