@@ -220,4 +220,8 @@ for dev in $devs; do
     echo "ok $((t_n = t_n + 1)) # SKIP no writable /dev/full"
   fi
 done
+# an output named like a graph still gets the raw matrix, with a warning
+"$GK" apsp --device=cpu "$T/g1" "$T/dist.gr" 2>"$T/err" && grep -q "dist.gr: the name of a DIMACS .gr graph, but it gets the distance matrix, raw" "$T/err" \
+  && "$GK" apsp --device=cpu "$T/g1" "$T/dist.bin" 2>"$T/err2" && cmp -s "$T/dist.gr" "$T/dist.bin" && ! grep -q warning "$T/err2"
+t_result $? "an output named .gr: a warning, the same raw matrix as .bin (no warning there)"
 t_done

@@ -15,6 +15,8 @@ for cmd in "info" "convert" "apsp" "gen apsp" "bench apsp" "stencil" "gen grid" 
   "$GK" $cmd --help >"$t_tmp/help" 2>&1; rc=$?
   "$GK" $cmd -h >"$t_tmp/h" 2>&1 && cmp -s "$t_tmp/help" "$t_tmp/h" && [ $rc = 0 ]
   t_result $? "gk $cmd: -h and --help print the same help, exit 0"
+  awk 'length > 80 { bad = 1 } END { exit bad }' "$t_tmp/help"
+  t_result $? "gk $cmd: --help fits 80 columns"
   opts <"$t_tmp/help" | grep -v -- '^--help$' >"$t_tmp/a"
   section "gk $cmd" | opts | grep -v -- '^--help$' >"$t_tmp/b"
   [ -s "$t_tmp/a" ] && cmp -s "$t_tmp/a" "$t_tmp/b"
@@ -22,6 +24,7 @@ for cmd in "info" "convert" "apsp" "gen apsp" "bench apsp" "stencil" "gen grid" 
   t_result $r "gk $cmd: the options of --help and of gk(1) agree"
 done
 "$GKTUNE" --help >"$t_tmp/help" 2>&1
+awk 'length > 80 { bad = 1 } END { exit bad }' "$t_tmp/help"; t_result $? "gktune: --help fits 80 columns"
 opts <"$t_tmp/help" | grep -v -- '^--help$\|^--version$' >"$t_tmp/a"
 awk '/^\.SH OPTIONS/ { on = 1; next } /^\.SH / { on = 0 } on' "$top_srcdir/doc/gktune.1" | opts \
   | grep -v -- '^--help$\|^--version$' >"$t_tmp/b"

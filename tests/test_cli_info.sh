@@ -24,4 +24,7 @@ GK_DEVICE=abc "$GK" info >"$t_tmp/out" 2>"$t_tmp/err"; rc=$?
   && grep -q "^gk: warning: GK_DEVICE: 'abc'" "$t_tmp/err"
 t_result $? "gk info with GK_DEVICE=abc: one warning naming it, the report, exit 0"
 t_fails "a run with GK_DEVICE=abc fails naming it" 1 "GK_DEVICE: 'abc'" env GK_DEVICE=abc "$GK" stencil --size=4 --steps=1
+# GK_DEVICE=all names every GPU there is: none on a machine without one,
+# where a CPU run goes on as with GK_DEVICE=0 (it failed there before)
+t_ok "GK_DEVICE=all with --device=cpu runs on any machine" env GK_DEVICE=all "$GK" stencil --device=cpu --size=4 --steps=1
 t_done

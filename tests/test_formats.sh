@@ -55,6 +55,16 @@ for f in gr mtx edges; do
   cmp -s "$T/gen.$f" "$T/g.$f"; t_result $? "gen in .$f = the nthu graph converted (same seed, same graph)"
 done
 cmp -s "$T/g.gr.nthu" "$T/g.nthu"; t_result $? "nthu -> gr -> nthu is byte-identical"
+# an edge list cannot record vertices without an edge: gen says so (as
+# convert does), and --vertices reads it back as the graph it was
+"$GK" gen apsp --vertices=100 --edges=1 --seed=3 "$T/iso.edges" 2>"$T/iso.err"; rc=$?
+[ $rc = 0 ] && grep -q "iso.edges: vertices [0-9]* to 99 have no edge.*--vertices=100" "$T/iso.err"
+t_result $? "gen apsp to an edge list warns about the vertices it cannot record"
+"$GK" gen apsp --vertices=100 --edges=1 --seed=3 "$T/iso.nthu" && "$GK" apsp --device=cpu "$T/iso.nthu" "$T/iso.want" \
+  && "$GK" apsp --device=cpu --vertices=100 "$T/iso.edges" "$T/iso.out" && cmp -s "$T/iso.out" "$T/iso.want"
+t_result $? "read with --vertices, that edge list gives the nthu graph's distances"
+"$GK" gen apsp --vertices=120 --edges=900 --seed=7 "$T/full.edges" 2>"$T/full.err" && [ ! -s "$T/full.err" ]
+t_result $? "no warning when the last vertex has an edge"
 cmp -s "$T/g.edges.nthu" "$T/g.nthu"; t_result $? "nthu -> edges -> nthu is byte-identical"
 [ "$(sed -n 3p "$T/g.mtx" | cut -d' ' -f3)" -le 900 ] && ! sort "$T/g.mtx" | awk 'NR > 3 { print $1, $2 }' | uniq -d | grep -q .
 t_result $? "mtx output merges duplicate entries"

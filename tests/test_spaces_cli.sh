@@ -22,7 +22,12 @@ if "$GKTUNE" --list | grep -q '^vadd'; then
   grep -q "^  BY  *default 8  *range \[1, 1024\]  *values 1,2,4,8" "$t_tmp/out"; t_result $? "--list shows BY's range"
   grep -q "^  APSP_TILE  *default 128  *range \[32, 256\]" "$t_tmp/out"; t_result $? "--list shows APSP_TILE's range"
   grep -q "^  THREADS  *default 256  *range \[32, 1024\]" "$t_tmp/out"; t_result $? "--list shows THREADS's range"
+  t_ok "gktune --list --kernels=gemm,apsp" "$GKTUNE" --list --kernels=gemm,apsp
+  [ "$(grep -v '^ ' "$t_tmp/out" | cut -d: -f1 | tr '\n' ' ')" = "apsp gemm " ] && grep -q "^  BM " "$t_tmp/out" \
+    && ! grep -q "^  BY " "$t_tmp/out"
+  t_result $? "--list --kernels: only the kernels named, each with its parameters"
 else
   echo "ok $((t_n=t_n+1)) - gktune --list ranges # SKIP built without CUDA"
 fi
+t_fails "gktune --list --json is a usage error" 2 "--list prints text" "$GKTUNE" --list --json
 t_done

@@ -112,4 +112,6 @@ t_fails "missing --size" 2 "size" "$GK" stencil --output="$d/bad1.bin"
 t_fails "unknown option" 2 "unrecognized option '--bogus'" "$GK" stencil --size=4 --bogus
 grep -q "^Try 'gk stencil --help'" "$t_tmp/err"; t_result $? "usage errors point at the subcommand's help"
 [ ! -e "$d/bad1.bin" ] && [ -z "$(ls "$d" | grep tmp)" ]; t_result $? "no output or temp file left by any failure"
+t_fails "--input and --coeffs both standard input is a usage error" 2 "cannot both be standard input" \
+  "$GK" stencil --size=4 --steps=1 --device=cpu --input=- --coeffs=-
 t_done

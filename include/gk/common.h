@@ -93,7 +93,7 @@ typedef struct gk_report {
     gk_backend backend;          /* where it ran: GK_BACKEND_CPU or GK_BACKEND_GPU */
     char device[256];            /* "GPU 0: NVIDIA H200" or "CPU: <model> (N threads)" */
     char backend_note[256];      /* why the CPU ran when AUTO found no usable GPU, else "" */
-    char config[256];            /* the complete GPU configuration that ran ("" on the CPU) */
+    char config[256];            /* the complete GPU configuration that ran (CPU: its kernel) */
     gk_config_source config_source;
     char config_detail[512];     /* which file or rule it came from */
     int config_ignored;          /* 1: a configuration was given but the job ran on the CPU */

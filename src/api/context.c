@@ -67,8 +67,14 @@ gk_status gk_context_options_from_env(gk_context_options *o)
 {
     static _Thread_local char cache[4096];
     const char *dev = getenv("GK_DEVICE");
-    if (dev && *dev && gk_context_options_set_gpus(o, dev))
-        return gk__fail(GK_EINVAL, "GK_DEVICE: %s", gk_last_error());
+    if (dev && *dev && gk_context_options_set_gpus(o, dev)) {
+        /* "all" on a machine without a usable GPU names no GPU: the context
+           falls back to the CPU (or says why, when the GPU is required), as
+           with GK_DEVICE=0 there */
+        if (strcmp(dev, "all"))
+            return gk__fail(GK_EINVAL, "GK_DEVICE: %s", gk_last_error());
+        gk__clear_error();
+    }
     if (gk_cache_dir(cache, sizeof cache) == GK_OK)
         o->cache_dir = cache;
     else

@@ -95,6 +95,11 @@ gk_status gk_gemm_run(gk_context *ctx, const float *a, const float *b, float *c,
         st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
 #endif
     } else {
+        /* the CPU kernel that runs, for --verbose (as apsp and stencil say it) */
+        char d[128];
+        int isa = gk__gemm_cpu_isa(-2);
+        gk__gemm_cpu_describe(isa, d, sizeof d);
+        snprintf(rep->config, sizeof rep->config, "%s", d);
         double t0 = gk_wtime();
         st = gk__gemm_cpu(a, b, c, m, n, k);
         rep->compute = gk_wtime() - t0;

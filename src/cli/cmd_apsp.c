@@ -92,6 +92,7 @@ typedef struct ctx_job {
     gk_status st;
     char msg[1024];
     double seconds;             /* the whole thread */
+    double end;                 /* gk_wtime() at its end */
     double driver;              /* of which the CUDA driver's start (cuInit) */
     double create;              /* and gk_context_create (the driver's start included) */
     int on_gpu;                 /* the context is on the GPU */
@@ -121,7 +122,8 @@ static void *ctx_thread(void *arg)
         snprintf(j->msg, sizeof j->msg, "%s", *gk_last_error() ? gk_last_error() : gk_strerror(j->st));
     else if (j->V > 0)          /* a failure here is the solve's to report, with its context */
         (void)gk_apsp_prepare(j->ctx, j->V, j->ao);
-    j->seconds = gk_wtime() - t0;
+    j->end = gk_wtime();
+    j->seconds = j->end - t0;
     return NULL;
 }
 
@@ -143,7 +145,8 @@ static void apsp_usage(void)
            "  --device=auto|cpu|gpu  where to run (auto: the GPU when one is usable)\n"
            "  --check                recompute on the CPU and compare every entry\n"
            "  --time                 print the time of each phase\n"
-           "  --json                 print the same as one JSON object on stdout\n"
+           "  --json                 print the same as one JSON object on stdout (stderr\n"
+           "                         when OUTPUT is '-')\n"
            "  --config=K=V,...       GPU kernel parameters; they replace the tuned choice\n"
            "                         (unnamed parameters take the built-in defaults)\n"
            "  --gpus=N|all|LIST      spread the rows over N GPUs (or all, or the list\n"
@@ -234,6 +237,13 @@ int cmd_apsp(int argc, char **argv)
             cli_usage_error("--gpus, --exchange and mpirun write raw (nthu) outputs only");
     }
     cli_check_output(out, in);
+    if (ofmt == GK_FORMAT_AUTO) {   /* a graph format's name gets the raw matrix all the same: say so */
+        gk_format named = gk_format_for_output(out, GK_FORMAT_NTHU);
+        if (named == GK_FORMAT_GR || named == GK_FORMAT_MTX || named == GK_FORMAT_EDGES)
+            cli_warn("%s: the name of %s, but it gets the distance matrix, raw (nthu); .npy or "
+                     "--output-format=npy for a NumPy file", out, named == GK_FORMAT_GR ? "a DIMACS .gr graph"
+                     : named == GK_FORMAT_MTX ? "a Matrix Market graph" : "an edge list");
+    }
     if (dist)
         return apsp_dist(cli_gpus_context(want, gpus), in, out, ao.config, ex, timing, json, verbose);
     ctx_job job;
@@ -271,7 +281,7 @@ int cmd_apsp(int argc, char **argv)
         (void)gk_cpu_topology_get(&topo);
         pthread_join(th, NULL);
     }
-    double ctx_wait = gk_wtime() - t0 - read;   /* the context outlasting the read */
+    double ctx_wait = job.end - t0 - read;      /* the context outlasting the read */
     if (job.st)                 /* a context failure speaks first, as before the read */
         cli_die("%s", job.msg);
     gk_context *ctx = job.ctx;
@@ -333,22 +343,25 @@ int cmd_apsp(int argc, char **argv)
                     "device->host row above)\n", wr.wall, wr.write, wr.d2h_wait);
         double inside = rep.compute + (rep.h2d > 0 ? rep.h2d : 0) + (rep.check > 0 ? rep.check : 0)
                         + (!wr.overlapped && rep.d2h > 0 ? rep.d2h : 0);
-        fprintf(cli_report, "outside phases   context and kernel image %.3f s (made during the read; %.3f s after it), "
-                "solve setup %.3f s\n", job.seconds, ctx_wait > 0 ? ctx_wait : 0, solve_wall - inside);
-        char drv[64] = "";
+        fprintf(cli_report, "outside phases   context %.3f s, made on a thread while the input was read (ready %.3f s "
+                "after the read ended); solve setup %.3f s\n", job.seconds, ctx_wait > 0 ? ctx_wait : 0, solve_wall - inside);
         if (job.on_gpu)
-            snprintf(drv, sizeof drv, " (the CUDA driver's start %.3f s)", job.driver);
-        fprintf(cli_report, "  context        gk_context_create %.3f s%s, then gk_apsp_prepare (primary context, "
-                "module, device matrix, pinned buffers) %.3f s\n", job.create, drv, job.seconds - job.create);
-        fprintf(cli_report, "  of which        checking the entries %.3f s, GPU module + buffers %.3f s (%s), freeing "
-                "them %.3f s; after the write: freeing the graph and the context %.3f s\n", wr.scan, wr.open,
-                wr.prepared ? "made during the read" : "made in the solve", wr.close, teardown);
+            fprintf(cli_report, "  context        the CUDA driver's start %.3f s, the rest of the context %.3f s, then "
+                    "the GPU's context, kernel image, device matrix and pinned buffers %.3f s\n", job.driver,
+                    job.create - job.driver, job.seconds - job.create);
+        char gpu_part[160] = "";
+        if (job.on_gpu)
+            snprintf(gpu_part, sizeof gpu_part, ", the GPU's buffers %.3f s (%s), freeing them %.3f s", wr.open,
+                     wr.prepared ? "ready from the context thread" : "made in the solve", wr.close);
+        fprintf(cli_report, "  solve setup    checking the entries %.3f s%s; after the write: freeing the graph and "
+                "the context %.3f s\n", wr.scan, gpu_part, teardown);
         fprintf(cli_report, "initial matrix   %s\n", wr.device_built ? "made on the GPU from the edge list (in the "
                 "host->device row: the edges' upload and the build); no V x V matrix on the host"
-                : wr.host_matrix > 0 ? "built on the host from the edge list (in the read row)" : "read as a matrix");
+                : wr.host_matrix > 0 ? "built on the host from the edge list (in the read row)"
+                : "made on the host while reading (in the read row)");
         fprintf(cli_report, "precision        %d: %s\n", rep.precision, rep.precision_detail);
-        fprintf(cli_report, "in gk apsp       %.3f s from the options to this line (the whole process's wall "
-                "time less this: starting the process and its libraries, exiting)\n", gk_wtime() - start);
+        fprintf(cli_report, "inside gk        %.3f s from reading the options to this line; the rest of the process's "
+                "wall time is starting it and exiting\n", gk_wtime() - start);
     }
     if (!json && ao.check)   /* as gk stencil, gemm and elementwise say it */
         fprintf(cli_report, "check against %s: every distance equal: ok\n", rep.check_against);
@@ -392,9 +405,28 @@ int cmd_gen_apsp(int argc, char **argv)
         cli_usage_error("--vertices and --edges are required");
     cli_operands(argc, argv, 1, "one OUTPUT file");
     cli_check_output(argv[optind], NULL);
-    gk_status st = gk_apsp_generate_format(argv[optind], fmt, (int32_t)V, E, seed, (int32_t)maxw);
+    const char *out = argv[optind];
+    gk_status st = gk_apsp_generate_format(out, fmt, (int32_t)V, E, seed, (int32_t)maxw);
     if (st)
         cli_die_status(st);
+    /* an edge list records no vertex count: vertices above the last one
+       with an edge are lost on reading, unless --vertices says (as gk
+       convert warns); the file is read back to see, where it can be */
+    gk_format written = fmt != GK_FORMAT_AUTO ? fmt : gk_format_for_output(out, GK_FORMAT_NTHU);
+    gk_apsp_graph *g = NULL;
+    if (written == GK_FORMAT_EDGES && E == 0)
+        cli_warn("%s: no edges, and an edge list does not record the vertex count: read it with --vertices=%lld",
+                 out, (long long)V);
+    else if (written == GK_FORMAT_EDGES && strcmp(out, "-")
+             && gk_apsp_graph_read(out, GK_FORMAT_EDGES, 0, 0, &g) == GK_OK) {
+        int32_t got = 0, mw;
+        int64_t ge;
+        gk_apsp_graph_info(g, &got, &ge, &mw);
+        if (got < V)
+            cli_warn("%s: vertices %d to %lld have no edge and an edge list does not record them: "
+                     "read it with --vertices=%lld", out, got, (long long)V - 1, (long long)V);
+        gk_apsp_graph_free(g);
+    }
     return 0;
 }
 
@@ -481,11 +513,13 @@ int cmd_bench_apsp(int argc, char **argv)
         case O_JSON: json = 1; break;
         case O_GPUS: gpus = optarg; break;
         case 'h':
-            printf("Usage: gk bench apsp [--device=auto|cpu|gpu] [--sizes=N,...] [--config=K=V,...] [--gpus=N|all|LIST] [--json]\n"
+            printf("Usage: gk bench apsp [--device=auto|cpu|gpu] [--sizes=N,...] [--config=K=V,...]\n"
+                   "                     [--gpus=N|all|LIST] [--json]\n"
                    "GPU: time the blocked Floyd-Warshall kernel (compute phase) against the classic\n"
-                   "64x64-tile baseline kernel and the device's min-plus ceiling measured in the same\n"
-                   "run, on random graphs made in memory (default sizes 4096,16384,25000).\n"
-                   "CPU: the blocked OpenMP/SIMD code against the plain k-i-j loop (default 1024,2048).\n\n"
+                   "64x64-tile baseline kernel and the device's min-plus ceiling measured in the\n"
+                   "same run, on random graphs made in memory (default sizes 4096,16384,25000).\n"
+                   "CPU: the blocked OpenMP/SIMD code against the plain k-i-j loop (default\n"
+                   "1024,2048).\n\n"
                    "  --device=auto|cpu|gpu  where to run (auto: the GPU when one is usable)\n"
                    "  --sizes=N,...          vertex counts\n"
                    "  --config=K=V,...       GPU kernel parameters (replace the tuned choice)\n"

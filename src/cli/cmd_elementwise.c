@@ -35,7 +35,8 @@ static void elementwise_usage(void)
            "v = v + sqrtf(f(v) + 1), f = logf, cosf, sinf, tanf for column %% 4 = 0, 1, 2, 3.\n\n"
            "  --size=DIMXxDIMY|N     matrix size (one number: a square)\n"
            "  --iterations=N         iterations (>= 0; default 100)\n"
-           "  --input=FILE           initial matrix: raw float32, row-major, DIMX*DIMY*4 bytes\n"
+           "  --input=FILE           initial matrix: raw float32, row-major, DIMX*DIMY*4\n"
+           "                         bytes\n"
            "                         (default: random in [1,2) from --seed)\n"
            "  --output=FILE          write the matrix after N iterations (same format)\n"
            "  --seed=S               seed of the random matrix (default 1)\n"
@@ -224,7 +225,8 @@ int cmd_bench_elementwise(int argc, char **argv)
         case O_JSON: json = 1; break;
         case 'h':
             printf("Usage: gk bench elementwise [--device=auto|cpu|gpu] [--sizes=DIMXxDIMY,...]\n"
-                   "                            [--iterations=N] [--reps=R] [--config=K=V,...] [--json]\n"
+                   "                            [--iterations=N] [--reps=R] [--config=K=V,...]\n"
+                   "                            [--json]\n"
                    "Time the elementwise designs on a random matrix in [1,2).  GPU: the report's\n"
                    "baseline (one element per thread, a switch on column %% 4), its float4 design\n"
                    "(one float4 per thread), the tuned kernel (and, if it skips converged lanes,\n"

@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 static void human(double b, char *buf, size_t n)
 {
@@ -24,7 +25,7 @@ int cmd_info(int argc, char **argv)
         if (c == 'j') json = 1;
         else if (c == 'h') {
             printf("Usage: gk info [--json]\nPrint the build configuration, the CPU topology, "
-                   "each CUDA device and the tuning cache.\n\n"
+                   "each CUDA device and the\ntuning cache.\n\n"
                    "  --json         print the same as one JSON object\n"
                    "  -h, --help     display this help and exit\n");
             return 0;
@@ -156,7 +157,13 @@ int cmd_info(int argc, char **argv)
         printf("     driver %s, runtime %s; PCI %s; close CPUs %s\n", dv, rv, d.pci_bus_id, d.local_cpus);
     }
     printf("\nTuning cache\n  directory      %s\n  state          %s\n", cache, state);
-    printf("  shipped tables %s/tuned\n", gk_context_data_dir(ctx));
+    {   /* before `make install` the tables are not there yet: say so */
+        char tdir[4200];
+        struct stat sb;
+        snprintf(tdir, sizeof tdir, "%s/tuned", gk_context_data_dir(ctx));
+        printf("  shipped tables %s%s\n", tdir, stat(tdir, &sb) == 0 && S_ISDIR(sb.st_mode) ? ""
+               : " (not there: installed by `make install`; GK_DATA_DIR=<source>/data to use them before)");
+    }
     for (char *l = strtok(lines, "\n"); l; l = strtok(NULL, "\n"))
         printf("    %s\n", l);
     printf("\nConfigurations in use\n");

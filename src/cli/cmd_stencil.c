@@ -17,7 +17,8 @@ static void stencil_usage(void)
            "Run NT sweeps of the 27-point fp64 stencil (zero halo) over a grid.\n\n"
            "  --size=N|NXxNYxNZ  grid size (one number: a cube)\n"
            "  --steps=NT         time steps (default 16)\n"
-           "  --input=FILE       initial grid: raw float64, x fastest, NX*NY*NZ*8 bytes\n"
+           "  --input=FILE       initial grid: raw float64 (finite), x fastest, NX*NY*NZ*8\n"
+           "                     bytes\n"
            "                     (default: a random grid in [-1,1) from --seed)\n"
            "  --output=FILE      write the grid after NT steps (same format)\n"
            "  --coeffs=FILE      27 coefficients, index (dz+1)*9+(dy+1)*3+(dx+1)\n"
@@ -165,6 +166,8 @@ int cmd_stencil(int argc, char **argv)
     cli_parse_size3("--size", size, &nx, &ny, &nz);
     gk_status st;
     cli_check_config("stencil", so.config);
+    if (input && coeffs && !strcmp(input, "-") && !strcmp(coeffs, "-"))
+        cli_usage_error("--input and --coeffs cannot both be standard input");
     if (output) {
         cli_check_output(output, input);
         if (coeffs)                 /* the coefficient file is an input too */
@@ -379,8 +382,9 @@ int cmd_bench_stencil(int argc, char **argv)
         case O_JSON: json = 1; break;
         case O_GPUS: gpus = optarg; break;
         case 'h':
-            printf("Usage: gk bench stencil [--device=auto|cpu|gpu] [--sizes=N|NXxNYxNZ,...] [--steps=NT]\n"
-                   "                        [--reps=R] [--config=K=V,...] [--gpus=N|all|LIST] [--json]\n"
+            printf("Usage: gk bench stencil [--device=auto|cpu|gpu] [--sizes=N|NXxNYxNZ,...]\n"
+                   "                        [--steps=NT] [--reps=R] [--config=K=V,...]\n"
+                   "                        [--gpus=N|all|LIST] [--json]\n"
                    "Time the stencil designs against the memory floor measured in the same run\n"
                    "(copy bandwidth, bytes read + written, over 16 B per point: one step per\n"
                    "pass over memory).  GPU: a naive kernel (one point per thread, 27 global\n"

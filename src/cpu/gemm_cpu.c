@@ -110,7 +110,7 @@ int gk__gemm_cpu_isa(int want)
 {
     if (want >= GK_GEMM_ISA_GENERIC && want <= GK_GEMM_ISA_AVX512 && gk__gemm_cpu_isa_supported(want))
         isa_forced = want;
-    else if (want < 0)
+    else if (want == -1)
         isa_forced = -1;
     if (isa_forced >= 0) return isa_forced;
     for (int i = GK_GEMM_ISA_AVX512; i > GK_GEMM_ISA_GENERIC; i--)

@@ -26,7 +26,7 @@ gk_status gk__gemm_check_rows(const float *a, const float *b, const float *c, in
 /* The instruction sets of the backend's micro-kernels. */
 enum { GK_GEMM_ISA_GENERIC = 0, GK_GEMM_ISA_AVX2 = 1, GK_GEMM_ISA_AVX512 = 2 };
 /* want >= 0 forces one (for the bench; ignored if unsupported), -1 returns
- * to the best; returns the one in use. */
+ * to the best, -2 only asks; returns the one in use. */
 int gk__gemm_cpu_isa(int want);
 int gk__gemm_cpu_isa_supported(int isa);
 const char *gk__gemm_cpu_isa_name(int isa);
