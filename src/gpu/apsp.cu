@@ -304,13 +304,30 @@ gk_apsp_minplus(int *d, long long pitch, int k, int phase, int kend, int *at)
 // cp.async (no staging registers, no transposing stores), MP_STAGES deep.
 // The same updates, in the same order, as gk_apsp_minplus.
 #define MP_STAGES ((6 * APSP_BK * APSP_TILE * 4) <= 110592 ? 3 : 2)
+// cp.async is sm_80 and later: before, a plain 16-byte copy (done when the
+// thread goes on, so the waits have nothing to wait for; the block's
+// barriers order the copies with the reads as they do the async ones)
 static __device__ __forceinline__ void cp_async16(void *smem_dst, const void *gsrc)
 {
+#if __CUDA_ARCH__ >= 800
     const unsigned s = (unsigned)__cvta_generic_to_shared(smem_dst);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gsrc));
+#else
+    *reinterpret_cast<int4 *>(smem_dst) = *reinterpret_cast<const int4 *>(gsrc);
+#endif
 }
-static __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N> static __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+static __device__ __forceinline__ void cp_async_commit()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+template <int N> static __device__ __forceinline__ void cp_async_wait()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
 
 extern "C" __global__ void __launch_bounds__(NTHREADS, APSP_MINB)
 gk_apsp_mp3(int *d, long long pitch, int k, int phase, int kend, const int *at)
