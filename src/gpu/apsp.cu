@@ -77,6 +77,13 @@
 
 #define GK_PRAGMA(x) _Pragma(#x)
 #define GK_UNROLL(n) GK_PRAGMA(unroll n)
+// The k chunk of the register-staged kernels (gk_apsp_minplus: phase 2,
+// and phase 3 without gk_apsp_mp3; gk_apsp_rows past one GPU): at most 8,
+// where a tile of 8 rows still splits into 16-byte loads over the threads.
+// Their next chunk waits in registers, and at APSP_BK = 16 (the default,
+// for gk_apsp_mp3's cp.async stages) that spilled: 48 and 104 bytes.  The
+// chunk only groups the k's: the updates and their order are the same.
+#define RBK (APSP_BK > 8 && (8 * APSP_TILE / 4) % NTHREADS == 0 ? 8 : APSP_BK)
 
 static __device__ __forceinline__ int vmin(int a, int b) { return a < b ? a : b; }
 
@@ -200,18 +207,18 @@ gk_apsp_minplus(int *d, long long pitch, int k, int phase, int kend, int *at)
 
     // Chunk loads: A is read as int4 along k (row-major tile) and stored
     // transposed (As[kk][i]); B rows are copied as they are (Bs[kk][j]).
-    constexpr int AV = APSP_BK * APSP_TILE / 4 / NTHREADS;   // int4 per thread per chunk
+    constexpr int AV = RBK * APSP_TILE / 4 / NTHREADS;   // int4 per thread per chunk
     int4 ra[AV], rb[AV];
     // stage s: A^T at smem + s * STAGE, B after it (no pointer arrays: a
     // run-time index into one would put it in local memory)
-    constexpr int STAGE = APSP_BK * (LDA + LDB);
+    constexpr int STAGE = RBK * (LDA + LDB);
 #define As(s) (smem + (s) * STAGE)
-#define Bs(s) (smem + (s) * STAGE + APSP_BK * LDA)
+#define Bs(s) (smem + (s) * STAGE + RBK * LDA)
 
 #define LOAD_CHUNK(k0) do { \
         _Pragma("unroll") for (int q = 0; q < AV; q++) { \
             int e = tid + q * NTHREADS; \
-            int ar = e / (APSP_BK / 4), ac = (e % (APSP_BK / 4)) * 4; \
+            int ar = e / (RBK / 4), ac = (e % (RBK / 4)) * 4; \
             ra[q] = *(const int4 *)(abase + (long long)ar * pitch + (k0) + ac); \
             int br = e / (APSP_TILE / 4), bc = (e % (APSP_TILE / 4)) * 4; \
             rb[q] = *(const int4 *)(bbase + (long long)((k0) + br) * pitch + bc); \
@@ -219,7 +226,7 @@ gk_apsp_minplus(int *d, long long pitch, int k, int phase, int kend, int *at)
 #define STORE_CHUNK(buf) do { \
         _Pragma("unroll") for (int q = 0; q < AV; q++) { \
             int e = tid + q * NTHREADS; \
-            int ar = e / (APSP_BK / 4), ac = (e % (APSP_BK / 4)) * 4; \
+            int ar = e / (RBK / 4), ac = (e % (RBK / 4)) * 4; \
             As(buf)[(ac + 0) * LDA + ar] = ra[q].x; As(buf)[(ac + 1) * LDA + ar] = ra[q].y; \
             As(buf)[(ac + 2) * LDA + ar] = ra[q].z; As(buf)[(ac + 3) * LDA + ar] = ra[q].w; \
             int br = e / (APSP_TILE / 4), bc = (e % (APSP_TILE / 4)) * 4; \
@@ -230,15 +237,15 @@ gk_apsp_minplus(int *d, long long pitch, int k, int phase, int kend, int *at)
     STORE_CHUNK(0);
     __syncthreads();
     // kend: the pivot tile's vertices (past them, padding: INF adds nothing)
-    const int NCHUNK = (kend + APSP_BK - 1) / APSP_BK;
+    const int NCHUNK = (kend + RBK - 1) / RBK;
 #pragma unroll 1
     for (int ch = 0; ch < NCHUNK; ch++) {
         const int cur = ch & 1;
         if (ch + 1 < NCHUNK)
-            LOAD_CHUNK((ch + 1) * APSP_BK);
+            LOAD_CHUNK((ch + 1) * RBK);
         const int *as = As(cur), *bs = Bs(cur);
         GK_UNROLL(APSP_UNROLL)
-        for (int kk = 0; kk < APSP_BK; kk++) {
+        for (int kk = 0; kk < RBK; kk++) {
             int a[APSP_TM], b[APSP_TN];
 #pragma unroll
             for (int g = 0; g < RG; g++) {
@@ -752,15 +759,15 @@ static __device__ __forceinline__ void mp_tile(int *cbase, const int *abase, con
                 acc[g * 4 + r][h * 4 + 0] = v.x; acc[g * 4 + r][h * 4 + 1] = v.y;
                 acc[g * 4 + r][h * 4 + 2] = v.z; acc[g * 4 + r][h * 4 + 3] = v.w;
             }
-    constexpr int AV = APSP_BK * APSP_TILE / 4 / NTHREADS;
+    constexpr int AV = RBK * APSP_TILE / 4 / NTHREADS;
     int4 ra[AV], rb[AV];
-    constexpr int STAGE = APSP_BK * (LDA + LDB);
+    constexpr int STAGE = RBK * (LDA + LDB);
 #define As(s) (mp_smem + (s) * STAGE)
-#define Bs(s) (mp_smem + (s) * STAGE + APSP_BK * LDA)
+#define Bs(s) (mp_smem + (s) * STAGE + RBK * LDA)
 #define LOAD_CHUNK(k0) do { \
         _Pragma("unroll") for (int q = 0; q < AV; q++) { \
             int e = tid + q * NTHREADS; \
-            int ar = e / (APSP_BK / 4), ac = (e % (APSP_BK / 4)) * 4; \
+            int ar = e / (RBK / 4), ac = (e % (RBK / 4)) * 4; \
             ra[q] = *(const int4 *)(abase + (long long)ar * pitch + (k0) + ac); \
             int br = e / (APSP_TILE / 4), bc = (e % (APSP_TILE / 4)) * 4; \
             rb[q] = *(const int4 *)(bbase + (long long)((k0) + br) * pitch + bc); \
@@ -768,7 +775,7 @@ static __device__ __forceinline__ void mp_tile(int *cbase, const int *abase, con
 #define STORE_CHUNK(buf) do { \
         _Pragma("unroll") for (int q = 0; q < AV; q++) { \
             int e = tid + q * NTHREADS; \
-            int ar = e / (APSP_BK / 4), ac = (e % (APSP_BK / 4)) * 4; \
+            int ar = e / (RBK / 4), ac = (e % (RBK / 4)) * 4; \
             As(buf)[(ac + 0) * LDA + ar] = ra[q].x; As(buf)[(ac + 1) * LDA + ar] = ra[q].y; \
             As(buf)[(ac + 2) * LDA + ar] = ra[q].z; As(buf)[(ac + 3) * LDA + ar] = ra[q].w; \
             int br = e / (APSP_TILE / 4), bc = (e % (APSP_TILE / 4)) * 4; \
@@ -777,15 +784,15 @@ static __device__ __forceinline__ void mp_tile(int *cbase, const int *abase, con
     LOAD_CHUNK(0);
     STORE_CHUNK(0);
     __syncthreads();
-    constexpr int NCHUNK = APSP_TILE / APSP_BK;
+    constexpr int NCHUNK = APSP_TILE / RBK;
 #pragma unroll 1
     for (int ch = 0; ch < NCHUNK; ch++) {
         const int cur = ch & 1;
         if (ch + 1 < NCHUNK)
-            LOAD_CHUNK((ch + 1) * APSP_BK);
+            LOAD_CHUNK((ch + 1) * RBK);
         const int *as = As(cur), *bs = Bs(cur);
         GK_UNROLL(APSP_UNROLL)
-        for (int kk = 0; kk < APSP_BK; kk++) {
+        for (int kk = 0; kk < RBK; kk++) {
             int a[APSP_TM], b[APSP_TN];
 #pragma unroll
             for (int g = 0; g < RG; g++) {
