@@ -175,6 +175,32 @@ extern "C" __global__ void __launch_bounds__(1024) gk_apsp_pivot(int *d, long lo
     pivot_tile<int, APSP_TILE, 32>(d, pitch, k);
 }
 
+// One k of the register-tiled (min,+) product, shared by gk_apsp_minplus,
+// gk_apsp_mp3 and the row blocks: the thread's APSP_TM values of column k of
+// A (at a_row: the chunk's A^T row k) and APSP_TN values of row k of B (at
+// b_row), then APSP_TM x APSP_TN updates.  The kernels differ only in where
+// their chunks lie.
+static __device__ __forceinline__ void mp_k(int (&acc)[APSP_TM][APSP_TN], const int *a_row, const int *b_row,
+                                            int tx, int ty)
+{
+    int a[APSP_TM], b[APSP_TN];
+#pragma unroll
+    for (int g = 0; g < RG; g++) {
+        int4 v = *(const int4 *)(a_row + g * RSLAB + ty * 4);
+        a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
+    }
+#pragma unroll
+    for (int h = 0; h < CG; h++) {
+        int4 v = *(const int4 *)(b_row + h * CSLAB + tx * 4);
+        b[h * 4 + 0] = v.x; b[h * 4 + 1] = v.y; b[h * 4 + 2] = v.z; b[h * 4 + 3] = v.w;
+    }
+#pragma unroll
+    for (int r = 0; r < APSP_TM; r++)
+#pragma unroll
+        for (int c = 0; c < APSP_TN; c++)
+            acc[r][c] = __viaddmin_s32(a[r], b[c], acc[r][c]);
+}
+
 // Phases 2 and 3 (and the lookahead's 4 and 5): tile_of says which tile.
 // Only the first kend columns of A and rows of B take part (kend < tile in
 // the last round when V is not a multiple of the tile: the rest is the
@@ -245,24 +271,8 @@ gk_apsp_minplus(int *d, long long pitch, int k, int phase, int kend, int *at)
             LOAD_CHUNK((ch + 1) * RBK);
         const int *as = As(cur), *bs = Bs(cur);
         GK_UNROLL(APSP_UNROLL)
-        for (int kk = 0; kk < RBK; kk++) {
-            int a[APSP_TM], b[APSP_TN];
-#pragma unroll
-            for (int g = 0; g < RG; g++) {
-                int4 v = *(const int4 *)(as + kk * LDA + g * RSLAB + ty * 4);
-                a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
-            }
-#pragma unroll
-            for (int h = 0; h < CG; h++) {
-                int4 v = *(const int4 *)(bs + kk * LDB + h * CSLAB + tx * 4);
-                b[h * 4 + 0] = v.x; b[h * 4 + 1] = v.y; b[h * 4 + 2] = v.z; b[h * 4 + 3] = v.w;
-            }
-#pragma unroll
-            for (int r = 0; r < APSP_TM; r++)
-#pragma unroll
-                for (int c = 0; c < APSP_TN; c++)
-                    acc[r][c] = __viaddmin_s32(a[r], b[c], acc[r][c]);
-        }
+        for (int kk = 0; kk < RBK; kk++)
+            mp_k(acc, as + kk * LDA, bs + kk * LDB, tx, ty);
         if (ch + 1 < NCHUNK) {
             STORE_CHUNK(cur ^ 1);
             __syncthreads();
@@ -383,24 +393,8 @@ gk_apsp_mp3(int *d, long long pitch, int k, int phase, int kend, const int *at)
         cp_async_commit();
         const int *as = smem + (ch % S) * 2 * CH, *bs = as + CH;
         GK_UNROLL(APSP_UNROLL)
-        for (int kk = 0; kk < APSP_BK; kk++) {
-            int a[APSP_TM], b[APSP_TN];
-#pragma unroll
-            for (int g = 0; g < RG; g++) {
-                int4 v = *(const int4 *)(as + kk * APSP_TILE + g * RSLAB + ty * 4);
-                a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
-            }
-#pragma unroll
-            for (int h = 0; h < CG; h++) {
-                int4 v = *(const int4 *)(bs + kk * APSP_TILE + h * CSLAB + tx * 4);
-                b[h * 4 + 0] = v.x; b[h * 4 + 1] = v.y; b[h * 4 + 2] = v.z; b[h * 4 + 3] = v.w;
-            }
-#pragma unroll
-            for (int r = 0; r < APSP_TM; r++)
-#pragma unroll
-                for (int c = 0; c < APSP_TN; c++)
-                    acc[r][c] = __viaddmin_s32(a[r], b[c], acc[r][c]);
-        }
+        for (int kk = 0; kk < APSP_BK; kk++)
+            mp_k(acc, as + kk * APSP_TILE, bs + kk * APSP_TILE, tx, ty);
     }
 #undef MP_ISSUE
     cp_async_wait<0>();
@@ -792,24 +786,8 @@ static __device__ __forceinline__ void mp_tile(int *cbase, const int *abase, con
             LOAD_CHUNK((ch + 1) * RBK);
         const int *as = As(cur), *bs = Bs(cur);
         GK_UNROLL(APSP_UNROLL)
-        for (int kk = 0; kk < RBK; kk++) {
-            int a[APSP_TM], b[APSP_TN];
-#pragma unroll
-            for (int g = 0; g < RG; g++) {
-                int4 v = *(const int4 *)(as + kk * LDA + g * RSLAB + ty * 4);
-                a[g * 4 + 0] = v.x; a[g * 4 + 1] = v.y; a[g * 4 + 2] = v.z; a[g * 4 + 3] = v.w;
-            }
-#pragma unroll
-            for (int h = 0; h < CG; h++) {
-                int4 v = *(const int4 *)(bs + kk * LDB + h * CSLAB + tx * 4);
-                b[h * 4 + 0] = v.x; b[h * 4 + 1] = v.y; b[h * 4 + 2] = v.z; b[h * 4 + 3] = v.w;
-            }
-#pragma unroll
-            for (int r = 0; r < APSP_TM; r++)
-#pragma unroll
-                for (int c = 0; c < APSP_TN; c++)
-                    acc[r][c] = __viaddmin_s32(a[r], b[c], acc[r][c]);
-        }
+        for (int kk = 0; kk < RBK; kk++)
+            mp_k(acc, as + kk * LDA, bs + kk * LDB, tx, ty);
         if (ch + 1 < NCHUNK) {
             STORE_CHUNK(cur ^ 1);
             __syncthreads();
