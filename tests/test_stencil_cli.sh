@@ -114,4 +114,8 @@ grep -q "^Try 'gk stencil --help'" "$t_tmp/err"; t_result $? "usage errors point
 [ ! -e "$d/bad1.bin" ] && [ -z "$(ls "$d" | grep tmp)" ]; t_result $? "no output or temp file left by any failure"
 t_fails "--input and --coeffs both standard input is a usage error" 2 "cannot both be standard input" \
   "$GK" stencil --size=4 --steps=1 --device=cpu --input=- --coeffs=-
+# the plain reference loop runs at most 2 steps: its row says 2 in the steps column
+"$GK" bench stencil --device=cpu --sizes=8 --steps=5 --reps=1 >"$t_tmp/b" 2>&1 \
+  && awk '$3 == "reference" { ref = $2 } $3 == "cpu" { cpu = $2 } END { exit !(ref == 2 && cpu == 5) }' "$t_tmp/b"
+t_result $? "bench stencil: the reference row's steps column is the 2 steps it ran, the others 5"
 t_done

@@ -230,9 +230,11 @@ int cmd_apsp(int argc, char **argv)
         gk_format f = ifmt;
         if (f == GK_FORMAT_AUTO && gk_format_detect(in, &f))
             cli_die_status(GK_EIO);
-        if (f != GK_FORMAT_NTHU || undirected || vertices)
-            cli_usage_error("--gpus, --exchange and mpirun read NTHU inputs only (this one is %s%s)", gk_format_name(f),
-                            undirected ? ", --undirected" : vertices ? ", --vertices" : "");
+        if (f != GK_FORMAT_NTHU)
+            cli_usage_error("--gpus, --exchange and mpirun read NTHU inputs only (this one is %s)", gk_format_name(f));
+        if (undirected || vertices)
+            cli_usage_error("--gpus, --exchange and mpirun take the NTHU graph as it is: not with %s",
+                            undirected ? "--undirected" : "--vertices");
         if ((ofmt != GK_FORMAT_AUTO ? ofmt : gk_format_for_output(out, GK_FORMAT_NTHU)) != GK_FORMAT_NTHU)
             cli_usage_error("--gpus, --exchange and mpirun write raw (nthu) outputs only");
     }
