@@ -312,11 +312,7 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *c, const int32_t *dist, float *ms)
                                       cudaMemcpyHostToDevice, c->stream));
         GK_CUDA_TRY(cudaEventRecord(c->pin_ev[b], c->stream));
     }
-    float t;
-    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
-        return st;
-    if (ms) *ms = t;
-    return GK_OK;
+    return gk__gpu_timer_stop(&c->timer, c->stream, ms);
 }
 
 /* Only for a 16-bit result whose entries at the cap are known to be
@@ -378,11 +374,7 @@ gk_status gk__apsp_gpu_build(gk_apsp_gpu *c, const int32_t *edges, int64_t E, in
                                  c->stream, args)))
             return st;
     }
-    float t;
-    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
-        return st;
-    if (ms) *ms = t;
-    return GK_OK;
+    return gk__gpu_timer_stop(&c->timer, c->stream, ms);
 }
 
 /* The result's rows in chunks through the two pinned buffers: the copy of
@@ -419,11 +411,7 @@ static gk_status through_pinned(gk_apsp_gpu *c, size_t row, rows_fn queue, rows_
             }
         }
     }
-    float t;
-    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
-        return st;
-    if (ms) *ms = t;
-    return GK_OK;
+    return gk__gpu_timer_stop(&c->timer, c->stream, ms);
 }
 
 /* The device rows as they are (int32 or 16-bit, pitched) into pinned buffer b. */
@@ -647,11 +635,7 @@ gk_status gk__apsp_gpu_download16(gk_apsp_gpu *c, uint16_t *m16, float *ms)
         return st;
     GK_CUDA_TRY(cudaMemcpy2DAsync(m16, (size_t)c->V * sizeof *m16, c->d16, (size_t)c->np16 * sizeof *m16,
                                   (size_t)c->V * sizeof *m16, (size_t)c->V, cudaMemcpyDeviceToHost, c->stream));
-    float t;
-    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
-        return st;
-    if (ms) *ms = t;
-    return GK_OK;
+    return gk__gpu_timer_stop(&c->timer, c->stream, ms);
 }
 
 gk_status gk__apsp_gpu_run(gk_apsp_gpu *c, float *ms)
@@ -695,11 +679,7 @@ gk_status gk__apsp_gpu_run_baseline(gk_apsp_gpu *c, float *ms)
             || (st = gk__gpu_launch(c->b3, gk__dim3(nb, nb, 1), blk, 0, c->stream, args)))
             return st;
     }
-    float t;
-    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
-        return st;
-    if (ms) *ms = t;
-    return GK_OK;
+    return gk__gpu_timer_stop(&c->timer, c->stream, ms);
 }
 
 /* A ceiling kernel's rate: blocks x 256 threads, each 16 chains

@@ -82,6 +82,8 @@ gk_status gk__gpu_launch(cudaKernel_t k, dim3 grid, dim3 block, size_t smem,
 typedef struct gk_gpu_timer { cudaEvent_t start, stop; } gk_gpu_timer;
 gk_status gk__gpu_timer_init(gk_gpu_timer *t);
 gk_status gk__gpu_timer_start(gk_gpu_timer *t, cudaStream_t s);
+/* Records the stop on s, waits for it, *ms = the milliseconds since the
+ * start (ms may be NULL: only the wait). */
 gk_status gk__gpu_timer_stop(gk_gpu_timer *t, cudaStream_t s, float *ms);
 void gk__gpu_timer_free(gk_gpu_timer *t);
 

@@ -118,9 +118,11 @@ gk_status gk__gpu_timer_start(gk_gpu_timer *t, cudaStream_t s)
 
 gk_status gk__gpu_timer_stop(gk_gpu_timer *t, cudaStream_t s, float *ms)
 {
+    float f;
     GK_CUDA_TRY(cudaEventRecord(t->stop, s));
     GK_CUDA_TRY(cudaEventSynchronize(t->stop));
-    GK_CUDA_TRY(cudaEventElapsedTime(ms, t->start, t->stop));
+    GK_CUDA_TRY(cudaEventElapsedTime(&f, t->start, t->stop));
+    if (ms) *ms = f;
     return GK_OK;
 }
 
