@@ -12,7 +12,6 @@ enum { O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
        O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED,
        O_GPUS, O_EXCHANGE, O_PRECISION };
 
-/* `gk apsp` past one process or GPU: gk_apsp_solve_file. */
 /* After a run that succeeded (a failed one says only why it failed): a
  * distance as long as INF cannot be told from "no path". */
 static void warn_long_paths(const char *in, int32_t V, int32_t maxw)
@@ -22,6 +21,7 @@ static void warn_long_paths(const char *in, int32_t V, int32_t maxw)
                  (double)(V - 1) * maxw);
 }
 
+/* `gk apsp` past one process or GPU: gk_apsp_solve_file. */
 static int apsp_dist(gk_context *ctx, const char *in, const char *out, const char *config, gk_apsp_exchange ex,
                      int timing, int json, int verbose)
 {
