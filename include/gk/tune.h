@@ -104,8 +104,10 @@ GK_API void gk_tune_interrupt(void);
  * made the same way as the tuning run's. */
 GK_API int gk_tune_worker_main(gk_context *ctx, int in_fd, int out_fd);
 
-/* The search spaces as text (for `gktune --list`; needs no GPU). */
-GK_API gk_status gk_tune_list_spaces(char *buf, size_t n);
+/* The search spaces as text (for `gktune --list`; needs no GPU): of the
+ * kernels the comma-separated list names (as gk_tune_options.kernels), or
+ * of every kernel (test kernels marked) when it is NULL or empty. */
+GK_API gk_status gk_tune_list_spaces(const char *kernels, char *buf, size_t n);
 
 #ifdef __cplusplus
 }

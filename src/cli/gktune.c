@@ -89,21 +89,9 @@ static int gktune_main(int argc, char **argv)
         cli_usage_error("--list prints text: not with --json");
     if (list) {
         static char buf[1 << 16];
-        gk_status st = gk_tune_list_spaces(buf, sizeof buf);
+        gk_status st = gk_tune_list_spaces(o.kernels, buf, sizeof buf);
         if (st) cli_die_status(st);
-        /* one block per kernel (its name at the start of the line, the rest
-           indented): only the --kernels ones when given */
-        int show = 1;
-        for (char *save = NULL, *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-            if (*line != ' ' && o.kernels) {
-                size_t k = strcspn(line, ": ");
-                show = 0;
-                for (const char *p = o.kernels; *p; p += strcspn(p, ","), p += *p == ',')
-                    show |= strcspn(p, ",") == k && !strncmp(p, line, k);
-            }
-            if (show)
-                puts(line);
-        }
+        fputs(buf, stdout);
         return 0;
     }
     /* $GK_TUNE_WORKER replaces the measuring command, e.g. to run it under

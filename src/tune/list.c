@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-gk_status gk_tune_list_spaces(char *buf, size_t n)
+gk_status gk_tune_list_spaces(const char *kernels, char *buf, size_t n)
 {
     size_t len = 0;
 #define OUT(...) do { int w_ = snprintf(buf + len, len < n ? n - len : 0, __VA_ARGS__); \
@@ -14,6 +14,8 @@ gk_status gk_tune_list_spaces(char *buf, size_t n)
         OUT("no tunable kernels: gk was built without CUDA\n");
     for (int i = 0; i < gk__tunable_count(); i++) {
         const gk_tunable *t = gk__tunable_get(i);
+        if (kernels && *kernels && !gk__tune_named(kernels, t->kernel))
+            continue;
         const gk_space *s = t->space;
         long total = gk__space_count(s), valid = 0;
         char why[256];

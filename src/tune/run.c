@@ -509,14 +509,18 @@ static gk_status check_sizes(const char *spec)
     return GK_OK;
 }
 
-static int wanted(const char *list, const gk_tunable *t)
+int gk__tune_named(const char *list, const char *kernel)
 {
-    if (!list || !*list) return !t->hidden;
-    size_t kl = strlen(t->kernel);
-    for (const char *p = list; (p = strstr(p, t->kernel)); p += kl)
+    size_t kl = strlen(kernel);
+    for (const char *p = list; (p = strstr(p, kernel)); p += kl)
         if ((p == list || p[-1] == ',') && (p[kl] == ',' || p[kl] == '\0'))
             return 1;
     return 0;
+}
+
+static int wanted(const char *list, const gk_tunable *t)
+{
+    return !list || !*list ? !t->hidden : gk__tune_named(list, t->kernel);
 }
 
 /* ---------------------------------------------------------------- run */

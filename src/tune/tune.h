@@ -12,6 +12,8 @@
  * driver and runtime versions, gk version.  (The kernel-source hash is kept
  * per entry, so one kernel's change re-tunes that kernel only.) */
 void gk__tune_key(const gk_device_info *d, char *buf, size_t n);
+/* 1 if the comma-separated list (--kernels) names kernel. */
+int gk__tune_named(const char *list, const char *kernel);
 uint64_t gk__tune_key_hash(const char *key);
 /* The device model of a key as a file name: "nvidia-h200-sm90". */
 void gk__tune_model(const char *key, char *buf, size_t n);
