@@ -82,6 +82,7 @@ typedef struct gk_stencil_bench_row {
     char check[64];              /* "ok (bit-exact)", "ok (1.2e-16)", "FAIL 3.1e-2", "not run: ..." */
     int ok;
     char config[256];
+    int steps;                   /* steps of each timed run (the plain reference loop: at most 2) */
 } gk_stencil_bench_row;
 
 typedef struct gk_stencil_bench_report {

@@ -451,7 +451,8 @@ int cmd_bench_stencil(int argc, char **argv)
             bad |= !r->ok && strncmp(r->check, "not run", 7);
             if (json) {
                 json_object(NULL);
-                json_str("size", tok); json_str("kernel", r->kernel); json_int("tsteps", r->tsteps);
+                json_str("size", tok); json_str("kernel", r->kernel); json_int("steps", r->steps);
+                json_int("tsteps", r->tsteps);
                 json_num("ms_per_step", r->ms_per_step); json_num("gstencil_per_s", r->gstencils);
                 json_num("percent_of_floor", R.floor_gstencils > 0 ? 100 * r->gstencils / R.floor_gstencils : 0);
                 json_str("check", r->check); json_bool("ok", r->ok); json_str("config", r->config);
@@ -459,11 +460,9 @@ int cmd_bench_stencil(int argc, char **argv)
                 json_num("ceiling_gstencil_per_s", R.ceiling_gstencils);
                 json_object_end();
             } else if (!strncmp(r->check, "not run", 7)) {
-                printf("%-14s %5d  %-9s %2d  %s\n", tok, steps, r->kernel, r->tsteps, r->check);
+                printf("%-14s %5d  %-9s %2d  %s\n", tok, r->steps, r->kernel, r->tsteps, r->check);
             } else {
-                /* the plain reference loop runs at most 2 steps (its config says so) */
-                int rs = strcmp(r->kernel, "reference") ? steps : steps < 2 ? steps : 2;
-                printf("%-14s %5d  %-9s %2d %9.4f %11.2f %6.1f%%  %-16s %s\n", tok, rs, r->kernel, r->tsteps,
+                printf("%-14s %5d  %-9s %2d %9.4f %11.2f %6.1f%%  %-16s %s\n", tok, r->steps, r->kernel, r->tsteps,
                        r->ms_per_step, r->gstencils, 100 * r->gstencils / R.floor_gstencils, r->check, r->config);
             }
         }
