@@ -119,9 +119,11 @@ GK_API gk_status gk_graph_convert(const char *in, gk_format in_format, const cha
 
 /* gk_apsp_generate in any graph format (the same graph for a given seed in
  * every format; a Matrix Market output merges duplicates as above).  AUTO:
- * by the name, default nthu. */
+ * by the name, default nthu.  *max_id (may be NULL; the edges are made
+ * again to find it): the largest vertex id of an edge, -1 without edges, as
+ * gk_graph_convert's (an edge list does not record vertices above it). */
 GK_API gk_status gk_apsp_generate_format(const char *path, gk_format format, int32_t V, int64_t E,
-                                         uint64_t seed, int32_t max_w);
+                                         uint64_t seed, int32_t max_w, int32_t *max_id);
 
 /* What a solve does besides computing. */
 typedef struct gk_apsp_options {

@@ -71,6 +71,13 @@ void cli_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void cli_warn_edge_list(const char *path, int32_t max_id, int32_t V)
+{
+    if (max_id + 1 < V)
+        cli_warn("%s: vertices %d to %d have no edge and an edge list does not record them: "
+                 "read it with --vertices=%d", path, max_id + 1, V - 1, V);
+}
+
 void cli_version(void)
 {
     printf("%s (gk) %s\n", cli_prog, gk_version());

@@ -25,6 +25,9 @@ _Noreturn void cli_die_status(gk_status st);
 _Noreturn void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "PROG: warning: message" on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An edge list written to path records no vertex count: warn when vertices
+ * max_id + 1 .. V - 1 have no edge (they are lost on reading). */
+void cli_warn_edge_list(const char *path, int32_t max_id, int32_t V);
 void cli_version(void);
 
 /* getopt_long over opts with gk's messages: an unknown option, a missing

@@ -408,27 +408,14 @@ int cmd_gen_apsp(int argc, char **argv)
     cli_operands(argc, argv, 1, "one OUTPUT file");
     cli_check_output(argv[optind], NULL);
     const char *out = argv[optind];
-    gk_status st = gk_apsp_generate_format(out, fmt, (int32_t)V, E, seed, (int32_t)maxw);
+    gk_format written = fmt != GK_FORMAT_AUTO ? fmt : gk_format_for_output(out, GK_FORMAT_NTHU);
+    int32_t max_id = -1;
+    gk_status st = gk_apsp_generate_format(out, fmt, (int32_t)V, E, seed, (int32_t)maxw,
+                                           written == GK_FORMAT_EDGES ? &max_id : NULL);
     if (st)
         cli_die_status(st);
-    /* an edge list records no vertex count: vertices above the last one
-       with an edge are lost on reading, unless --vertices says (as gk
-       convert warns); the file is read back to see, where it can be */
-    gk_format written = fmt != GK_FORMAT_AUTO ? fmt : gk_format_for_output(out, GK_FORMAT_NTHU);
-    gk_apsp_graph *g = NULL;
-    if (written == GK_FORMAT_EDGES && E == 0)
-        cli_warn("%s: no edges, and an edge list does not record the vertex count: read it with --vertices=%lld",
-                 out, (long long)V);
-    else if (written == GK_FORMAT_EDGES && strcmp(out, "-")
-             && gk_apsp_graph_read(out, GK_FORMAT_EDGES, 0, 0, &g) == GK_OK) {
-        int32_t got = 0, mw;
-        int64_t ge;
-        gk_apsp_graph_info(g, &got, &ge, &mw);
-        if (got < V)
-            cli_warn("%s: vertices %d to %lld have no edge and an edge list does not record them: "
-                     "read it with --vertices=%lld", out, got, (long long)V - 1, (long long)V);
-        gk_apsp_graph_free(g);
-    }
+    if (written == GK_FORMAT_EDGES)
+        cli_warn_edge_list(out, max_id, (int32_t)V);
     return 0;
 }
 

@@ -60,8 +60,7 @@ int cmd_convert(int argc, char **argv)
         cli_die_status(st);
     if (ofmt == GK_FORMAT_AUTO)
         ofmt = gk_format_for_output(out, GK_FORMAT_NTHU);
-    if (ofmt == GK_FORMAT_EDGES && max_id + 1 < V)
-        cli_warn("%s: vertices %d to %d have no edge and an edge list does not record them: "
-                 "read it with --vertices=%d", out, max_id + 1, V - 1, V);
+    if (ofmt == GK_FORMAT_EDGES)
+        cli_warn_edge_list(out, max_id, V);
     return 0;
 }

@@ -864,14 +864,25 @@ out:
     return st;
 }
 
-gk_status gk_apsp_generate_format(const char *path, gk_format format, int32_t V, int64_t E, uint64_t seed,
-                                  int32_t max_w)
+/* The largest vertex id the generator's E edges name (-1: none). */
+static int32_t random_max_id(uint64_t seed, int32_t V, int64_t E, int32_t max_w)
+{
+    int32_t m = -1;
+#pragma omp parallel for schedule(static) reduction(max : m)
+    for (int64_t e = 0; e < E; e++) {
+        int32_t s, t, w;
+        gk__random_edge(seed, e, V, max_w, &s, &t, &w);
+        m = s > m ? s : m;
+        m = t > m ? t : m;
+    }
+    return m;
+}
+
+/* gk_apsp_generate_format for the formats written from edges in memory. */
+static gk_status write_generated(const char *path, gk_format format, int32_t V, int64_t E, uint64_t seed,
+                                 int32_t max_w)
 {
     gk_status st;
-    if ((st = output_format(path, &format)))
-        return st;
-    if (format == GK_FORMAT_NTHU)
-        return gk_apsp_generate(path, V, E, seed, max_w);
     if ((st = gk__apsp_generate_check(V, E, max_w)))
         return st;
     char what[96];
@@ -889,5 +900,20 @@ gk_status gk_apsp_generate_format(const char *path, gk_format format, int32_t V,
     st = write_graph(path, format, &g);
 out:
     gk__edges_free(&g);
+    return st;
+}
+
+gk_status gk_apsp_generate_format(const char *path, gk_format format, int32_t V, int64_t E, uint64_t seed,
+                                  int32_t max_w, int32_t *max_id)
+{
+    gk_status st;
+    if ((st = output_format(path, &format)))
+        return st;
+    if (format == GK_FORMAT_NTHU)
+        st = gk_apsp_generate(path, V, E, seed, max_w);
+    else
+        st = write_generated(path, format, V, E, seed, max_w);
+    if (!st && max_id)
+        *max_id = random_max_id(seed, V, E, max_w);
     return st;
 }
