@@ -1,9 +1,11 @@
 // stencil.cu - the 27-point fp64 stencil on the GPU.  Kernels only.
 //
 // Buffers are padded (see stencil_gpu.c): the pointers the kernels get point
-// at interior point (0,0,0); x pitch px, y pitch py; every index from -1 to n
-// along each axis is inside the allocation and the halo holds zeros that no
-// kernel ever writes.  Every output is the FMA chain t = c0*v0,
+// at interior point (0,0,0); x pitch px, y pitch py; the one-point halo
+// (index -1 and n on each axis) holds zeros that no kernel ever writes, and
+// every address a tile reads further out (up to 4 points, and a partial
+// tile's width and height past the far edge) is inside the allocation, so
+// no load tests its index.  Every output is the FMA chain t = c0*v0,
 // t = fma(ci, vi, t) for i = 1..26 in index order (dz, dy, dx), the CPU's
 // order, so the backends agree to the bit.
 //
@@ -45,8 +47,8 @@
 //           a thread reads its 4-wide window of a row with two 16-byte
 //           shared loads (2 values per output instead of 3) and carries
 //           2*RY independent chains per stage
-//   ASYNC   the planes go from global to shared memory with cp.async (zero
-//           fill outside the grid) into a ring of PREFETCH+1 input planes:
+//   ASYNC   the planes go from global to shared memory with cp.async
+//           into a ring of PREFETCH+1 input planes:
 //           PREFETCH planes are in flight while one is used, no register
 //           holds them and no thread stores them before the barrier
 // Neither changes any output's FMA chain: every point still takes the 27
@@ -139,61 +141,48 @@ typedef long long i64;
 // A plane of the tile is loaded in two parts so that the big one is
 // coalesced and aligned: the TI interior columns of each of the TH rows
 // (thread (tx, ty) takes columns tx, tx+BX, ... of rows ty, ty+BY, ...), and
-// the two halo columns x0-1 and x0+TI (threads tid < 2*TH).  Values outside
-// [-1, n] are read as 0 (they only feed outputs that are not stored).
+// the two halo columns x0-1 and x0+TI (threads tid < 2*TH).  No index is
+// tested: outside the grid and its one-point halo a tile reads whatever the
+// padding (or the next row) holds, every address inside the allocation
+// (stencil_gpu.c), and those values only feed points outside the grid,
+// which no kernel stores (DESIGN 2 stores 0 for its intermediate stages'
+// points outside the grid).  So a load is one pointer step and no predicate.
 #define NI ((TH + BY - 1) / BY)
 #define NH ((2 * TH + TPB - 1) / TPB)
 
 struct plane_regs { double in[NI][RX]; double h[NH]; };
 
-// Visits every element of a plane this thread loads: f(smem index, global
-// pointer, in range).  LOW: the tile may start left of or above the grid
-// (DESIGN 2): indices below -1 are out of range too.  Planes outside
-// [-1, nz] are out of range.
-template <bool LOW, class F>
+// Visits every element of plane z this thread loads: f(j, c, mine, smem
+// index, global pointer); j < 0 for the halo columns; not mine: the thread
+// has no element there (its row or halo index is past the tile).
+template <class F>
 __device__ __forceinline__ void plane_elems(F f, const double *__restrict__ in, int x0, int y0, int z,
-                                            int nx, int ny, int nz, int px, i64 plane, int tx, int ty,
-                                            int tid)
+                                            int px, i64 plane, int tx, int ty, int tid)
 {
-    bool zok = z >= -1 && z <= nz;
-    const double *p = in + (i64)z * plane;
+    const double *row = in + (i64)z * plane + (i64)(y0 - 1) * px;
+    const double *p = row + (i64)ty * px + x0 + tx;
+    const i64 step = (i64)BY * px;
 #pragma unroll
-    for (int j = 0; j < NI; j++) {
-        int ly = ty + j * BY, gy = y0 - 1 + ly;
+    for (int j = 0; j < NI; j++, p += step) {
+        const int ly = ty + j * BY;
 #pragma unroll
-        for (int c = 0; c < RX; c++) {
-            int lx = tx + c * BX, gx = x0 + lx;
-            f(j, c, ly < TH, ly * TW + lx + 1, p + (i64)gy * px + gx,
-              zok && gx <= nx && gy <= ny && (!LOW || (gx >= -1 && gy >= -1)));
-        }
+        for (int c = 0; c < RX; c++)
+            f(j, c, ly < TH, ly * TW + tx + c * BX + 1, p + c * BX);
     }
 #pragma unroll
     for (int j = 0; j < NH; j++) {
-        int i = tid + j * TPB;
-        int ly = i >> 1, hx = i & 1 ? x0 + TI : x0 - 1, gy = y0 - 1 + ly;
-        f(-1 - j, 0, i < 2 * TH, ly * TW + (i & 1 ? TI + 1 : 0), p + (i64)gy * px + hx,
-          zok && hx <= nx && gy <= ny && (!LOW || (hx >= -1 && gy >= -1)));
+        const int i = tid + j * TPB, ly = i >> 1;
+        f(-1 - j, 0, i < 2 * TH, ly * TW + (i & 1 ? TI + 1 : 0), row + (i64)ly * px + (i & 1 ? x0 + TI : x0 - 1));
     }
 }
 
-template <bool LOW>
-__device__ __forceinline__ void load_plane_(plane_regs &v, const double *__restrict__ in,
-                                            int x0, int y0, int z, int nx, int ny, int nz,
-                                            int px, i64 plane, int tx, int ty, int tid)
-{
-    plane_elems<LOW>([&](int j, int c, bool mine, int, const double *g, bool ok) {
-        double x = 0.0;
-        if (mine && ok)
-            x = __ldg(g);
-        if (j >= 0) v.in[j][c] = x; else v.h[-1 - j] = x;
-    }, in, x0, y0, z, nx, ny, nz, px, plane, tx, ty, tid);
-}
-
 __device__ __forceinline__ void load_plane(plane_regs &v, const double *__restrict__ in,
-                                           int x0, int y0, int z, int nx, int ny, int nz,
-                                           int px, i64 plane, int tx, int ty, int tid)
+                                           int x0, int y0, int z, int px, i64 plane, int tx, int ty, int tid)
 {
-    load_plane_<false>(v, in, x0, y0, z, nx, ny, nz, px, plane, tx, ty, tid);
+    plane_elems([&](int j, int c, bool mine, int, const double *g) {
+        const double x = mine ? __ldg(g) : 0.0;
+        if (j >= 0) v.in[j][c] = x; else v.h[-1 - j] = x;
+    }, in, x0, y0, z, px, plane, tx, ty, tid);
 }
 
 __device__ __forceinline__ void store_plane(double *s, const plane_regs &v, int tx, int ty, int tid)
@@ -215,15 +204,17 @@ __device__ __forceinline__ void store_plane(double *s, const plane_regs &v, int 
 }
 
 // cp.async (sm_80 and later; a plain load and store before): one 8-byte
-// copy, zero-filled when !ok (src is then not read: it is any valid address)
-__device__ __forceinline__ void cp8(double *dst, const double *src, bool ok)
+// copy from global to shared memory.  L2::128B: the miss brings the whole
+// 128-byte line into L2 (the next lanes' and the neighbouring tiles'
+// copies hit it; +0.7 % for the one-step kernel at 512^3 on the H200,
+// bench/stencil_results.md)
+__device__ __forceinline__ void cp8(double *dst, const double *src)
 {
 #if __CUDA_ARCH__ >= 800
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(d), "l"(src), "r"(ok ? 8 : 0)
-                 : "memory");
+    asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 8;\n" ::"r"(d), "l"(src) : "memory");
 #else
-    *dst = ok ? __ldg(src) : 0.0;
+    *dst = __ldg(src);
 #endif
 }
 
@@ -244,15 +235,13 @@ __device__ __forceinline__ void cp_wait()
 }
 
 // Starts the copy of plane z of the tile at (x0, y0) into s (ASYNC).
-template <bool LOW>
 __device__ __forceinline__ void issue_plane(double *s, const double *__restrict__ in, int x0, int y0, int z,
-                                            int nx, int ny, int nz, int px, i64 plane, int tx, int ty,
-                                            int tid)
+                                            int px, i64 plane, int tx, int ty, int tid)
 {
-    plane_elems<LOW>([&](int, int, bool mine, int si, const double *g, bool ok) {
+    plane_elems([&](int, int, bool mine, int si, const double *g) {
         if (mine)
-            cp8(s + si, ok ? g : in, ok);
-    }, in, x0, y0, z, nx, ny, nz, px, plane, tx, ty, tid);
+            cp8(s + si, g);
+    }, in, x0, y0, z, px, plane, tx, ty, tid);
 }
 
 // The thread's window of a plane: rows ty*RY .. ty*RY+RY+1 of the tile,
@@ -321,20 +310,20 @@ gk_stencil_tile(const double *__restrict__ in, double *__restrict__ out, int nx,
 {
     extern __shared__ __align__(16) double smem[];   // 4 planes of TW x TH
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+    const i64 plane = (i64)px * py;
     const int x0 = blockIdx.x * TI, y0 = blockIdx.y * (BY * RY), z0 = blockIdx.z * ZC;
     const int z1 = min(z0 + ZC, nz);
-    const i64 plane = (i64)px * py;
     plane_regs v;
     // planes z0-1 and z0 first; plane k lives in slot (k+4) & 3
-    load_plane(v, in, x0, y0, z0 - 1, nx, ny, nz, px, plane, tx, ty, tid);
+    load_plane(v, in, x0, y0, z0 - 1, px, plane, tx, ty, tid);
     store_plane(smem + ((z0 + 3) & 3) * TW * TH, v, tx, ty, tid);
-    load_plane(v, in, x0, y0, z0, nx, ny, nz, px, plane, tx, ty, tid);
+    load_plane(v, in, x0, y0, z0, px, plane, tx, ty, tid);
     store_plane(smem + (z0 & 3) * TW * TH, v, tx, ty, tid);
     GK_UNROLL_(UNROLL)
     for (int z = z0; z < z1; z++) {
         // Slot (z+1)&3 held plane z-3, which nobody reads any more: every
         // thread passed the barrier after the reads of plane z-1's step.
-        load_plane(v, in, x0, y0, z + 1, nx, ny, nz, px, plane, tx, ty, tid);
+        load_plane(v, in, x0, y0, z + 1, px, plane, tx, ty, tid);
         store_plane(smem + ((z + 1) & 3) * TW * TH, v, tx, ty, tid);
         __syncthreads();
         const double *sm = smem + ((z + 3) & 3) * TW * TH, *s0 = smem + (z & 3) * TW * TH,
@@ -379,9 +368,9 @@ gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int n
     extern __shared__ __align__(16) double smem[];   // NIN planes of TW x TH
     constexpr int PL = TW * TH;
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+    const i64 plane = (i64)px * py;
     const int x0 = blockIdx.x * TI, y0 = blockIdx.y * (BY * RY), z0 = blockIdx.z * ZC;
     const int z1 = min(z0 + ZC, nz);
-    const i64 plane = (i64)px * py;
     const int x = x0 + tx * RX;                // the thread's first column
     double a0[RY][RX], a1[RY][RX];             // partial sums of outputs k+1, k
 #pragma unroll
@@ -395,15 +384,15 @@ gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int n
 #pragma unroll
     for (int i = 0; i < PREFETCH; i++) {
         if (z0 - 1 + i <= z1)
-            issue_plane<false>(smem + i * PL, in, x0, y0, z0 - 1 + i, nx, ny, nz, px, plane, tx, ty, tid);
+            issue_plane(smem + i * PL, in, x0, y0, z0 - 1 + i, px, plane, tx, ty, tid);
         cp_commit();
     }
     int rs = 0;                                // slot of plane k
 #else
     plane_regs v, v2;                          // planes k+1 (and k+2: PREFETCH 2)
-    load_plane(v, in, x0, y0, z0 - 1, nx, ny, nz, px, plane, tx, ty, tid);
+    load_plane(v, in, x0, y0, z0 - 1, px, plane, tx, ty, tid);
     if (PREFETCH == 2)
-        load_plane(v2, in, x0, y0, z0, nx, ny, nz, px, plane, tx, ty, tid);
+        load_plane(v2, in, x0, y0, z0, px, plane, tx, ty, tid);
 #endif
     GK_UNROLL_(UNROLL)
     for (int k = z0 - 1; k <= z1; k++) {
@@ -413,7 +402,7 @@ gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int n
         {
             int ws = rs == 0 ? NIN - 1 : rs - 1;
             if (k + PREFETCH <= z1)
-                issue_plane<false>(smem + ws * PL, in, x0, y0, k + PREFETCH, nx, ny, nz, px, plane, tx, ty, tid);
+                issue_plane(smem + ws * PL, in, x0, y0, k + PREFETCH, px, plane, tx, ty, tid);
             cp_commit();
         }
         const double *s = smem + rs * PL;
@@ -427,9 +416,9 @@ gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int n
         if (PREFETCH == 2) {
             v = v2;
             if (k + 1 < z1)
-                load_plane(v2, in, x0, y0, k + 2, nx, ny, nz, px, plane, tx, ty, tid);
+                load_plane(v2, in, x0, y0, k + 2, px, plane, tx, ty, tid);
         } else if (k < z1) {
-            load_plane(v, in, x0, y0, k + 1, nx, ny, nz, px, plane, tx, ty, tid);
+            load_plane(v, in, x0, y0, k + 1, px, plane, tx, ty, tid);
         }
 #endif
         double w[RY + 2][RX + 2];
@@ -459,10 +448,13 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
     constexpr int OW = TI - 2 * (NS - 1), OH = BY * RY - 2 * (NS - 1);
     static_assert(OW >= 1 && OH >= 1, "tile too small for NS steps (space_stencil.c rejects it)");
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+    const i64 plane = (i64)px * py;
+    for (int i = tid; i < (NIN + 2 * (NS - 1)) * PL; i += TPB)
+        smem[i] = 0.0;                           // the never-written edges
+    __syncthreads();
     // global coordinates of column 0 / row 0 of the extended tile
     const int X0 = blockIdx.x * OW - (NS - 1), Y0 = blockIdx.y * OH - (NS - 1);
     const int z0 = blockIdx.z * ZC, z1 = min(z0 + ZC, nz);
-    const i64 plane = (i64)px * py;
     bool xin[RX], xout[RX];
 #pragma unroll
     for (int cx = 0; cx < RX; cx++) {
@@ -471,9 +463,6 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
         // the output columns: stage NS is valid on lx in [NS-1, TI-NS]
         xout[cx] = lx >= NS - 1 && lx <= TI - NS && xin[cx];
     }
-    for (int i = tid; i < (NIN + 2 * (NS - 1)) * PL; i += TPB)
-        smem[i] = 0.0;                           // the never-written edges
-    __syncthreads();
     double a0[NS][RY][RX], a1[NS][RY][RX];
 #pragma unroll
     for (int s = 0; s < NS; s++)
@@ -490,15 +479,15 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
 #pragma unroll
     for (int i = 0; i < PREFETCH; i++) {
         if (kbeg + i <= klast)
-            issue_plane<true>(smem + i * PL, in, X0, Y0, kbeg + i, nx, ny, nz, px, plane, tx, ty, tid);
+            issue_plane(smem + i * PL, in, X0, Y0, kbeg + i, px, plane, tx, ty, tid);
         cp_commit();
     }
     int rs = 0;                                  // slot of input plane k
 #else
     plane_regs v, v2;                            // planes k+1 (and k+2: PREFETCH 2)
-    load_plane_<true>(v, in, X0, Y0, kbeg, nx, ny, nz, px, plane, tx, ty, tid);
+    load_plane(v, in, X0, Y0, kbeg, px, plane, tx, ty, tid);
     if (PREFETCH == 2)
-        load_plane_<true>(v2, in, X0, Y0, kbeg + 1, nx, ny, nz, px, plane, tx, ty, tid);
+        load_plane(v2, in, X0, Y0, kbeg + 1, px, plane, tx, ty, tid);
 #endif
     GK_UNROLL_(UNROLL)
     for (int k = kbeg; k <= kend; k++) {
@@ -509,7 +498,7 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
         {
             int ws = rs == 0 ? NIN - 1 : rs - 1;
             if (k + PREFETCH <= klast)
-                issue_plane<true>(smem + ws * PL, in, X0, Y0, k + PREFETCH, nx, ny, nz, px, plane, tx, ty, tid);
+                issue_plane(smem + ws * PL, in, X0, Y0, k + PREFETCH, px, plane, tx, ty, tid);
             cp_commit();
         }
         const double *inp = smem + rs * PL;
@@ -521,9 +510,9 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
         if (PREFETCH == 2) {
             v = v2;
             if (k + 1 < klast)
-                load_plane_<true>(v2, in, X0, Y0, k + 2, nx, ny, nz, px, plane, tx, ty, tid);
+                load_plane(v2, in, X0, Y0, k + 2, px, plane, tx, ty, tid);
         } else if (k < klast) {
-            load_plane_<true>(v, in, X0, Y0, k + 1, nx, ny, nz, px, plane, tx, ty, tid);
+            load_plane(v, in, X0, Y0, k + 1, px, plane, tx, ty, tid);
         }
         const double *inp = smem + (k & 1) * PL;
 #endif
@@ -603,32 +592,29 @@ __device__ __forceinline__ void ring_pos(int i, int m, int &lx, int &ly)
 }
 
 // Starts the copy of input plane z (tile origin x0, y0; NS halo points
-// each side) into s; zero fill outside [-1, n] on every axis.
+// each side) into s; no index tested (see plane_elems).
 template <int NS>
 __device__ __forceinline__ void issue_plane_ring(double *s, const double *__restrict__ in, int x0, int y0, int z,
-                                                 int nx, int ny, int nz, int px, i64 plane, int tx, int ty, int tid)
+                                                 int px, i64 plane, int tx, int ty, int tid)
 {
     typedef ring_geo<NS> G;
-    const bool zok = z >= -1 && z <= nz;
-    const double *p = in + (i64)z * plane;
+    const double *row = in + (i64)z * plane + (i64)(y0 - NS) * px + x0;
+    const double *p = row + (i64)ty * px + tx;
+    const i64 step = (i64)BY * px;
 #pragma unroll
-    for (int j = 0; j < G::NIR; j++) {
-        const int ly = ty + j * BY, gy = y0 - NS + ly;
+    for (int j = 0; j < G::NIR; j++, p += step) {
+        const int ly = ty + j * BY;
 #pragma unroll
-        for (int cc = 0; cc < RX; cc++) {
-            const int lx = tx + cc * BX, gx = x0 + lx;
-            const bool ok = zok && gx <= nx && gy >= -1 && gy <= ny;
+        for (int cc = 0; cc < RX; cc++)
             if (ly < G::YH)
-                cp8(s + ly * G::XW + lx + G::OFF, ok ? p + (i64)gy * px + gx : in, ok);
-        }
+                cp8(s + ly * G::XW + tx + cc * BX + G::OFF, p + cc * BX);
     }
 #pragma unroll
     for (int j = 0; j < G::NHR; j++) {
         const int i = tid + j * TPB, ly = i / (2 * NS), cc = i % (2 * NS);
-        const int lx = cc < NS ? cc - NS : TI + cc - NS, gx = x0 + lx, gy = y0 - NS + ly;
-        const bool ok = zok && gx >= -1 && gx <= nx && gy >= -1 && gy <= ny;
+        const int lx = cc < NS ? cc - NS : TI + cc - NS;
         if (i < 2 * NS * G::YH)
-            cp8(s + ly * G::XW + lx + G::OFF, ok ? p + (i64)gy * px + gx : in, ok);
+            cp8(s + ly * G::XW + lx + G::OFF, row + (i64)ly * px + lx);
     }
 }
 
@@ -656,9 +642,12 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
     constexpr int NRIN = PREFETCH + 1;           // the input ring (always cp.async)
     constexpr int PL = G::PL, XW = G::XW, OFF = G::OFF, NR = G::NR > 0 ? G::NR : 1;
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+    const i64 plane = (i64)px * py;
+    for (int i = tid; i < (NRIN + 2 * (NS - 1)) * PL; i += TPB)
+        smem[i] = 0.0;
+    __syncthreads();
     const int x0 = blockIdx.x * TI, y0 = blockIdx.y * G::H;
     const int z0 = blockIdx.z * ZC, z1 = min(z0 + ZC, nz);
-    const i64 plane = (i64)px * py;
     const int xt = x0 + tx * RX;                 // the thread's first column
     // ring points, per stage: 2 * plane offset + (inside the grid), or -1
     // when the thread has none (one register each)
@@ -675,9 +664,6 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
             rofs[s - 1][j] = j < G::per(NS - s) && i < G::count(NS - s)
                                  ? 2 * ((ly + NS) * XW + lx + OFF) + (inside ? 1 : 0) : -1;
         }
-    for (int i = tid; i < (NRIN + 2 * (NS - 1)) * PL; i += TPB)
-        smem[i] = 0.0;
-    __syncthreads();
     double a0[NS][RY][RX], a1[NS][RY][RX], ra0[NS][NR], ra1[NS][NR];
 #pragma unroll
     for (int s = 0; s < NS; s++) {
@@ -694,7 +680,7 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
 #pragma unroll
     for (int i = 0; i < PREFETCH; i++) {
         if (kbeg + i <= klast)
-            issue_plane_ring<NS>(smem + i * PL, in, x0, y0, kbeg + i, nx, ny, nz, px, plane, tx, ty, tid);
+            issue_plane_ring<NS>(smem + i * PL, in, x0, y0, kbeg + i, px, plane, tx, ty, tid);
         cp_commit();
     }
     int rs = 0;
@@ -705,7 +691,7 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
         {
             int ws = rs == 0 ? NRIN - 1 : rs - 1;
             if (k + PREFETCH <= klast)
-                issue_plane_ring<NS>(smem + ws * PL, in, x0, y0, k + PREFETCH, nx, ny, nz, px, plane, tx, ty, tid);
+                issue_plane_ring<NS>(smem + ws * PL, in, x0, y0, k + PREFETCH, px, plane, tx, ty, tid);
             cp_commit();
         }
         const double *inp = smem + rs * PL;

@@ -3,15 +3,27 @@
 #include "gpu/stencil_gpu.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Padding: the interior row starts XOFF doubles into a row (32-byte aligned
- * because the pitch is a multiple of 4 doubles), so the x = -1 halo is at
- * XOFF-1; y and z have one halo layer each side.  Kernels read indices -1..n
- * on every axis and never write the halo, so it stays 0 from cudaMemset. */
+/* Layout: plane z of the grid is px x py doubles, row y of it starts at
+ * column -XOFF (XOFF = 4: the interior row starts 32-byte aligned because
+ * the pitch is a multiple of 4 doubles), and one zero row each side in y;
+ * the zero planes -1 and nz hold the z halo.  Kernels never write outside the
+ * grid, so the halo stays 0 from the memset.
+ *
+ * The kernels' plane loaders do not test their indices: a tile may read up
+ * to 4 points (TSTEPS) outside the grid on every axis, and a partial tile at
+ * the far edge up to a tile width (TI = BX*RX) and height (H = BY*RY) past it.
+ * Those values only feed points outside the grid, which are never stored
+ * (DESIGN 2 stores 0 for its intermediate stages' points outside the grid),
+ * so any value will do: the allocation only has to contain every address.
+ * Hence ZOFF = 5 planes before plane 0 (the lowest read, plane -4 row -4
+ * column -4, stays inside them) and a tail past plane nz (see elems()). */
 #define XOFF 4
+#define ZOFF 5
 
 struct gk_stencil_gpu {
     gk_device_info dev;
@@ -21,31 +33,38 @@ struct gk_stencil_gpu {
     cudaKernel_t k_naive, k_tile, k_stream, k_temporal[5], k_ceil;
     int design, bx, by, ry, rx, zc, tsteps, ring;
     int nx, ny, nz;
-    int px, py, pz;
+    int px, py;
+    uint64_t elems;                /* doubles per buffer */
     double *buf[2];
     int cur;                       /* buffer holding the current grid */
     struct { double c[27]; } coeffs;
     gk_gpu_timer timer;
 };
 
-static void dims(int nx, int ny, int nz, int *px, int *py, int *pz)
+static void dims(int nx, int ny, int *px, int *py)
 {
     *px = (XOFF + nx + 1 + 3) / 4 * 4;
     *py = ny + 2;
-    *pz = nz + 2;
 }
 
-uint64_t gk__stencil_gpu_bytes(int nx, int ny, int nz)
+/* Doubles per buffer: ZOFF planes, the nz planes and 4 more, then the rows
+ * and columns a partial tile (ti x h) at the far edge may reach; 0 when that
+ * does not fit in 62 bits (no device has that much memory anyway). */
+static uint64_t elems(int nx, int ny, int nz, int ti, int h)
 {
-    int px, py, pz;
-    dims(nx, ny, nz, &px, &py, &pz);
-    return 2 * (uint64_t)px * (uint64_t)py * (uint64_t)pz * sizeof(double);
+    int px, py;
+    dims(nx, ny, &px, &py);
+    uint64_t plane = (uint64_t)px * (uint64_t)py, planes = (uint64_t)ZOFF + (uint64_t)nz + 4;
+    if (plane > (UINT64_C(1) << 62) / planes)
+        return 0;
+    return planes * plane + ((uint64_t)ny + (uint64_t)h + 5) * (uint64_t)px + XOFF + (uint64_t)nx
+           + (uint64_t)ti + 5;
 }
 
 /* Pointer at interior point (0,0,0). */
 static double *origin(const gk_stencil_gpu *g, int b)
 {
-    return g->buf[b] + ((size_t)g->py + 1) * (size_t)g->px + XOFF;
+    return g->buf[b] + ((size_t)ZOFF * (size_t)g->py + 1) * (size_t)g->px + XOFF;
 }
 
 gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, cudaStream_t stream,
@@ -78,7 +97,12 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, 
     g->tsteps = gk__param(&g->cfg, "TSTEPS");
     g->ring = g->design == 2 && gk__param(&g->cfg, "RING");
     g->nx = nx; g->ny = ny; g->nz = nz;
-    dims(nx, ny, nz, &g->px, &g->py, &g->pz);
+    dims(nx, ny, &g->px, &g->py);
+    g->elems = elems(nx, ny, nz, g->bx * g->rx, g->by * g->ry);
+    if (!g->elems || g->elems > SIZE_MAX / 4 / sizeof(double)) {
+        st = gk__fail(GK_ENOMEM, "stencil grid %dx%dx%d: too large for one GPU", nx, ny, nz);
+        goto fail;
+    }
     /* DESIGN 2 stores (BY*RY - 2T + 2) rows per block (RING: BY*RY); its
      * remainder pass uses fewer steps, hence more rows: the configured T is
      * the worst */
@@ -89,7 +113,7 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, 
                       "configuration (%ld, %ld > 65535)", nx, ny, nz, gy, gz);
         goto fail;
     }
-    size_t need = (size_t)gk__stencil_gpu_bytes(nx, ny, nz), fr = 0, tot = 0;
+    size_t need = (size_t)(2 * g->elems * sizeof(double)), fr = 0, tot = 0;
     GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
     if (need > fr) {
         char b1[32], b2[32];
@@ -145,7 +169,7 @@ static struct cudaMemcpy3DParms copy_parms(gk_stencil_gpu *g, double *host, int 
     memset(&p, 0, sizeof p);
     struct cudaPitchedPtr h = { host, (size_t)g->nx * sizeof(double), (size_t)g->nx, (size_t)g->ny };
     struct cudaPitchedPtr d = { g->buf[g->cur], (size_t)g->px * sizeof(double), (size_t)g->px, (size_t)g->py };
-    struct cudaPos dpos = { XOFF * sizeof(double), 1, 1 };
+    struct cudaPos dpos = { XOFF * sizeof(double), 1, ZOFF };
     if (to_device) {
         p.srcPtr = h; p.dstPtr = d; p.dstPos = dpos;
         p.kind = cudaMemcpyHostToDevice;
@@ -268,7 +292,7 @@ gk_status gk__stencil_gpu_fma_ceiling(gk_stencil_gpu *g, double *fma_per_s)
 
 gk_status gk__stencil_gpu_halo_max(gk_stencil_gpu *g, double *max_abs)
 {
-    size_t n = (size_t)g->px * g->py * g->pz;
+    size_t n = (size_t)g->elems;
     double *h = malloc(n * sizeof *h);
     if (!h)
         return gk__fail(GK_ENOMEM, "out of host memory for the halo check");
@@ -284,7 +308,7 @@ gk_status gk__stencil_gpu_halo_max(gk_stencil_gpu *g, double *max_abs)
             for (int x = -1; x <= g->nx; x++) {
                 int inside = x >= 0 && x < g->nx && y >= 0 && y < g->ny && z >= 0 && z < g->nz;
                 if (inside) continue;
-                double v = fabs(h[((size_t)(z + 1) * g->py + (size_t)(y + 1)) * g->px + (size_t)(x + XOFF)]);
+                double v = fabs(h[((size_t)(z + ZOFF) * g->py + (size_t)(y + 1)) * g->px + (size_t)(x + XOFF)]);
                 if (!(v <= m)) m = v;   /* NaN counts */
             }
     free(h);
@@ -315,7 +339,7 @@ double *gk__stencil_gpu_plane(gk_stencil_gpu *g, int z, size_t *plane_bytes)
 {
     if (plane_bytes)
         *plane_bytes = (size_t)g->px * (size_t)g->py * sizeof(double);
-    return g->buf[g->cur] + (size_t)(z + 1) * (size_t)g->px * (size_t)g->py;
+    return g->buf[g->cur] + (size_t)(z + ZOFF) * (size_t)g->px * (size_t)g->py;
 }
 
 gk_status gk__stencil_gpu_copy_planes(gk_stencil_gpu *g, int z, int n, double *host, int to_device)
@@ -327,9 +351,9 @@ gk_status gk__stencil_gpu_copy_planes(gk_stencil_gpu *g, int z, int n, double *h
     struct cudaMemcpy3DParms p = copy_parms(g, host, to_device);
     p.extent.depth = (size_t)n;
     if (to_device)
-        p.dstPos.z = (size_t)z + 1;
+        p.dstPos.z = (size_t)z + ZOFF;
     else
-        p.srcPos.z = (size_t)z + 1;
+        p.srcPos.z = (size_t)z + ZOFF;
     GK_CUDA_TRY(cudaMemcpy3DAsync(&p, g->stream));
     GK_CUDA_TRY(cudaStreamSynchronize(g->stream));
     return GK_OK;

@@ -35,9 +35,6 @@ const gk_config *gk__stencil_gpu_config(const gk_stencil_gpu *ctx);
 const gk_device_info *gk__stencil_gpu_device(const gk_stencil_gpu *ctx);
 void gk__stencil_gpu_close(gk_stencil_gpu *ctx);
 
-/* Device bytes for an nx x ny x nz grid (both padded buffers). */
-uint64_t gk__stencil_gpu_bytes(int nx, int ny, int nz);
-
 /* Slabs of a grid spread over several GPUs (src/gpu/stencil_multi.c): the
  * context holds a z range of the grid as its own nz planes, and the halo
  * planes its neighbours own are copied into its planes between passes.
