@@ -2,15 +2,16 @@
 # bench/stencil-loader.sh - issue 13, fourth round: the plane loaders without
 # index tests (the padded layout of stencil_gpu.c holds every address a tile
 # reads), A/B of stencil.cu variants, one-step sweeps, gktune and the bench.
-# On a GPU machine, from a built tree (run in the build directory b/ of the
-# unpacked tarball); logs to $OUT (or /tmp).  PARTS selects: sass ab sweep
-# tests tune bench
+# On a GPU machine, from a built tree (run in its build directory: the
+# source is found through the Makefile's srcdir, or SRC=dir); logs to $OUT
+# (or /tmp).  PARTS selects: sass ab sweep tests tune bench
 #   sass   static opcode counts of gk_stencil_temporal2 and gk_stencil_stream
-#          (the 512 entry's configuration), this source against $OLD (the
-#          previous stencil.cu, if given), compiled by nvcc
+#          (configuration $B below: the 512 entry before this round), this
+#          source against $OLD (an older stencil.cu, if given), compiled by
+#          nvcc; needs cuobjdump
 #   ab     for each file V in $VARIANTS (stencil.cu variants): rebuild gk
 #          with it, time each of $ABCFGS twice; the tree's own source is put
-#          back at the end
+#          back at the end (also on an interrupt)
 #   sweep  gk stencil --size=512 --steps=96 --time --config=C for each C
 #          of $CFGS (default: SET=temporal or SET=onestep below; kernel
 #          time, one run each)
@@ -23,6 +24,16 @@ out=${OUT:-/tmp}
 GK=${GK:-./gk}
 export GK_CACHE_DIR=${GK_CACHE_DIR:-/tmp/gk-loader-cache}
 PARTS=${PARTS:-"sass sweep"}
+SRC=${SRC:-$(sed -n 's/^srcdir = //p' Makefile 2>/dev/null)}
+SRC=${SRC:-..}
+CU="$SRC/src/gpu/stencil.cu"
+[ -f "$CU" ] || { echo "stencil-loader.sh: no $CU (run it in a build directory, or set SRC)" >&2; exit 1; }
+# one timed run: "<seconds> s, <rate> GStencil/s", or gk's last line
+timed() {
+  o=$(timeout 60 "$GK" stencil --size=${SWEEP_SIZE:-512} --steps=96 --device=gpu --time --config="$1" 2>&1)
+  r=$(echo "$o" | grep 'GStencil' | sed 's/.*steps on gpu: //;s/, [0-9.]* GFLOP.*//')
+  echo "${r:-failed: $(echo "$o" | tail -1)}"
+}
 SET=${SET:-temporal}
 B="DESIGN=2,TSTEPS=2,BX=32,BY=16,RY=4,ZC=256,UNROLL=1,PREFETCH=2,RX=2,ASYNC=1,MINB=0,RING=1"
 S="DESIGN=1,BX=64,BY=2,RY=4,RX=2,ASYNC=1"
@@ -67,8 +78,9 @@ DESIGN=1,BX=64,BY=2,RY=8,RX=2,ASYNC=1,MINB=0,ZC=128"}
 for p in $PARTS; do case $p in
 sass)
   CUOBJ=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
+  [ -n "$CUOBJ" ] || { echo "sass: no cuobjdump (the CUDA toolkit's bin/)"; continue; }
   F=$(echo "$B,MAXRREG=0" | tr ',' '\n' | sed 's/^/-D/' | tr '\n' ' ')
-  for src in ../src/gpu/stencil.cu $OLD; do
+  for src in "$CU" $OLD; do
     nvcc -arch=sm_90 -O3 $F --cubin -o /tmp/sass.cubin "$src" || continue
     for k in gk_stencil_temporal2 gk_stencil_stream; do
       "$CUOBJ" -sass -fun $k /tmp/sass.cubin > "$out/sass-$k-$(basename $src).txt"
@@ -77,20 +89,22 @@ sass)
     done
   done ;;
 ab)
-  cp ../src/gpu/stencil.cu /tmp/stencil-own.cu
+  [ -n "$VARIANTS" ] || { echo "ab: set VARIANTS to the stencil.cu files to compare"; continue; }
+  cp "$CU" /tmp/stencil-own.cu
+  trap 'cp /tmp/stencil-own.cu "$CU"; make -j16 gk >/dev/null 2>&1; exit 1' INT TERM
   for v in $VARIANTS; do
-    cp "$v" ../src/gpu/stencil.cu && make -j16 gk >/dev/null 2>&1 || echo "build with $v failed"
+    cp "$v" "$CU" && make -j16 gk >/dev/null 2>&1 || echo "build with $v failed"
+    export GK_CACHE_DIR=/tmp/gk-ab-$(basename $v)     # (the loop is a subshell)
     for rep in 1 2; do for c in $ABCFGS; do
-      r=$(GK_CACHE_DIR=/tmp/gk-ab-$(basename $v) timeout 60 "$GK" stencil --size=512 --steps=96 --device=gpu --time --config="$c" 2>&1 | grep 'GStencil' | sed 's/.*steps on gpu: //;s/, [0-9.]* GFLOP.*//')
-      echo "$(basename $v) $rep $c $r"
+      echo "$(basename $v) $rep $c $(timed "$c")"
     done; done
   done | tee "$out/ab.log"
-  cp /tmp/stencil-own.cu ../src/gpu/stencil.cu && make -j16 gk >/dev/null 2>&1 ;;
+  cp /tmp/stencil-own.cu "$CU" && make -j16 gk >/dev/null 2>&1
+  trap - INT TERM ;;
 sweep)
   : > "$out/sweep.log"
   for c in ${CFGS:-$DEFCFGS}; do
-    r=$(timeout 60 "$GK" stencil --size=${SWEEP_SIZE:-512} --steps=96 --device=gpu --time --config="$c" 2>&1 | grep 'GStencil' | sed 's/.*steps on gpu: //')
-    printf '%-52s %s\n' "$c" "$r" >> "$out/sweep.log"
+    printf '%-52s %s\n' "$c" "$(timed "$c")" >> "$out/sweep.log"
   done
   echo "sweep at ${SWEEP_SIZE:-512}^3, nt=96 (gk stencil --time, kernel time, one run each)"; cat "$out/sweep.log" ;;
 tests)
@@ -106,6 +120,7 @@ tune)
   cp "$c"/tune-*.txt "$out/" 2>/dev/null; grep -h 'kernel=stencil' "$c"/tune-*.txt
   GK_CACHE_DIR=$c GK_DATA_DIR=/tmp/none timeout 150 "$GK" bench stencil --sizes=512 --steps=100 2>&1 | tee "$out/bench-tuned.log" ;;
 bench)
+  [ -n "$BENCHCFGS" ] || echo "bench: set BENCHCFGS to the configurations to bench"
   for c in $BENCHCFGS; do
     echo "gk bench stencil --sizes=512 --steps=100 --config=$c:"
     timeout 150 "$GK" bench stencil --sizes=512 --steps=100 --config="$c" 2>&1 | tee -a "$out/bench.log"

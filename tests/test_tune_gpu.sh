@@ -27,6 +27,16 @@ uses "built-in default" && grep -q "stale (driver 1 -> " "$t_tmp/info"; t_result
 model=$(basename "$cache" .txt); model=${model#tune-}
 mv "$cache" "$GK_DATA_DIR/tuned/$model.txt"
 uses "shipped table"; t_result $? "without a cache, the shipped table for this model is used"
+# gktune measures what it would replace: the shipped entry, given a
+# MAXRREG no candidate list holds (120), must show up in its measurements
+shipped="$GK_DATA_DIR/tuned/$model.txt"
+sed 's/^\(entry kernel=apsp size=1024 .*MAXRREG=\)[0-9]*/\1120/' "$shipped" >"$t_tmp/s" && mv "$t_tmp/s" "$shipped"
+grep -q '^entry kernel=apsp size=1024 .*MAXRREG=120' "$shipped"; t_result $? "the shipped entry now has MAXRREG=120"
+uses "shipped table"; t_result $? "and is still used"
+t_ok "a second short gktune run (fresh cache)" env GK_CACHE_DIR="$t_tmp/cache2" "$GKTUNE" --kernels=apsp \
+  --sizes=apsp=1024 --budget=15 -q --csv="$t_tmp/m.csv"
+grep '^apsp,1024,' "$t_tmp/m.csv" | grep -q 'MAXRREG=120'
+t_result $? "gktune measured the shipped table's entry beside its own candidates"
 "$GK" apsp --verbose --config=MAXRREG=0 "$t_tmp/g.bin" "$t_tmp/d.bin" 2>"$t_tmp/err" >/dev/null && grep -q -- "--config" "$t_tmp/err"
 t_result $? "--config overrides"
 t_fails "--config with an unknown parameter is refused (a usage error)" 2 "has no parameter 'NOPE'" \

@@ -34,7 +34,7 @@ gk_status gk_tune_run(gk_context *ctx, const gk_tune_options *o, gk_tune_report 
 {
     /* The GPU is the worker's (a separate process, started by o->worker_argv,
      * which chooses its device the same way the caller did). */
-    return gk__tune_run(ctx->cache_dir, o, rep);
+    return gk__tune_run(ctx->cache_dir, ctx->data_dir, o, rep);
 }
 
 int gk_tune_worker_main(gk_context *ctx, int in_fd, int out_fd)

@@ -60,8 +60,8 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
         snprintf(where, sizeof where, "the CPUs of %d rank%s", rep.ranks, rep.ranks == 1 ? "" : "s");
     if ((verbose || timing) && !cli_quiet) {
         char what[256];
-        snprintf(what, sizeof what, "stencil %lldx%lldx%lld, %lld steps over %s (exchange: %s)", (long long)nx,
-                 (long long)ny, (long long)nz, (long long)steps, where, rep.exchange);
+        snprintf(what, sizeof what, "stencil %lldx%lldx%lld, %lld step%s over %s (exchange: %s)", (long long)nx,
+                 (long long)ny, (long long)nz, (long long)steps, steps == 1 ? "" : "s", where, rep.exchange);
         cli_report_verbose(what, &rep.run);
     }
     if (st)
@@ -105,8 +105,8 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
             }
         }
         fprintf(cli_report, "%-16s %12.6f %7.1f%%\n", "total", total, 100.0);
-        fprintf(cli_report, "stencil %lldx%lldx%lld, %lld steps on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s\n",
-                (long long)nx, (long long)ny, (long long)nz, (long long)steps, where, rep.compute, gst,
+        fprintf(cli_report, "stencil %lldx%lldx%lld, %lld step%s on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s\n",
+                (long long)nx, (long long)ny, (long long)nz, (long long)steps, steps == 1 ? "" : "s", where, rep.compute, gst,
                 gst * GK_STENCIL_FLOPS_PER_POINT);
         fprintf(cli_report, "z slabs: %d (%d..%d planes), halo %d plane%s every %d step%s; exchange: %s\n",
                 rep.parts, rep.thinnest, rep.thickest, rep.halo, rep.halo == 1 ? "" : "s", rep.halo,
@@ -213,8 +213,8 @@ int cmd_stencil(int argc, char **argv)
     st = gk_stencil_run(ctx, grid, nx, ny, nz, cf, steps, &so, &rep);
     if (verbose) {
         char w[160];
-        snprintf(w, sizeof w, "stencil %lldx%lldx%lld, %lld steps", (long long)nx, (long long)ny, (long long)nz,
-                 (long long)steps);
+        snprintf(w, sizeof w, "stencil %lldx%lldx%lld, %lld step%s", (long long)nx, (long long)ny, (long long)nz,
+                 (long long)steps, steps == 1 ? "" : "s");
         cli_report_verbose(w, &rep);
     }
     if (st == GK_EMISMATCH)
@@ -254,8 +254,9 @@ int cmd_stencil(int argc, char **argv)
     }
     if (timing) {
         cli_print_times_as(&rep, input ? "read" : "generate", read, write);
-        fprintf(cli_report, "stencil %lldx%lldx%lld, %lld steps on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s\n",
-               (long long)nx, (long long)ny, (long long)nz, (long long)steps, gk_backend_name(rep.backend), secs,
+        fprintf(cli_report, "stencil %lldx%lldx%lld, %lld step%s on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s\n",
+               (long long)nx, (long long)ny, (long long)nz, (long long)steps, steps == 1 ? "" : "s",
+               gk_backend_name(rep.backend), secs,
                gst, gst * GK_STENCIL_FLOPS_PER_POINT);
     }
     if (so.check)

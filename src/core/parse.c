@@ -177,7 +177,7 @@ gk_status gk_parse_size3(const char *what, const char *text, int64_t *nx, int64_
     int64_t points, bytes;
     if (range || !mul_ok(v[0], v[1], &points) || !mul_ok(points, v[2], &points)
         || !mul_ok(points, (int64_t)sizeof(double), &bytes))
-        return gk__fail(GK_EINVAL, "%s: '%s' is too large: its %s (x 8 bytes) does not fit in 64 bits",
+        return gk__fail(GK_EINVAL, "%s: '%s' is too large: its %s (x 8 bytes) do not fit in 64 bits",
                         what, echo(text, e), k == 1 ? "N^3 points" : "NX*NY*NZ points");
     *nx = v[0];
     *ny = v[1];

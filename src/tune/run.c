@@ -7,8 +7,11 @@
  * compiled by NVRTC in parallel threads here, validated against the CPU and
  * timed in the worker process on the smallest size class; the best few and the
  * default are then timed on each larger class, and each class's winner is
- * verified again at that size before it goes into the cache.  Every result
- * is appended to a journal first, so an interrupted run resumes. */
+ * verified again at that size before it goes into the cache.  What gk runs
+ * now (the user's cache entry, the shipped table's) is measured on each
+ * class as well, so the winner is never one measured slower than what it
+ * replaces.  Every result is appended to a journal first, so an
+ * interrupted run resumes. */
 #include "tune/worker.h"
 #include "core/io.h"
 #include "core/rng.h"
@@ -49,6 +52,7 @@ typedef struct tuner {
     gk_worker w;
     gk_device_info dev;
     char key[512], dir[4096], journal[4200], tmpdir[4200];
+    const char *data_dir;          /* the shipped tables (NULL: none) */
     FILE *jf;
     meas *m;
     int nm, cap;
@@ -315,12 +319,29 @@ static int ranking(tuner *T, const char *kernel, int64_t size, const meas **out,
 
 /* ---------------------------------------------------------------- a kernel */
 
+/* The stored configurations gk would run t at size with (gk__tune_stored)
+ * that are not among have[0..nhave-1], appended at have[nhave]; returns
+ * how many (0..2). */
+static int stored_candidates(tuner *T, const gk_tunable *t, int64_t size, gk_config *have, int nhave)
+{
+    gk_config now[2];
+    int n = gk__tune_stored(&T->dev, T->dir, T->data_dir, t->kernel, size, now), added = 0;
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int j = 0; j < nhave + added; j++)
+            dup |= !memcmp(&have[j], &now[i], sizeof now[i]);
+        if (!dup)
+            have[nhave + added++] = now[i];
+    }
+    return added;
+}
+
 static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *classes, int nclasses, int kernels_left)
 {
     const gk_space *s = t->space;
     long N = gk__space_count(s);
     long *valid = malloc((size_t)N * sizeof *valid);
-    gk_config *list = malloc((size_t)(N + 1) * sizeof *list);
+    gk_config *list = malloc((size_t)(N + 3) * sizeof *list);
     const meas **rank = malloc((size_t)(N + 8) * sizeof *rank);
     int nvalid = 0, nlist = 0;
     gk_status st = GK_OK;
@@ -341,8 +362,10 @@ static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *class
     double kbudget_end = now + 0.6 * (share > 0 ? share : 0);
     int64_t c0 = classes[0];
 
-    /* 1. the first (smallest) class: default + all or a sample */
+    /* 1. the first (smallest) class: default, what gk runs now, and all or
+     * a sample */
     list[nlist++] = def;
+    nlist += stored_candidates(T, t, c0, list, nlist);
     if (exhaustive) {
         for (int i = 0; i < nvalid; i++) gk__space_at(s, valid[i], &list[nlist++]);
     } else {
@@ -403,8 +426,13 @@ static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *class
         if (gk_config_parse(rank[r]->cfg, &c) == GK_OK && memcmp(&c, &def, sizeof c))
             list[nlist++] = c;
     }
-    for (int ci = 1; ci < nclasses && !stop_flag; ci++)
+    for (int ci = 1; ci < nclasses && !stop_flag; ci++) {
         measure_list(T, t, list, nlist, classes[ci], 0);
+        gk_config cur[2];
+        int nn = stored_candidates(T, t, classes[ci], cur, 0);
+        T->total += nn;
+        measure_list(T, t, cur, nn, classes[ci], 1);   /* (one measured already is not measured again) */
+    }
 
     /* 4. per class: the winner, verified at that size, into the report */
     for (int ci = 0; ci < nclasses && !stop_flag && T->rep->n < GK_TUNE_MAX_RESULTS; ci++) {
@@ -587,7 +615,7 @@ gk_status gk__tune_check_options(const gk_tune_options *o)
     return check_sizes(o->sizes);
 }
 
-gk_status gk__tune_run(const char *cache_dir, const gk_tune_options *o, gk_tune_report *rep)
+gk_status gk__tune_run(const char *cache_dir, const char *data_dir, const gk_tune_options *o, gk_tune_report *rep)
 {
     tuner T;
     int lockfd = -1, have_csv = 0;
@@ -598,6 +626,7 @@ gk_status gk__tune_run(const char *cache_dir, const gk_tune_options *o, gk_tune_
     T.rep = rep;
     T.t0 = gk_wtime();
     T.budget = o->budget_s > 0 ? o->budget_s : 120;
+    T.data_dir = data_dir;
     stop_flag = 0;
     gk__worker_init(&T.w, o->worker_argv);
 

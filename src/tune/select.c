@@ -103,6 +103,35 @@ gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, cons
     return GK_OK;
 }
 
+int gk__tune_stored(const gk_device_info *dev, const char *cache_dir, const char *data_dir, const char *kernel,
+                    int64_t size, gk_config out[2])
+{
+    const gk_tunable *t = gk__tunable_find(kernel);
+    char key[512], path[4200], why[512];
+    int n = 0;
+    gk_cache c;
+    if (!t)
+        return 0;
+    gk__tune_key(dev, key, sizeof key);
+    for (int shipped = 0; shipped < 2; shipped++) {
+        const char *dir = shipped ? data_dir : cache_dir;
+        if (!dir || !*dir)
+            continue;
+        if (shipped)
+            shipped_path(dir, key, path, sizeof path);
+        else
+            gk__cache_path(dir, key, path, sizeof path);
+        if (gk__cache_load(path, &c) != GK_OK || (shipped ? !same_model(c.key, key) : strcmp(c.key, key) != 0))
+            continue;
+        const gk_cache_entry *e = gk__cache_nearest(&c, kernel, size, gk__tunable_source_hash(t));
+        if (e && gk__tune_usable(t->space, &e->cfg, dev, why, sizeof why)
+            && (n == 0 || memcmp(&out[0], &e->cfg, sizeof e->cfg)))
+            out[n++] = e->cfg;
+    }
+    gk__clear_error();
+    return n;
+}
+
 gk_status gk__tune_cache_describe(const gk_device_info *dev, const char *dir,
                                   char *state, size_t n, char *lines, size_t ln)
 {

@@ -61,13 +61,22 @@ void gk__cache_unlock(int fd);
 gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
                           const char *kernel, int64_t size, gk_config *cfg,
                           gk_config_source *src, char *detail, size_t n);
+/* What gk would run kernel at size with on dev, short of the built-in
+ * default: the entry of the cache in cache_dir and that of the table
+ * shipped in data_dir (each when current and usable; either dir may be
+ * NULL), distinct, into out; returns how many (0..2).  gktune measures
+ * them beside its own candidates, so its winner is never one it measured
+ * slower than what it replaces. */
+int gk__tune_stored(const gk_device_info *dev, const char *cache_dir, const char *data_dir, const char *kernel,
+                    int64_t size, gk_config out[2]);
 /* See gk_tune_cache_describe; dev NULL: no GPU. */
 gk_status gk__tune_cache_describe(const gk_device_info *dev, const char *cache_dir,
                                   char *state, size_t n, char *lines, size_t ln);
 /* See gk_tune_check_options. */
 gk_status gk__tune_check_options(const gk_tune_options *o);
-/* See gk_tune_run: the cache in cache_dir. */
-gk_status gk__tune_run(const char *cache_dir, const gk_tune_options *o, gk_tune_report *rep);
+/* See gk_tune_run: the cache in cache_dir; the shipped tables in data_dir
+ * (their entries are candidates too). */
+gk_status gk__tune_run(const char *cache_dir, const char *data_dir, const gk_tune_options *o, gk_tune_report *rep);
 
 /* ---- the worker's device (device.c) ---- */
 /* Select device `ordinal` for this (worker) process and remember its info. */
