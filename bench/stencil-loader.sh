@@ -28,12 +28,7 @@ SRC=${SRC:-$(sed -n 's/^srcdir = //p' Makefile 2>/dev/null)}
 SRC=${SRC:-..}
 CU="$SRC/src/gpu/stencil.cu"
 [ -f "$CU" ] || { echo "stencil-loader.sh: no $CU (run it in a build directory, or set SRC)" >&2; exit 1; }
-# one timed run: "<seconds> s, <rate> GStencil/s", or gk's last line
-timed() {
-  o=$(timeout 60 "$GK" stencil --size=${SWEEP_SIZE:-512} --steps=96 --device=gpu --time --config="$1" 2>&1)
-  r=$(echo "$o" | grep 'GStencil' | sed 's/.*steps on gpu: //;s/, [0-9.]* GFLOP.*//')
-  echo "${r:-failed: $(echo "$o" | tail -1)}"
-}
+. "$(dirname "$0")/stencil-parts.sh"
 SET=${SET:-temporal}
 B="DESIGN=2,TSTEPS=2,BX=32,BY=16,RY=4,ZC=256,UNROLL=1,PREFETCH=2,RX=2,ASYNC=1,MINB=0,RING=1"
 S="DESIGN=1,BX=64,BY=2,RY=4,RX=2,ASYNC=1"
@@ -96,7 +91,7 @@ ab)
     cp "$v" "$CU" && make -j16 gk >/dev/null 2>&1 || echo "build with $v failed"
     export GK_CACHE_DIR=/tmp/gk-ab-$(basename $v)     # (the loop is a subshell)
     for rep in 1 2; do for c in $ABCFGS; do
-      echo "$(basename $v) $rep $c $(timed "$c")"
+      echo "$(basename $v) $rep $c $(stencil_timed "$c")"
     done; done
   done | tee "$out/ab.log"
   cp /tmp/stencil-own.cu "$CU" && make -j16 gk >/dev/null 2>&1
@@ -104,21 +99,13 @@ ab)
 sweep)
   : > "$out/sweep.log"
   for c in ${CFGS:-$DEFCFGS}; do
-    printf '%-52s %s\n' "$c" "$(timed "$c")" >> "$out/sweep.log"
+    printf '%-52s %s\n' "$c" "$(stencil_timed "$c")" >> "$out/sweep.log"
   done
   echo "sweep at ${SWEEP_SIZE:-512}^3, nt=96 (gk stencil --time, kernel time, one run each)"; cat "$out/sweep.log" ;;
 tests)
-  t0=$(date +%s)
-  make -j16 check TESTS="${TESTS:-tests/test_stencil_gpu_rx tests/test_stencil_gpu tests/test_spaces tests/test_stencil_multi_gpu tests/test_stencil_cli.sh}" > "$out/check.log" 2>&1
-  echo "check rc=$? ($(( $(date +%s) - t0 )) s)"; grep -E '^# (TOTAL|PASS|SKIP|FAIL|ERROR)' "$out/check.log"
-  cp tests/test_stencil*.log tests/test_spaces.log "$out/" 2>/dev/null
-  grep -h '^not ok' tests/test_stencil*.log tests/test_spaces.log | head -20 ;;
+  stencil_tests "$out" ;;
 tune)
-  c=$(mktemp -d /tmp/gk-tune.XXXXXX); s0=$(date +%s)
-  GK_CACHE_DIR=$c ./gktune --kernels=stencil --sizes="${TUNESIZES:-stencil=256,512}" --budget=${BUDGET:-200} -q > "$out/gktune.log" 2>&1
-  echo "gktune: rc=$? wall $(( $(date +%s) - s0 )) s"; tail -4 "$out/gktune.log"
-  cp "$c"/tune-*.txt "$out/" 2>/dev/null; grep -h 'kernel=stencil' "$c"/tune-*.txt
-  GK_CACHE_DIR=$c GK_DATA_DIR=/tmp/none timeout 150 "$GK" bench stencil --sizes=512 --steps=100 2>&1 | tee "$out/bench-tuned.log" ;;
+  stencil_tune "$out" "${TUNESIZES:-stencil=256,512}" "${BUDGET:-200}" ;;
 bench)
   [ -n "$BENCHCFGS" ] || echo "bench: set BENCHCFGS to the configurations to bench"
   for c in $BENCHCFGS; do

@@ -15,6 +15,7 @@
 # (stalls: ncu stall reasons and instruction mix of the configurations in
 # STALLCFGS).
 out=${OUT:-/tmp}
+. "$(dirname "$0")/stencil-parts.sh"
 GK=${GK:-./gk}
 export GK_CACHE_DIR=${GK_CACHE_DIR:-/tmp/gk-ring-cache}
 PARTS=${PARTS:-"tests ncu sweep bench"}
@@ -31,7 +32,7 @@ DESIGN=2,TSTEPS=2,BX=32,BY=8,RY=2,RX=2,ASYNC=1,MINB=2,ZC=256,UNROLL=2,RING=1"}
 timeab() {   # $1: label; prints one line per AB configuration, the sum last
   tot=0
   for c in $AB; do
-    g=$(timeout 60 "$GK" stencil --size=512 --steps=96 --device=gpu --time --config="$c" 2>&1 | grep 'GStencil' | sed 's/.*steps on gpu: //')
+    g=$(SWEEP_SIZE=512 stencil_timed "$c")
     printf '%s %-70s %s\n' "$1" "$c" "$g"
     v=$(echo "$g" | sed -n 's/.*s, \([0-9.]*\) GStencil.*/\1/p'); tot=$(awk "BEGIN{print $tot + ${v:-0}}")
   done
@@ -54,17 +55,9 @@ ab)
   if awk "BEGIN{exit !($s2 >= $s1)}"; then cp /tmp/stencil-v2.cu ../src/gpu/stencil.cu; echo "kept v2"; else echo "kept v1"; fi | tee -a "$out/ab.log"
   make -j16 >/dev/null 2>&1; make -j16 check TESTS= >/dev/null 2>&1 ;;
 tune)
-  c=$(mktemp -d /tmp/gk-tune.XXXXXX); s0=$(date +%s)
-  GK_CACHE_DIR=$c ./gktune --kernels=stencil --sizes='stencil=512' --budget=${BUDGET:-150} -q > "$out/gktune.log" 2>&1
-  echo "gktune: rc=$? wall $(( $(date +%s) - s0 )) s"; tail -4 "$out/gktune.log"
-  cp "$c"/tune-*.txt "$out/" 2>/dev/null; grep -h 'kernel=stencil' "$c"/tune-*.txt
-  GK_CACHE_DIR=$c GK_DATA_DIR=/tmp/none timeout 150 "$GK" bench stencil --sizes=512 --steps=100 2>&1 | tee "$out/bench-tuned.log" ;;
+  stencil_tune "$out" 'stencil=512' "${BUDGET:-150}" ;;
 tests)
-  t0=$(date +%s)
-  make -j16 check TESTS="${TESTS:-tests/test_stencil_gpu_rx tests/test_stencil_gpu tests/test_spaces tests/test_stencil_multi_gpu tests/test_stencil_cli.sh}" > "$out/check.log" 2>&1
-  echo "check rc=$? ($(( $(date +%s) - t0 )) s)"; grep -E '^# (TOTAL|PASS|SKIP|FAIL|ERROR)' "$out/check.log"
-  cp tests/test_stencil*.log tests/test_spaces.log "$out/" 2>/dev/null
-  grep -h '^not ok' tests/test_stencil*.log tests/test_spaces.log | head -20 ;;
+  stencil_tests "$out" ;;
 ncu)
   NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
   echo "ncu: ${NCU:-none}"
@@ -146,8 +139,7 @@ DESIGN=1,BX=64,BY=2,RY=4,RX=2,ASYNC=1,MINB=0,UNROLL=2
   CFGS=${CFGS:-$SETCFGS}
   : > "$out/sweep.log"
   for c in $CFGS; do
-    r=$(timeout 60 "$GK" stencil --size=${SWEEP_SIZE:-512} --steps=96 --device=gpu --time --config="$c" 2>&1 | grep 'GStencil' | sed 's/.*steps on gpu: //')
-    printf '%-52s %s\n' "$c" "$r" >> "$out/sweep.log"
+    printf '%-52s %s\n' "$c" "$(stencil_timed "$c")" >> "$out/sweep.log"
   done
   echo "sweep at ${SWEEP_SIZE:-512}^3, nt=96 (gk stencil --time, kernel time, one run each)"; cat "$out/sweep.log" ;;
 benchbest)
