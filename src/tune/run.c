@@ -319,6 +319,15 @@ static int ranking(tuner *T, const char *kernel, int64_t size, const meas **out,
 
 /* ---------------------------------------------------------------- a kernel */
 
+/* 1 if c is among list[0..n-1]. */
+static int listed(const gk_config *list, int n, const gk_config *c)
+{
+    for (int i = 0; i < n; i++)
+        if (!memcmp(&list[i], c, sizeof *c))
+            return 1;
+    return 0;
+}
+
 /* The stored configurations gk would run t at size with (gk__tune_stored)
  * that are not among have[0..nhave-1], appended at have[nhave]; returns
  * how many (0..2). */
@@ -326,13 +335,9 @@ static int stored_candidates(tuner *T, const gk_tunable *t, int64_t size, gk_con
 {
     gk_config now[2];
     int n = gk__tune_stored(&T->dev, T->dir, T->data_dir, t->kernel, size, now), added = 0;
-    for (int i = 0; i < n; i++) {
-        int dup = 0;
-        for (int j = 0; j < nhave + added; j++)
-            dup |= !memcmp(&have[j], &now[i], sizeof now[i]);
-        if (!dup)
+    for (int i = 0; i < n; i++)
+        if (!listed(have, nhave + added, &now[i]))
             have[nhave + added++] = now[i];
-    }
     return added;
 }
 
@@ -404,9 +409,7 @@ static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *class
                     gk_config_format(&c, cs, sizeof cs);
                     if (find(T, t->kernel, c0, cs) || (s->reject && s->reject(&c, &T->dev, why, sizeof why)))
                         continue;
-                    int dup = 0;
-                    for (int q = 0; q < nlist; q++) dup |= !memcmp(&list[q], &c, sizeof c);
-                    if (!dup && nlist < (int)N) list[nlist++] = c;
+                    if (!listed(list, nlist, &c) && nlist < (int)N) list[nlist++] = c;
                 }
                 mul *= nv;
             }

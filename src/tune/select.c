@@ -39,13 +39,44 @@ int gk__tune_usable(const gk_space *s, const gk_config *cfg, const gk_device_inf
     return 0;
 }
 
+/* What looking a kernel up in one stored table (lookup) found. */
+enum { LK_FOUND, LK_NO_FILE, LK_CORRUPT, LK_OTHER_KEY, LK_NO_ENTRY, LK_UNUSABLE };
+
+/* The entry of t nearest size in the table at path, for device d (key: its
+ * key): LK_FOUND, *cfg and its size class in *esize when it is current (the
+ * kernel's source hash) and usable on d.  The table must carry the key
+ * exactly, or with model set only the same device model (a shipped table).
+ * LK_CORRUPT leaves the load's message in gk_last_error(); LK_OTHER_KEY
+ * gives the table's key in other (when not NULL); LK_UNUSABLE the reason in
+ * why. */
+static int lookup(const gk_tunable *t, const gk_device_info *d, const char *key, const char *path, int model,
+                  int64_t size, gk_config *cfg, int64_t *esize, char *other, size_t on, char *why, size_t wn)
+{
+    gk_cache c;
+    gk_status st = gk__cache_load(path, &c);
+    if (st)
+        return st == GK_ECACHE ? LK_CORRUPT : LK_NO_FILE;
+    if (model ? !same_model(c.key, key) : strcmp(c.key, key) != 0) {
+        if (other) snprintf(other, on, "%s", c.key);
+        return LK_OTHER_KEY;
+    }
+    const gk_cache_entry *e = gk__cache_nearest(&c, t->kernel, size, gk__tunable_source_hash(t));
+    if (!e)
+        return LK_NO_ENTRY;
+    if (!gk__tune_usable(t->space, &e->cfg, d, why, wn))
+        return LK_UNUSABLE;
+    *cfg = e->cfg;
+    if (esize) *esize = e->size;
+    return LK_FOUND;
+}
+
 gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
                           const char *kernel, int64_t size, gk_config *cfg,
                           gk_config_source *src, char *detail, size_t n)
 {
     const gk_device_info d = *dev;
-    char key[512], path[4200], why[1024] = "", bad[512];
-    gk_cache c;
+    char key[512], other[512], path[4200], why[1024] = "", bad[512];
+    int64_t esize = 0;
     gk_config_clear(cfg);
     *src = GK_CONFIG_DEFAULT;
     if (detail) snprintf(detail, n, "no GPU");
@@ -54,46 +85,45 @@ gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, cons
         gk__clear_error();
         return GK_OK;
     }
-    uint64_t source = gk__tunable_source_hash(t);
     gk__tune_key(&d, key, sizeof key);
 
     if (cache_dir && *cache_dir) {
         gk__cache_path(cache_dir, key, path, sizeof path);
-        gk_status st = gk__cache_load(path, &c);
-        if (st == GK_OK && strcmp(c.key, key)) {
+        switch (lookup(t, &d, key, path, 0, size, cfg, &esize, other, sizeof other, bad, sizeof bad)) {
+        case LK_FOUND:
+            *src = GK_CONFIG_CACHE;
+            if (detail) snprintf(detail, n, "%s, size class %lld", path, (long long)esize);
+            return GK_OK;
+        case LK_OTHER_KEY: {
             char diff[256];
-            gk__tune_key_diff(key, c.key, diff, sizeof diff);
+            gk__tune_key_diff(key, other, diff, sizeof diff);
             snprintf(why, sizeof why, "tuning cache stale (%s): run gktune", diff);
-        } else if (st == GK_OK) {
-            const gk_cache_entry *e = gk__cache_nearest(&c, kernel, size, source);
-            if (e && gk__tune_usable(t->space, &e->cfg, &d, bad, sizeof bad)) {
-                *cfg = e->cfg;
-                *src = GK_CONFIG_CACHE;
-                if (detail) snprintf(detail, n, "%s, size class %lld", path, (long long)e->size);
-                return GK_OK;
-            }
-            if (e)
-                snprintf(why, sizeof why, "tuning cache entry for %s ignored: %s", kernel, bad);
-            else
-                snprintf(why, sizeof why, "tuning cache has no current entry for %s (kernel changed or not tuned): run gktune", kernel);
-        } else if (st == GK_ECACHE) {
+            break;
+        }
+        case LK_UNUSABLE:
+            snprintf(why, sizeof why, "tuning cache entry for %s ignored: %s", kernel, bad);
+            break;
+        case LK_NO_ENTRY:
+            snprintf(why, sizeof why, "tuning cache has no current entry for %s (kernel changed or not tuned): run gktune", kernel);
+            break;
+        case LK_CORRUPT:
             snprintf(why, sizeof why, "tuning cache ignored: %s", gk_last_error());
-        } else {
+            break;
+        default:
             snprintf(why, sizeof why, "no tuning cache for this device");
         }
     } else {
         snprintf(why, sizeof why, "no tuning cache directory");
     }
-    shipped_path(data_dir, key, path, sizeof path);
-    if (data_dir && *data_dir && gk__cache_load(path, &c) == GK_OK && same_model(c.key, key)) {
-        const gk_cache_entry *e = gk__cache_nearest(&c, kernel, size, source);
-        if (e && gk__tune_usable(t->space, &e->cfg, &d, bad, sizeof bad)) {
-            *cfg = e->cfg;
+    if (data_dir && *data_dir) {
+        shipped_path(data_dir, key, path, sizeof path);
+        int r = lookup(t, &d, key, path, 1, size, cfg, &esize, NULL, 0, bad, sizeof bad);
+        if (r == LK_FOUND) {
             *src = GK_CONFIG_SHIPPED;
-            if (detail) snprintf(detail, n, "%s; %s, size class %lld", why, path, (long long)e->size);
+            if (detail) snprintf(detail, n, "%s; %s, size class %lld", why, path, (long long)esize);
             return GK_OK;
         }
-        if (e) {
+        if (r == LK_UNUSABLE) {
             size_t l = strlen(why);
             snprintf(why + l, sizeof why - l, "%sshipped table entry for %s ignored: %s", l ? "; " : "", kernel, bad);
         }
@@ -109,24 +139,21 @@ int gk__tune_stored(const gk_device_info *dev, const char *cache_dir, const char
     const gk_tunable *t = gk__tunable_find(kernel);
     char key[512], path[4200], why[512];
     int n = 0;
-    gk_cache c;
     if (!t)
         return 0;
     gk__tune_key(dev, key, sizeof key);
     for (int shipped = 0; shipped < 2; shipped++) {
         const char *dir = shipped ? data_dir : cache_dir;
+        gk_config cfg;
         if (!dir || !*dir)
             continue;
         if (shipped)
             shipped_path(dir, key, path, sizeof path);
         else
             gk__cache_path(dir, key, path, sizeof path);
-        if (gk__cache_load(path, &c) != GK_OK || (shipped ? !same_model(c.key, key) : strcmp(c.key, key) != 0))
-            continue;
-        const gk_cache_entry *e = gk__cache_nearest(&c, kernel, size, gk__tunable_source_hash(t));
-        if (e && gk__tune_usable(t->space, &e->cfg, dev, why, sizeof why)
-            && (n == 0 || memcmp(&out[0], &e->cfg, sizeof e->cfg)))
-            out[n++] = e->cfg;
+        if (lookup(t, dev, key, path, shipped, size, &cfg, NULL, NULL, 0, why, sizeof why) == LK_FOUND
+            && (n == 0 || memcmp(&out[0], &cfg, sizeof cfg)))
+            out[n++] = cfg;
     }
     gk__clear_error();
     return n;
