@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 static double t_start;
-static double T(void) { return gk_wtime() - t_start; }
+static double T(void) { return gk__wtime() - t_start; }
 
 static int32_t the_V = 25000;
 
@@ -42,19 +42,19 @@ static void *start(void *arg)
 
 int main(int argc, char **argv)
 {
-    t_start = gk_wtime();
+    t_start = gk__wtime();
     if (argc < 2) {
         start(NULL);
         return 0;
     }
     pthread_t th;
     pthread_create(&th, NULL, start, NULL);
-    gk_apsp_graph *g = NULL;
+    gk__apsp_graph *g = NULL;
     double t0 = T();
-    gk_status st = gk_apsp_graph_read(argv[1], GK_FORMAT_NTHU, 0, 0, &g);
+    gk_status st = gk__apsp_graph_read(argv[1], GK_FORMAT_NTHU, 0, 0, &g);
     double t1 = T();
     pthread_join(th, NULL);
     printf("  main: read %s %.4f s (%s), joined at %.4f s\n", argv[1], t1 - t0, st ? "failed" : "ok", T());
-    gk_apsp_graph_free(g);
+    gk__apsp_graph_free(g);
     return 0;
 }

@@ -8,6 +8,7 @@
  * reference is the naive 64-bit loop of test_apsp_ref.h. */
 #include "gk.h"
 #include "tap.h"
+#include "test_api.h"
 #include "test_apsp16_cases.h"
 #include "cpu/apsp_cpu.h"
 #include "api/context.h"
@@ -47,10 +48,10 @@ static void check_matrix(gk_context *ctx, const int32_t *init, int32_t V, const 
         if (init[i] < T16_INF && init[i] > max_entry) max_entry = init[i];
     int precisions[] = { 16, 32, 0 };
     for (int p = 0; p < 3; p++) {
-        gk_apsp_options o = { 0, NULL, precisions[p] };
-        gk_report rep;
+        gk_apsp_options o = t_apsp_opts(0, NULL, precisions[p]);
+        gk_report rep = t_report();
         memcpy(d, init, bytes);
-        st = gk_apsp_solve(ctx, d, V, &o, &rep);
+        st = t_apsp_solve(ctx, d, V, &o, &rep);
         int want_prec = precisions[p] == 32 ? 32 : precisions[p] == 16 ? (needs32 ? 32 : 16)
                         : max_entry >= T16_CAP ? 32 : needs32 ? 32 : 16;
         ok(st == GK_OK && memcmp(d, want, bytes) == 0 && rep.precision == want_prec && *rep.precision_detail,
@@ -123,23 +124,33 @@ int main(void)
         int stok = gk__apsp_cpu16(init, m16, V) == GK_OK && gk__apsp16_resolve(init, m16, V, a, &how) == GK_OK;
         ok(stok && how == GK_APSP16_NOT_EXACT && ((unsigned char *)a)[bytes - 1] == 0x55,
            "a band too wide to look at: not settled, output untouched (%s)", gk__apsp16_how_text(how));
-        gk_apsp_options o16 = { 0, NULL, 16 }, o32 = { 0, NULL, 32 };
-        gk_report r16, r32;
+        gk_apsp_options o16 = t_apsp_opts(0, NULL, 16), o32 = t_apsp_opts(0, NULL, 32);
+        gk_report r16 = t_report(), r32 = t_report();
         memcpy(a, init, bytes);
         memcpy(b, init, bytes);
-        ok(gk_apsp_solve(ctx, a, V, &o16, &r16) == GK_OK && gk_apsp_solve(ctx, b, V, &o32, &r32) == GK_OK
+        ok(t_apsp_solve(ctx, a, V, &o16, &r16) == GK_OK && t_apsp_solve(ctx, b, V, &o32, &r32) == GK_OK
            && memcmp(a, b, bytes) == 0 && r16.precision == 32,
            "a band too wide: --precision=16 reruns in 32 bits, output == the 32-bit one (%s)", r16.precision_detail);
         free(init); free(a); free(b); free(m16);
     }
 
     /* the front door's rules */
-    ok(gk_apsp_prepare(ctx, 100, NULL) == GK_OK, "gk_apsp_prepare on the CPU: nothing to do");
-    ok(gk_apsp_prepare(ctx, 0, NULL) == GK_EINVAL, "gk_apsp_prepare refuses V = 0: %s", gk_last_error());
-    ok(gk_apsp_prepare(NULL, 10, NULL) == GK_EINVAL, "gk_apsp_prepare refuses no context");
+    {
+        gk_apsp_problem pr;
+        gk_apsp_plan *plan = NULL;
+        gk_apsp_problem_init(&pr, 100);
+        ok(gk_apsp_plan_create(ctx, &pr, NULL, &plan) == GK_OK && plan, "a plan on the CPU");
+        gk_apsp_plan_destroy(plan);
+        plan = (gk_apsp_plan *)&pr;   /* not touched by a failure but set to NULL */
+        gk_apsp_problem_init(&pr, 0);
+        ok(gk_apsp_plan_create(ctx, &pr, NULL, &plan) == GK_EINVAL && !plan, "a plan refuses V = 0: %s",
+           gk_last_error());
+        gk_apsp_problem_init(&pr, 10);
+        ok(gk_apsp_plan_create(NULL, &pr, NULL, &plan) == GK_EINVAL && !plan, "a plan refuses no context");
+    }
     int32_t one = 0;
-    gk_apsp_options o = { 0, NULL, 24 };
-    ok(gk_apsp_solve(ctx, &one, 1, &o, NULL) == GK_EINVAL && strstr(gk_last_error(), "precision 24"),
+    gk_apsp_options o = t_apsp_opts(0, NULL, 24);
+    ok(t_apsp_solve(ctx, &one, 1, &o, NULL) == GK_EINVAL && strstr(gk_last_error(), "precision 24"),
        "precision 24 is refused: %s", gk_last_error());
     gk_context_destroy(ctx);
     /* the memory the front door asks for: the 16-bit CPU path's tiles and

@@ -152,7 +152,7 @@ cmp -s "$T/heavy.a" "$T/heavy.want"; t_result $? "a weight above the cap: the ex
 t_fails "a bad --precision" 2 "precision.*'8' is not auto, 16 or 32" "$GK" apsp --precision=8 "$T/g1" "$T/x"
 [ ! -e "$T/x" ]; t_result $? "no output after a bad --precision"
 # ---- the output streamed while the result comes back from the GPU
-# (gk_apsp_solve_write): small staging chunks (GK_APSP_STAGE_BYTES, a testing
+# (gk__apsp_run_write): small staging chunks (GK_APSP_STAGE_BYTES, a testing
 # knob) so that V = 1000 takes many chunks, and an odd size so that the last
 # one is short; the bytes equal the CPU's for both widths and both formats.
 t_ok "gen 1000 vertices" "$GK" gen apsp --vertices=1000 --edges=20000 --seed=14 --max-weight=1000 "$T/s.in"

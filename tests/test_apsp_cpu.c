@@ -2,7 +2,9 @@
  * 64-bit reference of test_apsp_ref.h: random graphs of awkward sizes and
  * kinds, the reader's rules, the generator. */
 #include "gk.h"
+#include "api/commands.h"
 #include "tap.h"
+#include "test_api.h"
 #include "test_apsp_ref.h"
 #include "cpu/apsp_cpu.h"
 
@@ -23,7 +25,7 @@ static void check_graph(int32_t V, int kind)
     int32_t rv = 0, maxw = -1;
     int64_t re = -1;
     ok(ref_write_graph(tmp, &g) == 0, "write %s graph V=%d", ref_kind_name[kind], V);
-    gk_status st = gk_apsp_read(tmp, &got, &rv, &re, &maxw);
+    gk_status st = gk__apsp_read(tmp, &got, &rv, &re, &maxw);
     ok(st == GK_OK && rv == V && re == g.E, "read back V=%d E=%lld %s", V, (long long)g.E, st ? gk_last_error() : "");
     if (st) return;
     ok(memcmp(got, init, bytes) == 0, "initial matrix (duplicates keep the minimum, self-loops ignored) V=%d %s",
@@ -49,7 +51,7 @@ static void bad_input(const char *name, const int32_t *w, size_t n, size_t extra
 {
     int32_t *d = (int32_t *)1, V;
     write_raw(tmp, w, n, extra);
-    gk_status st = gk_apsp_read(tmp, &d, &V, NULL, NULL);
+    gk_status st = gk__apsp_read(tmp, &d, &V, NULL, NULL);
     const char *m = gk_last_error();
     ok(st == want && d == NULL && strstr(m, tmp) && strstr(m, needle) && !strchr(m, '\n'),
        "rejects %s: %s", name, m);
@@ -89,18 +91,18 @@ int main(void)
     bad_input("a matrix too large for memory", huge, 2, 0, GK_ENOMEM, "needs");
     int32_t *d;
     int32_t V;
-    ok(gk_apsp_read("/nonexistent/graph", &d, &V, NULL, NULL) == GK_EIO && strstr(gk_last_error(), "/nonexistent/graph"),
+    ok(gk__apsp_read("/nonexistent/graph", &d, &V, NULL, NULL) == GK_EIO && strstr(gk_last_error(), "/nonexistent/graph"),
        "a missing file names itself");
     int32_t edge_max[] = { 2, 1, 0, 1, GK_APSP_MAX_WEIGHT };
     write_raw(tmp, edge_max, 5, 0);
-    ok(gk_apsp_read(tmp, &d, &V, NULL, NULL) == GK_OK && d[1] == GK_APSP_MAX_WEIGHT && d[2] == GK_APSP_INF,
+    ok(gk__apsp_read(tmp, &d, &V, NULL, NULL) == GK_OK && d[1] == GK_APSP_MAX_WEIGHT && d[2] == GK_APSP_INF,
        "weight 1073741822 is allowed");
     free(d);
 
     /* the generator: reproducible, valid, no self-loops */
     char t2[300];
     snprintf(t2, sizeof t2, "%s.b", tmp);
-    ok(gk_apsp_generate(tmp, 500, 20000, 7, 99) == GK_OK && gk_apsp_generate(t2, 500, 20000, 7, 99) == GK_OK,
+    ok(gk__apsp_generate_nthu(tmp, 500, 20000, 7, 99) == GK_OK && gk__apsp_generate_nthu(t2, 500, 20000, 7, 99) == GK_OK,
        "generate twice with one seed");
     FILE *a = fopen(tmp, "rb"), *b = fopen(t2, "rb");
     static int32_t ba[60003], bb[60003];   /* one more than the file: fread must stop short */
@@ -113,23 +115,23 @@ int main(void)
         valid &= s >= 0 && s < 500 && t >= 0 && t < 500 && s != t && w >= 0 && w <= 99;
     }
     ok(valid, "generated edges are in range, weights in [0, 99], no self-loops");
-    ok(gk_apsp_generate(t2, 500, 20000, 8, 99) == GK_OK, "generate with another seed");
+    ok(gk__apsp_generate_nthu(t2, 500, 20000, 8, 99) == GK_OK, "generate with another seed");
     b = fopen(t2, "rb");
     nb = fread(bb, 4, 60003, b);
     fclose(b);
     ok(memcmp(ba, bb, sizeof ba) != 0, "another seed, another graph");
     unlink(t2);
-    ok(gk_apsp_generate(t2, 0, 5, 1, 9) == GK_EINVAL && access(t2, F_OK) != 0, "V = 0 is refused, no file made");
+    ok(gk__apsp_generate_nthu(t2, 0, 5, 1, 9) == GK_EINVAL && access(t2, F_OK) != 0, "V = 0 is refused, no file made");
 
     /* the writer */
     int32_t m[4] = { 0, 5, GK_APSP_INF, 0 };
-    ok(gk_apsp_write(tmp, m, 2) == GK_OK, "write a 2x2 matrix");
+    ok(gk__apsp_write(tmp, m, 2) == GK_OK, "write a 2x2 matrix");
     a = fopen(tmp, "rb");
     int32_t r[5];
     na = fread(r, 4, 5, a);
     fclose(a);
     ok(na == 4 && !memcmp(r, m, sizeof m), "the output file is the raw matrix");
-    ok(gk_apsp_write("/nonexistent/dir/out", m, 2) == GK_EIO, "an unwritable output fails");
+    ok(gk__apsp_write("/nonexistent/dir/out", m, 2) == GK_EIO, "an unwritable output fails");
     unlink(tmp);
 
     /* the front door's argument rules */
@@ -140,12 +142,12 @@ int main(void)
     ok(gk_context_create(NULL, &o) == GK_EINVAL, "gk_context_create without a place for the context");
     if (gk_context_create(&ctx, &o) == GK_OK) {
         int32_t neg[4] = { 0, -7, 3, 0 }, big[4] = { 0, 1, GK_APSP_INF + 1, 0 };
-        ok(gk_apsp_solve(ctx, neg, 2, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "(0, 1) = -7"),
+        ok(t_apsp_solve(ctx, neg, 2, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "(0, 1) = -7"),
            "a negative entry is refused: %s", gk_last_error());
-        ok(gk_apsp_solve(ctx, big, 2, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "(1, 0)"),
+        ok(t_apsp_solve(ctx, big, 2, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "(1, 0)"),
            "an entry above INF is refused: %s", gk_last_error());
-        ok(gk_apsp_solve(ctx, NULL, 5, NULL, NULL) == GK_EINVAL, "no matrix: refused, no crash");
-        ok(gk_apsp_solve(NULL, m, 2, NULL, NULL) == GK_EINVAL, "no context: refused, no crash");
+        ok(t_apsp_solve(ctx, NULL, 5, NULL, NULL) == GK_EINVAL, "no matrix: refused, no crash");
+        ok(t_apsp_solve(NULL, m, 2, NULL, NULL) == GK_EINVAL, "no context: refused, no crash");
         gk_context_destroy(ctx);
     }
     return done_testing();

@@ -7,6 +7,7 @@
 #endif
 #include "gk.h"
 #include "tap.h"
+#include "test_api.h"
 #include "test_apsp_ref.h"
 #include "test_apsp16_cases.h"
 
@@ -27,8 +28,8 @@ static void check_graph(int32_t V, int kind)
     size_t bytes = (size_t)V * V * sizeof(int32_t);
     int32_t *want = ref_matrix(&g), *gpu = ref_matrix(&g), *cpu = ref_matrix(&g);
     ref_fw(want, V);
-    gk_report rep;
-    gk_status st = gk_apsp_solve(gpu_ctx, gpu, V, NULL, &rep);
+    gk_report rep = t_report();
+    gk_status st = t_apsp_solve(gpu_ctx, gpu, V, NULL, &rep);
     ok(st == GK_OK && rep.backend == GK_BACKEND_GPU && rep.compute >= 0 && rep.h2d >= 0 && *rep.config,
        "the report says GPU, a configuration and the phases");
     ok(st == GK_OK && memcmp(gpu, want, bytes) == 0, "GPU == naive reference, V=%d %s %s", V, ref_kind_name[kind],
@@ -70,10 +71,10 @@ static void check16(const int32_t *init, int32_t V, const char *what)
         if (init[i] < T16_INF && init[i] > max_entry) max_entry = init[i];
     int precisions[] = { 16, 32, 0 };
     for (int p = 0; p < 3; p++) {
-        gk_apsp_options o = { 0, NULL, precisions[p] };
-        gk_report rep;
+        gk_apsp_options o = t_apsp_opts(0, NULL, precisions[p]);
+        gk_report rep = t_report();
         memcpy(d, init, bytes);
-        st = gk_apsp_solve(gpu_ctx, d, V, &o, &rep);
+        st = t_apsp_solve(gpu_ctx, d, V, &o, &rep);
         int want_prec = precisions[p] == 32 ? 32 : precisions[p] == 16 ? (needs32 ? 32 : 16)
                         : max_entry >= T16_CAP ? 32 : needs32 ? 32 : 16;
         ok(st == GK_OK && memcmp(d, want, bytes) == 0 && rep.precision == want_prec && rep.backend == GK_BACKEND_GPU,
@@ -87,8 +88,8 @@ static void check16(const int32_t *init, int32_t V, const char *what)
 static void check_ctx(const char *cfgtext, int32_t V, int baseline)
 {
     gk_config cfg;
-    gk_config_clear(&cfg);
-    if (cfgtext) gk_config_parse(cfgtext, &cfg);
+    gk__config_clear(&cfg);
+    if (cfgtext) gk__config_parse(cfgtext, &cfg);
     ref_graph g = ref_random_graph(V, G_DENSE);
     size_t bytes = (size_t)V * V * sizeof(int32_t);
     int32_t *init = ref_matrix(&g), *want = ref_matrix(&g), *got = malloc(bytes);
@@ -133,8 +134,8 @@ static void check_ctx(const char *cfgtext, int32_t V, int baseline)
 static void check_lookahead(const char *cfgtext, int bits, int32_t V, int kind)
 {
     gk_config cfg;
-    gk_config_clear(&cfg);
-    if (cfgtext) gk_config_parse(cfgtext, &cfg);
+    gk__config_clear(&cfg);
+    if (cfgtext) gk__config_parse(cfgtext, &cfg);
     ref_graph g = ref_random_graph(V, kind);
     size_t bytes = (size_t)V * V * sizeof(int32_t);
     int32_t *init = ref_matrix(&g), *want = ref_matrix(&g), *got = malloc(bytes);
@@ -196,18 +197,26 @@ int main(void)
         check16(init, V, t16_name[c]);
         free(init);
     }
-    /* gk_apsp_prepare ahead of the solve (a configuration NVRTC compiles):
-     * the solve then loads the offered image; the result is the reference */
+    /* a plan with a configuration NVRTC compiles, made once, executed
+     * twice on host memory: each result is the reference */
     {
         ref_graph g = ref_random_graph(300, G_SPARSE);
-        int32_t *want = ref_matrix(&g), *d = ref_matrix(&g);
+        int32_t *want = ref_matrix(&g);
         ref_fw(want, 300);
-        gk_apsp_options po = { 0, "APSP_TILE=64,APSP_TM=4,APSP_TN=4,APSP_BK=16,APSP_UNROLL=4", 32 };
-        gk_status pst = gk_apsp_prepare(gpu_ctx, 300, &po);
-        ok(pst == GK_OK && gk_apsp_solve(gpu_ctx, d, 300, &po, NULL) == GK_OK
-           && memcmp(d, want, (size_t)300 * 300 * sizeof *d) == 0,
-           "gk_apsp_prepare, then gk_apsp_solve with its configuration == reference %s", pst ? gk_last_error() : "");
-        free(g.e); free(want); free(d);
+        gk_apsp_options po = t_apsp_opts(0, "APSP_TILE=64,APSP_TM=4,APSP_TN=4,APSP_BK=16,APSP_UNROLL=4", 32);
+        gk_apsp_problem pr;
+        gk_apsp_plan *plan = NULL;
+        gk_apsp_problem_init(&pr, 300);
+        gk_status pst = gk_apsp_plan_create(gpu_ctx, &pr, &po, &plan);
+        for (int r = 0; r < 2; r++) {
+            int32_t *e = ref_matrix(&g);
+            gk_status st = pst ? pst : gk_apsp_plan_execute(gpu_ctx, plan, e, NULL);
+            ok(st == GK_OK && memcmp(e, want, (size_t)300 * 300 * sizeof *e) == 0,
+               "a plan with an NVRTC configuration, execution %d == reference %s", r + 1, st ? gk_last_error() : "");
+            free(e);
+        }
+        gk_apsp_plan_destroy(plan);
+        free(g.e); free(want);
     }
     int32_t sizes16[] = { 1, 127, 128, 129, 300, 1000 };
     for (size_t s = 0; s < sizeof sizes16 / sizeof sizes16[0]; s++)
@@ -243,23 +252,23 @@ int main(void)
     check_ctx("APSP_BK=64,APSP_UNROLL=2,APSP_MINB=1", 400, 0);
 
     gk_config bad;
-    gk_config_clear(&bad);
-    gk_config_set(&bad, "APSP_TM", 5);
+    gk__config_clear(&bad);
+    gk__config_set(&bad, "APSP_TM", 5);
     gk_apsp_gpu *c;
     ok(gk__apsp_gpu_open(&c, &dev, NULL, 100, &bad) == GK_EINVAL && strstr(gk_last_error(), "multiples of 4"),
        "a thread tile that is not a multiple of 4 is rejected: %s", gk_last_error());
-    gk_config_clear(&bad);
-    gk_config_set(&bad, "APSP_NOPE", 1);
+    gk__config_clear(&bad);
+    gk__config_set(&bad, "APSP_NOPE", 1);
     ok(gk__apsp_gpu_open(&c, &dev, NULL, 100, &bad) == GK_EINVAL, "an unknown parameter is rejected: %s", gk_last_error());
     char w[256];
-    gk_config_clear(&bad);
-    gk_config_set(&bad, "APSP_TILE", 192);
-    gk_config_set(&bad, "APSP_TM", 4);
-    gk_config_set(&bad, "APSP_TN", 4);
+    gk__config_clear(&bad);
+    gk__config_set(&bad, "APSP_TILE", 192);
+    gk__config_set(&bad, "APSP_TM", 4);
+    gk__config_set(&bad, "APSP_TN", 4);
     gk_config full;
     ok(gk__space_complete(&gk__space_apsp, &bad, &full) == GK_OK && gk__space_apsp.reject(&full, NULL, w, sizeof w) == 1
        && strstr(w, "2304"), "2304 threads are rejected: %s", w);
-    gk_config_clear(&bad);
+    gk__config_clear(&bad);
     ok(gk__space_complete(&gk__space_apsp, &bad, &full) == GK_OK && gk__space_apsp.reject(&full, NULL, w, sizeof w) == 0,
        "the defaults are valid");
     gk_context_destroy(gpu_ctx);

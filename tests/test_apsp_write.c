@@ -1,9 +1,9 @@
-/* test_apsp_write.c - gk_apsp_solve_write: the file it writes is byte for
+/* test_apsp_write.c - gk__apsp_run_write: the file it writes is byte for
  * byte gk_apsp_solve + gk_apsp_write_format's (raw and .npy, every
  * precision), dist holds the result, a failed write leaves no file and the
  * context usable.  On the GPU (when one is usable) the result comes back in
  * small chunks (GK_APSP_STAGE_BYTES) while the previous one is written.
- * gk_apsp_graph_read + gk_apsp_solve_graph_write (the matrix made on the
+ * gk__apsp_graph_read + gk__apsp_graph_run_write (the matrix made on the
  * GPU from the edge list): the same file and the same lanes' choice as
  * gk_apsp_read_format + gk_apsp_solve + gk_apsp_write_format on graphs with
  * duplicates, self-loops, isolated vertices, V = 1, weights at the 16-bit
@@ -12,7 +12,9 @@
 #include "config.h"
 #endif
 #include "gk.h"
+#include "api/commands.h"
 #include "tap.h"
+#include "test_api.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +27,36 @@
 /* src/gpu/apsp_gpu.h (which needs CUDA's headers): the staging chunk size */
 gk_status gk__apsp_gpu_set_stage_bytes(size_t bytes);
 #endif
+
+/* gk__apsp_run_write and gk__apsp_graph_run_write through a plan made for
+ * the job and destroyed after it (what gk apsp does). */
+static gk_status run_write(gk_context *ctx, int32_t *d, int32_t V, const gk_apsp_options *o, const char *out,
+                           gk_format fmt, gk_report *rep, gk__apsp_write_report *wr)
+{
+    gk_apsp_problem p;
+    gk_apsp_plan *plan = NULL;
+    gk_apsp_problem_init(&p, V);
+    gk_status st = gk_apsp_plan_create(ctx, &p, o, &plan);
+    if (!st)
+        st = gk__apsp_run_write(ctx, plan, d, out, fmt, rep, wr);
+    gk_apsp_plan_destroy(plan);
+    return st;
+}
+
+static gk_status graph_run_write(gk_context *ctx, gk__apsp_graph *g, const gk_apsp_options *o, const char *out,
+                                 gk_format fmt, gk_report *rep, gk__apsp_write_report *wr)
+{
+    gk_apsp_problem p;
+    gk_apsp_plan *plan = NULL;
+    int32_t V = 0;
+    gk__apsp_graph_info(g, &V, NULL, NULL);
+    gk_apsp_problem_init(&p, V);
+    gk_status st = gk_apsp_plan_create(ctx, &p, o, &plan);
+    if (!st)
+        st = gk__apsp_graph_run_write(ctx, plan, g, out, fmt, rep, wr);
+    gk_apsp_plan_destroy(plan);
+    return st;
+}
 
 static char dir[4096];
 
@@ -62,10 +94,10 @@ static void run(gk_context *ctx, const char *name, const int32_t *init, int32_t 
     int32_t *ref = malloc(bytes), *d = malloc(bytes);
     char rawref[4200], npyref[4200], out[4200];
     memcpy(ref, init, bytes);
-    gk_apsp_options o = { 0, NULL, 32 };
+    gk_apsp_options o = t_apsp_opts(0, NULL, 32);
     snprintf(rawref, sizeof rawref, "%s/ref.raw", dir);
     snprintf(npyref, sizeof npyref, "%s/ref.npy", dir);
-    if (gk_apsp_solve(ctx, ref, V, &o, NULL) || gk_apsp_write_format(rawref, GK_FORMAT_AUTO, ref, V)
+    if (t_apsp_solve(ctx, ref, V, &o, NULL) || gk_apsp_write_format(rawref, GK_FORMAT_AUTO, ref, V)
         || gk_apsp_write_format(npyref, GK_FORMAT_AUTO, ref, V)) {
         printf("Bail out! reference: %s\n", gk_last_error());
         exit(1);
@@ -78,11 +110,11 @@ static void run(gk_context *ctx, const char *name, const int32_t *init, int32_t 
     int precs[] = { 32, 16, 0 };
     for (int p = 0; p < 3; p++)
         for (int npy = 0; npy < 2; npy++) {
-            gk_apsp_options po = { 0, NULL, precs[p] };
-            gk_apsp_write_report wr;
+            gk_apsp_options po = t_apsp_opts(0, NULL, precs[p]);
+            gk__apsp_write_report wr;
             memcpy(d, init, bytes);
             snprintf(out, sizeof out, "%s/out%s", dir, npy ? ".npy" : "");
-            gk_status st = gk_apsp_solve_write(ctx, d, V, &po, out, GK_FORMAT_AUTO, NULL, &wr);
+            gk_status st = run_write(ctx, d, V, &po, out, GK_FORMAT_AUTO, NULL, &wr);
             ok(st == GK_OK && same_file(out, npy ? npyref : rawref) && memcmp(d, ref, bytes) == 0,
                "%s, precision %d, %s: the file == solve + write's, dist == the result %s", name, precs[p],
                npy ? "npy" : "raw", st ? gk_last_error() : "");
@@ -94,38 +126,38 @@ static void run(gk_context *ctx, const char *name, const int32_t *init, int32_t 
         }
     /* with the check: written after it passed, not streamed */
     {
-        gk_apsp_options po = { 1, NULL, 0 };
-        gk_apsp_write_report wr;
+        gk_apsp_options po = t_apsp_opts(1, NULL, 0);
+        gk__apsp_write_report wr;
         memcpy(d, init, bytes);
         snprintf(out, sizeof out, "%s/checked", dir);
-        gk_status st = gk_apsp_solve_write(ctx, d, V, &po, out, GK_FORMAT_NTHU, NULL, &wr);
+        gk_status st = run_write(ctx, d, V, &po, out, GK_FORMAT_NTHU, NULL, &wr);
         ok(st == GK_OK && same_file(out, rawref) && wr.overlapped == 0, "%s, --check: the same file, not streamed %s",
            name, st ? gk_last_error() : "");
         unlink(out);
     }
     /* failures: no file, no temp file, and the context still works */
     {
-        gk_apsp_options po = { 0, NULL, 0 };
+        gk_apsp_options po = t_apsp_opts(0, NULL, 0);
         memcpy(d, init, bytes);
         snprintf(out, sizeof out, "%s/no/such/dir", dir);
-        gk_status st = gk_apsp_solve_write(ctx, d, V, &po, out, GK_FORMAT_NTHU, NULL, NULL);
+        gk_status st = run_write(ctx, d, V, &po, out, GK_FORMAT_NTHU, NULL, NULL);
         ok(st == GK_EIO && !exists(out) && no_temp_left(), "%s: a missing directory: %s", name, gk_last_error());
         if (access("/dev/full", W_OK) == 0) {
             memcpy(d, init, bytes);
-            st = gk_apsp_solve_write(ctx, d, V, &po, "/dev/full", GK_FORMAT_NTHU, NULL, NULL);
+            st = run_write(ctx, d, V, &po, "/dev/full", GK_FORMAT_NTHU, NULL, NULL);
             ok(st == GK_EIO && strstr(gk_last_error(), "No space left"), "%s: /dev/full: %s", name, gk_last_error());
         } else {
             skip("no writable /dev/full", "/dev/full");
         }
         memcpy(d, init, bytes);
         snprintf(out, sizeof out, "%s/after", dir);
-        st = gk_apsp_solve_write(ctx, d, V, &po, out, GK_FORMAT_NTHU, NULL, NULL);
+        st = run_write(ctx, d, V, &po, out, GK_FORMAT_NTHU, NULL, NULL);
         ok(st == GK_OK && same_file(out, rawref), "%s: after the failures, the next solve writes the same file %s",
            name, st ? gk_last_error() : "");
         unlink(out);
-        ok(gk_apsp_solve_write(ctx, d, V, &po, NULL, GK_FORMAT_NTHU, NULL, NULL) == GK_EINVAL,
+        ok(run_write(ctx, d, V, &po, NULL, GK_FORMAT_NTHU, NULL, NULL) == GK_EINVAL,
            "%s: no path is refused", name);
-        ok(gk_apsp_solve_write(ctx, d, V, &po, out, GK_FORMAT_MTX, NULL, NULL) == GK_EINVAL && !exists(out),
+        ok(run_write(ctx, d, V, &po, out, GK_FORMAT_MTX, NULL, NULL) == GK_EINVAL && !exists(out),
            "%s: a graph format is refused: %s", name, gk_last_error());
     }
     unlink(rawref);
@@ -135,7 +167,7 @@ static void run(gk_context *ctx, const char *name, const int32_t *init, int32_t 
 }
 
 
-/* ---- gk_apsp_graph_read + gk_apsp_solve_graph_write ---- */
+/* ---- gk__apsp_graph_read + gk__apsp_graph_run_write ---- */
 
 static void put_graph(const char *path, int32_t V, int32_t E, const int32_t *tri, size_t n32)
 {
@@ -151,12 +183,12 @@ static void put_graph(const char *path, int32_t V, int32_t E, const int32_t *tri
  * its report (the lanes' choice). */
 static int reference(gk_context *cpu, const char *in, int und, int prec, const char *out, gk_report *rep)
 {
-    int32_t *d = NULL, V;
-    int64_t E;
+    int32_t *d = NULL;
+    int64_t E, V;
     int32_t mw;
-    gk_apsp_options o = { 0, NULL, prec };
+    gk_apsp_options o = t_apsp_opts(0, NULL, prec);
     gk_status st = gk_apsp_read_format(in, GK_FORMAT_AUTO, und, 0, &d, &V, &E, &mw);
-    if (!st) st = gk_apsp_solve(cpu, d, V, &o, rep);
+    if (!st) st = t_apsp_solve(cpu, d, V, &o, rep);
     if (!st) st = gk_apsp_write_format(out, GK_FORMAT_AUTO, d, V);
     free(d);
     return st == GK_OK;
@@ -172,19 +204,19 @@ static void graph_case(gk_context *cpu, gk_context *ctx, const char *dev, const 
         for (int p = 0; p < 3; p++)
             for (int npy = 0; npy < 2; npy++) {
                 char ref[4200], out[4200];
-                gk_report rr, rep;
+                gk_report rr = t_report(), rep = t_report();
                 snprintf(ref, sizeof ref, "%s/gref%s", dir, npy ? ".npy" : "");
                 snprintf(out, sizeof out, "%s/gout%s", dir, npy ? ".npy" : "");
                 if (!reference(cpu, in, und, precs[p], ref, &rr)) {
                     ok(0, "%s: reference: %s", name, gk_last_error());
                     continue;
                 }
-                gk_apsp_graph *g = NULL;
-                gk_apsp_write_report wr;
-                gk_apsp_options o = { 0, NULL, precs[p] };
-                gk_status st = gk_apsp_graph_read(in, GK_FORMAT_AUTO, und, 0, &g);
+                gk__apsp_graph *g = NULL;
+                gk__apsp_write_report wr;
+                gk_apsp_options o = t_apsp_opts(0, NULL, precs[p]);
+                gk_status st = gk__apsp_graph_read(in, GK_FORMAT_AUTO, und, 0, &g);
                 if (!st)
-                    st = gk_apsp_solve_graph_write(ctx, g, &o, out, GK_FORMAT_AUTO, &rep, &wr);
+                    st = graph_run_write(ctx, g, &o, out, GK_FORMAT_AUTO, &rep, &wr);
                 ok(st == GK_OK && same_file(out, ref) && rep.precision == rr.precision
                    && !strcmp(rep.precision_detail, rr.precision_detail),
                    "%s on %s%s, precision %d, %s: the reference's file and lanes (%d: %s) %s", name, dev,
@@ -199,11 +231,11 @@ static void graph_case(gk_context *cpu, gk_context *ctx, const char *dev, const 
                 /* an edge-list graph can be solved again */
                 if (!st && p == 0 && npy == 0) {
                     unlink(out);
-                    st = gk_apsp_solve_graph_write(ctx, g, &o, out, GK_FORMAT_AUTO, NULL, NULL);
+                    st = graph_run_write(ctx, g, &o, out, GK_FORMAT_AUTO, NULL, NULL);
                     ok(st == GK_OK && same_file(out, ref), "%s on %s: a second solve of the graph, the same file %s",
                        name, dev, st ? gk_last_error() : "");
                 }
-                gk_apsp_graph_free(g);
+                gk__apsp_graph_free(g);
                 unlink(out);
                 unlink(ref);
             }
@@ -220,7 +252,7 @@ static void graph_cases(gk_context *cpu, gk_context *ctx, const char *dev, int g
     for (int i = 0; i < 6; i++) {
         char name[64];
         snprintf(name, sizeof name, "random V = %d", sizes[i]);
-        if (gk_apsp_generate(in, sizes[i], (int64_t)sizes[i] * 6, 14 + (uint64_t)i, 1000)) {
+        if (gk__apsp_generate_nthu(in, sizes[i], (int64_t)sizes[i] * 6, 14 + (uint64_t)i, 1000)) {
             ok(0, "generate: %s", gk_last_error());
             continue;
         }
@@ -273,7 +305,7 @@ static void graph_cases(gk_context *cpu, gk_context *ctx, const char *dev, int g
     unlink(in);
 }
 
-/* Bad inputs: gk_apsp_graph_read fails with gk_apsp_read_format's status
+/* Bad inputs: gk__apsp_graph_read fails with gk_apsp_read_format's status
  * and message, and gives no graph. */
 static void graph_bad(void)
 {
@@ -304,11 +336,11 @@ static void graph_bad(void)
         int64_t E;
         int32_t mw;
         char want[1024];
-        gk_status ws = gk_apsp_read_format(in, GK_FORMAT_NTHU, 0, 0, &d, &V, &E, &mw);
+        gk_status ws = gk__apsp_read_format32(in, GK_FORMAT_NTHU, 0, 0, &d, &V, &E, &mw);
         snprintf(want, sizeof want, "%s", gk_last_error());
         free(d);
-        gk_apsp_graph *g = (gk_apsp_graph *)1;
-        gk_status st = gk_apsp_graph_read(in, GK_FORMAT_NTHU, 0, 0, &g);
+        gk__apsp_graph *g = (gk__apsp_graph *)1;
+        gk_status st = gk__apsp_graph_read(in, GK_FORMAT_NTHU, 0, 0, &g);
         ok(ws != GK_OK && st == ws && !strcmp(gk_last_error(), want) && !g && !strchr(want, '\n'),
            "graph read, %s: the matrix reader's error (%s)", c[i].name, gk_last_error());
         if (strcmp(gk_last_error(), want))
@@ -327,21 +359,21 @@ static void graph_bad(void)
         gk_context *cpu;
         gk_context_options_init(&o);
         o.backend = GK_BACKEND_CPU;
-        gk_apsp_graph *g = NULL;
+        gk__apsp_graph *g = NULL;
         int32_t V = 0, mw = 0;
         int64_t E = 0;
         gk_status st = gk_context_create(&cpu, &o);
-        if (!st) st = gk_apsp_graph_read(txt, GK_FORMAT_AUTO, 0, 0, &g);
-        gk_apsp_graph_info(g, &V, &E, &mw);
-        if (!st) st = gk_apsp_solve_graph_write(cpu, g, NULL, out, GK_FORMAT_AUTO, NULL, NULL);
+        if (!st) st = gk__apsp_graph_read(txt, GK_FORMAT_AUTO, 0, 0, &g);
+        gk__apsp_graph_info(g, &V, &E, &mw);
+        if (!st) st = graph_run_write(cpu, g, NULL, out, GK_FORMAT_AUTO, NULL, NULL);
         ok(st == GK_OK && V == 3 && E == 2 && mw == 7, "a text edge list through the graph API %s",
            st ? gk_last_error() : "");
         unlink(out);
-        st = gk_apsp_solve_graph_write(cpu, g, NULL, out, GK_FORMAT_AUTO, NULL, NULL);
+        st = graph_run_write(cpu, g, NULL, out, GK_FORMAT_AUTO, NULL, NULL);
         ok(st == GK_EINVAL && !exists(out), "a graph kept as a matrix: a second solve is refused: %s", gk_last_error());
-        ok(gk_apsp_solve_graph_write(cpu, NULL, NULL, out, GK_FORMAT_AUTO, NULL, NULL) == GK_EINVAL
-           && gk_apsp_graph_read(txt, GK_FORMAT_AUTO, 0, 0, NULL) == GK_EINVAL, "no graph, nowhere to put one: refused");
-        gk_apsp_graph_free(g);
+        ok(gk__apsp_graph_run_write(cpu, NULL, NULL, out, GK_FORMAT_AUTO, NULL, NULL) == GK_EINVAL
+           && gk__apsp_graph_read(txt, GK_FORMAT_AUTO, 0, 0, NULL) == GK_EINVAL, "no graph, nowhere to put one: refused");
+        gk__apsp_graph_free(g);
         gk_context_destroy(cpu);
         unlink(txt);
     }
@@ -373,7 +405,7 @@ int main(void)
     snprintf(cpuref, sizeof cpuref, "%s/cpu.raw", dir);
     int32_t *c = malloc((size_t)V * V * sizeof *c);
     memcpy(c, init, (size_t)V * V * sizeof *c);
-    if (gk_apsp_solve(ctx, c, V, NULL, NULL) || gk_apsp_write(cpuref, c, V)) {
+    if (t_apsp_solve(ctx, c, V, NULL, NULL) || gk__apsp_write(cpuref, c, V)) {
         printf("Bail out! CPU reference: %s\n", gk_last_error());
         return 1;
     }
@@ -382,9 +414,7 @@ int main(void)
     gk_context_destroy(ctx);
     char why[512];
     if (gk_gpu_usable(why, sizeof why)) {
-#ifdef GK_HAVE_CUDA
-        gk__apsp_gpu_set_stage_bytes(12345);      /* as GK_APSP_STAGE_BYTES=12345 */
-#endif
+        o.apsp_stage_bytes = 12345;               /* as GK_APSP_STAGE_BYTES=12345 */
         o.backend = GK_BACKEND_GPU;
         if (gk_context_create(&ctx, &o)) {
             printf("Bail out! GPU context: %s\n", gk_last_error());
@@ -403,35 +433,41 @@ int main(void)
             graph_cases(cpu, ctx, "GPU", 1);
             gk_context_destroy(cpu);
         }
-        /* gk_apsp_prepare's module and buffers taken by the solve (same V,
-         * configuration and width), for both widths: the CPU's file */
+        /* a plan made ahead (gk apsp makes it on its context thread while the
+         * input is read) serves two executions; each writes the CPU's file */
         for (int p = 0; p < 2; p++) {
-            gk_apsp_options po = { 0, NULL, p ? 32 : 0 };
-            gk_apsp_write_report wr;
+            gk_apsp_options po = t_apsp_opts(0, NULL, p ? 32 : 0);
+            gk_apsp_problem prob;
+            gk_apsp_plan *plan = NULL;
             char out[4200];
             snprintf(out, sizeof out, "%s/prepared", dir);
-            memcpy(c, init, (size_t)V * V * sizeof *c);
-            gk_status st = gk_apsp_prepare(ctx, V, &po);
-            if (!st)
-                st = gk_apsp_solve_write(ctx, c, V, &po, out, GK_FORMAT_NTHU, NULL, &wr);
-            ok(st == GK_OK && wr.prepared == 1 && same_file(out, cpuref),
-               "GPU, precision %d: gk_apsp_prepare, then the solve takes its buffers (%d) and writes the CPU's file %s",
-               po.precision, wr.prepared, st ? gk_last_error() : "");
-            unlink(out);
+            gk_apsp_problem_init(&prob, V);
+            gk_status st = gk_apsp_plan_create(ctx, &prob, &po, &plan);
+            for (int rep = 0; rep < 2 && !st; rep++) {
+                memcpy(c, init, (size_t)V * V * sizeof *c);
+                st = gk__apsp_run_write(ctx, plan, c, out, GK_FORMAT_NTHU, NULL, NULL);
+                ok(st == GK_OK && same_file(out, cpuref),
+                   "GPU, precision %d: execution %d of one plan writes the CPU's file %s", po.precision, rep + 1,
+                   st ? gk_last_error() : "");
+                unlink(out);
+            }
+            gk_apsp_plan_destroy(plan);
         }
-        /* prepared for another V: not taken, still right */
+        /* a plan for another V is refused, nothing written */
         {
-            gk_apsp_options po = { 0, NULL, 0 };
-            gk_apsp_write_report wr;
+            gk_apsp_options po = t_apsp_opts(0, NULL, 0);
+            gk_apsp_problem prob;
+            gk_apsp_plan *plan = NULL;
             char out[4200];
             snprintf(out, sizeof out, "%s/prepared", dir);
             memcpy(c, init, (size_t)V * V * sizeof *c);
-            gk_status st = gk_apsp_prepare(ctx, V + 1, &po);
+            gk_apsp_problem_init(&prob, V + 1);
+            gk_status st = gk_apsp_plan_create(ctx, &prob, &po, &plan);
             if (!st)
-                st = gk_apsp_solve_write(ctx, c, V, &po, out, GK_FORMAT_NTHU, NULL, &wr);
-            ok(st == GK_OK && wr.prepared == 0 && same_file(out, cpuref),
-               "GPU: prepared for V + 1, solved for V: not taken, the CPU's file %s", st ? gk_last_error() : "");
-            unlink(out);
+                st = gk__apsp_run_write(ctx, plan, c, out, GK_FORMAT_NTHU, NULL, NULL);
+            ok(st == GK_EINVAL && !exists(out) && strstr(gk_last_error(), "vertices"),
+               "GPU: a plan for V + 1 is refused for V: %s", gk_last_error());
+            gk_apsp_plan_destroy(plan);
         }
         gk_context_destroy(ctx);
     } else {

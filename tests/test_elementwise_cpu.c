@@ -13,6 +13,7 @@
 #endif
 #include "gk.h"
 #include "tap.h"
+#include "test_api.h"
 #include "core/elementwise.h"
 #include "core/rng.h"
 #include "core/space.h"
@@ -88,9 +89,9 @@ static void test_backends(void)
                 float *prev = malloc(n * 4);
                 memcpy(prev, in, n * 4);
                 t_run(prev, dx, dy, it - 1);
-                gk_elementwise_diff d;
+                gk__elementwise_diff d;
                 memset(&d, 0, sizeof d);
-                ok(gk_elementwise_step_check(prev, cpu, dx, dy, u, &d) == GK_OK && d.outside == 0
+                ok(gk__elementwise_step_check(prev, cpu, dx, dy, u, &d) == GK_OK && d.outside == 0
                    && d.max_ulp == 0, "%lldx%lld, %d iterations: the last step within its enclosure (%.2g ulp)",
                    (long long)dx, (long long)dy, it, d.max_ulp);
                 free(prev);
@@ -154,19 +155,19 @@ static void test_enclosure_strict(void)
     gk_elementwise_random(in, dx, dy, 5);
     memcpy(out, in, n * 4);
     t_run(out, dx, dy, 1);
-    gk_elementwise_diff d;
+    gk__elementwise_diff d;
     memset(&d, 0, sizeof d);
-    ok(gk_elementwise_step_check(in, out, dx, dy, u, &d) == GK_OK && d.n == (int64_t)n, "one correct step passes");
+    ok(gk__elementwise_step_check(in, out, dx, dy, u, &d) == GK_OK && d.n == (int64_t)n, "one correct step passes");
     /* a step with the wrong function: column classes shifted by one */
     for (size_t i = 0; i < n; i++) bad[i] = t_step(in[i], (int64_t)(i % (size_t)dx) + 1);
     memset(&d, 0, sizeof d);
-    ok(gk_elementwise_step_check(in, bad, dx, dy, u, &d) == GK_EMISMATCH && d.outside > (int64_t)n / 2,
+    ok(gk__elementwise_step_check(in, bad, dx, dy, u, &d) == GK_EMISMATCH && d.outside > (int64_t)n / 2,
        "functions shifted by a column fail (%lld outside): %s", (long long)d.outside, gk_last_error());
     /* two steps instead of one */
     memcpy(bad, out, n * 4);
     t_run(bad, dx, dy, 1);
     memset(&d, 0, sizeof d);
-    ok(gk_elementwise_step_check(in, bad, dx, dy, u, &d) == GK_EMISMATCH && d.outside > (int64_t)n / 4,
+    ok(gk__elementwise_step_check(in, bad, dx, dy, u, &d) == GK_EMISMATCH && d.outside > (int64_t)n / 4,
        "an extra iteration fails (%lld outside)", (long long)d.outside);
     /* one element moved by 16 ulps (past 4 + 1/2 ulps of tanf) */
     memcpy(bad, out, n * 4);
@@ -174,19 +175,19 @@ static void test_enclosure_strict(void)
     if (isnan(bad[k])) k = 2 * (size_t)dx + 4;         /* a log column, never NaN in [1, 2) */
     for (int j = 0; j < 16; j++) bad[k] = nextafterf(bad[k], INFINITY);
     memset(&d, 0, sizeof d);
-    ok(gk_elementwise_step_check(in, bad, dx, dy, u, &d) == GK_EMISMATCH && d.outside == 1 && d.first == (int64_t)k
+    ok(gk__elementwise_step_check(in, bad, dx, dy, u, &d) == GK_EMISMATCH && d.outside == 1 && d.first == (int64_t)k
        && strstr(gk_last_error(), "row 2"), "one element 16 ulps off fails, named: %s", gk_last_error());
     /* NaN where a number is required, a number where NaN is required */
     memcpy(bad, out, n * 4);
     bad[4] = NAN;
     memset(&d, 0, sizeof d);
-    ok(gk_elementwise_step_check(in, bad, dx, dy, u, &d) == GK_EMISMATCH && d.outside == 1, "NaN for a number fails");
+    ok(gk__elementwise_step_check(in, bad, dx, dy, u, &d) == GK_EMISMATCH && d.outside == 1, "NaN for a number fails");
     float x2[4] = { 0.2f, 1, 1, 2.0f }, y2[4];
     memcpy(y2, x2, sizeof y2);
     t_run(y2, 4, 1, 1);
     y2[0] = 0.2f;
     memset(&d, 0, sizeof d);
-    ok(gk_elementwise_step_check(x2, y2, 4, 1, u, &d) == GK_EMISMATCH && d.outside == 1 && d.first == 0,
+    ok(gk__elementwise_step_check(x2, y2, 4, 1, u, &d) == GK_EMISMATCH && d.outside == 1 && d.first == 0,
        "a number where log(0.2) + 1 < 0 requires NaN fails");
     free(in); free(out); free(bad);
 }
@@ -215,15 +216,15 @@ static void test_space(void)
         { "MAXRREG=255,BX=1024", "registers per SM" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        gk_config_clear(&c);
-        ok(gk_config_parse(bad[i].cfg, &c) == GK_OK && gk__space_complete(s, &c, &full) == GK_OK
+        gk__config_clear(&c);
+        ok(gk__config_parse(bad[i].cfg, &c) == GK_OK && gk__space_complete(s, &c, &full) == GK_OK
            && s->reject(&full, NULL, why, sizeof why) == 1 && strstr(why, bad[i].reason), "%s rejected: %s",
            bad[i].cfg, why);
     }
-    gk_config_clear(&c);
-    ok(gk_config_parse("VEC=9", &c) == GK_OK && gk__space_complete(s, &c, &full) == GK_EINVAL, "VEC=9 out of range: %s",
+    gk__config_clear(&c);
+    ok(gk__config_parse("VEC=9", &c) == GK_OK && gk__space_complete(s, &c, &full) == GK_EINVAL, "VEC=9 out of range: %s",
        gk_last_error());
-    gk_config_clear(&c);
+    gk__config_clear(&c);
     ok(gk__space_complete(s, &c, &full) == GK_OK && s->reject(&full, NULL, why, sizeof why) == 0, "defaults pass");
     long total = gk__space_count(s), valid = 0;
     for (long k = 0; k < total; k++) {
@@ -248,15 +249,15 @@ static void test_run_cpu(void)
     gk_elementwise_random(a, dx, dy, 3);
     memcpy(want, a, n * 4);
     t_run(want, dx, dy, 12);
-    gk_elementwise_options eo = { 1, "VEC=4" };
-    gk_report rep;
+    gk_elementwise_options eo = t_elementwise_opts(1, "VEC=4");
+    gk_report rep = t_report();
     size_t w = 0;
-    ok(gk_elementwise_run(ctx, a, dx, dy, 12, &eo, &rep) == GK_OK && rep.checked && rep.config_ignored
+    ok(t_elementwise_run(ctx, a, dx, dy, 12, &eo, &rep) == GK_OK && rep.checked && rep.config_ignored
        && same_bits(a, want, n, &w), "gk_elementwise_run on the CPU, checked: %s", gk_last_error());
     eo.config = "VEC=0";
-    ok(gk_elementwise_run(ctx, a, dx, dy, 1, &eo, &rep) == GK_EINVAL, "a bad --config is refused on the CPU too: %s",
+    ok(t_elementwise_run(ctx, a, dx, dy, 1, &eo, &rep) == GK_EINVAL, "a bad --config is refused on the CPU too: %s",
        gk_last_error());
-    ok(gk_elementwise_run(ctx, a, 0, dy, 1, NULL, &rep) == GK_EINVAL, "dimx 0 refused: %s", gk_last_error());
+    ok(t_elementwise_run(ctx, a, 0, dy, 1, NULL, &rep) == GK_EINVAL, "dimx 0 refused: %s", gk_last_error());
     gk_context_destroy(ctx);
     free(a); free(want);
 }

@@ -10,6 +10,7 @@
 #endif
 #include "gk.h"
 #include "tap.h"
+#include "test_api.h"
 
 #ifdef GK_HAVE_CUDA
 #include "gpu/elementwise_gpu.h"
@@ -45,8 +46,8 @@ int main(void)
     int nvrtc = gk_build_info_get()->has_nvrtc;
     for (size_t ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
         gk_config cfg;
-        gk_config_clear(&cfg);
-        ok(gk_config_parse(cfgs[ci], &cfg) == GK_OK, "config '%s' parses", cfgs[ci]);
+        gk__config_clear(&cfg);
+        ok(gk__config_parse(cfgs[ci], &cfg) == GK_OK, "config '%s' parses", cfgs[ci]);
         if (ci > 0 && !nvrtc) { skip("no NVRTC", cfgs[ci]); continue; }
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
             int64_t dx = shapes[s][0], dy = shapes[s][1];
@@ -93,7 +94,7 @@ int main(void)
             for (int design = ci ? GK_EW_TUNED : GK_EW_BASELINE; design <= GK_EW_TUNED; design++)
                 for (size_t k = 0; k < sizeof niters / sizeof niters[0]; k++) {
                     int it = niters[k];
-                    gk_elementwise_diff d;
+                    gk__elementwise_diff d;
                     memset(&d, 0, sizeof d);
                     gk_status st = gk__elementwise_gpu_upload(g, in, NULL);
                     if (!st) st = gk__elementwise_gpu_run(g, design, it, NULL);
@@ -192,9 +193,9 @@ int main(void)
         int64_t dx = 515, dy = 7;
         float *a = malloc((size_t)(dx * dy) * 4);
         gk_elementwise_random(a, dx, dy, 9);
-        gk_elementwise_options eo = { 1, NULL };
-        gk_report rep;
-        ok(gk_elementwise_run(ctx, a, dx, dy, 20, &eo, &rep) == GK_OK && rep.checked && rep.backend == GK_BACKEND_GPU,
+        gk_elementwise_options eo = t_elementwise_opts(1, NULL);
+        gk_report rep = t_report();
+        ok(t_elementwise_run(ctx, a, dx, dy, 20, &eo, &rep) == GK_OK && rep.checked && rep.backend == GK_BACKEND_GPU,
            "gk_elementwise_run on the GPU with the check: %s (max %.2g ulp)", gk_last_error(), rep.check_max_abs);
         free(a);
         gk_context_destroy(ctx);

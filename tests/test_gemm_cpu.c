@@ -10,6 +10,7 @@
 #endif
 #include "gk.h"
 #include "tap.h"
+#include "test_api.h"
 #include "test_gemm_ref.h"
 #include "cpu/gemm_cpu.h"
 #include "tune/tune.h"
@@ -62,19 +63,19 @@ static void check_compare(void)
     gk_matrix_random(a, m, k, 5);
     gk_matrix_random(b, k, n, 6);
     t_gemm_ref(a, b, m, n, k, ref, ab);
-    gk_gemm_diff d;
+    gk__gemm_diff d;
     for (size_t i = 0; i < (size_t)m * n; i++) c[i] = (float)ref[i];
-    ok(gk_gemm_compare(c, ref, ab, m, n, k, &d) == GK_OK && d.max_ratio < 0.05,
+    ok(gk__gemm_compare(c, ref, ab, m, n, k, &d) == GK_OK && d.max_ratio < 0.05,
        "the rounded exact product passes (%.3g of the bound)", d.max_ratio);
     /* one term of one element dropped: (5, 7) without A[5][11] B[11][7] */
     size_t e = 5 * (size_t)n + 7;
     c[e] = (float)(ref[e] - (double)a[5 * k + 11] * b[11 * n + 7]);
     gk__clear_error();
-    ok(gk_gemm_compare(c, ref, ab, m, n, k, &d) == GK_EMISMATCH && d.worst == (int64_t)e
+    ok(gk__gemm_compare(c, ref, ab, m, n, k, &d) == GK_EMISMATCH && d.worst == (int64_t)e
        && strstr(gk_last_error(), "(5, 7)"), "a missing k term is caught at its element: %s", gk_last_error());
     c[e] = (float)ref[e];
     c[3] = NAN;
-    ok(gk_gemm_compare(c, ref, ab, m, n, k, &d) == GK_EMISMATCH && d.nonfinite == 1, "a NaN in C is caught");
+    ok(gk__gemm_compare(c, ref, ab, m, n, k, &d) == GK_EMISMATCH && d.nonfinite == 1, "a NaN in C is caught");
     ok(gk_gemm_tolerance(1000, 1.0) == 2.0 * 1000 * FLT_EPSILON + 1000 * (double)FLT_MIN,
        "the tolerance is 2 K eps |A||B| + K FLT_MIN");
     free(a); free(b); free(c); free(ref); free(ab);
@@ -91,19 +92,19 @@ static void check_run(void)
     float *a = malloc((size_t)m * k * 4), *b = malloc((size_t)k * n * 4), *c = malloc((size_t)m * n * 4);
     gk_matrix_random(a, m, k, 1);
     gk_matrix_random(b, k, n, 2);
-    gk_gemm_options go = { 1, NULL };
-    gk_report rep;
-    ok(gk_gemm_run(ctx, a, b, c, m, n, k, &go, &rep) == GK_OK && rep.checked && rep.backend == GK_BACKEND_CPU
+    gk_gemm_options go = t_gemm_opts(1, NULL);
+    gk_report rep = t_report();
+    ok(t_gemm_run(ctx, a, b, c, m, n, k, &go, &rep) == GK_OK && rep.checked && rep.backend == GK_BACKEND_CPU
        && rep.check_max_rel <= 1, "gk_gemm_run on the CPU with the check (%.3g of the bound)", rep.check_max_rel);
     go.config = "BM=64,TM=4,VEC=2";
-    ok(gk_gemm_run(ctx, a, b, c, m, n, k, &go, &rep) == GK_OK && rep.config_ignored,
+    ok(t_gemm_run(ctx, a, b, c, m, n, k, &go, &rep) == GK_OK && rep.config_ignored,
        "a valid --config is accepted and reported ignored on the CPU");
     go.config = "BM=64,TM=6";
-    ok(gk_gemm_run(ctx, a, b, c, m, n, k, &go, &rep) == GK_EINVAL, "an impossible --config is refused on the CPU");
+    ok(t_gemm_run(ctx, a, b, c, m, n, k, &go, &rep) == GK_EINVAL, "an impossible --config is refused on the CPU");
     go.config = NULL;
-    ok(gk_gemm_run(ctx, a, b, c, 0, n, k, &go, &rep) == GK_EINVAL, "M = 0 is refused");
-    ok(gk_gemm_run(ctx, a, b, c, m, -1, k, &go, &rep) == GK_EINVAL, "N < 0 is refused");
-    ok(gk_gemm_run(ctx, a, b, c, m, n, (int64_t)1 << 31, &go, &rep) == GK_EINVAL, "K > INT32_MAX is refused");
+    ok(t_gemm_run(ctx, a, b, c, 0, n, k, &go, &rep) == GK_EINVAL, "M = 0 is refused");
+    ok(t_gemm_run(ctx, a, b, c, m, -1, k, &go, &rep) == GK_EINVAL, "N < 0 is refused");
+    ok(t_gemm_run(ctx, a, b, c, m, n, (int64_t)1 << 31, &go, &rep) == GK_EINVAL, "K > INT32_MAX is refused");
     ok(gk_gemm_check_size(2147483647, 2147483647, 1) == GK_EINVAL && strstr(gk_last_error(), "overflow"),
        "sizes whose bytes overflow are refused: %s", gk_last_error());
     ok(gk_gemm_check_size(1, 1, 1) == GK_OK, "1x1x1 is a problem");
@@ -169,9 +170,9 @@ static void check_space(void)
         { "BM=64,BN=64,TM=4,TN=4,MINB=8", "MINB" } };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         gk_config c;
-        gk_config_clear(&c);
+        gk__config_clear(&c);
         gk__clear_error();
-        gk_status st = gk_config_validate("gemm", refused[i].cfg, NULL);
+        gk_status st = gk_config_validate("gemm", refused[i].cfg, NULL, 0);
         const char *msg = gk_last_error();
         int hit = 0;
         char pats[128];

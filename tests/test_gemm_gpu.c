@@ -10,6 +10,7 @@
 #endif
 #include "gk.h"
 #include "tap.h"
+#include "test_api.h"
 #include "test_gemm_ref.h"
 
 #ifdef GK_HAVE_CUDA
@@ -45,8 +46,8 @@ int main(void)
     int nvrtc = gk_build_info_get()->has_nvrtc;
     for (size_t ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
         gk_config cfg;
-        gk_config_clear(&cfg);
-        ok(gk_config_parse(cfgs[ci], &cfg) == GK_OK, "config '%s' parses", cfgs[ci]);
+        gk__config_clear(&cfg);
+        ok(gk__config_parse(cfgs[ci], &cfg) == GK_OK, "config '%s' parses", cfgs[ci]);
         if (ci > 0 && !nvrtc) { skip("no NVRTC", cfgs[ci]); continue; }
         for (size_t s = 0; s < sizeof t_shapes / sizeof t_shapes[0]; s++) {
             int m = t_shapes[s][0], n = t_shapes[s][1], k = t_shapes[s][2];
@@ -86,9 +87,9 @@ int main(void)
         float *a = malloc((size_t)m * k * 4), *b = malloc((size_t)k * n * 4), *c = malloc((size_t)m * n * 4);
         gk_matrix_random(a, m, k, 9);
         gk_matrix_random(b, k, n, 10);
-        gk_gemm_options go = { 1, NULL };
-        gk_report rep;
-        gk_status st = gk_gemm_run(ctx, a, b, c, m, n, k, &go, &rep);
+        gk_gemm_options go = t_gemm_opts(1, NULL);
+        gk_report rep = t_report();
+        gk_status st = t_gemm_run(ctx, a, b, c, m, n, k, &go, &rep);
         ok(st == GK_OK && rep.checked && rep.backend == GK_BACKEND_GPU, "gk_gemm_run on the GPU, checked against "
            "%s (%.3g of the bound)", rep.check_against, rep.check_max_rel);
         if (st) diag("%s", gk_last_error());
@@ -97,8 +98,8 @@ int main(void)
     /* the configuration is checked against the device at open */
     {
         gk_config cfg;
-        gk_config_clear(&cfg);
-        gk_config_parse("TM=6", &cfg);
+        gk__config_clear(&cfg);
+        gk__config_parse("TM=6", &cfg);
         gk_gemm_gpu *g = NULL;
         ok(gk__gemm_gpu_open(&g, &dev, NULL, 8, 8, 8, &cfg) == GK_EINVAL && !g, "TM=6 refused at open: %s",
            gk_last_error());

@@ -1,6 +1,7 @@
 /* test_gpu_selftest.c - the GPU plumbing end to end: device query, embedded
  * fatbin, launch by handle, events, and a result checked on the CPU. */
 #include "gk.h"
+#include "api/commands.h"
 #include "tap.h"
 
 #include <string.h>
@@ -19,7 +20,7 @@ int main(void)
     size_t sizes[] = { 1, 255, 256, 257, 1u << 20, (1u << 24) + 3 };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         float ms = -1;
-        gk_status st = gk_gpu_selftest(0, sizes[i], &ms);
+        gk_status st = gk__gpu_selftest(0, sizes[i], &ms);
         ok(st == GK_OK && ms >= 0, "vector add of %zu floats matches the CPU (%.3f ms) %s",
            sizes[i], (double)ms, st ? gk_last_error() : "");
     }

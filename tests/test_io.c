@@ -2,7 +2,7 @@
  * grid functions refusing sizes that do not fit before touching memory;
  * outputs: unnamed temp files (no directory entry before close, none after
  * a SIGKILL mid-write), the named fallback and gk_remove_partial_outputs,
- * symlinks followed, modes kept; gk_output_check's rules. */
+ * symlinks followed, modes kept; gk__output_check's rules. */
 #define _GNU_SOURCE 1
 #include "gk.h"
 #include "core/checked.h"
@@ -267,9 +267,9 @@ static void test_outputs(void)
 
 static void check_fails(const char *out, const char *in, const char *why)
 {
-    gk_status st = gk_output_check(out, in);
+    gk_status st = gk__output_check(out, in);
     ok(st != GK_OK && strstr(gk_last_error(), why) && !strchr(gk_last_error(), '\n'),
-       "gk_output_check refuses %s: %s", out, gk_last_error());
+       "gk__output_check refuses %s: %s", out, gk_last_error());
 }
 
 static void test_output_check(void)
@@ -290,12 +290,12 @@ static void test_output_check(void)
     check_fails(lnk, in, "is the input file");
     check_fails(in, lnk, "is the input file");
     check_fails(missing, NULL, "cannot create");
-    ok(gk_output_check(fresh, in) == GK_OK && access(fresh, F_OK) != 0, "a new file: fine, nothing created");
-    ok(gk_output_check(in, NULL) == GK_OK, "an existing regular file: fine");
-    ok(gk_output_check("-", in) == GK_OK, "'-' (standard output): fine");
-    ok(gk_output_check("/dev/null", "/dev/null") == GK_OK, "/dev/null, also the input: fine");
+    ok(gk__output_check(fresh, in) == GK_OK && access(fresh, F_OK) != 0, "a new file: fine, nothing created");
+    ok(gk__output_check(in, NULL) == GK_OK, "an existing regular file: fine");
+    ok(gk__output_check("-", in) == GK_OK, "'-' (standard output): fine");
+    ok(gk__output_check("/dev/null", "/dev/null") == GK_OK, "/dev/null, also the input: fine");
     if (mkfifo(fifo, 0600) == 0)
-        ok(gk_output_check(fifo, in) == GK_OK, "a FIFO: fine");
+        ok(gk__output_check(fifo, in) == GK_OK, "a FIFO: fine");
     else
         skip("mkfifo failed", "a FIFO: fine");
     unlink(fifo);

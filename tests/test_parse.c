@@ -31,7 +31,7 @@ static const char *show(const char *text)
 static void i64_ok(const char *text, int64_t min, int64_t max, int64_t want)
 {
     int64_t v = 12345;
-    gk_status st = gk_parse_i64("--n", text, min, max, &v);
+    gk_status st = gk__parse_i64("--n", text, min, max, &v);
     ok(st == GK_OK && v == want, "i64 '%s' -> %lld", text, (long long)want);
     if (st) diag("  %s", gk_last_error());
 }
@@ -39,7 +39,7 @@ static void i64_ok(const char *text, int64_t min, int64_t max, int64_t want)
 static void i64_bad(const char *text, int64_t min, int64_t max, const char *msg)
 {
     int64_t v = 12345;
-    gk_status st = gk_parse_i64("--n", text, min, max, &v);
+    gk_status st = gk__parse_i64("--n", text, min, max, &v);
     ok(st == GK_EINVAL && v == 12345 && one_line() && (!msg || !strcmp(gk_last_error(), msg)),
        "i64 rejects '%s': %s", show(text), gk_last_error());
     if (msg && strcmp(gk_last_error(), msg)) diag("  want: %s", msg);
@@ -48,7 +48,7 @@ static void i64_bad(const char *text, int64_t min, int64_t max, const char *msg)
 static void u64_case(const char *text, int good, uint64_t want)
 {
     uint64_t v = 777;
-    gk_status st = gk_parse_u64("--seed", text, 0, UINT64_MAX, &v);
+    gk_status st = gk__parse_u64("--seed", text, 0, UINT64_MAX, &v);
     if (good) ok(st == GK_OK && v == want, "u64 '%s' -> %llu", text, (unsigned long long)want);
     else ok(st == GK_EINVAL && v == 777 && one_line(), "u64 rejects '%s': %s", show(text), gk_last_error());
 }
@@ -56,7 +56,7 @@ static void u64_case(const char *text, int good, uint64_t want)
 static void dbl_case(const char *text, int good, double want)
 {
     double v = -7;
-    gk_status st = gk_parse_double("--x", text, -1e300, 1e300, &v);
+    gk_status st = gk__parse_double("--x", text, -1e300, 1e300, &v);
     if (good) ok(st == GK_OK && v == want, "double '%s' -> %g", text, want);
     else ok(st == GK_EINVAL && v == -7 && one_line(), "double rejects '%s': %s", show(text), gk_last_error());
 }
@@ -64,7 +64,7 @@ static void dbl_case(const char *text, int good, double want)
 static void size_ok(const char *text, int64_t x, int64_t y, int64_t z)
 {
     int64_t a = 0, b = 0, c = 0;
-    gk_status st = gk_parse_size3("--size", text, &a, &b, &c);
+    gk_status st = gk__parse_size3("--size", text, &a, &b, &c);
     ok(st == GK_OK && a == x && b == y && c == z, "size '%s' -> %lldx%lldx%lld", text,
        (long long)x, (long long)y, (long long)z);
     if (st) diag("  %s", gk_last_error());
@@ -73,7 +73,7 @@ static void size_ok(const char *text, int64_t x, int64_t y, int64_t z)
 static void size_bad(const char *text, const char *pat)
 {
     int64_t a = -9, b = -9, c = -9;
-    gk_status st = gk_parse_size3("--size", text, &a, &b, &c);
+    gk_status st = gk__parse_size3("--size", text, &a, &b, &c);
     ok(st == GK_EINVAL && a == -9 && b == -9 && c == -9 && one_line() && strstr(gk_last_error(), pat),
        "size rejects '%s': %s", show(text), gk_last_error());
 }
@@ -122,7 +122,7 @@ int main(void)
         memset(big, 'z', sizeof big - 1);
         big[sizeof big - 1] = '\0';
         int64_t v;
-        ok(gk_parse_i64("--n", big, 0, 1, &v) == GK_EINVAL && strlen(gk_last_error()) < 200
+        ok(gk__parse_i64("--n", big, 0, 1, &v) == GK_EINVAL && strlen(gk_last_error()) < 200
            && strstr(gk_last_error(), "...'"), "a 599-byte text is cut in the message");
     }
 
@@ -141,7 +141,7 @@ int main(void)
        gk_last_error());
     {
         uint64_t v;
-        ok(gk_parse_u64("--k", "5", 1, 4, &v) == GK_EINVAL && !strcmp(gk_last_error(), "--k: 5 is out of range [1, 4]"),
+        ok(gk__parse_u64("--k", "5", 1, 4, &v) == GK_EINVAL && !strcmp(gk_last_error(), "--k: 5 is out of range [1, 4]"),
            "u64 range: %s", gk_last_error());
     }
 
@@ -207,21 +207,21 @@ int main(void)
     {
         int64_t v[4] = { 0 };
         int n = -1;
-        ok(gk_parse_list_i64("--sizes", "1024,2048", 1, 1 << 20, v, 4, &n) == GK_OK && n == 2
+        ok(gk__parse_list_i64("--sizes", "1024,2048", 1, 1 << 20, v, 4, &n) == GK_OK && n == 2
            && v[0] == 1024 && v[1] == 2048, "list '1024,2048'");
-        ok(gk_parse_list_i64("--sizes", "7", 1, 10, v, 4, &n) == GK_OK && n == 1 && v[0] == 7, "list of one");
-        ok(gk_parse_list_i64("--sizes", "1,2,3,4", 1, 10, v, 4, &n) == GK_OK && n == 4, "list of exactly max_count");
+        ok(gk__parse_list_i64("--sizes", "7", 1, 10, v, 4, &n) == GK_OK && n == 1 && v[0] == 7, "list of one");
+        ok(gk__parse_list_i64("--sizes", "1,2,3,4", 1, 10, v, 4, &n) == GK_OK && n == 4, "list of exactly max_count");
         const char *bad[] = { "", ",", "1,", ",1", "1,,2", "1, 2", "1,2,3,4,5", "1,x", "1,0", "1,11", "1,+2", "1;2" };
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
             n = -1;
-            ok(gk_parse_list_i64("--sizes", bad[i], 1, 10, v, 4, &n) == GK_EINVAL && n == -1 && one_line(),
+            ok(gk__parse_list_i64("--sizes", bad[i], 1, 10, v, 4, &n) == GK_EINVAL && n == -1 && one_line(),
                "list rejects '%s': %s", show(bad[i]), gk_last_error());
         }
-        gk_parse_list_i64("--sizes", "1,x", 1, 10, v, 4, &n);
+        gk__parse_list_i64("--sizes", "1,x", 1, 10, v, 4, &n);
         ok(!strcmp(gk_last_error(), "--sizes: 'x' is not an integer"), "list names the bad item: %s", gk_last_error());
-        gk_parse_list_i64("--sizes", "1,2,3,4,5", 1, 10, v, 4, &n);
+        gk__parse_list_i64("--sizes", "1,2,3,4,5", 1, 10, v, 4, &n);
         ok(!strcmp(gk_last_error(), "--sizes: more than 4 values"), "list names the limit: %s", gk_last_error());
-        gk_parse_list_i64("--sizes", "3,\n", 1, 10, v, 4, &n);
+        gk__parse_list_i64("--sizes", "3,\n", 1, 10, v, 4, &n);
         ok(!strcmp(gk_last_error(), "--sizes: '\\n' is not an integer"), "list escapes a newline: %s", gk_last_error());
     }
 

@@ -133,8 +133,8 @@ static void check_source(const gk_space *s)
 
 static void set1(gk_config *c, const char *name, int v)
 {
-    gk_config_clear(c);
-    gk_config_set(c, name, v);
+    gk__config_clear(c);
+    gk__config_set(c, name, v);
 }
 
 static void check_space(const gk_space *s)
@@ -163,7 +163,7 @@ static void check_space(const gk_space *s)
             ok(st == GK_EINVAL && !strcmp(gk_last_error(), msg), "%s=%d refused: %s", p->name, v, gk_last_error());
             /* reject() on a configuration that skipped completion: refused, no UB */
             gk__space_complete(s, NULL, &full);
-            gk_config_set(&full, p->name, v);
+            gk__config_set(&full, p->name, v);
             ok(s->reject(&full, NULL, why, sizeof why) == 1 && strstr(why, "outside"),
                "%s reject() of uncompleted %s=%d: %s", s->kernel, p->name, v, why);
             ok(gk__space_check(s, &c, NULL, NULL) == GK_EINVAL && !strcmp(gk_last_error(), msg),
@@ -190,7 +190,7 @@ static void check_space(const gk_space *s)
            s->kernel, s->params[j].name, s->params[j].def);
     ok(s->reject(NULL, NULL, why, sizeof why) == 1 && strstr(why, "missing"),
        "%s: reject() of no configuration: %s", s->kernel, why);
-    gk_config_clear(&c);
+    gk__config_clear(&c);
     ok(s->reject(&c, NULL, why, sizeof why) == 1 && strstr(why, "missing"),
        "%s: reject() of an empty configuration: %s", s->kernel, why);
 
@@ -289,19 +289,19 @@ int main(void)
     /* The examples, exactly. */
     gk_config c, full;
     char why[256];
-    gk_config_clear(&c);
-    gk_config_parse("BX=64,BY=1073741825,RY=4", &c);
+    gk__config_clear(&c);
+    gk__config_parse("BX=64,BY=1073741825,RY=4", &c);
     ok(gk__space_complete(&gk__space_stencil, &c, &full) == GK_EINVAL
        && !strcmp(gk_last_error(), "kernel stencil: BY=1073741825 is outside [1, 1024]"),
        "stencil BX=64,BY=1073741825,RY=4: %s", gk_last_error());
-    gk_config_clear(&c);
-    gk_config_parse("THREADS=2147483647", &c);
+    gk__config_clear(&c);
+    gk__config_parse("THREADS=2147483647", &c);
     ok(gk__space_complete(&gk__space_vadd, &c, &full) == GK_EINVAL
        && !strcmp(gk_last_error(), "kernel vadd: THREADS=2147483647 is outside [32, 1024]"),
        "vadd THREADS=2147483647: %s", gk_last_error());
     /* vadd's rules */
-    gk_config_clear(&c);
-    gk_config_parse("THREADS=100", &c);
+    gk__config_clear(&c);
+    gk__config_parse("THREADS=100", &c);
     ok(gk__space_check(&gk__space_vadd, &c, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "multiple of 32"),
        "vadd THREADS=100: %s", gk_last_error());
     gk_device_info d;
@@ -310,23 +310,23 @@ int main(void)
     d.max_threads_per_block = 512;
     d.smem_per_block_optin = 48 * 1024;
     d.regs_per_sm = 65536;
-    gk_config_clear(&c);
-    gk_config_parse("THREADS=1024", &c);
+    gk__config_clear(&c);
+    gk__config_parse("THREADS=1024", &c);
     ok(gk__space_check(&gk__space_vadd, &c, NULL, NULL) == GK_OK, "vadd THREADS=1024 without a device");
     ok(gk__space_check(&gk__space_vadd, &c, &d, NULL) == GK_EINVAL && strstr(gk_last_error(), "threads 1024 > 512")
        && strstr(gk_last_error(), "Small GPU"), "vadd THREADS=1024 on a 512-thread device: %s", gk_last_error());
     /* 64-bit arithmetic: a product that overflows int is reported exactly */
-    gk_config_clear(&c);
-    gk_config_parse("BX=1024,BY=1024", &c);
+    gk__config_clear(&c);
+    gk__config_parse("BX=1024,BY=1024", &c);
     ok(gk__space_complete(&gk__space_stencil, &c, &full) == GK_OK
        && gk__space_stencil.reject(&full, NULL, why, sizeof why) == 1 && strstr(why, "threads 1048576 > 1024"),
        "stencil 1024x1024 threads: %s", why);
-    gk_config_clear(&c);
-    gk_config_parse("APSP_TILE=256,APSP_TM=4,APSP_TN=4", &c);
+    gk__config_clear(&c);
+    gk__config_parse("APSP_TILE=256,APSP_TM=4,APSP_TN=4", &c);
     ok(gk__space_complete(&gk__space_apsp, &c, &full) == GK_OK
        && gk__space_apsp.reject(&full, NULL, why, sizeof why) == 1 && strstr(why, "threads 4096 > 1024"),
        "apsp 4096 threads: %s", why);
-    gk_config_clear(&c);
+    gk__config_clear(&c);
     ok(gk__space_check(&gk__space_apsp, &c, &d, NULL) == GK_EINVAL && strstr(gk_last_error(), "shared memory"),
        "apsp defaults need more than 48 KiB of shared memory: %s", gk_last_error());
 

@@ -1,7 +1,9 @@
 /* test_stencil_cpu.c - the CPU stencil against a plain triple loop written
  * here; coefficients, grid files, the generator and the comparison rules. */
 #include "gk.h"
+#include "api/commands.h"
 #include "tap.h"
+#include "test_api.h"
 #include "test_stencil_common.h"
 #include "cpu/stencil_cpu.h"
 
@@ -58,7 +60,7 @@ int main(void)
                 double d = t_maxdiff(a, r, n, &exact);
                 gk_status st2 = gk__stencil_cpu_reference(b, nx, ny, nz, c, steps);
                 double d2 = t_maxdiff(b, r, n, &exact2);
-                double tol = gk_stencil_tolerance(steps, 1.0 + gk_grid_max_abs(r, (int64_t)n));
+                double tol = gk_stencil_tolerance(steps, 1.0 + gk__grid_max_abs(r, (int64_t)n));
                 ok(st == GK_OK && d <= tol && exact, "cpu %dx%dx%d nt=%d %s coeffs: max diff %.3g, %s",
                    nx, ny, nz, steps, cs ? "random" : "default", d, exact ? "bit-exact" : "NOT bit-exact");
                 ok(st2 == GK_OK && d2 <= tol && exact2, "cpu reference %dx%dx%d nt=%d %s: max diff %.3g",
@@ -277,7 +279,7 @@ int main(void)
     ok(gk_stencil_check_size(1, 1, 1, 0) == GK_OK, "1x1x1, 0 steps accepted");
     double one = 1;
     ok(gk__stencil_cpu(&one, 1, 1, 1, dc, -3) == GK_EINVAL, "gk_stencil_cpu refuses negative steps");
-    ok(gk_host_memory_check((uint64_t)1 << 62, "a huge grid") == GK_ENOMEM && strstr(gk_last_error(), "needs"),
+    ok(gk__host_memory_check((uint64_t)1 << 62, "a huge grid") == GK_ENOMEM && strstr(gk_last_error(), "needs"),
        "host memory check: %s", gk_last_error());
     ok(gk__stencil_cpu_bytes(10, 10, 10) == 2 * (24 * 12 * 12 + 8) * 8,
        "CPU buffers: two padded grids (x pitch 10 rounded up to 8, plus 8; 8 spare doubles each)");
@@ -285,13 +287,13 @@ int main(void)
     /* Comparison rule. */
     {
         double a[4] = { 1, -2, 0.5, 0 }, r[4] = { 1, -2, 0.5, 0 };
-        gk_stencil_diff d;
-        ok(gk_stencil_compare(a, r, 4, 10, 1, &d) == GK_OK && d.max_abs == 0, "equal grids compare equal");
+        gk__stencil_diff d;
+        ok(gk__stencil_compare(a, r, 4, 10, 1, &d) == GK_OK && d.max_abs == 0, "equal grids compare equal");
         ok(d.tolerance == 8.0 * 10 * 0x1p-52 * 2, "tolerance = 8 ulp x steps x scale (%g)", d.tolerance);
         a[2] += 1e-9;
-        ok(gk_stencil_compare(a, r, 4, 10, 1, &d) == GK_EMISMATCH, "a 1e-9 error is caught: %s", gk_last_error());
+        ok(gk__stencil_compare(a, r, 4, 10, 1, &d) == GK_EMISMATCH, "a 1e-9 error is caught: %s", gk_last_error());
         a[2] = NAN;
-        ok(gk_stencil_compare(a, r, 4, 10, 1, &d) == GK_EMISMATCH && d.nonfinite == 1, "a NaN is caught");
+        ok(gk__stencil_compare(a, r, 4, 10, 1, &d) == GK_EMISMATCH && d.nonfinite == 1, "a NaN is caught");
     }
     unlink(tfile("c.txt", NULL));
     unlink(tfile("bad.txt", NULL));

@@ -6,7 +6,9 @@
 #include "config.h"
 #endif
 #include "gk.h"
+#include "api/commands.h"
 #include "tap.h"
+#include "test_api.h"
 #include "test_stencil_common.h"
 #include "cpu/stencil_cpu.h"
 
@@ -47,8 +49,8 @@ int main(void)
     int nvrtc = gk_build_info_get()->has_nvrtc;
     for (size_t ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
         gk_config cfg;
-        gk_config_clear(&cfg);
-        ok(gk_config_parse(cfgs[ci], &cfg) == GK_OK, "config '%s' parses", cfgs[ci]);
+        gk__config_clear(&cfg);
+        ok(gk__config_parse(cfgs[ci], &cfg) == GK_OK, "config '%s' parses", cfgs[ci]);
         if (ci > 0 && !nvrtc) { skip("no NVRTC", cfgs[ci]); continue; }
         for (int cs = 0; cs < 2; cs++) {
             const double *c = cs ? t_random_coeffs : gk_stencil_default_coeffs;
@@ -77,7 +79,7 @@ int main(void)
                     if (!st) st = gk__stencil_gpu_download(g, out, &ms);
                     int exact, exact_cpu;
                     double d = t_maxdiff(out, ref, n, &exact), dc = t_maxdiff(out, cpu, n, &exact_cpu);
-                    double tol = gk_stencil_tolerance(steps, 1.0 + gk_grid_max_abs(ref, (int64_t)n));
+                    double tol = gk_stencil_tolerance(steps, 1.0 + gk__grid_max_abs(ref, (int64_t)n));
                     ok(st == GK_OK && d <= tol && dc <= tol, "gpu '%s' %dx%dx%d nt=%d %s: max diff %.3g vs loop, "
                        "%.3g vs cpu (tol %.3g)%s", cfgs[ci], nx, ny, nz, steps, cs ? "random" : "default", d, dc,
                        tol, exact && exact_cpu ? ", bit-exact" : "");
@@ -114,8 +116,8 @@ int main(void)
         }
         for (int ci = 0; ci < 3; ci++) {
             gk_config cfg, full;
-            gk_config_clear(&cfg);
-            ok(gk_config_parse(tc[ci], &cfg) == GK_OK, "config '%s' parses", tc[ci]);
+            gk__config_clear(&cfg);
+            ok(gk__config_parse(tc[ci], &cfg) == GK_OK, "config '%s' parses", tc[ci]);
             gk__space_complete(&gk__space_stencil, &cfg, &full);
             char rw[160];
             if (gk__space_stencil.reject(&full, &dev, rw, sizeof rw)) {
@@ -163,13 +165,13 @@ int main(void)
     {
         gk_config cfg, full;
         char w[160];
-        gk_config_clear(&cfg);
-        gk_config_parse("DESIGN=2,TSTEPS=4,BX=6,BY=16,RY=2", &cfg);
+        gk__config_clear(&cfg);
+        gk__config_parse("DESIGN=2,TSTEPS=4,BX=6,BY=16,RY=2", &cfg);
         gk__space_complete(&gk__space_stencil, &cfg, &full);
         ok(gk__space_stencil.reject(&full, NULL, w, sizeof w) == 1 && strstr(w, "no output"),
            "a DESIGN 2 tile with no output column refused: %s", w);
-        gk_config_clear(&cfg);
-        gk_config_parse("DESIGN=1,TSTEPS=3", &cfg);
+        gk__config_clear(&cfg);
+        gk__config_parse("DESIGN=1,TSTEPS=3", &cfg);
         gk__space_complete(&gk__space_stencil, &cfg, &full);
         ok(gk__space_stencil.reject(&full, NULL, w, sizeof w) == 1 && strstr(w, "TSTEPS"),
            "TSTEPS with a one-step design refused: %s", w);
@@ -200,8 +202,8 @@ int main(void)
         ok(st == GK_OK && d <= gk_stencil_tolerance(steps, 2), "naive kernel: max diff %.3g", d);
         if (!st) gk__stencil_gpu_close(g);
         memcpy(out, in, n * 8);
-        gk_report rep;
-        st = gk_stencil_run(ctx, out, nx, ny, nz, gk_stencil_default_coeffs, steps, NULL, &rep);
+        gk_report rep = t_report();
+        st = t_stencil_run(ctx, out, nx, ny, nz, gk_stencil_default_coeffs, steps, NULL, &rep);
         d = t_maxdiff(out, ref, n, &exact);
         ok(st == GK_OK && d <= gk_stencil_tolerance(steps, 2) && rep.backend == GK_BACKEND_GPU,
            "gk_stencil_run on a GPU context: max diff %.3g", d);
@@ -212,19 +214,19 @@ int main(void)
     {
         gk_config cfg;
         gk_stencil_gpu *g;
-        gk_config_clear(&cfg);
-        gk_config_parse("BX=64,BY=32", &cfg);
+        gk__config_clear(&cfg);
+        gk__config_parse("BX=64,BY=32", &cfg);
         ok(gk__stencil_gpu_open(&g, &dev, NULL, 8, 8, 8, gk_stencil_default_coeffs, &cfg) == GK_EINVAL,
            "2048 threads refused: %s", gk_last_error());
-        gk_config_clear(&cfg);
-        gk_config_parse("TILE=4", &cfg);
+        gk__config_clear(&cfg);
+        gk__config_parse("TILE=4", &cfg);
         ok(gk__stencil_gpu_open(&g, &dev, NULL, 8, 8, 8, gk_stencil_default_coeffs, &cfg) == GK_EINVAL,
            "unknown parameter refused: %s", gk_last_error());
         ok(gk__stencil_gpu_open(&g, &dev, NULL, 8192, 8192, 4096, gk_stencil_default_coeffs, NULL) == GK_ENOMEM
            && strstr(gk_last_error(), "needs"), "grid beyond device memory refused: %s", gk_last_error());
         char w[160];
-        gk_config_clear(&cfg);
-        gk_config_parse("DESIGN=0,BX=128,BY=8,RY=8", &cfg);
+        gk__config_clear(&cfg);
+        gk__config_parse("DESIGN=0,BX=128,BY=8,RY=8", &cfg);
         gk_config full;
         gk__space_complete(&gk__space_stencil, &cfg, &full);
         ok(gk__space_stencil.reject(&full, NULL, w, sizeof w) == 1, "reject without a device: %s", w);

@@ -13,6 +13,7 @@
 #endif
 #include "gk.h"
 #include "tap.h"
+#include "test_api.h"
 #include "test_stencil_common.h"
 #include "cpu/stencil_cpu.h"
 #include "core/space.h"
@@ -27,8 +28,8 @@ static int rejected(const char *text, const char *want)
 {
     gk_config cfg, full;
     char w[200] = "";
-    gk_config_clear(&cfg);
-    if (gk_config_parse(text, &cfg))
+    gk__config_clear(&cfg);
+    if (gk__config_parse(text, &cfg))
         return 0;
     if (gk__space_complete(&gk__space_stencil, &cfg, &full)) {   /* refused earlier (ranges) */
         diag("'%s': %s", text, gk_last_error());
@@ -46,8 +47,8 @@ static void rules(void)
     ok(rejected("DESIGN=2,TSTEPS=4,RY=8,RX=2", "TSTEPS*RY*RX"), "TSTEPS*RY*RX > 32 refused");
     ok(rejected("DESIGN=2,TSTEPS=4,RY=4,RX=2", NULL), "TSTEPS*RY*RX = 32 accepted");
     gk_config cfg;
-    gk_config_clear(&cfg);
-    ok(gk_config_parse("RX=3", &cfg) == GK_OK && rejected("RX=3", "RX"), "RX=3 outside 1..2 refused");
+    gk__config_clear(&cfg);
+    ok(gk__config_parse("RX=3", &cfg) == GK_OK && rejected("RX=3", "RX"), "RX=3 outside 1..2 refused");
     ok(rejected("ASYNC=2", "ASYNC"), "ASYNC=2 outside 0..1 refused");
     ok(rejected("BX=32,BY=32,MINB=4", "threads per SM"), "MINB x threads beyond an SM refused");
     ok(rejected("BX=32,BY=8,MINB=4", NULL), "MINB=4 of 256 threads accepted");
@@ -78,8 +79,8 @@ static void rules(void)
         };
         for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++) {
             gk_config full;
-            gk_config_clear(&cfg);
-            gk_config_parse(rs[i].cfg, &cfg);
+            gk__config_clear(&cfg);
+            gk__config_parse(rs[i].cfg, &cfg);
             gk__space_complete(&gk__space_stencil, &cfg, &full);
             size_t got = gk__stencil_smem_cfg(&full, rs[i].T);
             ok(got == rs[i].want, "shared memory of '%s' at T=%d: %zu bytes (want %zu)", rs[i].cfg, rs[i].T, got,
@@ -88,8 +89,8 @@ static void rules(void)
     }
     for (size_t i = 0; i < sizeof sm / sizeof sm[0]; i++) {
         gk_config full;
-        gk_config_clear(&cfg);
-        gk_config_parse(sm[i], &cfg);
+        gk__config_clear(&cfg);
+        gk__config_parse(sm[i], &cfg);
         gk__space_complete(&gk__space_stencil, &cfg, &full);
         int d = gk__param(&full, "DESIGN"), bx = gk__param(&full, "BX"), by = gk__param(&full, "BY"),
             ry = gk__param(&full, "RY"), rx = gk__param(&full, "RX"), ts = gk__param(&full, "TSTEPS"),
@@ -109,8 +110,8 @@ static void rules(void)
 static void check_config(const gk_device_info *dev, const char *text, const int *steps, int nst)
 {
     gk_config cfg, full;
-    gk_config_clear(&cfg);
-    if (!ok(gk_config_parse(text, &cfg) == GK_OK, "config '%s' parses", text))
+    gk__config_clear(&cfg);
+    if (!ok(gk__config_parse(text, &cfg) == GK_OK, "config '%s' parses", text))
         return;
     gk__space_complete(&gk__space_stencil, &cfg, &full);
     char why[200];

@@ -14,6 +14,7 @@
 #endif
 #include "gk.h"
 #include "tap.h"
+#include "test_api.h"
 #include "test_stencil_common.h"
 #include "cpu/stencil_cpu.h"
 
@@ -51,8 +52,8 @@ int main(void)
     const int steps[] = { 0, 1, 3, 5, 8 };     /* 0, below, at and past the halo, remainders */
     for (size_t ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
         gk_config cfg;
-        gk_config_clear(&cfg);
-        if (!ok(gk_config_parse(cfgs[ci], &cfg) == GK_OK, "config '%s' parses", cfgs[ci]))
+        gk__config_clear(&cfg);
+        if (!ok(gk__config_parse(cfgs[ci], &cfg) == GK_OK, "config '%s' parses", cfgs[ci]))
             continue;
         if (ci > 0 && !nvrtc) { skip("no NVRTC", cfgs[ci]); continue; }
         int want_h = gk__stencil_cfg_steps_per_pass(&cfg);

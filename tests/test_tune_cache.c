@@ -52,9 +52,9 @@ int main(void)
     snprintf(e.kernel, sizeof e.kernel, "apsp");
     e.size = 4096; e.source = 0x0123456789abcdefull; e.ms = 12.5; e.default_ms = 20.25;
     snprintf(e.when, sizeof e.when, "2026-11-22T00:00:00Z");
-    gk_config_parse("TILE=128,UNROLL=4,MAXRREG=0", &e.cfg);
+    gk__config_parse("TILE=128,UNROLL=4,MAXRREG=0", &e.cfg);
     gk__cache_put(&c, &e);
-    e.size = 16384; e.ms = 700; gk_config_set(&e.cfg, "TILE", 64);
+    e.size = 16384; e.ms = 700; gk__config_set(&e.cfg, "TILE", 64);
     gk__cache_put(&c, &e);
     e.ms = 650;
     gk__cache_put(&c, &e);
@@ -65,7 +65,7 @@ int main(void)
     ok(gk__cache_load(path, &r) == GK_OK, "load it back");
     ok(!strcmp(r.key, c.key) && r.n == 2, "same key and entry count");
     ok(r.e[1].size == 16384 && r.e[1].ms == 650 && r.e[1].source == e.source
-       && gk_config_get(&r.e[1].cfg, "TILE", 0) == 64 && gk_config_get(&r.e[1].cfg, "UNROLL", 0) == 4,
+       && gk__config_get(&r.e[1].cfg, "TILE", 0) == 64 && gk__config_get(&r.e[1].cfg, "UNROLL", 0) == 4,
        "entry fields survive");
 
     const gk_cache_entry *n1 = gk__cache_nearest(&r, "apsp", 5000, e.source);
@@ -143,7 +143,7 @@ int main(void)
         ok(gk__cache_load(path, &r) == GK_OK && r.n == 5, "a cache with out-of-range lines still loads %s", gk_last_error());
         char why[512];
         const gk_cache_entry *v = gk__cache_nearest(&r, "vadd", 1 << 24, 1);
-        ok(v && gk_config_get(&v->cfg, "THREADS", 0) == 2147483647, "the nearest vadd entry is the THREADS=2147483647 one");
+        ok(v && gk__config_get(&v->cfg, "THREADS", 0) == 2147483647, "the nearest vadd entry is the THREADS=2147483647 one");
         ok(v && !gk__tune_usable(&gk__space_vadd, &v->cfg, &h200, why, sizeof why)
            && strstr(why, "THREADS=2147483647 is outside [32, 1024]"), "and it is not selected: %s", why);
         v = gk__cache_nearest(&r, "vadd", 1024, 1);

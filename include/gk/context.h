@@ -12,9 +12,17 @@
  * applies the variables the gk commands document (GK_DEVICE, GK_CACHE_DIR,
  * XDG_CACHE_HOME, HOME, GK_DATA_DIR), for callers that want that behaviour.
  *
- * A context may be used by one thread at a time.  Creating it does not change
- * the calling thread's current CUDA device; a GPU job makes its device current
- * for the duration of the call and restores the previous one. */
+ * Threads: a context, and the plans made with it, may be used by one thread
+ * at a time; independent contexts may be used by as many threads at once
+ * (libgk keeps no mutable state outside them but caches that are locked).
+ * Creating a context does not change the calling thread's current CUDA
+ * device; a GPU job makes its device current for the duration of the call
+ * and restores the previous one.
+ *
+ * Streams: GPU jobs run on the context's stream.  By default that is a
+ * stream of gk's own, made by the first GPU job; gk_context_set_stream hands
+ * the context the caller's stream instead, so that gk's work is ordered with
+ * the caller's own kernels on it. */
 #ifndef GK_CONTEXT_H
 #define GK_CONTEXT_H
 
@@ -35,6 +43,7 @@ typedef struct gk_context gk_context;
  * Every function is collective: all ranks call it, in the same order, with
  * the same sizes; each returns 0 on success. */
 typedef struct gk_comm {
+    size_t struct_size;           /* sizeof(gk_comm) (gk_comm_init) */
     int rank, size;               /* this process, the number of processes */
     int local_rank, local_size;   /* among the processes of this node (picks the GPU) */
     void *user;                   /* passed to the functions */
@@ -47,7 +56,26 @@ typedef struct gk_comm {
     int (*sendrecv)(void *user, const void *sbuf, size_t sbytes, int dest, void *rbuf, size_t rbytes, int source);
 } gk_comm;
 
+/* One process (rank 0 of 1), no functions. */
+GK_API void gk_comm_init(gk_comm *c);
+
+/* The instruction set of the CPU kernels (a context attribute: tests and
+ * benchmarks compare them; the result is the same with each). */
+typedef enum gk_cpu_isa {
+    GK_CPU_ISA_AUTO = 0,          /* the best this CPU has */
+    GK_CPU_ISA_GENERIC,           /* portable C (the compiler's vectorisation) */
+    GK_CPU_ISA_AVX2,              /* AVX2 (+FMA) */
+    GK_CPU_ISA_AVX512             /* AVX-512 */
+} gk_cpu_isa;
+
+/* Parse "auto", "generic", "avx2" or "avx512"; its name. */
+GK_API gk_status gk_cpu_isa_parse(const char *text, gk_cpu_isa *out);
+GK_API const char *gk_cpu_isa_name(gk_cpu_isa isa);
+/* 1 when this CPU (and this build) can run isa's kernels. */
+GK_API int gk_cpu_isa_supported(gk_cpu_isa isa);
+
 typedef struct gk_context_options {
+    size_t struct_size;          /* sizeof(gk_context_options) (gk_context_options_init) */
     gk_backend backend;          /* AUTO (default): the GPU when one is usable, else the CPU */
     int ngpus;                   /* entries used in gpus[]; 0 means { 0 } */
     int gpus[GK_MAX_GPUS];       /* CUDA device ordinals; jobs of one GPU use gpus[0] */
@@ -58,14 +86,37 @@ typedef struct gk_context_options {
     const gk_comm *comm;         /* several processes (kept by pointer: it must outlive the
                                     context); NULL: this process alone.  With comm->size > 1
                                     and no GPU named, the GPU is the node-local rank's. */
+    gk_cpu_isa cpu_isa;          /* the CPU kernels' instruction set; AUTO: the best there is
+                                    (one this CPU lacks: gk_context_create fails) */
+    /* Benchmark and testing knobs of the APSP GPU code (the result is the
+     * same with any of them): */
+    int64_t apsp_stage_bytes;    /* host<->device rows move in chunks of this many bytes
+                                    through pinned buffers; 0: 32 MiB */
+    int apsp_no_lookahead;       /* 1: no lookahead (one stream) */
+    int apsp_no_mp3;             /* 1: phase 3 with the plain min-plus kernel */
 } gk_context_options;
 
-/* Fixed defaults; reads nothing. */
+/* How data moves between the GPUs of a process and between ranks when a
+ * job is spread over them (gk_apsp_run_file, gk_stencil_run_file). */
+typedef enum gk_exchange {
+    GK_EXCHANGE_AUTO = 0,     /* peer copies in one process; NCCL between GPU ranks, else
+                                 pinned host buffers and the communicator */
+    GK_EXCHANGE_DEVICE,       /* the same, but NCCL is required between GPU ranks */
+    GK_EXCHANGE_HOST          /* through pinned host memory (the seed design: a baseline) */
+} gk_exchange;
+
+/* Parse "auto", "device" or "host". */
+GK_API gk_status gk_exchange_parse(const char *text, gk_exchange *out);
+GK_API const char *gk_exchange_name(gk_exchange e);
+
+/* Fixed defaults (struct_size set); reads nothing. */
 GK_API void gk_context_options_init(gk_context_options *o);
 
-/* The environment the gk commands document: GK_DEVICE ("1" or "0,1": the GPU
- * ordinals), GK_CACHE_DIR, else $XDG_CACHE_HOME/gk, else ~/.cache/gk (the
- * tuning cache), GK_DATA_DIR (shipped tables).  data_dir points into the
+/* The environment the gk commands document, into *o and nowhere else:
+ * GK_DEVICE ("1" or "0,1": the GPU ordinals), GK_CACHE_DIR, else
+ * $XDG_CACHE_HOME/gk, else ~/.cache/gk (the tuning cache), GK_DATA_DIR
+ * (shipped tables), GK_CPU_ISA (cpu_isa), and the knobs GK_APSP_STAGE_BYTES,
+ * GK_APSP_LOOKAHEAD=0 and GK_APSP_MP3=0.  data_dir points into the
  * environment, cache_dir into a per-thread buffer that the next call
  * overwrites (gk_context_create copies both).  GK_EINVAL naming the variable
  * when one is malformed. */
@@ -96,6 +147,19 @@ GK_API const gk_comm *gk_context_comm(const gk_context *ctx);
 /* The directories configurations come from ("" when none). */
 GK_API const char *gk_context_cache_dir(const gk_context *ctx);
 GK_API const char *gk_context_data_dir(const gk_context *ctx);
+/* The instruction set the CPU kernels use (never AUTO: the one picked). */
+GK_API gk_cpu_isa gk_context_cpu_isa(const gk_context *ctx);
+
+/* The CUDA stream (a cudaStream_t, passed as void * so that this header
+ * needs no CUDA headers) that the context's GPU jobs run on from now on.
+ * It must belong to the context's first GPU (GK_EINVAL naming the stream's
+ * device otherwise) and outlive its use by gk.  NULL: gk's own stream
+ * again.  GK_ENODEV on a context without a GPU.  Jobs on device memory are
+ * enqueued on it and return; jobs on host memory wait for it. */
+GK_API gk_status gk_context_set_stream(gk_context *ctx, void *stream);
+/* The stream jobs run on now: the caller's, or gk's own (made on first use;
+ * NULL before that or on the CPU backend). */
+GK_API void *gk_context_stream(const gk_context *ctx);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* gk/elementwise.h - an elementwise, compute-bound kernel on a float matrix.
  *
- * A matrix is DIMX x DIMY floats, row-major (element (x, y) at y*DIMX + x,
- * x = the column).  One iteration updates every element v of column x by
+ * A matrix is DIMX x DIMY floats, row-major with a leading dimension
+ * ld >= DIMX (element (x, y) at y*ld + x, x = the column; dense: ld = DIMX).  One iteration updates every element v of column x by
  *     v = v + sqrtf(f(v) + 1.f),  f = logf, cosf, sinf, tanf for x % 4 = 0, 1, 2, 3
  * in float arithmetic, and a job runs NITER iterations.  Where f(v) + 1 < 0
  * (v < 1/e in a log column, tan v < -1 in a tan column, v <= 0 for log)
@@ -40,7 +40,7 @@
  *   step; tests/test_elementwise_gpu.c presents 29 iterations as 30 and
  *   expects the failure).  What (2) cannot see is a kernel consistently off
  *   by the same count for every N > 1 while right for N = 1.  Both parts are
- *   counted in gk_elementwise_diff; the largest
+ *   counted in gk__elementwise_diff; the largest
  *   distance to the correctly rounded step (the reference loop's), in ulps,
  *   is reported but is not the criterion.
  *
@@ -62,7 +62,6 @@
 #define GK_ELEMENTWISE_H
 
 #include <gk/common.h>
-#include <gk/config.h>
 #include <gk/context.h>
 
 #ifdef __cplusplus
@@ -92,70 +91,55 @@ GK_API gk_status gk_elementwise_write(const char *path, int64_t dimx, int64_t di
  * columns away from NaN (f(v) + 1 > 0.38 there at the start). */
 GK_API void gk_elementwise_random(float *a, int64_t dimx, int64_t dimy, uint64_t seed);
 
+/* ---- the problem, the options, one call per job ---------------------- */
+
+typedef struct gk_elementwise_problem {
+    size_t struct_size;    /* sizeof(gk_elementwise_problem) (gk_elementwise_problem_init) */
+    int64_t dimx, dimy;    /* columns and rows, each in [1, 2^31 - 1] */
+    int64_t ld;            /* elements between the starts of two rows; 0: dimx */
+    gk_dtype dtype;        /* GK_DTYPE_FLOAT32 (the only type of this release) */
+    gk_memory memory;      /* GK_MEMORY_HOST (default) or GK_MEMORY_DEVICE */
+} gk_elementwise_problem;
+
+/* dimx x dimy, dense, float32, host memory. */
+GK_API void gk_elementwise_problem_init(gk_elementwise_problem *p, int64_t dimx, int64_t dimy);
+
 typedef struct gk_elementwise_options {
-    int check;             /* 1: the per-iteration check above (GK_EMISMATCH when it fails) */
+    size_t struct_size;    /* sizeof(gk_elementwise_options) (gk_elementwise_options_init) */
+    int check;             /* 1: the per-iteration check above (GK_EMISMATCH when it fails).
+                              Host memory only. */
     const char *config;    /* GPU kernel parameters ("VEC=2,BX=128"): they replace the tuned
                               choice; validated on every backend */
 } gk_elementwise_options;
 
-/* One call per job: niter iterations over a (dimx*dimy floats) in place on
- * the context's backend, optionally checked; *report (may be NULL) as for
- * the other kernels (check_max_abs: the largest distance to the correctly
- * rounded step, in ulps; check_tolerance: the largest u).  GK_ENOMEM with
- * the amounts before allocating when the host or device lacks the memory. */
-GK_API gk_status gk_elementwise_run(gk_context *ctx, float *a, int64_t dimx, int64_t dimy, int64_t niter,
-                                    const gk_elementwise_options *options, gk_report *report);
+GK_API void gk_elementwise_options_init(gk_elementwise_options *o);
 
-/* The check's counts. */
-typedef struct gk_elementwise_diff {
-    int64_t n;             /* elements checked */
-    int64_t outside;       /* outside their enclosure (or NaN where NaN is not allowed, or a
-                              number where NaN is required) */
-    int64_t first;         /* the first such element (of the first failing call) when outside > 0 */
-    int64_t nan;           /* NaN results of the last call (the result it checked) */
-    int64_t nan_allowed;   /* elements whose enclosure allows NaN and a number */
-    double max_ulp;        /* largest |result - the correctly rounded step| in ulps (numbers only) */
-} gk_elementwise_diff;
+/* One call per job: niter iterations over the matrix a in place on the
+ * context's backend, optionally checked; *report (may be NULL) as for the
+ * other kernels (check_max_abs: the largest distance to the correctly
+ * rounded step, in ulps; check_tolerance: the largest u).  The same as
+ * gk_elementwise_plan_create, _execute, _destroy.  GK_ENOMEM with the
+ * amounts before allocating when the host or device lacks the memory. */
+GK_API gk_status gk_elementwise_run(gk_context *ctx, const gk_elementwise_problem *problem, void *a,
+                                    int64_t niter, const gk_elementwise_options *options, gk_report *report);
 
-/* The per-iteration check: out[i] against E_u(in[i]) for every element,
- * u = ulps[x % 4].  Accumulates into *d (zero it first); GK_EMISMATCH with
- * the first offending element (row, column, values, enclosure) when any is
- * outside. */
-GK_API gk_status gk_elementwise_step_check(const float *in, const float *out, int64_t dimx, int64_t dimy,
-                                           const int ulps[4], gk_elementwise_diff *d);
+/* ---- plans ----------------------------------------------------------- */
 
-/* `gk bench elementwise`: GPU rows: the baseline (one element per thread, a
- * switch on column % 4), the float4 design (one float4 per thread, the
- * class fixed per lane), the tuned kernel (the chosen configuration), the
- * same configuration with SKIP=0 when it has SKIP=1 (all the work: what
- * compares with the ceiling), and the device's throughput for these four
- * steps (a ceiling measured in the same run: the four steps on every float4
- * at full occupancy, no memory traffic in the loop).  CPU rows: the plain
- * reference loop and the backend.  Each row's niter result is checked (its
- * first iteration from the input, its last from its own niter - 1 result). */
-#define GK_ELEMENTWISE_BENCH_ROWS 6
-typedef struct gk_elementwise_bench_row {
-    char kernel[16];             /* "baseline", "float4", "tuned", "tuned SKIP=0", "ceiling", "reference",
-                                    "cpu" */
-    double ms;                   /* median of reps runs of niter iterations */
-    double gelem_iters;          /* element-iterations per second / 1e9 */
-    double speedup;              /* against the first row (the baseline or the reference loop) */
-    char check[64];              /* "ok", "FAIL ...", "not run: ..." */
-    int ok;
-    char config[256];
-} gk_elementwise_bench_row;
+typedef struct gk_elementwise_plan gk_elementwise_plan;
 
-typedef struct gk_elementwise_bench_report {
-    gk_backend backend;
-    char device[256];
-    gk_config_source config_source;
-    double ceiling_gelem_iters;  /* GPU: the ceiling row's rate (0: not measured) */
-    int nrows;
-    gk_elementwise_bench_row row[GK_ELEMENTWISE_BENCH_ROWS];
-} gk_elementwise_bench_report;
+/* Made once: the configuration, the loaded kernel image and (host memory,
+ * or a leading dimension the kernel cannot read in place) the device
+ * matrix. */
+GK_API gk_status gk_elementwise_plan_create(gk_context *ctx, const gk_elementwise_problem *problem,
+                                            const gk_elementwise_options *options, gk_elementwise_plan **plan);
 
-GK_API gk_status gk_elementwise_bench(gk_context *ctx, int64_t dimx, int64_t dimy, int niter, int reps,
-                                      const char *config, gk_elementwise_bench_report *report);
+/* niter iterations over a in place (host or device memory, as the plan's
+ * problem says).  ctx must be the plan's context.  Device memory: enqueued
+ * on the context's stream; nothing is allocated and nothing waits. */
+GK_API gk_status gk_elementwise_plan_execute(gk_context *ctx, gk_elementwise_plan *plan, void *a, int64_t niter,
+                                             gk_report *report);
+
+GK_API void gk_elementwise_plan_destroy(gk_elementwise_plan *plan);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /* gk/gemm.h - fp32 matrix multiply C = A B.
  *
- * A is M x K, B is K x N, C is M x N, all row-major float32 (element (i, j)
- * of an R x C matrix at index i*C + j).  Every backend multiplies and adds
+ * A is M x K, B is K x N, C is M x N, all row-major float32 with leading
+ * dimensions lda >= K, ldb >= N, ldc >= N (element (i, j) of A at
+ * a[i * lda + j]; dense: the column count).  Every backend multiplies and adds
  * in fp32 (the GPU with FFMA: no TF32, no tensor cores); the order of the
  * additions differs between backends, so results agree within a bound, not
  * to the bit.
@@ -23,7 +24,6 @@
 #define GK_GEMM_H
 
 #include <gk/common.h>
-#include <gk/config.h>
 #include <gk/context.h>
 
 #ifdef __cplusplus
@@ -50,69 +50,56 @@ GK_API void gk_matrix_random(float *m, int64_t rows, int64_t cols, uint64_t seed
  * abs_ab (see above). */
 GK_API double gk_gemm_tolerance(int64_t k, double abs_ab);
 
-typedef struct gk_gemm_diff {
-    double max_abs;        /* max |c - ref| */
-    double max_ratio;      /* max |c - ref| / tolerance (<= 1: within the bound) */
-    int64_t worst;         /* index of the element with max_ratio */
-    int64_t nonfinite;     /* elements where c or ref is NaN/Inf */
-} gk_gemm_diff;
+/* ---- the problem, the options, one call per job ---------------------- */
 
-/* Compare c with ref (m*n elements) under the bound for K = k, abs_ab[i]
- * = (|A| |B|)_i.  GK_EMISMATCH (with the first worst element's row and
- * column) beyond it or on a non-finite value. */
-GK_API gk_status gk_gemm_compare(const float *c, const double *ref, const double *abs_ab, int64_t m,
-                                 int64_t n, int64_t k, gk_gemm_diff *d);
+typedef struct gk_gemm_problem {
+    size_t struct_size;    /* sizeof(gk_gemm_problem) (gk_gemm_problem_init) */
+    int64_t m, n, k;       /* C is m x n, the sum runs over k; each in [1, 2^31 - 1] */
+    int64_t lda, ldb, ldc; /* leading dimensions; 0: dense (k, n, n) */
+    gk_dtype dtype;        /* GK_DTYPE_FLOAT32 (the only type of this release) */
+    gk_memory memory;      /* GK_MEMORY_HOST (default) or GK_MEMORY_DEVICE: all three matrices */
+} gk_gemm_problem;
+
+/* m x n x k, dense, float32, host memory. */
+GK_API void gk_gemm_problem_init(gk_gemm_problem *p, int64_t m, int64_t n, int64_t k);
 
 typedef struct gk_gemm_options {
+    size_t struct_size;    /* sizeof(gk_gemm_options) (gk_gemm_options_init) */
     int check;             /* 1: recompute on the CPU (the CPU backend checks the GPU,
                               the plain reference loop checks the CPU backend) and
-                              compare under the bound above; GK_EMISMATCH beyond it */
+                              compare under the bound above; GK_EMISMATCH beyond it.
+                              Host memory only. */
     const char *config;    /* GPU kernel parameters ("BM=128,TN=8"); they replace the
                               tuned choice; validated on every backend */
 } gk_gemm_options;
 
-/* One call per job: c = a b (a: m x k, b: k x n, c: m x n, row-major) on the
- * context's backend, optionally checked; *report (may be NULL) as for the
- * other kernels.  Refuses (GK_ENOMEM) a problem that does not fit the host
- * memory (with the check's copies) or the device memory, before allocating. */
-GK_API gk_status gk_gemm_run(gk_context *ctx, const float *a, const float *b, float *c, int64_t m, int64_t n,
-                             int64_t k, const gk_gemm_options *options, gk_report *report);
+GK_API void gk_gemm_options_init(gk_gemm_options *o);
 
-/* `gk bench gemm`: the designs on the context's backend, the vendor library
- * and the FP32 ceiling measured in the same run.  GPU rows: "naive" (one
- * output per thread), "tile" (the course's 32x32 shared-memory tiles),
- * "ilp" (64x64 tiles, 4x4 outputs per thread), "tuned" (the chosen
- * configuration) and "cublas" (cublasSgemm, opened at run time:
- * libcublas.so.13, .12, .11 or libcublas.so; default math mode, i.e. strict
- * fp32; "not run: ..." when absent).  CPU rows: "reference" (the plain
- * loop, only where M*N*K <= 2^30), "cpu" (the backend, for each instruction
- * set the CPU has) and "openblas" (cblas_sgemm of libopenblas, opened at
- * run time; "not run" when absent).  Every row's C is checked against the
- * plain reference loop (double accumulation) under the bound above, on 66
- * rows (the first, the last and 64 drawn at random; all rows when M <= 66). */
-#define GK_GEMM_BENCH_ROWS 10
-typedef struct gk_gemm_bench_row {
-    char kernel[16];
-    double ms;                   /* median of reps runs */
-    double gflops;               /* 2 M N K / s */
-    double pct_vendor;           /* percent of the vendor library's GFLOP/s (0: none) */
-    char check[64];              /* "ok (0.31 of the bound)", "FAIL ...", "not run: ..." */
-    int ok;
-    char config[256];
-} gk_gemm_bench_row;
+/* One call per job: c = a b on the context's backend, optionally checked;
+ * *report (may be NULL) as for the other kernels.  The same as
+ * gk_gemm_plan_create, gk_gemm_plan_execute, gk_gemm_plan_destroy.
+ * Refuses (GK_ENOMEM) a problem that does not fit the host memory (with
+ * the check's copies) or the device memory, before allocating. */
+GK_API gk_status gk_gemm_run(gk_context *ctx, const gk_gemm_problem *problem, const void *a, const void *b,
+                             void *c, const gk_gemm_options *options, gk_report *report);
 
-typedef struct gk_gemm_bench_report {
-    gk_backend backend;
-    char device[256];
-    double peak_gflops;          /* GPU: fp32 FMA chains measured in the same run, 2 flops each */
-    char vendor[64];             /* "cuBLAS 13.0.0", "OpenBLAS 0.3.21", or "" */
-    gk_config_source config_source;
-    int nrows;
-    gk_gemm_bench_row row[GK_GEMM_BENCH_ROWS];
-} gk_gemm_bench_report;
+/* ---- plans ----------------------------------------------------------- */
 
-GK_API gk_status gk_gemm_bench(gk_context *ctx, int64_t m, int64_t n, int64_t k, int reps, const char *config,
-                               gk_gemm_bench_report *report);
+typedef struct gk_gemm_plan gk_gemm_plan;
+
+/* Made once: the configuration, the loaded kernel image and, where the
+ * kernel needs them (host memory, or device matrices whose shape or
+ * leading dimensions it cannot read in place), device buffers. */
+GK_API gk_status gk_gemm_plan_create(gk_context *ctx, const gk_gemm_problem *problem,
+                                     const gk_gemm_options *options, gk_gemm_plan **plan);
+
+/* c = a b (host or device memory, as the plan's problem says).  ctx must
+ * be the plan's context.  Device memory: enqueued on the context's stream;
+ * nothing is allocated and nothing waits.  c must not overlap a or b. */
+GK_API gk_status gk_gemm_plan_execute(gk_context *ctx, gk_gemm_plan *plan, const void *a, const void *b, void *c,
+                                      gk_report *report);
+
+GK_API void gk_gemm_plan_destroy(gk_gemm_plan *plan);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,10 @@
 extern "C" {
 #endif
 
+/* Library-owned (gk_build_info_get): struct_size says which fields this
+ * libgk has (a later release may append some). */
 typedef struct gk_build_info {
+    size_t struct_size;          /* sizeof(gk_build_info) of the running libgk */
     const char *version;
     const char *cc;              /* C compiler, first line of --version */
     const char *configure_args;
@@ -22,16 +25,21 @@ typedef struct gk_build_info {
 
 GK_API const gk_build_info *gk_build_info_get(void);
 
+/* Caller-allocated: set struct_size with gk_cpu_topology_init. */
 typedef struct gk_cpu_topology {
+    size_t struct_size;
     int from_hwloc;              /* 1: counted by hwloc; 0: from the OS */
     int packages, numa_nodes, cores, pus;
     int omp_max_threads;         /* what an OpenMP parallel region gets */
     char model[128];             /* CPU model name, "" if unknown */
 } gk_cpu_topology;
 
+GK_API void gk_cpu_topology_init(gk_cpu_topology *topo);
 GK_API gk_status gk_cpu_topology_get(gk_cpu_topology *topo);
 
+/* Caller-allocated: set struct_size with gk_device_info_init. */
 typedef struct gk_device_info {
+    size_t struct_size;
     int ordinal;
     char name[256];
     int cc_major, cc_minor;
@@ -55,16 +63,12 @@ typedef struct gk_device_info {
 /* Number of CUDA devices.  Without a driver, a GPU or CUDA support this
  * returns GK_ENODEV (count = 0) and gk_last_error() says which. */
 GK_API gk_status gk_gpu_count(int *count);
+GK_API void gk_device_info_init(gk_device_info *info);
 GK_API gk_status gk_gpu_info(int ordinal, gk_device_info *info);
 
 /* 1 if a GPU can run kernels now; otherwise 0 and, if why != NULL, the
  * reason in why[0..n). */
 GK_API int gk_gpu_usable(char *why, size_t n);
-
-/* Self-test of the GPU plumbing on device `ordinal`: loads the embedded
- * fatbin, launches a vector add of n floats and checks it against the CPU.
- * ms: kernel time (events). */
-GK_API gk_status gk_gpu_selftest(int ordinal, size_t n, float *ms);
 
 #ifdef __cplusplus
 }

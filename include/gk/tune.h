@@ -3,7 +3,6 @@
 #define GK_TUNE_H
 
 #include <gk/common.h>
-#include <gk/config.h>
 #include <gk/context.h>
 
 #ifdef __cplusplus
@@ -16,29 +15,34 @@ extern "C" {
 GK_API gk_status gk_cache_dir(char *buf, size_t n);
 
 
-/* The configuration a job of `kernel` ("apsp", "stencil") at problem size
- * `size` (APSP: vertices; stencil: points along the largest axis) runs with
- * on the context's first GPU: the user cache, else a shipped table, else the
- * built-in defaults (empty cfg).  Never fails for lack of a cache; *src says
- * which was used and, if detail != NULL, detail says why (e.g. "cache stale:
- * driver changed").  On a CPU context: empty cfg, GK_CONFIG_NONE. */
-GK_API gk_status gk_tune_select(gk_context *ctx, const char *kernel, int64_t size, gk_config *cfg,
-                         gk_config_source *src, char *detail, size_t n);
+/* A kernel configuration is text: "NAME=VALUE,..." (the kernel source's
+ * macros; the pseudo-parameter MAXRREG is passed to the compiler as
+ * --maxrregcount, 0 = no limit).  A parameter that is absent takes the
+ * kernel's built-in default. */
+
+/* The configuration a job of `kernel` ("apsp", "stencil", "gemm",
+ * "elementwise") at problem size `size` (APSP: vertices; stencil: points
+ * along the largest axis; gemm: the largest of m, n, k; elementwise: the
+ * element count) runs with on the context's first GPU: the user cache, else
+ * a shipped table, else the built-in defaults (""), as text in config[0..n).
+ * Never fails for lack of a cache; *src says which was used and, if detail
+ * != NULL, detail[0..dn) says why (e.g. "cache stale: driver changed").  On
+ * a CPU context: "", GK_CONFIG_NONE. */
+GK_API gk_status gk_tune_select(gk_context *ctx, const char *kernel, int64_t size, char *config, size_t n,
+                                gk_config_source *src, char *detail, size_t dn);
 
 /* Check a configuration text against a kernel's tunable description: known
  * names, values in range, the device-independent constraints.  GK_EINVAL
  * naming what is wrong.  full (may be NULL) receives the complete
- * configuration (defaults for what text does not name). */
-GK_API gk_status gk_config_validate(const char *kernel, const char *text, gk_config *full);
-
-/* One line of text per cache entry of the current device, and whether the
- * cache is usable ("none yet", "3 entries", "stale: driver changed", ...),
- * for `gk info`.  lines may be NULL. */
-GK_API gk_status gk_tune_cache_describe(gk_context *ctx, char *state, size_t n, char *lines, size_t ln);
+ * configuration (defaults for what text does not name) in full[0..n). */
+GK_API gk_status gk_config_validate(const char *kernel, const char *text, char *full, size_t n);
 
 /* ---- gktune ---------------------------------------------------------- */
 
+/* Passed to the progress callback (library-owned; struct_size: the running
+ * libgk's). */
 typedef struct gk_tune_progress {
+    size_t struct_size;
     const char *kernel;
     int64_t size;
     int done, total;            /* measurements of this run so far / planned */
@@ -47,24 +51,30 @@ typedef struct gk_tune_progress {
 } gk_tune_progress;
 
 typedef struct gk_tune_options {
+    size_t struct_size;         /* sizeof(gk_tune_options) (gk_tune_options_init) */
     const char *kernels;        /* "apsp,stencil"; NULL: all */
     const char *sizes;          /* "apsp=4096,16384;stencil=256,512"; NULL: defaults */
     double budget_s;            /* wall-clock budget for the whole run (<= 0: 120) */
     int exhaustive;             /* measure every valid configuration, ignore budget */
     uint64_t seed;              /* random inputs and sampling */
     const char *csv_path;       /* also copy every measurement here; NULL: none */
-    char *const *worker_argv;   /* command that runs gk_tune_worker_main (e.g.
-                                   {"/proc/self/exe", "--worker", NULL}) */
+    char *const *worker_argv;   /* the command that runs the measuring process (each
+                                   measurement runs in a process of its own, so that a
+                                   kernel that faults cannot take the tuner down):
+                                   {"gktune", "--worker", NULL} with the path of the
+                                   installed gktune; NULL: that, from gk's bindir */
     void (*progress)(void *user, const gk_tune_progress *p);
     void *user;
 } gk_tune_options;
+
+GK_API void gk_tune_options_init(gk_tune_options *o);
 
 #define GK_TUNE_MAX_RESULTS 16
 
 typedef struct gk_tune_result {
     char kernel[16];
     int64_t size;               /* size class */
-    gk_config best;             /* complete configuration */
+    char best[256];             /* the complete configuration */
     double best_ms, default_ms, second_ms;
     int space_size;             /* all combinations of the parameter values */
     int excluded;               /* excluded by constraints before compiling */
@@ -75,6 +85,7 @@ typedef struct gk_tune_result {
 } gk_tune_result;
 
 typedef struct gk_tune_report {
+    size_t struct_size;         /* sizeof(gk_tune_report) (gk_tune_report_init) */
     int n;
     gk_tune_result r[GK_TUNE_MAX_RESULTS];
     char device[256];
@@ -84,12 +95,12 @@ typedef struct gk_tune_report {
     int interrupted;
 } gk_tune_report;
 
-/* Check the options' kernels, size classes and budget without tuning
- * (GK_EINVAL naming the option): what gk_tune_run checks first. */
-GK_API gk_status gk_tune_check_options(const gk_tune_options *o);
+GK_API void gk_tune_report_init(gk_tune_report *r);
 
-/* Tune, validate, and write the winners to the cache.  Fails with GK_ENODEV
- * when there is no GPU, GK_ECACHE when the cache is locked by another run.
+/* Tune, validate, and write the winners to the cache.  Checks the options
+ * first (GK_EINVAL naming the kernel, size class or budget at fault).  Fails
+ * with GK_ENODEV when there is no GPU, GK_ECACHE when the cache is locked by
+ * another run.
  * Runs worker processes (o->worker_argv) and sets SIGPIPE to ignored, so that
  * a worker that dies is reported instead of killing the caller. */
 GK_API gk_status gk_tune_run(gk_context *ctx, const gk_tune_options *o, gk_tune_report *rep);
@@ -97,12 +108,6 @@ GK_API gk_status gk_tune_run(gk_context *ctx, const gk_tune_options *o, gk_tune_
 /* Ask a running gk_tune_run to stop after the current measurement (signal
  * safe); the journal keeps what was measured. */
 GK_API void gk_tune_interrupt(void);
-
-/* The measuring process, on the context's first GPU (a context without one
- * answers every request with the reason): reads requests on in_fd, answers
- * on out_fd.  The worker command of gk_tune_options runs this, with a context
- * made the same way as the tuning run's. */
-GK_API int gk_tune_worker_main(gk_context *ctx, int in_fd, int out_fd);
 
 /* The search spaces as text (for `gktune --list`; needs no GPU): of the
  * kernels the comma-separated list names (as gk_tune_options.kernels), or

@@ -1,10 +1,12 @@
-/* apsp_dist.c - the front door of APSP past one GPU: gk_apsp_solve_file
+/* apsp_dist.c - the front door of APSP past one GPU: gk_apsp_run_file
  * (file to file, rows spread over the context's GPUs and over the ranks of
- * its gk_comm, no process holding the whole matrix) and gk_apsp_bench_multi.
+ * its gk_comm, no process holding the whole matrix) and gk__apsp_bench_multi.
  * The row-block engines are src/gpu/apsp_multi.c (GPUs) and
  * src/cpu/apsp_rows.c (CPU ranks); the collectives are src/core/comm.c over
  * the caller's communicator, NCCL is src/gpu/comm_nccl.c. */
 #include "api/context.h"
+#include "api/commands.h"
+#include "api/dist.h"
 #include "core/apsp_formats.h"
 #include "core/comm.h"
 #include "core/io.h"
@@ -22,15 +24,6 @@
 #include <unistd.h>
 
 #define CHUNK_EDGES (1 << 16)
-
-gk_status gk_apsp_exchange_parse(const char *text, gk_apsp_exchange *out)
-{
-    if (!strcmp(text, "auto")) *out = GK_APSP_EXCHANGE_AUTO;
-    else if (!strcmp(text, "device")) *out = GK_APSP_EXCHANGE_DEVICE;
-    else if (!strcmp(text, "host")) *out = GK_APSP_EXCHANGE_HOST;
-    else return gk__fail(GK_EINVAL, "'%s' is not an exchange (want auto, device or host)", text);
-    return GK_OK;
-}
 
 /* ------------------------------------------------------------------ layout */
 
@@ -91,7 +84,7 @@ static gk_status edges_push(edges *b, const int32_t *t)
     return GK_OK;
 }
 
-/* The header: the same rules and messages as gk_apsp_read. */
+/* The header: the same rules and messages as gk__apsp_read. */
 static gk_status read_header(gk_infile *in, int32_t *V, int32_t *E)
 {
     gk_status st;
@@ -114,7 +107,7 @@ static gk_status read_header(gk_infile *in, int32_t *V, int32_t *E)
     return GK_OK;
 }
 
-/* Every edge validated (as gk_apsp_read does); those of this process's
+/* Every edge validated (as gk__apsp_read does); those of this process's
  * blocks kept, bucket b[g - g0]. */
 static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b, int32_t *max_w)
 {
@@ -207,9 +200,9 @@ static gk_status cpu_rounds(const gk_comm *comm, const layout *l, gk_apsp_cpu_pa
     for (int k = 0, g = 0; k < l->nt && !st; k++) {
         while (l->first[g + 1] <= k) g++;
         const int32_t *panel = g == me ? gk__apsp_cpu_part_pivot(p, k) : buf;
-        double t0 = gk_wtime();
+        double t0 = gk__wtime();
         st = gk__comm_bcast(comm, (void *)panel, bytes, g);
-        double t = gk_wtime() - t0;
+        double t = gk__wtime() - t0;
         rep->exchange_busy += t;
         rep->exchange_stall += t;
         if (!st)
@@ -228,14 +221,14 @@ static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int3
     gk_apsp_cpu_part *p = NULL;
     int32_t *buf = NULL;
     gk_status st = layout_make(&l, V, GK_APSP_CPU_TILE, size, rank, 1);
-    double t0 = gk_wtime();
+    double t0 = gk__wtime();
     if (!st)
         st = read_edges(in, &l, E, &b, &rep->max_w);
     gk__in_close(in);
     if ((st = gk__comm_agree(comm, st)))
         goto out;
-    rep->read += gk_wtime() - t0;
-    t0 = gk_wtime();
+    rep->read += gk__wtime() - t0;
+    t0 = gk__wtime();
     int threads = gk__ctx_threads_enter(ctx);
     st = gk__apsp_cpu_part_open(&p, V, l.first[rank], l.first[rank + 1]);
     for (int64_t e = 0; !st && e < b.n; e++)
@@ -244,13 +237,13 @@ static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int3
     b.e = NULL;
     if ((st = gk__comm_agree(comm, st)))
         goto leave;
-    rep->distribute = gk_wtime() - t0;
-    t0 = gk_wtime();
+    rep->distribute = gk__wtime() - t0;
+    t0 = gk__wtime();
     st = gk__comm_agree(comm, cpu_rounds(comm, &l, p, rep));
-    rep->compute = gk_wtime() - t0;
+    rep->compute = gk__wtime() - t0;
     if (st)
         goto leave;
-    t0 = gk_wtime();
+    t0 = gk__wtime();
     int64_t chunk = ((int64_t)64 << 20) / ((int64_t)V * 4);
     if (chunk < 1) chunk = 1;
     cpu_src src = { p, V };
@@ -258,7 +251,7 @@ static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int3
     st = gk__comm_agree(comm, st);
     if (!st)
         st = write_rows(comm, out, V, rows_lo(&l, rank), rows_hi(&l, rank), fetch_cpu, &src, buf, chunk);
-    rep->write = gk_wtime() - t0;
+    rep->write = gk__wtime() - t0;
 leave:
     gk__ctx_threads_leave(threads);
 out:
@@ -310,11 +303,11 @@ static gk_status gpus_open(gk_context *ctx, const layout *l, const gk_config *cf
 }
 
 /* How panels move; opens NCCL between ranks when it is used. */
-static gk_status gpus_exchange(gk_context *ctx, gk_apsp_exchange want, gpu_set *g, int *mode, char *name, size_t n)
+static gk_status gpus_exchange(gk_context *ctx, gk_exchange want, gpu_set *g, int *mode, char *name, size_t n)
 {
     const gk_comm *comm = ctx->comm;
     gk_status st;
-    if (want == GK_APSP_EXCHANGE_HOST) {
+    if (want == GK_EXCHANGE_HOST) {
         *mode = GK__XCHG_HOST;
         snprintf(name, n, "%s", comm ? "pinned host memory and MPI (seed design)" : "pinned host memory (seed design)");
         return GK_OK;
@@ -324,7 +317,7 @@ static gk_status gpus_exchange(gk_context *ctx, gk_apsp_exchange want, gpu_set *
         snprintf(name, n, "%s", ctx->ngpus > 1 ? "peer copies with lookahead" : "none (one GPU)");
         return GK_OK;
     }
-    if ((st = gk__nccl_open_if_everywhere(&g->nccl, comm, want == GK_APSP_EXCHANGE_DEVICE)))
+    if ((st = gk__nccl_open_if_everywhere(&g->nccl, comm, want == GK_EXCHANGE_DEVICE)))
         return st;
     if (!g->nccl) {
         *mode = GK__XCHG_HOST;
@@ -353,7 +346,7 @@ static gk_status gpus_run(gk_context *ctx, const layout *l, gpu_set *g, int mode
 }
 
 static gk_status solve_gpu(gk_context *ctx, gk_infile *in, const char *out, int32_t V, int32_t E,
-                           const gk_config *cfg, gk_apsp_exchange want, gk_apsp_dist_report *rep)
+                           const gk_config *cfg, gk_exchange want, gk_apsp_dist_report *rep)
 {
     const gk_comm *comm = ctx->comm;
     int size = gk__comm_size(comm), rank = gk__comm_rank(comm), G = comm ? 1 : ctx->ngpus;
@@ -365,17 +358,17 @@ static gk_status solve_gpu(gk_context *ctx, gk_infile *in, const char *out, int3
     memset(b, 0, sizeof b);
     memset(&g, 0, sizeof g);
     gk_status st = layout_make(&l, V, gk__apsp_part_tile(cfg), size * G, rank * G, G);
-    double t0 = gk_wtime();
+    double t0 = gk__wtime();
     if (!st)
         st = read_edges(in, &l, E, b, &rep->max_w);
     gk__in_close(in);
     if ((st = gk__comm_agree(comm, st)))
         goto out;
-    rep->read += gk_wtime() - t0;
+    rep->read += gk__wtime() - t0;
     if ((st = gk__comm_agree(comm, gk__ctx_gpu_enter(ctx, &saved))))
         goto out;
     entered = 1;
-    t0 = gk_wtime();
+    t0 = gk__wtime();
     st = gpus_open(ctx, &l, cfg, &g);
     for (int i = 0; i < g.nparts && !st; i++)
         if (!(st = gk__apsp_part_init(g.parts[i])))
@@ -389,13 +382,13 @@ static gk_status solve_gpu(gk_context *ctx, gk_infile *in, const char *out, int3
     if ((st = gk__comm_agree(comm, st))
         || (st = gpus_exchange(ctx, want, &g, &mode, rep->exchange, sizeof rep->exchange)))
         goto out;
-    rep->distribute = gk_wtime() - t0;
-    t0 = gk_wtime();
+    rep->distribute = gk__wtime() - t0;
+    t0 = gk__wtime();
     st = gk__comm_agree(comm, gpus_run(ctx, &l, &g, mode, &rep->exchange_busy, &rep->exchange_stall));
-    rep->compute = gk_wtime() - t0;
+    rep->compute = gk__wtime() - t0;
     if (st)
         goto out;
-    t0 = gk_wtime();
+    t0 = gk__wtime();
     int64_t chunk = ((int64_t)256 << 20) / ((int64_t)V * 4);
     if (chunk < 1) chunk = 1;
     st = gk__comm_agree(comm, gk__apsp_pinned((void **)&buf, (size_t)chunk * (size_t)V * 4));
@@ -418,7 +411,7 @@ static gk_status solve_gpu(gk_context *ctx, gk_infile *in, const char *out, int3
             st = gk__out_close(&o, st);
         }
     }
-    rep->write = gk_wtime() - t0;
+    rep->write = gk__wtime() - t0;
 out:
     gk__apsp_pinned_free(buf);
     gpus_close(&g);
@@ -450,8 +443,8 @@ static void dist_report_init(gk_context *ctx, gk_apsp_dist_report *rep)
     snprintf(rep->exchange, sizeof rep->exchange, "%s", rep->ranks > 1 ? "MPI broadcast" : "none (one process)");
 }
 
-gk_status gk_apsp_solve_file(gk_context *ctx, const char *input, const char *output, const char *config,
-                             gk_apsp_exchange exchange, gk_apsp_dist_report *report)
+gk_status gk__apsp_run_file_cfg(gk_context *ctx, const char *input, const char *output, const char *config,
+                             gk_exchange exchange, gk_apsp_dist_report *report)
 {
     gk_apsp_dist_report local;
     gk_apsp_dist_report *rep = report ? report : &local;
@@ -468,7 +461,7 @@ gk_status gk_apsp_solve_file(gk_context *ctx, const char *input, const char *out
     gk_infile in;
     int32_t V = 0, E = 0;
     int opened = 0;
-    double t0 = gk_wtime();
+    double t0 = gk__wtime();
     if (!st && !(st = gk__in_open(&in, input))) {
         opened = 1;
         st = read_header(&in, &V, &E);
@@ -479,7 +472,7 @@ gk_status gk_apsp_solve_file(gk_context *ctx, const char *input, const char *out
         if (opened) gk__in_close(&in);
         return st;
     }
-    rep->read = gk_wtime() - t0;
+    rep->read = gk__wtime() - t0;
     rep->V = V;
     rep->E = E;
     if (ctx->backend != GK_BACKEND_GPU)
@@ -510,13 +503,13 @@ gk_status gk_apsp_solve_file(gk_context *ctx, const char *input, const char *out
 
 /* ------------------------------------------------------------------ bench */
 
-gk_status gk_apsp_bench_multi(gk_context *ctx, int32_t n, const char *config, gk_apsp_multi_row *row)
+gk_status gk__apsp_bench_multi(gk_context *ctx, int64_t n, const char *config, gk__apsp_multi_row *row)
 {
     memset(row, 0, sizeof *row);
     row->n = n;
     row->identical = -1;
     if (n < 1)
-        return gk__fail(GK_EINVAL, "bench apsp: n = %d (want at least 1)", n);
+        return gk__fail(GK_EINVAL, "bench apsp: n = %lld (want at least 1)", (long long)n);
     if (ctx->backend != GK_BACKEND_GPU)
         return gk__fail(GK_EINVAL, "bench apsp past one GPU needs the GPU backend");
 #ifndef GK_HAVE_CUDA
@@ -552,10 +545,10 @@ gk_status gk_apsp_bench_multi(gk_context *ctx, int32_t n, const char *config, gk
         return st;
     entered = 1;
     /* one GPU, gk's single-GPU code (one process only; skipped when it does not fit) */
-    if (size == 1 && gk_host_memory_check(2 * (uint64_t)bytes, "") == GK_OK) {
+    if (size == 1 && gk__host_memory_check(2 * (uint64_t)bytes, "") == GK_OK) {
         gk_apsp_gpu *c = NULL;
         float ms = 0;
-        if ((st = gk__apsp_gpu_open(&c, &ctx->dev[0], (cudaStream_t)ctx->stream, n, &cfg)) == GK_ENOMEM) {
+        if ((st = gk__apsp_gpu_open(&c, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), n, &cfg)) == GK_ENOMEM) {
             st = GK_OK;                      /* does not fit one GPU */
             gk__clear_error();
         } else if (!st) {
@@ -579,16 +572,16 @@ gk_status gk_apsp_bench_multi(gk_context *ctx, int32_t n, const char *config, gk
     int mode;
     for (int design = 0; design < 2 && !st; design++) {     /* 0: the seed's, 1: gk's */
         char name[64];
-        if ((st = gpus_exchange(ctx, design ? GK_APSP_EXCHANGE_AUTO : GK_APSP_EXCHANGE_HOST, &g, &mode, name, sizeof name)))
+        if ((st = gpus_exchange(ctx, design ? GK_EXCHANGE_AUTO : GK_EXCHANGE_HOST, &g, &mode, name, sizeof name)))
             break;
         for (int rep_i = n <= 8192 ? 0 : 1; rep_i < 2 && !st; rep_i++) {   /* small sizes: a warm-up first */
             for (int i = 0; i < g.nparts && !st; i++)
                 st = gk__apsp_part_random(g.parts[i], seed, cut, maxw);
             if ((st = gk__comm_agree(comm, st)))
                 break;
-            double busy = 0, stall = 0, t0 = gk_wtime();
+            double busy = 0, stall = 0, t0 = gk__wtime();
             st = gk__comm_agree(comm, gpus_run(ctx, &l, &g, mode, &busy, &stall));
-            double v[3] = { gk_wtime() - t0, busy, stall };
+            double v[3] = { gk__wtime() - t0, busy, stall };
             if (!st && !(st = gk__comm_max_f64(comm, v, 3)) && rep_i == 1) {
                 if (design) {
                     row->seconds = v[0]; row->busy = v[1]; row->stall = v[2];

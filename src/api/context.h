@@ -16,13 +16,39 @@ struct gk_context {
     int threads;
     int no_tuned;
     char cache_dir[4096], data_dir[4096];
-    void *stream;                    /* cudaStream_t on gpus[0], made by the first GPU job */
-    const gk_comm *comm;             /* NULL: this process alone */
-    void *apsp_ready;                /* gk_apsp_prepare's opened GPU APSP (gk_apsp_gpu *), taken by the next solve */
+    void *own_stream;                /* cudaStream_t on gpus[0], gk's own, made by the first GPU job */
+    void *user_stream;               /* the caller's (gk_context_set_stream), or NULL */
+    gk_comm comm_copy;               /* the caller's communicator, as this libgk knows it */
+    const gk_comm *comm;             /* &comm_copy, or NULL: this process alone */
+    const gk_comm *comm_given;       /* the caller's (gk_context_comm returns it) */
+    gk_cpu_isa cpu_isa;              /* resolved: never AUTO */
+    int64_t apsp_stage_bytes;        /* 0: the built-in chunk */
+    int apsp_no_lookahead, apsp_no_mp3;
 };
 
-/* Close gk_apsp_prepare's GPU APSP if the solve did not take it (apsp.c). */
-void gk__apsp_ready_drop(gk_context *ctx);
+/* The stream GPU jobs run on now: the caller's, else gk's own. */
+static inline void *gk__ctx_stream(const gk_context *ctx)
+{
+    return ctx->user_stream ? ctx->user_stream : ctx->own_stream;
+}
+
+/* The plans' common header (every gk_<kernel>_plan begins with it): the
+ * context it belongs to and where its problem's data lives. */
+typedef struct gk__plan_head {
+    gk_context *ctx;
+    gk_memory memory;
+    const char *kernel;              /* "apsp", ... (messages) */
+} gk__plan_head;
+
+/* GK_EINVAL unless plan belongs to ctx (both named in the message). */
+gk_status gk__plan_check(const gk__plan_head *plan, const gk_context *ctx, const char *fn);
+
+/* A data pointer's kind against the memory a problem says it lives in:
+ * GK_EINVAL naming `what` (the argument) when p is NULL, when device
+ * memory is promised but p is host memory or another GPU's, or when host
+ * memory is promised but p is device memory.  CUDA builds ask the driver
+ * (cudaPointerGetAttributes); CPU-only builds refuse device memory. */
+gk_status gk__ctx_check_pointer(const gk_context *ctx, gk_memory memory, const void *p, const char *what);
 
 /* Run a GPU job on the context's first GPU: make it current (the caller's
  * device is restored by gk__ctx_gpu_leave) and create the stream once. */
@@ -40,6 +66,13 @@ void gk__ctx_threads_leave(int saved);
  * the device's limits; on a CPU context rep->config_ignored = (user != NULL). */
 gk_status gk__ctx_config(gk_context *ctx, const char *kernel, int64_t size, const char *user,
                          gk_config *full, gk_report *rep);
+
+/* gk_config_validate into a gk_config (what the front doors use). */
+gk_status gk__config_validate(const char *kernel, const char *text, gk_config *full);
+
+/* gk_tune_select into a gk_config (api/tune.c). */
+gk_status gk__ctx_tune_select(gk_context *ctx, const char *kernel, int64_t size, gk_config *cfg,
+                              gk_config_source *src, char *detail, size_t n);
 
 /* Fill the report's backend fields (device name, note) and mark the phases
  * that do not apply (-1). */

@@ -1,8 +1,11 @@
-/* stencil.c - the stencil front door: gk_stencil_run and gk_stencil_bench
- * pick the backend (the context's) and the configuration, check memory
- * before allocating, run the CPU code (src/cpu) or the GPU code (src/gpu),
- * check against the CPU on request, and fill the report. */
+/* stencil.c - the stencil front door: the problem and options, plans (made
+ * once: configuration, kernel image, the padded grids on the GPU or the
+ * CPU), their execution on host memory (optionally checked against the
+ * CPU) and on device memory (enqueued on the context's stream), and
+ * gk_stencil_run = create + execute + destroy.  The benchmark is
+ * stencil_bench.c. */
 #include "api/context.h"
+#include "core/stencil_core.h"
 #include "cpu/stencil_cpu.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/stencil_gpu.h"
@@ -11,93 +14,231 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
+
+struct gk_stencil_plan {
+    gk__plan_head head;
+    int nx, ny, nz;
+    int64_t pitch_y, pitch_z;
+    double coeffs[GK_STENCIL_NCOEFFS];
+    int check;
+    char *config;                /* options->config, copied */
+    gk_config cfg;               /* complete (GPU) */
+    gk_report base;              /* what every report of the plan starts with */
+    gk_stencil_cpu *cpu;         /* the CPU backend's padded buffers */
+#ifdef GK_HAVE_CUDA
+    gk_stencil_gpu *gpu;         /* the GPU's */
 #endif
+};
+
+void gk_stencil_problem_init(gk_stencil_problem *p, int64_t nx, int64_t ny, int64_t nz)
+{
+    memset(p, 0, sizeof *p);
+    p->struct_size = sizeof *p;
+    p->nx = nx;
+    p->ny = ny;
+    p->nz = nz;
+    p->dtype = GK_DTYPE_FLOAT64;
+    p->memory = GK_MEMORY_HOST;
+}
+
+void gk_stencil_options_init(gk_stencil_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->exchange = GK_EXCHANGE_AUTO;
+}
 
 static int64_t max3(int64_t a, int64_t b, int64_t c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
 
-#ifdef GK_HAVE_CUDA
-static gk_status run_gpu(gk_context *ctx, double *grid, int nx, int ny, int nz, const double *c, int steps,
-                         const gk_config *cfg, gk_report *rep)
+/* The caller's problem, checked; pitches resolved. */
+static gk_status problem_in(const gk_stencil_problem *given, gk_stencil_problem *p)
 {
-    gk_stencil_gpu *g = NULL;
-    float up = 0, run = 0, down = 0;
-    int saved;
-    gk_status st = gk__ctx_gpu_enter(ctx, &saved);
-    if (st) return st;
-    if (!(st = gk__stencil_gpu_open(&g, &ctx->dev[0], (cudaStream_t)ctx->stream, nx, ny, nz, c, cfg))
-        && !(st = gk__stencil_gpu_upload(g, grid, &up)) && !(st = gk__stencil_gpu_run(g, steps, &run)))
-        st = gk__stencil_gpu_download(g, grid, &down);
-    gk__stencil_gpu_close(g);
-    gk__ctx_gpu_leave(saved);
-    gk__report_gpu_ms(rep, up, run, down);
-    return st;
-}
-#endif
-
-gk_status gk_stencil_run(gk_context *ctx, double *grid, int64_t nx64, int64_t ny64, int64_t nz64,
-                         const double coeffs[GK_STENCIL_NCOEFFS], int64_t steps64,
-                         const gk_stencil_options *options, gk_report *report)
-{
-    gk_stencil_options none = { 0, NULL };
-    gk_report local;
-    gk_report *rep = report ? report : &local;
-    gk_config cfg;
     gk_status st;
-    double *ref = NULL;
-    if (!options) options = &none;
-    if (!ctx || !grid || !coeffs)
-        return gk__fail(GK_EINVAL, "gk_stencil_run: no %s", !ctx ? "context" : !grid ? "grid" : "coefficients");
-    gk__ctx_report_init(ctx, rep);
-    if ((st = gk_stencil_check_size(nx64, ny64, nz64, steps64)))
+    gk_stencil_problem_init(p, 0, 0, 0);
+    if (!given)
+        return gk__fail(GK_EINVAL, "stencil: problem is NULL");
+    if ((st = GK__STRUCT_IN(*p, given, "gk_stencil_problem")) || (st = gk_stencil_check_size(p->nx, p->ny, p->nz, 0)))
         return st;
-    int nx = (int)nx64, ny = (int)ny64, nz = (int)nz64, steps = (int)steps64;
-    uint64_t npts = (uint64_t)nx * (uint64_t)ny * (uint64_t)nz, gbytes = npts * sizeof(double);
-    if ((st = gk__ctx_config(ctx, "stencil", max3(nx, ny, nz), options->config, &cfg, rep)))
+    if (p->pitch_y == 0) p->pitch_y = p->nx;
+    if (p->pitch_y < p->nx || p->pitch_y > INT64_MAX / p->ny)
+        return gk__fail(GK_EINVAL, "stencil: problem.pitch_y = %lld for nx = %lld (want pitch_y >= nx)",
+                        (long long)p->pitch_y, (long long)p->nx);
+    if (p->pitch_z == 0) p->pitch_z = p->pitch_y * p->ny;
+    if (p->pitch_z < p->pitch_y * (p->ny - 1) + p->nx || p->pitch_z > INT64_MAX / 8 / p->nz)
+        return gk__fail(GK_EINVAL, "stencil: problem.pitch_z = %lld for a plane of %lld rows of pitch %lld "
+                        "(planes must not overlap)", (long long)p->pitch_z, (long long)p->ny, (long long)p->pitch_y);
+    if (p->dtype != GK_DTYPE_FLOAT64)
+        return gk__fail(GK_EINVAL, "stencil: problem.dtype %s: this release computes float64 grids only",
+                        gk_dtype_name(p->dtype) ? gk_dtype_name(p->dtype) : "(not a gk_dtype)");
+    if (p->memory != GK_MEMORY_HOST && p->memory != GK_MEMORY_DEVICE)
+        return gk__fail(GK_EINVAL, "stencil: problem.memory %d is not a gk_memory", (int)p->memory);
+    if (p->memory == GK_MEMORY_HOST && (p->pitch_y != p->nx || p->pitch_z != p->nx * p->ny))
+        return gk__fail(GK_EINVAL, "stencil: pitches %lld, %lld: a host grid is dense in this release",
+                        (long long)p->pitch_y, (long long)p->pitch_z);
+    if (p->coeffs)
+        for (int i = 0; i < GK_STENCIL_NCOEFFS; i++)
+            if (!(p->coeffs[i] - p->coeffs[i] == 0))
+                return gk__fail(GK_EINVAL, "stencil: problem.coeffs[%d] = %g is not finite", i, p->coeffs[i]);
+    return GK_OK;
+}
+
+static gk_status options_in(const gk_stencil_options *given, gk_stencil_options *o)
+{
+    gk_status st;
+    gk_stencil_options_init(o);
+    if (given && (st = GK__STRUCT_IN(*o, given, "gk_stencil_options")))
         return st;
-    /* Host memory beyond the caller's grid: the CPU solver's padded buffers
+    if ((unsigned)o->exchange > GK_EXCHANGE_HOST)
+        return gk__fail(GK_EINVAL, "stencil: options.exchange %d is not a gk_exchange", (int)o->exchange);
+    return GK_OK;
+}
+
+gk_status gk_stencil_plan_create(gk_context *ctx, const gk_stencil_problem *problem,
+                                 const gk_stencil_options *options, gk_stencil_plan **out)
+{
+    gk_stencil_problem prob;
+    gk_stencil_options opt;
+    gk_status st;
+    if (!out)
+        return gk__fail(GK_EINVAL, "gk_stencil_plan_create: plan is NULL (nowhere to put it)");
+    *out = NULL;
+    if (!ctx)
+        return gk__fail(GK_EINVAL, "gk_stencil_plan_create: ctx is NULL");
+    if ((st = problem_in(problem, &prob)) || (st = options_in(options, &opt)))
+        return st;
+    if (prob.memory == GK_MEMORY_DEVICE) {
+        if (ctx->backend != GK_BACKEND_GPU)
+            return gk__fail(GK_EINVAL, "stencil: the grid is in device memory, but the context runs on the CPU (%s)",
+                            *ctx->note ? ctx->note : "asked for");
+        if (opt.check)
+            return gk__fail(GK_EINVAL, "stencil: options.check needs host memory (the CPU recomputes the grid)");
+    }
+    gk_stencil_plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return gk__fail(GK_ENOMEM, "cannot allocate a stencil plan");
+    p->head.ctx = ctx;
+    p->head.memory = prob.memory;
+    p->head.kernel = "stencil";
+    p->nx = (int)prob.nx; p->ny = (int)prob.ny; p->nz = (int)prob.nz;
+    p->pitch_y = prob.pitch_y;
+    p->pitch_z = prob.pitch_z;
+    memcpy(p->coeffs, prob.coeffs ? prob.coeffs : gk_stencil_default_coeffs, sizeof p->coeffs);
+    p->check = opt.check != 0;
+    if (opt.config && !(p->config = strdup(opt.config))) {
+        st = gk__fail(GK_ENOMEM, "cannot copy options.config");
+        goto fail;
+    }
+    gk__ctx_report_init(ctx, &p->base);
+    p->base.memory = prob.memory;
+    if ((st = gk__ctx_config(ctx, "stencil", max3(prob.nx, prob.ny, prob.nz), p->config, &p->cfg, &p->base)))
+        goto fail;
+    /* Host memory beyond the caller's grid: the CPU backend's padded buffers
      * (a CPU run, or the check's rerun) and the check's copy. */
     int cpu = ctx->backend != GK_BACKEND_GPU;
-    uint64_t need = gbytes + (cpu || options->check ? gk__stencil_cpu_bytes(nx, ny, nz) : 0)
-                    + (options->check ? gbytes : 0);
-    char what[96];
-    snprintf(what, sizeof what, "stencil grid %dx%dx%d%s", nx, ny, nz, options->check ? " with the check" : "");
-    if ((st = gk_host_memory_check(need, what)))
-        return st;
-    double init_scale = 0;
-    if (options->check) {
-        if ((st = gk__xmalloc((void **)&ref, (size_t)gbytes, "the check's copy of the grid")))
-            return st;
-        memcpy(ref, grid, (size_t)gbytes);
-        init_scale = gk_grid_max_abs(grid, (int64_t)npts);
+    if (prob.memory == GK_MEMORY_HOST) {
+        uint64_t gbytes = (uint64_t)prob.nx * (uint64_t)prob.ny * (uint64_t)prob.nz * sizeof(double);
+        uint64_t need = gbytes + (cpu || p->check ? gk__stencil_cpu_bytes(p->nx, p->ny, p->nz) : 0)
+                        + (p->check ? gbytes : 0);
+        char what[96];
+        snprintf(what, sizeof what, "stencil grid %dx%dx%d%s", p->nx, p->ny, p->nz, p->check ? " with the check" : "");
+        if ((st = gk__host_memory_check(need, what)))
+            goto fail;
     }
-    int threads = gk__ctx_threads_enter(ctx);
-    if (!cpu) {
+    if (cpu) {
+        snprintf(p->base.config, sizeof p->base.config, "%s rows, %d steps per pass",
+                 gk__stencil_cpu_isa_name(gk__stencil_cpu_isa(-2)), GK_STENCIL_CPU_T);
+        if ((st = gk__stencil_cpu_open(&p->cpu, p->nx, p->ny, p->nz, p->coeffs)))
+            goto fail;
+    } else {
 #ifdef GK_HAVE_CUDA
-        st = run_gpu(ctx, grid, nx, ny, nz, coeffs, steps, &cfg, rep);
+        int saved;
+        if ((st = gk__ctx_gpu_enter(ctx, &saved)))
+            goto fail;
+        st = gk__stencil_gpu_open(&p->gpu, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), p->nx, p->ny, p->nz,
+                                  p->coeffs, &p->cfg);
+        gk__ctx_gpu_leave(saved);
+        if (st)
+            goto fail;
 #else
         st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
+        goto fail;
 #endif
+    }
+    *out = p;
+    return GK_OK;
+fail:
+    gk_stencil_plan_destroy(p);
+    return st;
+}
+
+void gk_stencil_plan_destroy(gk_stencil_plan *p)
+{
+    if (!p)
+        return;
+#ifdef GK_HAVE_CUDA
+    if (p->gpu) {
+        int saved;
+        if (gk__ctx_gpu_enter(p->head.ctx, &saved) == GK_OK) {
+            gk__stencil_gpu_close(p->gpu);
+            gk__ctx_gpu_leave(saved);
+        }
+    }
+#endif
+    gk__stencil_cpu_close(p->cpu);
+    free(p->config);
+    free(p);
+}
+
+/* Host memory: the grid through the backend, timed by phase. */
+static gk_status exec_host(gk_stencil_plan *p, double *grid, int steps, gk_report *rep)
+{
+    gk_context *ctx = p->head.ctx;
+    gk_status st = GK_OK;
+    uint64_t npts = (uint64_t)p->nx * (uint64_t)p->ny * (uint64_t)p->nz;
+    double *ref = NULL, init_scale = 0;
+    if (p->check) {
+        if ((st = gk__xmalloc((void **)&ref, (size_t)npts * sizeof(double), "the check's copy of the grid")))
+            return st;
+        memcpy(ref, grid, (size_t)npts * sizeof(double));
+        init_scale = gk__grid_max_abs(grid, (int64_t)npts);
+    }
+    int threads = gk__ctx_threads_enter(ctx);
+    if (p->cpu) {
+        double t0 = gk__wtime();
+        gk__stencil_cpu_load(p->cpu, grid);
+        double t1 = gk__wtime();
+        st = gk__stencil_cpu_steps(p->cpu, steps, GK_STENCIL_CPU_T);
+        double t2 = gk__wtime();
+        gk__stencil_cpu_store(p->cpu, grid);
+        /* the CPU's own copies in and out of its padded buffers are its h2d and d2h */
+        rep->h2d = t1 - t0;
+        rep->compute = t2 - t1;
+        rep->d2h = gk__wtime() - t2;
     } else {
-        snprintf(rep->config, sizeof rep->config, "%s rows, %d steps per pass",
-                 gk__stencil_cpu_isa_name(gk__stencil_cpu_isa(-2)), GK_STENCIL_CPU_T);
-        double t0 = gk_wtime();
-        st = gk__stencil_cpu(grid, nx, ny, nz, coeffs, steps);
-        rep->compute = gk_wtime() - t0;
+#ifdef GK_HAVE_CUDA
+        float up = 0, run = 0, down = 0;
+        int saved;
+        if (!(st = gk__ctx_gpu_enter(ctx, &saved))) {
+            gk__stencil_gpu_set_stream(p->gpu, (cudaStream_t)gk__ctx_stream(ctx));
+            if (!(st = gk__stencil_gpu_upload(p->gpu, grid, &up)) && !(st = gk__stencil_gpu_run(p->gpu, steps, &run)))
+                st = gk__stencil_gpu_download(p->gpu, grid, &down);
+            gk__ctx_gpu_leave(saved);
+        }
+        gk__report_gpu_ms(rep, up, run, down);
+#endif
     }
     if (!st && ref) {
         /* the CPU backend checks the GPU; the plain reference loop (another
          * code path) checks the CPU backend */
-        gk_stencil_diff d;
-        double t0 = gk_wtime();
-        st = cpu ? gk__stencil_cpu_reference(ref, nx, ny, nz, coeffs, steps)
-                 : gk__stencil_cpu(ref, nx, ny, nz, coeffs, steps);
-        rep->check = gk_wtime() - t0;
+        gk__stencil_diff d;
+        double t0 = gk__wtime();
+        st = p->cpu ? gk__stencil_cpu_reference(ref, p->nx, p->ny, p->nz, p->coeffs, steps)
+                    : gk__stencil_cpu(ref, p->nx, p->ny, p->nz, p->coeffs, steps);
+        rep->check = gk__wtime() - t0;
         snprintf(rep->check_against, sizeof rep->check_against, "%s",
-                 cpu ? "the CPU reference loop" : "the CPU backend");
+                 p->cpu ? "the CPU reference loop" : "the CPU backend");
         if (!st) {
-            st = gk_stencil_compare(grid, ref, (int64_t)npts, steps, init_scale, &d);
+            st = gk__stencil_compare(grid, ref, (int64_t)npts, steps, init_scale, &d);
             rep->check_max_abs = d.max_abs;
             rep->check_max_rel = d.max_rel;
             rep->check_tolerance = d.tolerance;
@@ -109,257 +250,59 @@ gk_status gk_stencil_run(gk_context *ctx, double *grid, int64_t nx64, int64_t ny
     return st;
 }
 
-/* ------------------------------------------------------------------ bench */
-
-static void check_text(gk_status st, const gk_stencil_diff *d, gk_stencil_bench_row *r)
-{
-    r->ok = st == GK_OK;
-    if (st)
-        snprintf(r->check, sizeof r->check, "FAIL %.3g", d->max_abs);
-    else if (d->max_abs == 0)
-        snprintf(r->check, sizeof r->check, "ok (bit-exact)");
-    else
-        snprintf(r->check, sizeof r->check, "ok (%.2g)", d->max_abs);
-}
-
-/* Host copy bandwidth (bytes read + written per second) over `bytes`. */
-static double host_copy_bandwidth(double *a, double *b, size_t bytes)
-{
-    double t[5];
-    memcpy(b, a, bytes);          /* warm-up: touch both */
-    for (int r = 0; r < 5; r++) {
-        double t0 = gk_wtime();
-        memcpy(r & 1 ? a : b, r & 1 ? b : a, bytes);
-        t[r] = gk_wtime() - t0;
-    }
-    return 2.0 * (double)bytes / gk__median(t, 5, NULL);
-}
-
-typedef struct bench_data {
-    int nx, ny, nz, steps, reps, vsteps;
-    int64_t n;
-    double *grid, *cpu, *tmp, scale;
-} bench_data;
-
-/* Median ms per step of reps timed runs of `steps` steps on the CPU
- * backend's buffers (allocated and loaded once: the steps alone are timed,
- * as on the GPU), T steps per pass; then vsteps steps from the same grid,
- * compared with the reference. */
-static gk_status bench_cpu_row(bench_data *B, int T, gk_stencil_bench_row *r)
-{
-    gk_stencil_cpu *g = NULL;
-    double t[64];
-    gk_status st = gk__stencil_cpu_open(&g, B->nx, B->ny, B->nz, gk_stencil_default_coeffs);
-    if (st) return st;
-    gk__stencil_cpu_load(g, B->grid);
-    st = gk__stencil_cpu_steps(g, T, T);         /* warm-up: first touch of the rings */
-    for (int rep = 0; rep < B->reps && !st; rep++) {
-        gk__stencil_cpu_load(g, B->grid);
-        double t0 = gk_wtime();
-        st = gk__stencil_cpu_steps(g, B->steps, T);
-        t[rep] = gk_wtime() - t0;
-    }
-    if (!st) {
-        gk__stencil_cpu_load(g, B->grid);
-        st = gk__stencil_cpu_steps(g, B->vsteps, T);
-        gk__stencil_cpu_store(g, B->tmp);
-    }
-    gk__stencil_cpu_close(g);
-    if (st) return st;
-    r->ms_per_step = gk__median(t, B->reps, NULL) * 1e3 / B->steps;
-    r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
-    gk_stencil_diff d;
-    check_text(gk_stencil_compare(B->tmp, B->cpu, B->n, B->vsteps, B->scale, &d), &d, r);
-    gk__clear_error();
-    return GK_OK;
-}
-
-static gk_status bench_cpu(bench_data *B, gk_stencil_bench_report *R)
-{
-    gk_status st = GK_OK;
-    R->copy_bytes_per_s = host_copy_bandwidth(B->grid, B->tmp, (size_t)B->n * 8);
-    int threads = 1;
-#ifdef _OPENMP
-    threads = omp_get_max_threads();
-#endif
-    /* the plain reference loop: one run of at most 2 steps (it is the slow
-     * baseline, not a design to tune) */
-    {
-        gk_stencil_bench_row *r = &R->row[R->nrows++];
-        int steps = B->steps < 2 ? B->steps : 2;
-        snprintf(r->kernel, sizeof r->kernel, "reference");
-        snprintf(r->config, sizeof r->config, "plain loop, one thread per z plane (1 run of %d step%s)",
-                 steps, steps > 1 ? "s" : "");
-        memcpy(B->tmp, B->grid, (size_t)B->n * 8);
-        double t0 = gk_wtime();
-        if ((st = gk__stencil_cpu_reference(B->tmp, B->nx, B->ny, B->nz, gk_stencil_default_coeffs, steps)))
-            return st;
-        r->ms_per_step = (gk_wtime() - t0) * 1e3 / steps;
-        r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
-        r->ok = 1;
-        r->tsteps = 1;
-        r->steps = steps;
-        snprintf(r->check, sizeof r->check, "(reference)");
-    }
-    /* one step per sweep with each instruction set this CPU has (the
-     * scalar code only where it is all there is), then the temporal sweeps
-     * (T steps per pass) with the best one */
-    int best = gk__stencil_cpu_isa(-1);
-    int plan[8][2], np = 0;                      /* { isa, T } */
-    for (int isa = GK_STENCIL_ISA_GENERIC; isa <= GK_STENCIL_ISA_AVX512; isa++)
-        if (gk__stencil_cpu_isa_supported(isa) && (isa > GK_STENCIL_ISA_GENERIC || best == isa))
-            plan[np][0] = isa, plan[np++][1] = 1;
-    for (int T = 2; T <= 4; T++)
-        plan[np][0] = best, plan[np++][1] = T;
-    for (int i = 0; i < np && !st && R->nrows < GK_STENCIL_BENCH_ROWS; i++) {
-        int isa = plan[i][0], T = plan[i][1];
-        gk__stencil_cpu_isa(isa);
-        gk_stencil_bench_row *r = &R->row[R->nrows++];
-        r->tsteps = T;
-        if (T == 1)
-            snprintf(r->kernel, sizeof r->kernel, "cpu");
-        else
-            snprintf(r->kernel, sizeof r->kernel, "cpu T=%d", T);
-        snprintf(r->config, sizeof r->config, "%s, %d thread%s, %s", gk__stencil_cpu_isa_name(isa), threads,
-                 threads > 1 ? "s" : "", T == 1 ? "one step per sweep, 16-row x 32-plane tiles"
-                                                : "T steps per pass over 32-row blocks");
-        st = bench_cpu_row(B, T, r);
-    }
-    gk__stencil_cpu_isa(-1);
-    return st;
-}
-
-#ifdef GK_HAVE_CUDA
-static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *base, gk_stencil_bench_report *R)
-{
-    int saved;
-    gk_status st = gk__ctx_gpu_enter(ctx, &saved);
-    if (st) return st;
-    cudaStream_t s = (cudaStream_t)ctx->stream;
-    R->sm_count = ctx->dev[0].sm_count;
-    if ((st = gk__gpu_copy_bandwidth((size_t)B->n * 8, 9, &R->copy_bytes_per_s)))
-        goto out;
-    /* rows: the naive kernel, then each design (or only the one asked
-     * for), DESIGN 2 with T = 1..4 (or only the T asked for) */
-    int user = R->config_source == GK_CONFIG_USER;
-    int only = user ? gk_config_get(base, "DESIGN", -1) : -1, only_t = user ? gk_config_get(base, "TSTEPS", -1) : -1;
-    int ts_def = gk__space_stencil.params[1].def;
-    for (int row = -1; row <= 5 && !st; row++) {
-        int design = row < 2 ? row : 2, T = row < 2 ? ts_def : row - 1;
-        if (row >= 0 && only >= 0 && design != only)
-            continue;
-        if (design == 2 && only_t > 0 && T != only_t)
-            continue;
-        gk_stencil_bench_row *r = &R->row[R->nrows++];
-        gk_config cfg = *base;
-        gk_stencil_gpu *g = NULL;
-        r->tsteps = design == 2 ? T : 1;
-        snprintf(r->kernel, sizeof r->kernel, "%s", row < 0 ? "naive" : row == 0 ? "tile" : row == 1 ? "stream"
-                                                                                        : "temporal");
-        if (row >= 0 && ((st = gk_config_set(&cfg, "DESIGN", design)) || (st = gk_config_set(&cfg, "TSTEPS", T))))
-            break;
-        if (gk__stencil_gpu_open(&g, &ctx->dev[0], s, B->nx, B->ny, B->nz, gk_stencil_default_coeffs, &cfg)) {
-            snprintf(r->check, sizeof r->check, "not run: %.50s", gk_last_error());
-            gk__clear_error();
-            continue;
-        }
-        if (row < 0)
-            snprintf(r->config, sizeof r->config, "one point/thread, 27 global loads, 32x8 threads");
-        else
-            gk_config_format(gk__stencil_gpu_config(g), r->config, sizeof r->config);
-        if (R->fma_per_s == 0 && (st = gk__stencil_gpu_fma_ceiling(g, &R->fma_per_s))) {
-            gk__stencil_gpu_close(g);
-            break;
-        }
-        /* median of reps timed runs of `steps` sweeps, the grid uploaded
-         * before each (every run starts from the same data), after a warm-up */
-        double ms[64];
-        float t;
-        st = gk__stencil_gpu_upload(g, B->grid, NULL);
-        if (!st) st = row < 0 ? gk__stencil_gpu_run_naive(g, 2, &t) : gk__stencil_gpu_run(g, 2 * r->tsteps, &t);
-        for (int rep = 0; rep < B->reps && !st; rep++) {
-            st = gk__stencil_gpu_upload(g, B->grid, NULL);
-            if (!st) st = row < 0 ? gk__stencil_gpu_run_naive(g, B->steps, &t) : gk__stencil_gpu_run(g, B->steps, &t);
-            ms[rep] = t;
-        }
-        /* validation: vsteps sweeps against the CPU backend */
-        if (!st) st = gk__stencil_gpu_upload(g, B->grid, NULL);
-        if (!st) st = row < 0 ? gk__stencil_gpu_run_naive(g, B->vsteps, NULL) : gk__stencil_gpu_run(g, B->vsteps, NULL);
-        if (!st) st = gk__stencil_gpu_download(g, B->tmp, NULL);
-        gk__stencil_gpu_close(g);
-        if (st) break;
-        r->ms_per_step = gk__median(ms, B->reps, NULL) / B->steps;
-        r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
-        gk_stencil_diff d;
-        check_text(gk_stencil_compare(B->tmp, B->cpu, B->n, B->vsteps, B->scale, &d), &d, r);
-        gk__clear_error();
-    }
-    R->ceiling_gstencils = R->fma_per_s / 27 * 1e-9;
-out:
-    gk__ctx_gpu_leave(saved);
-    return st;
-}
-#endif
-
-gk_status gk_stencil_bench(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, int steps, int reps,
-                           const char *config, gk_stencil_bench_report *R)
+gk_status gk_stencil_plan_execute(gk_context *ctx, gk_stencil_plan *p, void *grid, int64_t steps, gk_report *report)
 {
     gk_report rep;
-    gk_config cfg;
     gk_status st;
-    bench_data B;
-    memset(R, 0, sizeof *R);
-    memset(&B, 0, sizeof B);
-    if (!ctx)
-        return gk__fail(GK_EINVAL, "gk_stencil_bench: no context");
-    if ((st = gk_stencil_check_size(nx, ny, nz, steps)))
+    if ((st = gk__plan_check(p ? &p->head : NULL, ctx, "gk_stencil_plan_execute")))
         return st;
-    if (steps < 1 || reps < 1 || reps > 64)
-        return gk__fail(GK_EINVAL, "bench stencil: %d steps, %d repetitions (want >= 1 steps, 1..64 repetitions)",
-                        steps, reps);
-    gk__ctx_report_init(ctx, &rep);
-    if ((st = gk__ctx_config(ctx, "stencil", max3(nx, ny, nz), config, &cfg, &rep)))
+    if (report && (st = GK__STRUCT_OUT(report, p->base, "gk_report")))
         return st;
-    R->backend = ctx->backend;
-    R->config_source = rep.config_source;
-    snprintf(R->device, sizeof R->device, "%s", rep.device);
-    B.nx = (int)nx; B.ny = (int)ny; B.nz = (int)nz;
-    B.steps = steps; B.reps = reps; B.vsteps = 5;   /* T = 4: one full pass + a remainder */
-    B.n = nx * ny * nz;
-    char what[96];
-    snprintf(what, sizeof what, "bench stencil grid %dx%dx%d", B.nx, B.ny, B.nz);
-    if ((st = gk_host_memory_check((uint64_t)B.n * 24 + gk__stencil_cpu_bytes(B.nx, B.ny, B.nz), what))
-        || (st = gk__xmalloc((void **)&B.grid, (size_t)B.n * 8, what))
-        || (st = gk__xmalloc((void **)&B.cpu, (size_t)B.n * 8, what))
-        || (st = gk__xmalloc((void **)&B.tmp, (size_t)B.n * 8, what)))
-        goto out;
-    gk_grid_random(B.grid, B.nx, B.ny, B.nz, 12345);
-    B.scale = gk_grid_max_abs(B.grid, B.n);
-    memcpy(B.cpu, B.grid, (size_t)B.n * 8);
-    int threads = gk__ctx_threads_enter(ctx);
-    /* the trusted result the rows are checked against: the CPU backend on
-     * the GPU, the plain reference loop's counterpart on the CPU */
-    st = ctx->backend == GK_BACKEND_GPU
-         ? gk__stencil_cpu(B.cpu, B.nx, B.ny, B.nz, gk_stencil_default_coeffs, B.vsteps)
-         : gk__stencil_cpu_reference(B.cpu, B.nx, B.ny, B.nz, gk_stencil_default_coeffs, B.vsteps);
-    if (!st) {
-        if (ctx->backend != GK_BACKEND_GPU)
-            st = bench_cpu(&B, R);
-        else
+    if ((st = gk_stencil_check_size(p->nx, p->ny, p->nz, steps)))
+        return st;
+    if ((st = gk__ctx_check_pointer(ctx, p->head.memory, grid, "gk_stencil_plan_execute: grid")))
+        return st;
+    rep = p->base;
+    if (p->head.memory == GK_MEMORY_HOST) {
+        st = exec_host(p, grid, (int)steps, &rep);
+    } else {
 #ifdef GK_HAVE_CUDA
-            st = bench_gpu(ctx, &B, &cfg, R);
+        int saved;
+        if (!(st = gk__ctx_gpu_enter(ctx, &saved))) {
+            gk__stencil_gpu_set_stream(p->gpu, (cudaStream_t)gk__ctx_stream(ctx));
+            if (!(st = gk__stencil_gpu_copy_device(p->gpu, grid, p->pitch_y, p->pitch_z, 1))
+                && !(st = gk__stencil_gpu_enqueue(p->gpu, (int)steps)))
+                st = gk__stencil_gpu_copy_device(p->gpu, grid, p->pitch_y, p->pitch_z, 0);
+            gk__ctx_gpu_leave(saved);
+        }
 #else
-            st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
+        st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
 #endif
     }
-    gk__ctx_threads_leave(threads);
-    R->floor_gstencils = R->copy_bytes_per_s / 16 * 1e-9;
-    for (int i = 0; i < R->nrows; i++)     /* every design but the reference ran all steps */
-        if (!R->row[i].steps)
-            R->row[i].steps = steps;
-out:
-    free(B.grid);
-    free(B.cpu);
-    free(B.tmp);
+    if (report)
+        GK__STRUCT_OUT(report, rep, "gk_report");
+    return st;
+}
+
+gk_status gk_stencil_run(gk_context *ctx, const gk_stencil_problem *problem, void *grid, int64_t steps,
+                         const gk_stencil_options *options, gk_report *report)
+{
+    gk_stencil_plan *p = NULL;
+    gk_status st;
+    if (report) {
+        gk_report probe;
+        gk_report_init(&probe);
+        if (ctx)
+            gk__ctx_report_init(ctx, &probe);
+        if ((st = GK__STRUCT_OUT(report, probe, "gk_report")))
+            return st;
+    }
+    if ((st = gk_stencil_check_size(problem ? problem->nx : 1, problem ? problem->ny : 1, problem ? problem->nz : 1,
+                                    steps)))
+        return st;
+    if ((st = gk_stencil_plan_create(ctx, problem, options, &p)))
+        return st;
+    st = gk_stencil_plan_execute(ctx, p, grid, steps, report);
+    gk_stencil_plan_destroy(p);
     return st;
 }

@@ -1,13 +1,15 @@
 /* stencil_dist.c - the front door of the stencil past one GPU or one
  * process: gk_stencil_run_file (file to file, z slabs over the context's
  * GPUs and over the ranks of its gk_comm, no process holding the whole
- * grid) and gk_stencil_bench_multi.  The GPU slab engine is
+ * grid) and gk__stencil_bench_multi.  The GPU slab engine is
  * src/gpu/stencil_multi.c; a CPU rank's slab is the CPU backend's grid
  * (src/cpu/stencil_cpu.c) on its planes plus the halo, driven here; the
  * collectives and sendrecv are src/core/comm.c over the caller's
  * communicator, NCCL is src/gpu/comm_nccl.c.  Why slabs along z, and why
  * the halo is H planes deep, is in src/gpu/stencil_multi.h. */
 #include "api/context.h"
+#include "api/commands.h"
+#include "api/dist.h"
 #include "core/comm.h"
 #include "core/io.h"
 #include "core/rng.h"
@@ -247,7 +249,7 @@ static gk_status cpu_rounds(const gk_comm *comm, const slabs *l, int me, cpu_sla
     for (int s = 0; s < steps && !st; s += l->H) {
         int t = steps - s < l->H ? steps - s : l->H;
         int mlo = lo >= 0 ? t : 0, mhi = hi >= 0 ? t : 0;
-        double t0 = gk_wtime();
+        double t0 = gk__wtime();
         double *slo = gk__stencil_cpu_plane(c->g, c->z0 - c->e0, NULL, NULL);
         double *rlo = gk__stencil_cpu_plane(c->g, c->z0 - c->e0 - mlo, NULL, NULL);
         double *shi = gk__stencil_cpu_plane(c->g, c->z1 - c->e0 - mhi, NULL, NULL);
@@ -256,7 +258,7 @@ static gk_status cpu_rounds(const gk_comm *comm, const slabs *l, int me, cpu_sla
             || (st = gk__comm_sendrecv(comm, shi, (size_t)mhi * pb, mhi ? hi : -1, rlo, (size_t)mlo * pb,
                                        mlo ? lo : -1)))
             break;
-        double dt = gk_wtime() - t0;
+        double dt = gk__wtime() - t0;
         rep->exchange_busy += dt;
         rep->exchange_stall += dt;
         st = gk__stencil_cpu_steps(c->g, t, t);
@@ -278,11 +280,11 @@ static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const cha
     double *buf = NULL;
     int chunk = chunk_planes(l), mine = c.z1 > c.z0;
     int threads = gk__ctx_threads_enter(ctx);
-    double t0 = gk_wtime();
+    double t0 = gk__wtime();
     char what[96];
     snprintf(what, sizeof what, "rank %d's %d planes of the stencil grid", me, c.z1 - c.z0);
     gk_status st = GK_OK;
-    if (mine && !(st = gk_host_memory_check(gk__stencil_cpu_bytes(l->nx, l->ny, c.e1 - c.e0)
+    if (mine && !(st = gk__host_memory_check(gk__stencil_cpu_bytes(l->nx, l->ny, c.e1 - c.e0)
                                             + (uint64_t)chunk * plane_bytes(l), what))
         && !(st = gk__stencil_cpu_open(&c.g, l->nx, l->ny, c.e1 - c.e0, coeffs)))
         st = gk__xmalloc((void **)&buf, (size_t)chunk * plane_bytes(l), "the plane buffer");
@@ -295,15 +297,15 @@ static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const cha
     if (!st) st = cst;
     if ((st = gk__comm_agree(comm, st)))
         goto out;
-    rep->read = gk_wtime() - t0;
-    t0 = gk_wtime();
+    rep->read = gk__wtime() - t0;
+    t0 = gk__wtime();
     st = gk__comm_agree(comm, mine ? cpu_rounds(comm, l, me, &c, steps, rep) : GK_OK);
-    rep->compute = gk_wtime() - t0;
+    rep->compute = gk__wtime() - t0;
     if (st || !out)
         goto out;
-    t0 = gk_wtime();
+    t0 = gk__wtime();
     st = write_planes(comm, out, l, c.z0, c.z1, fetch_cpu, &c, buf, chunk);
-    rep->write = gk_wtime() - t0;
+    rep->write = gk__wtime() - t0;
 out:
     gk__ctx_threads_leave(threads);
     free(buf);
@@ -376,7 +378,7 @@ static gk_status gpus_fill(gpu_set *s, source *src, double *pin, int chunk)
 }
 
 /* How the halos move; opens NCCL between ranks when it is used. */
-static gk_status gpus_exchange(gk_context *ctx, gk_stencil_exchange want, gpu_set *s, int *mode, char *name,
+static gk_status gpus_exchange(gk_context *ctx, gk_exchange want, gpu_set *s, int *mode, char *name,
                                size_t n)
 {
     const gk_comm *comm = ctx->comm;
@@ -386,12 +388,12 @@ static gk_status gpus_exchange(gk_context *ctx, gk_stencil_exchange want, gpu_se
         snprintf(name, n, "%s", s->n > 1 ? "peer copies" : "none (one slab)");
         return GK_OK;
     }
-    if (want == GK_STENCIL_EXCHANGE_HOST) {
+    if (want == GK_EXCHANGE_HOST) {
         *mode = GK__SX_HOST;
         snprintf(name, n, "pinned host memory and MPI");
         return GK_OK;
     }
-    if ((st = gk__nccl_open_if_everywhere(&s->nccl, comm, want == GK_STENCIL_EXCHANGE_DEVICE)))
+    if ((st = gk__nccl_open_if_everywhere(&s->nccl, comm, want == GK_EXCHANGE_DEVICE)))
         return st;
     if (!s->nccl) {
         *mode = GK__SX_HOST;
@@ -439,7 +441,7 @@ static gk_status gpus_run(gk_context *ctx, const slabs *l, gpu_set *s, int mode,
 }
 
 static gk_status run_gpu(gk_context *ctx, const slabs *l, source *src, const char *out, const double *coeffs,
-                         int steps, const gk_config *cfg, gk_stencil_exchange want, gk_stencil_dist_report *rep)
+                         int steps, const gk_config *cfg, gk_exchange want, gk_stencil_dist_report *rep)
 {
     const gk_comm *comm = ctx->comm;
     int rank = gk__comm_rank(comm), G = comm ? 1 : ctx->ngpus;
@@ -451,10 +453,10 @@ static gk_status run_gpu(gk_context *ctx, const slabs *l, source *src, const cha
     if ((st = gk__comm_agree(comm, st)))
         return st;
     entered = 1;
-    double t0 = gk_wtime();
+    double t0 = gk__wtime();
     char what[64];
     snprintf(what, sizeof what, "the plane buffer (%d planes)", chunk);
-    if (!(st = gk_host_memory_check((uint64_t)chunk * plane_bytes(l), what))
+    if (!(st = gk__host_memory_check((uint64_t)chunk * plane_bytes(l), what))
         && !(st = gk__stencil_pinned((void **)&pin, (size_t)chunk * plane_bytes(l)))
         && !(st = gpus_open(ctx, l, rank * G, G, coeffs, cfg, &s)))
         st = gpus_fill(&s, src, pin, chunk);
@@ -462,19 +464,19 @@ static gk_status run_gpu(gk_context *ctx, const slabs *l, source *src, const cha
     if (!st) st = cst;
     if ((st = gk__comm_agree(comm, st)))
         goto out;
-    rep->read = gk_wtime() - t0;
+    rep->read = gk__wtime() - t0;
     if ((st = gpus_exchange(ctx, want, &s, &mode, rep->exchange, sizeof rep->exchange))
         || (st = gk__comm_agree(comm, gpus_connect(ctx, l, &s, mode))))
         goto out;
-    t0 = gk_wtime();
+    t0 = gk__wtime();
     st = gk__comm_agree(comm, gpus_run(ctx, l, &s, mode, steps, &rep->exchange_busy, &rep->exchange_stall));
-    rep->compute = gk_wtime() - t0;
+    rep->compute = gk__wtime() - t0;
     if (st || !out)
         goto out;
-    t0 = gk_wtime();
+    t0 = gk__wtime();
     int lo = l->first[rank * G], hi = l->first[rank * G + G];
     st = write_planes(comm, out, l, lo, hi, fetch_gpu, &s, pin, chunk);
-    rep->write = gk_wtime() - t0;
+    rep->write = gk__wtime() - t0;
 out:
     gpus_close(&s);
     gk__stencil_pinned_free(pin);
@@ -530,9 +532,9 @@ static gk_status dist_setup(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz,
     return GK_OK;
 }
 
-gk_status gk_stencil_run_file(gk_context *ctx, const char *input, uint64_t seed, const char *output,
+gk_status gk__stencil_run_file_cfg(gk_context *ctx, const char *input, uint64_t seed, const char *output,
                               int64_t nx, int64_t ny, int64_t nz, const double coeffs[GK_STENCIL_NCOEFFS],
-                              int64_t steps, const char *config, gk_stencil_exchange exchange,
+                              int64_t steps, const char *config, gk_exchange exchange,
                               gk_stencil_dist_report *report)
 {
     gk_stencil_dist_report local;
@@ -589,15 +591,15 @@ gk_status gk_stencil_run_file(gk_context *ctx, const char *input, uint64_t seed,
 
 /* ------------------------------------------------------------------ bench */
 
-gk_status gk_stencil_bench_multi(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, int steps,
-                                 const char *config, gk_stencil_multi_row *row)
+gk_status gk__stencil_bench_multi(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, int steps,
+                                 const char *config, gk__stencil_multi_row *row)
 {
     memset(row, 0, sizeof *row);
     row->nx = nx; row->ny = ny; row->nz = nz;
     row->steps = steps;
     row->identical = -1;
     if (!ctx)
-        return gk__fail(GK_EINVAL, "gk_stencil_bench_multi: no context");
+        return gk__fail(GK_EINVAL, "gk__stencil_bench_multi: no context");
     if (ctx->backend != GK_BACKEND_GPU)
         return gk__fail(GK_EINVAL, "bench stencil past one GPU needs the GPU backend");
     if (steps < 1)
@@ -633,10 +635,10 @@ gk_status gk_stencil_bench_multi(gk_context *ctx, int64_t nx, int64_t ny, int64_
     entered = 1;
     /* one GPU, the single-GPU code (one process only; skipped when it does
      * not fit the GPU or the host) */
-    if (size == 1 && gk_host_memory_check(2 * bytes, "") == GK_OK) {
+    if (size == 1 && gk__host_memory_check(2 * bytes, "") == GK_OK) {
         gk_stencil_gpu *g = NULL;
         float ms = 0;
-        if ((st = gk__stencil_gpu_open(&g, &ctx->dev[0], (cudaStream_t)ctx->stream, (int)nx, (int)ny, (int)nz,
+        if ((st = gk__stencil_gpu_open(&g, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), (int)nx, (int)ny, (int)nz,
                                        gk_stencil_default_coeffs, &cfg)) == GK_ENOMEM) {
             st = GK_OK;
             gk__clear_error();
@@ -666,14 +668,14 @@ gk_status gk_stencil_bench_multi(gk_context *ctx, int64_t nx, int64_t ny, int64_
     if ((st = gk__comm_agree(comm, st)))
         goto out;
     int mode;
-    if ((st = gpus_exchange(ctx, GK_STENCIL_EXCHANGE_AUTO, &s, &mode, row->exchange, sizeof row->exchange)))
+    if ((st = gpus_exchange(ctx, GK_EXCHANGE_AUTO, &s, &mode, row->exchange, sizeof row->exchange)))
         goto out;
     for (int r = 0; r < 2 && !st; r++) {     /* a warm-up of one round, then the timed run */
         if ((st = gk__comm_agree(comm, gpus_fill(&s, &src, pin, chunk))))
             break;
-        double busy = 0, stall = 0, t0 = gk_wtime();
+        double busy = 0, stall = 0, t0 = gk__wtime();
         st = gk__comm_agree(comm, gpus_run(ctx, &l, &s, mode, r ? steps : l.H, &busy, &stall));
-        double v[3] = { gk_wtime() - t0, busy, stall };
+        double v[3] = { gk__wtime() - t0, busy, stall };
         if (!st && !(st = gk__comm_max_f64(comm, v, 3)) && r == 1) {
             row->seconds = v[0];
             row->busy = v[1];

@@ -161,7 +161,7 @@ const char *cli_path(const char *opt, const char *arg)
 
 void cli_check_output(const char *out, const char *in)
 {
-    if (gk_output_check(out, in) != GK_OK)
+    if (gk__output_check(out, in) != GK_OK)
         cli_die("%s", gk_last_error());
 }
 
@@ -185,7 +185,7 @@ void cli_cleanup_on_signals(void)
 int64_t cli_parse_i64(const char *opt, const char *text, int64_t min, int64_t max)
 {
     int64_t v;
-    if (gk_parse_i64(opt, text, min, max, &v))
+    if (gk__parse_i64(opt, text, min, max, &v))
         cli_usage_error("%s", gk_last_error());
     return v;
 }
@@ -193,7 +193,7 @@ int64_t cli_parse_i64(const char *opt, const char *text, int64_t min, int64_t ma
 uint64_t cli_parse_u64(const char *opt, const char *text)
 {
     uint64_t v;
-    if (gk_parse_u64(opt, text, 0, UINT64_MAX, &v))
+    if (gk__parse_u64(opt, text, 0, UINT64_MAX, &v))
         cli_usage_error("%s", gk_last_error());
     return v;
 }
@@ -201,14 +201,14 @@ uint64_t cli_parse_u64(const char *opt, const char *text)
 double cli_parse_double(const char *opt, const char *text)
 {
     double v;
-    if (gk_parse_double(opt, text, -DBL_MAX, DBL_MAX, &v))
+    if (gk__parse_double(opt, text, -DBL_MAX, DBL_MAX, &v))
         cli_usage_error("%s", gk_last_error());
     return v;
 }
 
 void cli_parse_size3(const char *opt, const char *text, int64_t *nx, int64_t *ny, int64_t *nz)
 {
-    if (gk_parse_size3(opt, text, nx, ny, nz))          /* its message names opt */
+    if (gk__parse_size3(opt, text, nx, ny, nz))          /* its message names opt */
         cli_usage_error("%s", gk_last_error());
     if (gk_stencil_check_size(*nx, *ny, *nz, 0))
         cli_usage_error("%s: %s", opt, gk_last_error());
@@ -273,7 +273,7 @@ int cli_gen_args(int argc, char **argv, const char *help, const char **size, uin
 
 void cli_check_config(const char *kernel, const char *config)
 {
-    if (config && gk_config_validate(kernel, config, NULL) != GK_OK)
+    if (config && gk_config_validate(kernel, config, NULL, 0) != GK_OK)
         cli_usage_error("--config: %s", gk_last_error());
 }
 

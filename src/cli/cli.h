@@ -1,12 +1,13 @@
 /* cli.h - shared by the gk and gktune commands: the only code in gk that
- * prints and exits.  The commands use libgk's public API only. */
+ * prints and exits.  The commands use libgk's public API (gk.h) and the
+ * commands' own part of it (src/api/commands.h), nothing else. */
 #ifndef GK_CLI_H
 #define GK_CLI_H
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#include "gk.h"
+#include "api/commands.h"
 
 #include <getopt.h>
 #include <stdint.h>
@@ -44,7 +45,7 @@ void cli_operands(int argc, char **argv, int want, const char *names);
 const char *cli_path(const char *opt, const char *arg);
 
 /* Before any work: die with one line if OUTPUT cannot be written (see
- * gk_output_check) or is the same file as INPUT (in may be NULL). */
+ * gk__output_check) or is the same file as INPUT (in may be NULL). */
 void cli_check_output(const char *out, const char *in);
 
 /* Remove a half-written output when SIGINT, SIGTERM or SIGHUP arrives. */

@@ -74,6 +74,7 @@ const gk_comm *cli_mpi_start(int *argc, char ***argv)
         cli_die("MPI_Init failed");
     atexit(finalize);
     MPI_Comm local;
+    gk_comm_init(&world);
     MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world.size);
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world.rank, MPI_INFO_NULL, &local);

@@ -1,5 +1,5 @@
 /* cmd_apsp.c - `gk apsp`, `gk gen apsp` and `gk bench apsp`: option parsing
- * and printing around gk_apsp_solve, gk_apsp_generate and gk_apsp_bench. */
+ * and printing around gk_apsp_solve, gk__apsp_generate_nthu and gk__apsp_bench. */
 #include "cli/cli.h"
 
 #include <pthread.h>
@@ -21,12 +21,17 @@ static void warn_long_paths(const char *in, int32_t V, int32_t maxw)
                  (double)(V - 1) * maxw);
 }
 
-/* `gk apsp` past one process or GPU: gk_apsp_solve_file. */
-static int apsp_dist(gk_context *ctx, const char *in, const char *out, const char *config, gk_apsp_exchange ex,
+/* `gk apsp` past one process or GPU: gk_apsp_run_file. */
+static int apsp_dist(gk_context *ctx, const char *in, const char *out, const char *config, gk_exchange ex,
                      int timing, int json, int verbose)
 {
     gk_apsp_dist_report rep;
-    gk_status st = gk_apsp_solve_file(ctx, in, out, config, ex, &rep);
+    gk_apsp_options o;
+    gk_apsp_dist_report_init(&rep);
+    gk_apsp_options_init(&o);
+    o.config = config;
+    o.exchange = ex;
+    gk_status st = gk_apsp_run_file(ctx, in, out, &o, &rep);
     char where[64];
     if (rep.gpus)
         snprintf(where, sizeof where, "%d GPU%s, %d rank%s", rep.gpus, rep.gpus == 1 ? "" : "s", rep.ranks,
@@ -35,7 +40,7 @@ static int apsp_dist(gk_context *ctx, const char *in, const char *out, const cha
         snprintf(where, sizeof where, "the CPUs of %d rank%s", rep.ranks, rep.ranks == 1 ? "" : "s");
     if ((verbose || timing) && !cli_quiet) {
         char what[256];
-        snprintf(what, sizeof what, "apsp V = %d, E = %lld over %s (exchange: %s)", rep.V, (long long)rep.E, where,
+        snprintf(what, sizeof what, "apsp V = %lld, E = %lld over %s (exchange: %s)", (long long)rep.V, (long long)rep.E, where,
                  rep.exchange);
         cli_report_verbose(what, &rep.run);
     }
@@ -86,13 +91,15 @@ static int apsp_dist(gk_context *ctx, const char *in, const char *out, const cha
  * read: the two costs overlap instead of adding up. */
 typedef struct ctx_job {
     gk_backend want;
-    int32_t V;                  /* > 0: known from the header, prepare the kernel image too */
+    int32_t V;                  /* > 0: known from the header, make the plan too */
     const gk_apsp_options *ao;
     gk_context *ctx;
+    gk_apsp_plan *plan;         /* made for V on this thread (NULL: not, or it failed) */
+    double plan_seconds;
     gk_status st;
     char msg[1024];
     double seconds;             /* the whole thread */
-    double end;                 /* gk_wtime() at its end */
+    double end;                 /* gk__wtime() at its end */
     double driver;              /* of which the CUDA driver's start (cuInit) */
     double create;              /* and gk_context_create (the driver's start included) */
     int on_gpu;                 /* the context is on the GPU */
@@ -102,7 +109,7 @@ static void *ctx_thread(void *arg)
 {
     ctx_job *j = arg;
     gk_context_options o;
-    double t0 = gk_wtime();
+    double t0 = gk__wtime();
     gk_context_options_init(&o);
     if (!(j->st = gk_context_options_from_env(&o))) {
         o.backend = j->want;
@@ -112,17 +119,23 @@ static void *ctx_thread(void *arg)
         if (o.backend != GK_BACKEND_CPU) {
             int n;
             (void)gk_gpu_count(&n);     /* gk_context_create says what failed */
-            j->driver = gk_wtime() - t0;
+            j->driver = gk__wtime() - t0;
         }
         j->st = gk_context_create(&j->ctx, &o);
     }
-    j->create = gk_wtime() - t0;
+    j->create = gk__wtime() - t0;
     j->on_gpu = !j->st && gk_context_backend(j->ctx) == GK_BACKEND_GPU;
     if (j->st)
         snprintf(j->msg, sizeof j->msg, "%s", *gk_last_error() ? gk_last_error() : gk_strerror(j->st));
-    else if (j->V > 0)          /* a failure here is the solve's to report, with its context */
-        (void)gk_apsp_prepare(j->ctx, j->V, j->ao);
-    j->end = gk_wtime();
+    else if (j->V > 0) {        /* a failure here is made again, and reported, by the solve */
+        gk_apsp_problem p;
+        double p0 = gk__wtime();
+        gk_apsp_problem_init(&p, j->V);
+        if (gk_apsp_plan_create(j->ctx, &p, j->ao, &j->plan))
+            j->plan = NULL;
+        j->plan_seconds = gk__wtime() - p0;
+    }
+    j->end = gk__wtime();
     j->seconds = j->end - t0;
     return NULL;
 }
@@ -178,14 +191,15 @@ int cmd_apsp(int argc, char **argv)
         { "precision", required_argument, 0, O_PRECISION },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_backend want = GK_BACKEND_AUTO;
-    gk_apsp_options ao = { 0, NULL, 0 };
+    gk_apsp_options ao;
+    gk_apsp_options_init(&ao);
     int prec_given = 0;
     gk_format ifmt = GK_FORMAT_AUTO, ofmt = GK_FORMAT_AUTO;
-    gk_apsp_exchange ex = GK_APSP_EXCHANGE_AUTO;
+    gk_exchange ex = GK_EXCHANGE_AUTO;
     const char *gpus = NULL;
     int timing = 0, json = 0, verbose = 0, undirected = 0, c, exg = 0;
     int32_t vertices = 0;
-    double start = gk_wtime();
+    double start = gk__wtime();
     optind = 1;
     while ((c = cli_getopt(argc, argv, opts)) != -1) {
         switch (c) {
@@ -208,7 +222,7 @@ int cmd_apsp(int argc, char **argv)
             prec_given = ao.precision != 0;
             break;
         case O_EXCHANGE:
-            if (gk_apsp_exchange_parse(optarg, &ex))
+            if (gk_exchange_parse(optarg, &ex))
                 cli_usage_error("--exchange: %s", gk_last_error());
             exg = 1;
             break;
@@ -235,12 +249,12 @@ int cmd_apsp(int argc, char **argv)
         if (undirected || vertices)
             cli_usage_error("--gpus, --exchange and mpirun take the NTHU graph as it is: not with %s",
                             undirected ? "--undirected" : "--vertices");
-        if ((ofmt != GK_FORMAT_AUTO ? ofmt : gk_format_for_output(out, GK_FORMAT_NTHU)) != GK_FORMAT_NTHU)
+        if ((ofmt != GK_FORMAT_AUTO ? ofmt : gk__format_for_output(out, GK_FORMAT_NTHU)) != GK_FORMAT_NTHU)
             cli_usage_error("--gpus, --exchange and mpirun write raw (nthu) outputs only");
     }
     cli_check_output(out, in);
     if (ofmt == GK_FORMAT_AUTO) {   /* a graph format's name gets the raw matrix all the same: say so */
-        gk_format named = gk_format_for_output(out, GK_FORMAT_NTHU);
+        gk_format named = gk__format_for_output(out, GK_FORMAT_NTHU);
         if (named == GK_FORMAT_GR || named == GK_FORMAT_MTX || named == GK_FORMAT_EDGES)
             cli_warn("%s: the name of %s, but it gets the distance matrix, raw (nthu); .npy or "
                      "--output-format=npy for a NumPy file", out, named == GK_FORMAT_GR ? "a DIMACS .gr graph"
@@ -252,7 +266,7 @@ int cmd_apsp(int argc, char **argv)
     memset(&job, 0, sizeof job);
     job.want = want;
     job.ao = &ao;
-    {   /* an NTHU file's V, from its header, for gk_apsp_prepare (regular files only:
+    {   /* an NTHU file's V, from its header, for the plan (regular files only:
            a FIFO's bytes would be lost) */
         gk_format f0 = ifmt;
         struct stat sb;
@@ -272,14 +286,15 @@ int cmd_apsp(int argc, char **argv)
 
     /* the input read and checked; an NTHU graph kept as its edge list, so
        that on the GPU no V x V matrix is made on the host */
-    gk_apsp_graph *gr = NULL;
+    gk__apsp_graph *gr = NULL;
     int32_t V = 0, maxw = 0;
     int64_t E = 0;
-    double t0 = gk_wtime();
-    gk_status rst = gk_apsp_graph_read(in, ifmt, undirected, vertices, &gr);
-    double read = gk_wtime() - t0;
+    double t0 = gk__wtime();
+    gk_status rst = gk__apsp_graph_read(in, ifmt, undirected, vertices, &gr);
+    double read = gk__wtime() - t0;
     if (threaded) {
         gk_cpu_topology topo;   /* loaded once per process: the context finds it */
+        gk_cpu_topology_init(&topo);
         (void)gk_cpu_topology_get(&topo);
         pthread_join(th, NULL);
     }
@@ -289,19 +304,41 @@ int cmd_apsp(int argc, char **argv)
     gk_context *ctx = job.ctx;
     if (rst)
         cli_die_status(rst);
-    gk_apsp_graph_info(gr, &V, &E, &maxw);
+    gk__apsp_graph_info(gr, &V, &E, &maxw);
 
     gk_report rep;
-    gk_apsp_write_report wr;
-    double s0 = gk_wtime();
+    gk__apsp_write_report wr;
+    gk_report_init(&rep);
+    double s0 = gk__wtime();
+    /* the plan made on the context thread, if it is for this V; else now */
+    gk_apsp_plan *plan = job.plan;
+    int prepared = plan != NULL && job.V == V;
+    double open = job.plan_seconds;
+    if (!prepared) {
+        gk_apsp_problem p;
+        gk_apsp_plan_destroy(plan);
+        gk_apsp_problem_init(&p, V);
+        double p0 = gk__wtime();
+        st = gk_apsp_plan_create(ctx, &p, &ao, &plan);
+        open = gk__wtime() - p0;
+        if (st)                 /* the plan's rules (memory, configuration) name the input */
+            cli_die("%s: %s", strcmp(in, "-") ? in : "standard input", gk_last_error());
+    }
     /* solve, then write; on the GPU the initial matrix is made on the device
        from the edges and the result written from the download buffers while
        the next chunk comes back */
-    st = gk_apsp_solve_graph_write(ctx, gr, &ao, out, ofmt, &rep, &wr);
+    st = gk__apsp_graph_run_write(ctx, plan, gr, out, ofmt, &rep, &wr);
+    wr.open = open;
+    wr.prepared = prepared;
+    {
+        double c0 = gk__wtime();
+        gk_apsp_plan_destroy(plan);
+        wr.close += gk__wtime() - c0;
+    }
     /* the read phase as it always was: the initial matrix built on the host
        (where it is: CPU, --check, ...) belongs to it */
     read += wr.host_matrix;
-    double solve_wall = gk_wtime() - s0 - wr.wall - wr.host_matrix;
+    double solve_wall = gk__wtime() - s0 - wr.wall - wr.host_matrix;
     if (verbose || timing) {
         char what[96];
         snprintf(what, sizeof what, "apsp V = %d, E = %lld", V, (long long)E);
@@ -313,10 +350,10 @@ int cmd_apsp(int argc, char **argv)
         cli_die_status(st);
     cli_report_notes(&rep);
     warn_long_paths(in, V, maxw);
-    double write = wr.write, td0 = gk_wtime();
-    gk_apsp_graph_free(gr);
+    double write = wr.write, td0 = gk__wtime();
+    gk__apsp_graph_free(gr);
     gk_context_destroy(ctx);
-    double teardown = gk_wtime() - td0;
+    double teardown = gk__wtime() - td0;
 
     double rate = rep.compute > 0 ? (double)V * V * V / rep.compute : 0;
     if (json) {
@@ -324,7 +361,7 @@ int cmd_apsp(int argc, char **argv)
         json_str("command", "apsp");
         json_str("input", in); json_str("output", out);
         json_str("output_format", gk_format_name(ofmt != GK_FORMAT_AUTO ? ofmt :
-            gk_format_for_output(out, GK_FORMAT_NTHU) == GK_FORMAT_NPY ? GK_FORMAT_NPY : GK_FORMAT_NTHU));
+            gk__format_for_output(out, GK_FORMAT_NTHU) == GK_FORMAT_NPY ? GK_FORMAT_NPY : GK_FORMAT_NTHU));
         json_int("vertices", V); json_int("edges", E);
         cli_json_report(&rep);
         json_str("check", ao.check ? "passed" : "not run");
@@ -363,7 +400,7 @@ int cmd_apsp(int argc, char **argv)
                 : "made on the host while reading (in the read row)");
         fprintf(cli_report, "precision        %d: %s\n", rep.precision, rep.precision_detail);
         fprintf(cli_report, "inside gk        %.3f s from reading the options to this line; the rest of the process's "
-                "wall time is starting it and exiting\n", gk_wtime() - start);
+                "wall time is starting it and exiting\n", gk__wtime() - start);
     }
     if (!json && ao.check)   /* as gk stencil, gemm and elementwise say it */
         fprintf(cli_report, "check against %s: every distance equal: ok\n", rep.check_against);
@@ -408,14 +445,14 @@ int cmd_gen_apsp(int argc, char **argv)
     cli_operands(argc, argv, 1, "one OUTPUT file");
     cli_check_output(argv[optind], NULL);
     const char *out = argv[optind];
-    gk_format written = fmt != GK_FORMAT_AUTO ? fmt : gk_format_for_output(out, GK_FORMAT_NTHU);
-    int32_t max_id = -1;
-    gk_status st = gk_apsp_generate_format(out, fmt, (int32_t)V, E, seed, (int32_t)maxw,
+    gk_format written = fmt != GK_FORMAT_AUTO ? fmt : gk__format_for_output(out, GK_FORMAT_NTHU);
+    int64_t max_id = -1;
+    gk_status st = gk_apsp_generate(out, fmt, (int32_t)V, E, seed, (int32_t)maxw,
                                            written == GK_FORMAT_EDGES ? &max_id : NULL);
     if (st)
         cli_die_status(st);
     if (written == GK_FORMAT_EDGES)
-        cli_warn_edge_list(out, max_id, (int32_t)V);
+        cli_warn_edge_list(out, (int32_t)max_id, (int32_t)V);
     return 0;
 }
 
@@ -425,7 +462,7 @@ static int parse_sizes(const char *text, int32_t *sizes, int max)
     int64_t v[32];
     int n = 0;
     if (max > 32) max = 32;
-    if (gk_parse_list_i64("--sizes", text, 1, 1000000, v, max, &n))
+    if (gk__parse_list_i64("--sizes", text, 1, 1000000, v, max, &n))
         cli_usage_error("%s", gk_last_error());
     for (int i = 0; i < n; i++)
         sizes[i] = (int32_t)v[i];
@@ -438,8 +475,8 @@ static int bench_multi(gk_context *ctx, const int32_t *sizes, int ns, const char
     int bad = 0;
     if (json) { json_begin(); json_str("command", "bench apsp"); json_str("device", "gpu"); json_array("rows"); }
     for (int s = 0; s < ns; s++) {
-        gk_apsp_multi_row r;
-        gk_status st = gk_apsp_bench_multi(ctx, sizes[s], user_cfg, &r);
+        gk__apsp_multi_row r;
+        gk_status st = gk__apsp_bench_multi(ctx, sizes[s], user_cfg, &r);
         if (st && st != GK_EMISMATCH)
             cli_die_status(st);
         bad |= r.identical == 0;
@@ -471,7 +508,7 @@ static int bench_multi(gk_context *ctx, const int32_t *sizes, int ns, const char
                 snprintf(se, sizeof se, "%.1f%%", 100 * r.seed_efficiency);
                 snprintf(ge, sizeof ge, "%.1f%%", 100 * r.efficiency);
             }
-            printf("%7d %9s %7s | %9.3f %7.2f %6s | %9.3f %7.2f %6s %8.4f %8.4f | %4s\n", r.n, one, onet,
+            printf("%7lld %9s %7s | %9.3f %7.2f %6s | %9.3f %7.2f %6s %8.4f %8.4f | %4s\n", (long long)r.n, one, onet,
                    r.seed_seconds, r.seed_tmps, se, r.seconds, r.tmps, ge, r.busy, r.stall,
                    r.identical < 0 ? "-" : r.identical ? "yes" : "NO");
         }
@@ -542,8 +579,8 @@ int cmd_bench_apsp(int argc, char **argv)
     if (json) { json_begin(); json_str("command", "bench apsp"); json_str("device", gpu ? "gpu" : "cpu"); json_array("rows"); }
     int bad = 0;
     for (int s = 0; s < ns; s++) {
-        gk_apsp_bench_row r;
-        st = gk_apsp_bench(ctx, sizes[s], user_cfg, &r);
+        gk__apsp_bench_row r;
+        st = gk__apsp_bench(ctx, sizes[s], user_cfg, &r);
         if (st && st != GK_EMISMATCH)
             cli_die_status(st);
         bad |= !r.identical || !r.identical16;
@@ -571,7 +608,7 @@ int cmd_bench_apsp(int argc, char **argv)
                        "%7s %10s %12s %10s %10s %12s %12s %9s %5s\n", r.device, r.config,
                        gk_config_source_name(r.config_source),
                        "n", "seconds", "T minplus/s", "ceiling", "% ceiling", "baseline s", "base T/s", "speed-up", "same");
-            printf("%7d %10.4f %12.3f %10.2f %9.1f%% %12.4f %12.3f %8.2fx %5s\n", r.n, r.seconds, r.tmps,
+            printf("%7lld %10.4f %12.3f %10.2f %9.1f%% %12.4f %12.3f %8.2fx %5s\n", (long long)r.n, r.seconds, r.tmps,
                    r.ceiling_tmps, pct, r.base_seconds, r.base_tmps, up, r.identical ? "yes" : "NO");
             printf("%7s %10.4f %12.3f %10.2f %9.1f%%  16-bit path: %.2fx the int32 kernel, same %s\n", "16-bit",
                    r.seconds16, r.tmps16, r.ceiling16_tmps, r.ceiling16_tmps > 0 ? 100 * r.tmps16 / r.ceiling16_tmps : 0,
@@ -581,7 +618,7 @@ int cmd_bench_apsp(int argc, char **argv)
                 printf("gk bench apsp on %s: blocked Floyd-Warshall vs the plain omp parallel for/simd k-i-j loop\n"
                        "%7s %10s %12s %12s %12s %9s %5s\n", r.device,
                        "n", "seconds", "G minplus/s", "baseline s", "base G/s", "speed-up", "same");
-            printf("%7d %10.4f %12.2f %12.4f %12.2f %8.2fx %5s\n", r.n, r.seconds, r.tmps * 1e3,
+            printf("%7lld %10.4f %12.2f %12.4f %12.2f %8.2fx %5s\n", (long long)r.n, r.seconds, r.tmps * 1e3,
                    r.base_seconds, r.base_tmps * 1e3, up, r.identical ? "yes" : "NO");
             printf("%7s %10.4f %12.2f  16-bit path: %.2fx the int32 blocked code, same %s\n", "16-bit", r.seconds16,
                    r.tmps16 * 1e3, up16, r.identical16 ? "yes" : "NO");

@@ -53,13 +53,13 @@ int cmd_convert(int argc, char **argv)
     cli_operands(argc, argv, 2, "INPUT and OUTPUT");
     const char *in = argv[optind], *out = argv[optind + 1];
     cli_check_output(out, in);
-    int32_t V, max_id;
+    int64_t V, max_id;
     int64_t E;
     gk_status st = gk_graph_convert(in, ifmt, out, ofmt, undirected, vertices, &V, &E, &max_id);
     if (st)
         cli_die_status(st);
     if (ofmt == GK_FORMAT_AUTO)
-        ofmt = gk_format_for_output(out, GK_FORMAT_NTHU);
+        ofmt = gk__format_for_output(out, GK_FORMAT_NTHU);
     if (ofmt == GK_FORMAT_EDGES)
         cli_warn_edge_list(out, max_id, V);
     return 0;

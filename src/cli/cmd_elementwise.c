@@ -1,6 +1,6 @@
 /* cmd_elementwise.c - `gk elementwise`, `gk gen elementwise` and `gk bench
  * elementwise`: option parsing and printing around gk_elementwise_run, the
- * matrix files and gk_elementwise_bench. */
+ * matrix files and gk__elementwise_bench. */
 #include "cli/cli.h"
 
 #include <limits.h>
@@ -20,8 +20,8 @@ static void parse_size2(const char *opt, const char *text, int64_t *dimx, int64_
     snprintf(buf, sizeof buf, "%s", text);
     char *x = strchr(buf, 'x');
     if (x) *x = '\0';
-    if (gk_parse_i64(opt, buf, INT64_MIN, INT64_MAX, dimx)
-        || (x && gk_parse_i64(opt, x + 1, INT64_MIN, INT64_MAX, dimy)))
+    if (gk__parse_i64(opt, buf, INT64_MIN, INT64_MAX, dimx)
+        || (x && gk__parse_i64(opt, x + 1, INT64_MIN, INT64_MAX, dimy)))
         cli_usage_error("%s: '%s' is not a size (want DIMXxDIMY or N)", opt, text);
     if (!x) *dimy = *dimx;
     if (gk_elementwise_check_size(*dimx, *dimy, 0))
@@ -63,7 +63,8 @@ int cmd_elementwise(int argc, char **argv)
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     const char *size = NULL, *input = NULL, *output = NULL;
     gk_backend want = GK_BACKEND_AUTO;
-    gk_elementwise_options eo = { 0, NULL };
+    gk_elementwise_options eo;
+    gk_elementwise_options_init(&eo);
     int timing = 0, json = 0, verbose = 0, c;
     int64_t niter = 100;
     uint64_t seed = 1;
@@ -98,22 +99,25 @@ int cmd_elementwise(int argc, char **argv)
     uint64_t n = (uint64_t)dimx * (uint64_t)dimy, bytes = n * sizeof(float);
     char what[96];
     snprintf(what, sizeof what, "elementwise matrix %lldx%lld", (long long)dimx, (long long)dimy);
-    if ((st = gk_host_memory_check(bytes, what)))
+    if ((st = gk__host_memory_check(bytes, what)))
         cli_die_status(st);
     float *a = malloc((size_t)bytes);
     if (!a)
         cli_die("out of memory for the %s (%.3g GB)", what, (double)bytes / 1e9);
     double read = -1, write = -1;
     if (input) {
-        double t0 = gk_wtime();
+        double t0 = gk__wtime();
         if ((st = gk_elementwise_read(input, dimx, dimy, a)))
             cli_die_status(st);
-        read = gk_wtime() - t0;
+        read = gk__wtime() - t0;
     } else {
         gk_elementwise_random(a, dimx, dimy, seed);
     }
     gk_report rep;
-    st = gk_elementwise_run(ctx, a, dimx, dimy, niter, &eo, &rep);
+    gk_elementwise_problem prob;
+    gk_report_init(&rep);
+    gk_elementwise_problem_init(&prob, dimx, dimy);
+    st = gk_elementwise_run(ctx, &prob, a, niter, &eo, &rep);
     if (verbose) {
         char w[160];
         snprintf(w, sizeof w, "elementwise %lldx%lld, %lld iterations", (long long)dimx, (long long)dimy,
@@ -126,10 +130,10 @@ int cmd_elementwise(int argc, char **argv)
         cli_die_status(st);
     cli_report_notes(&rep);
     if (output) {
-        double t0 = gk_wtime();
+        double t0 = gk__wtime();
         if ((st = gk_elementwise_write(output, dimx, dimy, a)))
             cli_die_status(st);
-        write = gk_wtime() - t0;
+        write = gk__wtime() - t0;
     }
     free(a);
     gk_context_destroy(ctx);
@@ -185,7 +189,7 @@ int cmd_gen_elementwise(int argc, char **argv)
     char what[96];
     snprintf(what, sizeof what, "matrix %lldx%lld", (long long)dimx, (long long)dimy);
     gk_status st;
-    if ((st = gk_host_memory_check(bytes, what)))
+    if ((st = gk__host_memory_check(bytes, what)))
         cli_die_status(st);
     float *a = malloc((size_t)bytes);
     if (!a)
@@ -262,8 +266,8 @@ int cmd_bench_elementwise(int argc, char **argv)
     for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int64_t dimx, dimy;
         parse_size2("--sizes", tok, &dimx, &dimy);
-        gk_elementwise_bench_report R;
-        if ((st = gk_elementwise_bench(ctx, dimx, dimy, niter, reps, user_cfg, &R)))
+        gk__elementwise_bench_report R;
+        if ((st = gk__elementwise_bench(ctx, dimx, dimy, niter, reps, user_cfg, &R)))
             cli_die_status(st);
         if (first && !json) {
             printf("gk bench elementwise: %s; %d iterations, median of %d runs; x = speed over the\n"
@@ -273,7 +277,7 @@ int cmd_bench_elementwise(int argc, char **argv)
         }
         first = 0;
         for (int i = 0; i < R.nrows; i++) {
-            const gk_elementwise_bench_row *r = &R.row[i];
+            const gk__elementwise_bench_row *r = &R.row[i];
             bad |= !r->ok && strncmp(r->check, "not run", 7);
             double pc = R.ceiling_gelem_iters > 0 ? 100 * r->gelem_iters / R.ceiling_gelem_iters : 0;
             if (json) {

@@ -1,6 +1,6 @@
 /* cmd_gemm.c - `gk gemm`, `gk gen matrix` and `gk bench gemm`: option
  * parsing and printing around gk_gemm_run, the matrix files and
- * gk_gemm_bench. */
+ * gk__gemm_bench. */
 #include "cli/cli.h"
 
 #include <limits.h>
@@ -38,7 +38,7 @@ static float *matrix_alloc(int64_t rows, int64_t cols, const char *what)
 {
     uint64_t bytes = (uint64_t)rows * (uint64_t)cols * 4;
     gk_status st;
-    if ((st = gk_host_memory_check(bytes, what)))
+    if ((st = gk__host_memory_check(bytes, what)))
         cli_die_status(st);
     float *p = malloc((size_t)bytes);
     if (!p)
@@ -58,7 +58,8 @@ int cmd_gemm(int argc, char **argv)
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     const char *in_a = NULL, *in_b = NULL, *output = NULL;
     gk_backend want = GK_BACKEND_AUTO;
-    gk_gemm_options go = { 0, NULL };
+    gk_gemm_options go;
+    gk_gemm_options_init(&go);
     int timing = 0, json = 0, verbose = 0, c;
     int64_t m = 0, n = 0, k = 0;
     uint64_t seed = 1;
@@ -98,11 +99,11 @@ int cmd_gemm(int argc, char **argv)
     gk_context *ctx = cli_context(want);
     char what[128];
     snprintf(what, sizeof what, "A, B and C of gemm %lldx%lldx%lld", (long long)m, (long long)n, (long long)k);
-    if ((st = gk_host_memory_check(((uint64_t)m * k + (uint64_t)k * n + (uint64_t)m * n) * 4, what)))
+    if ((st = gk__host_memory_check(((uint64_t)m * k + (uint64_t)k * n + (uint64_t)m * n) * 4, what)))
         cli_die_status(st);
     float *a = matrix_alloc(m, k, "A"), *b = matrix_alloc(k, n, "B"), *cm = matrix_alloc(m, n, "C");
     double read = -1, write = -1;
-    double t0 = gk_wtime();
+    double t0 = gk__wtime();
     if (in_a) {
         if ((st = gk_matrix_read(in_a, m, k, a)))
             cli_die_status(st);
@@ -116,10 +117,13 @@ int cmd_gemm(int argc, char **argv)
         gk_matrix_random(b, k, n, seed + 1);
     }
     if (in_a || in_b)
-        read = gk_wtime() - t0;
+        read = gk__wtime() - t0;
 
     gk_report rep;
-    st = gk_gemm_run(ctx, a, b, cm, m, n, k, &go, &rep);
+    gk_gemm_problem prob;
+    gk_report_init(&rep);
+    gk_gemm_problem_init(&prob, m, n, k);
+    st = gk_gemm_run(ctx, &prob, a, b, cm, &go, &rep);
     if (verbose) {
         char w[160];
         snprintf(w, sizeof w, "gemm %lldx%lldx%lld", (long long)m, (long long)n, (long long)k);
@@ -131,10 +135,10 @@ int cmd_gemm(int argc, char **argv)
         cli_die_status(st);
     cli_report_notes(&rep);
     if (output) {
-        t0 = gk_wtime();
+        t0 = gk__wtime();
         if ((st = gk_matrix_write(output, m, n, cm)))
             cli_die_status(st);
-        write = gk_wtime() - t0;
+        write = gk__wtime() - t0;
     }
     free(a);
     free(b);
@@ -278,8 +282,8 @@ int cmd_bench_gemm(int argc, char **argv)
     for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int64_t m, n, k;
         cli_parse_size3("--sizes", tok, &m, &n, &k);
-        gk_gemm_bench_report R;
-        if ((st = gk_gemm_bench(ctx, m, n, k, reps, user_cfg, &R)))
+        gk__gemm_bench_report R;
+        if ((st = gk__gemm_bench(ctx, m, n, k, reps, user_cfg, &R)))
             cli_die_status(st);
         const char *vendor = gpu ? "cuBLAS" : "OpenBLAS";
         if (first && !json) {
@@ -293,7 +297,7 @@ int cmd_bench_gemm(int argc, char **argv)
         char sz[64];
         snprintf(sz, sizeof sz, "%lldx%lldx%lld", (long long)m, (long long)n, (long long)k);
         for (int i = 0; i < R.nrows; i++) {
-            const gk_gemm_bench_row *r = &R.row[i];
+            const gk__gemm_bench_row *r = &R.row[i];
             int notrun = !strncmp(r->check, "not run", 7);
             bad |= !r->ok && !notrun;
             if (json) {

@@ -36,6 +36,7 @@ int cmd_info(int argc, char **argv)
 
     const gk_build_info *b = gk_build_info_get();
     gk_cpu_topology t;
+    gk_cpu_topology_init(&t);
     gk_cpu_topology_get(&t);
     int ndev = 0;
     char nodev[1024] = "";
@@ -44,17 +45,17 @@ int cmd_info(int argc, char **argv)
     char cache[4096], state[4400], lines[8192];
     snprintf(cache, sizeof cache, "%s", *gk_context_cache_dir(ctx) ? gk_context_cache_dir(ctx)
                                         : "(none: set GK_CACHE_DIR or HOME)");
-    gk_tune_cache_describe(ctx, state, sizeof state, lines, sizeof lines);
+    gk__tune_cache_text(ctx, state, sizeof state, lines, sizeof lines);
     /* Which configuration each kernel runs with now, at a typical size. */
     static const struct { const char *kernel; int64_t size; } kernels[] = { { "apsp", 16384 }, { "stencil", 512 },
                                                                             { "gemm", 4096 }, { "elementwise", 8192 } };
     enum { NK = sizeof kernels / sizeof kernels[0] };
-    gk_config kcfg[NK];
     gk_config_source ksrc[NK];
     char kdetail[NK][1024], kcfgtext[NK][512];
     for (int i = 0; i < NK; i++) {
-        gk_tune_select(ctx, kernels[i].kernel, kernels[i].size, &kcfg[i], &ksrc[i], kdetail[i], sizeof kdetail[i]);
-        if (!gk_config_format(&kcfg[i], kcfgtext[i], sizeof kcfgtext[i]))
+        gk_tune_select(ctx, kernels[i].kernel, kernels[i].size, kcfgtext[i], sizeof kcfgtext[i], &ksrc[i], kdetail[i],
+                       sizeof kdetail[i]);
+        if (!*kcfgtext[i])
             snprintf(kcfgtext[i], sizeof kcfgtext[i], "%s", ksrc[i] == GK_CONFIG_NONE ? "-" : "(kernel defaults)");
     }
 
@@ -74,6 +75,7 @@ int cmd_info(int argc, char **argv)
         json_array("gpus");
         for (int i = 0; i < ndev; i++) {
             gk_device_info d;
+            gk_device_info_init(&d);
             if (gk_gpu_info(i, &d) != GK_OK) continue;
             json_object(NULL);
             json_int("ordinal", i); json_str("name", d.name);
@@ -135,6 +137,7 @@ int cmd_info(int argc, char **argv)
         printf("  none: %s\n  gk runs on the CPU.\n", nodev);
     for (int i = 0; i < ndev; i++) {
         gk_device_info d;
+        gk_device_info_init(&d);
         char m1[32], m2[32], m3[32], m4[32], m5[32], dv[16], rv[16];
         if (gk_gpu_info(i, &d) != GK_OK) {
             printf("  %d: %s\n", i, gk_last_error());

@@ -1,6 +1,6 @@
 /* cmd_stencil.c - `gk stencil`, `gk gen grid` and `gk bench stencil`: option
  * parsing and printing around gk_stencil_run, the grid files and
- * gk_stencil_bench. */
+ * gk__stencil_bench. */
 #include "cli/cli.h"
 #include "cli/cli_mpi.h"
 
@@ -46,12 +46,20 @@ static void stencil_usage(void)
 /* `gk stencil` past one process or GPU: gk_stencil_run_file. */
 static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const char *output, int64_t nx,
                         int64_t ny, int64_t nz, const double *cf, int64_t steps, const char *config,
-                        gk_stencil_exchange ex, int timing, int json, int verbose)
+                        gk_exchange ex, int timing, int json, int verbose)
 {
     gk_stencil_dist_report rep;
+    gk_stencil_problem prob;
+    gk_stencil_options so;
     if (cli_mpi_nccl_ctas_default)     /* the halo copies run alone: let NCCL use its channels */
         unsetenv("NCCL_MAX_CTAS");
-    gk_status st = gk_stencil_run_file(ctx, input, seed, output, nx, ny, nz, cf, steps, config, ex, &rep);
+    gk_stencil_dist_report_init(&rep);
+    gk_stencil_problem_init(&prob, nx, ny, nz);
+    prob.coeffs = cf;
+    gk_stencil_options_init(&so);
+    so.config = config;
+    so.exchange = ex;
+    gk_status st = gk_stencil_run_file(ctx, &prob, input, seed, output, steps, &so, &rep);
     char where[64];
     if (rep.gpus)
         snprintf(where, sizeof where, "%d GPU%s, %d rank%s", rep.gpus, rep.gpus == 1 ? "" : "s", rep.ranks,
@@ -127,10 +135,11 @@ int cmd_stencil(int argc, char **argv)
         { "gpus", required_argument, 0, O_GPUS }, { "exchange", required_argument, 0, O_EXCHANGE },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     const char *size = NULL, *input = NULL, *output = NULL, *coeffs = NULL, *gpus = NULL;
-    gk_apsp_exchange aex = GK_APSP_EXCHANGE_AUTO;
+    gk_exchange aex = GK_EXCHANGE_AUTO;
     int exg = 0;
     gk_backend want = GK_BACKEND_AUTO;
-    gk_stencil_options so = { 0, NULL };
+    gk_stencil_options so;
+    gk_stencil_options_init(&so);
     int timing = 0, json = 0, verbose = 0, c;
     int64_t steps = 16;
     uint64_t seed = 1;
@@ -151,7 +160,7 @@ int cmd_stencil(int argc, char **argv)
         case O_VERBOSE: verbose = 1; break;
         case O_GPUS: gpus = optarg; break;
         case O_EXCHANGE:
-            if (gk_apsp_exchange_parse(optarg, &aex))
+            if (gk_exchange_parse(optarg, &aex))
                 cli_usage_error("--exchange: %s", gk_last_error());
             exg = 1;
             break;
@@ -181,9 +190,9 @@ int cmd_stencil(int argc, char **argv)
     if (gpus || exg || cli_comm) {
         if (so.check)
             cli_usage_error("--check needs the whole grid in one process; not with --gpus, --exchange or mpirun");
-        gk_stencil_exchange ex = aex == GK_APSP_EXCHANGE_HOST ? GK_STENCIL_EXCHANGE_HOST
-                                 : aex == GK_APSP_EXCHANGE_DEVICE ? GK_STENCIL_EXCHANGE_DEVICE
-                                 : GK_STENCIL_EXCHANGE_AUTO;
+        gk_exchange ex = aex == GK_EXCHANGE_HOST ? GK_EXCHANGE_HOST
+                                 : aex == GK_EXCHANGE_DEVICE ? GK_EXCHANGE_DEVICE
+                                 : GK_EXCHANGE_AUTO;
         return stencil_dist(cli_gpus_context(want, gpus), input, seed, output, nx, ny, nz, cf, steps, so.config,
                             ex, timing, json, verbose);
     }
@@ -192,25 +201,29 @@ int cmd_stencil(int argc, char **argv)
     uint64_t npts = (uint64_t)nx * (uint64_t)ny * (uint64_t)nz, gbytes = npts * sizeof(double);
     char what[96];
     snprintf(what, sizeof what, "stencil grid %lldx%lldx%lld", (long long)nx, (long long)ny, (long long)nz);
-    if ((st = gk_host_memory_check(gbytes, what)))
+    if ((st = gk__host_memory_check(gbytes, what)))
         cli_die_status(st);
     double *grid = malloc((size_t)gbytes);
     if (!grid)
         cli_die("out of memory for the %s (%.3g GB)", what, (double)gbytes / 1e9);
     double read = -1, write = -1;
     if (input) {
-        double t0 = gk_wtime();
-        if ((st = gk_grid_read(input, (int)nx, (int)ny, (int)nz, grid)))
+        double t0 = gk__wtime();
+        if ((st = gk_grid_read(input, nx, ny, nz, grid)))
             cli_die_status(st);
-        read = gk_wtime() - t0;
+        read = gk__wtime() - t0;
     } else {
-        double t0 = gk_wtime();
-        gk_grid_random(grid, (int)nx, (int)ny, (int)nz, seed);
-        read = gk_wtime() - t0;            /* reported as "generate", as past one process */
+        double t0 = gk__wtime();
+        gk_grid_random(grid, nx, ny, nz, seed);
+        read = gk__wtime() - t0;            /* reported as "generate", as past one process */
     }
 
     gk_report rep;
-    st = gk_stencil_run(ctx, grid, nx, ny, nz, cf, steps, &so, &rep);
+    gk_stencil_problem prob;
+    gk_report_init(&rep);
+    gk_stencil_problem_init(&prob, nx, ny, nz);
+    prob.coeffs = cf;
+    st = gk_stencil_run(ctx, &prob, grid, steps, &so, &rep);
     if (verbose) {
         char w[160];
         snprintf(w, sizeof w, "stencil %lldx%lldx%lld, %lld step%s", (long long)nx, (long long)ny, (long long)nz,
@@ -223,10 +236,10 @@ int cmd_stencil(int argc, char **argv)
         cli_die_status(st);
     cli_report_notes(&rep);
     if (output) {
-        double t0 = gk_wtime();
-        if ((st = gk_grid_write(output, (int)nx, (int)ny, (int)nz, grid)))
+        double t0 = gk__wtime();
+        if ((st = gk_grid_write(output, nx, ny, nz, grid)))
             cli_die_status(st);
-        write = gk_wtime() - t0;
+        write = gk__wtime() - t0;
     }
     free(grid);
     gk_context_destroy(ctx);
@@ -284,7 +297,7 @@ int cmd_gen_stencil(int argc, char **argv)
     char what[96];
     snprintf(what, sizeof what, "grid %lldx%lldx%lld", (long long)nx, (long long)ny, (long long)nz);
     gk_status st;
-    if ((st = gk_host_memory_check(bytes, what)))
+    if ((st = gk__host_memory_check(bytes, what)))
         cli_die_status(st);
     double *g = malloc((size_t)bytes);
     if (!g)
@@ -309,8 +322,8 @@ static int bench_multi(gk_context *ctx, const char *list, int steps, const char 
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int64_t nx, ny, nz;
         cli_parse_size3("--sizes", tok, &nx, &ny, &nz);
-        gk_stencil_multi_row r;
-        gk_status st = gk_stencil_bench_multi(ctx, nx, ny, nz, steps, user_cfg, &r);
+        gk__stencil_multi_row r;
+        gk_status st = gk__stencil_bench_multi(ctx, nx, ny, nz, steps, user_cfg, &r);
         if (st)
             cli_die_status(st);
         bad |= r.identical == 0;
@@ -436,8 +449,8 @@ int cmd_bench_stencil(int argc, char **argv)
     for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int64_t nx, ny, nz;
         cli_parse_size3("--sizes", tok, &nx, &ny, &nz);
-        gk_stencil_bench_report R;
-        if ((st = gk_stencil_bench(ctx, nx, ny, nz, steps, reps, user_cfg, &R)))
+        gk__stencil_bench_report R;
+        if ((st = gk__stencil_bench(ctx, nx, ny, nz, steps, reps, user_cfg, &R)))
             cli_die_status(st);
         if (first && !json) {
             printf("gk bench stencil: %s; %%floor = GStencil/s over the one-step floor (16 B/point at\n"
@@ -448,7 +461,7 @@ int cmd_bench_stencil(int argc, char **argv)
         }
         first = 0;
         for (int i = 0; i < R.nrows; i++) {
-            const gk_stencil_bench_row *r = &R.row[i];
+            const gk__stencil_bench_row *r = &R.row[i];
             bad |= !r->ok && strncmp(r->check, "not run", 7);
             if (json) {
                 json_object(NULL);

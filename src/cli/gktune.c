@@ -48,7 +48,7 @@ static void on_signal(int sig)
 static int gktune_main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "--worker"))   /* the measuring process (internal): */
-        return gk_tune_worker_main(cli_context(GK_BACKEND_AUTO), 0, 1);   /* same GPU as the parent */
+        return gk__tune_worker_main(cli_context(GK_BACKEND_AUTO), 0, 1);   /* same GPU as the parent */
 
     static const struct option opts[] = {
         { "budget", required_argument, 0, 'b' }, { "exhaustive", no_argument, 0, 'x' },
@@ -57,7 +57,8 @@ static int gktune_main(int argc, char **argv)
         { "list", no_argument, 0, 'l' }, { "json", no_argument, 0, 'j' },
         { "quiet", no_argument, 0, 'q' }, { "help", no_argument, 0, 'h' },
         { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
-    gk_tune_options o = { 0 };
+    gk_tune_options o;
+    gk_tune_options_init(&o);
     int list = 0, json = 0, quiet = 0, c;
     o.budget_s = 120;
     o.seed = 1;
@@ -81,7 +82,7 @@ static int gktune_main(int argc, char **argv)
         }
     }
     cli_operands(argc, argv, 0, "");
-    if (gk_tune_check_options(&o))          /* a bad --kernels or --sizes is a usage error */
+    if (gk__tune_options_check(&o))          /* a bad --kernels or --sizes is a usage error */
         cli_usage_error("%s", gk_last_error());
     if (o.csv_path)
         cli_check_output(o.csv_path, NULL);
@@ -114,6 +115,7 @@ static int gktune_main(int argc, char **argv)
 
     gk_context *ctx = cli_context(GK_BACKEND_AUTO);
     gk_tune_report rep;
+    gk_tune_report_init(&rep);
     gk_status st = gk_tune_run(ctx, &o, &rep);
     gk_context_destroy(ctx);
     free(copy);
@@ -134,7 +136,7 @@ static int gktune_main(int argc, char **argv)
         for (int i = 0; i < rep.n; i++) {
             const gk_tune_result *r = &rep.r[i];
             char cfg[1024];
-            gk_config_format(&r->best, cfg, sizeof cfg);
+            snprintf(cfg, sizeof cfg, "%s", r->best);
             json_object(NULL);
             json_str("kernel", r->kernel); json_int("size", r->size); json_str("config", cfg);
             json_num("best_ms", r->best_ms); json_num("default_ms", r->default_ms);
@@ -157,7 +159,7 @@ static int gktune_main(int argc, char **argv)
     for (int i = 0; i < rep.n; i++) {
         const gk_tune_result *r = &rep.r[i];
         char cfg[1024], fails[64];
-        gk_config_format(&r->best, cfg, sizeof cfg);
+        snprintf(cfg, sizeof cfg, "%s", r->best);
         snprintf(fails, sizeof fails, "%d/%d/%d/%d/%d", r->failed_compile, r->failed_launch, r->failed_wrong,
                  r->failed_fault, r->failed_timeout);
         printf("%-8s %8lld %11.4g %11.4g %7.2fx %6d %8d %8d  %-22s %s\n", r->kernel, (long long)r->size,

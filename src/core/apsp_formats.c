@@ -2,7 +2,7 @@
  * Market coordinate and text edge lists (reading with one-line errors naming
  * the file and the line, writing atomically), the NumPy .npy distance
  * matrix, format detection, `gk convert` and `gk gen apsp` in any format.
- * The NTHU reader stays gk_apsp_read (apsp_io.c): gk_apsp_read_format routes
+ * The NTHU reader stays gk__apsp_read (apsp_io.c): gk_apsp_read_format routes
  * to it. */
 #define _GNU_SOURCE 1      /* getline, strcasecmp */
 #include "core/internal.h"
@@ -54,7 +54,7 @@ static gk_format by_extension(const char *path)
     return GK_FORMAT_AUTO;
 }
 
-gk_format gk_format_for_output(const char *path, gk_format fallback)
+gk_format gk__format_for_output(const char *path, gk_format fallback)
 {
     gk_format f = path && strcmp(path, "-") ? by_extension(path) : GK_FORMAT_AUTO;
     return f == GK_FORMAT_AUTO ? fallback : f;
@@ -509,7 +509,7 @@ static gk_status read_edges(text *r, int32_t vertices, gk_edges *g)
     return GK_OK;
 }
 
-/* ---- NTHU, as an edge list (gk_apsp_read builds the matrix directly) ---- */
+/* ---- NTHU, as an edge list (gk__apsp_read builds the matrix directly) ---- */
 
 static gk_status read_nthu_edges(const char *path, gk_edges *g)
 {
@@ -607,7 +607,7 @@ void gk__apsp_symmetrize(int32_t *d, int32_t V)
         }
 }
 
-gk_status gk_apsp_read_format(const char *path, gk_format format, int undirected, int32_t vertices,
+gk_status gk__apsp_read_format32(const char *path, gk_format format, int undirected, int32_t vertices,
                               int32_t **dist, int32_t *V, int64_t *E, int32_t *max_w)
 {
     gk_status st;
@@ -618,7 +618,7 @@ gk_status gk_apsp_read_format(const char *path, gk_format format, int undirected
         if (vertices)
             return gk__fail(GK_EINVAL, "%s: --vertices applies to edge lists; a nthu file gives its own vertex count",
                             path);
-        if ((st = gk_apsp_read(path, dist, V, E, max_w)))
+        if ((st = gk__apsp_read(path, dist, V, E, max_w)))
             return st;
         if (undirected)
             gk__apsp_symmetrize(*dist, *V);
@@ -669,7 +669,7 @@ gk_status gk__apsp_out_open(gk_outfile *o, const char *path, gk_format format, i
     uint64_t bytes = 0;
     gk_status st;
     if (format == GK_FORMAT_AUTO)
-        format = gk_format_for_output(path, GK_FORMAT_NTHU) == GK_FORMAT_NPY ? GK_FORMAT_NPY : GK_FORMAT_NTHU;
+        format = gk__format_for_output(path, GK_FORMAT_NTHU) == GK_FORMAT_NPY ? GK_FORMAT_NPY : GK_FORMAT_NTHU;
     if (format != GK_FORMAT_NTHU && format != GK_FORMAT_NPY)
         return gk__fail(GK_EINVAL, "%s: a distance matrix is written as nthu or npy, not %s", path,
                         gk_format_name(format));
@@ -684,7 +684,7 @@ gk_status gk__apsp_out_open(gk_outfile *o, const char *path, gk_format format, i
     return GK_OK;
 }
 
-gk_status gk_apsp_write_npy(const char *path, const int32_t *dist, int32_t V)
+gk_status gk__apsp_write_npy(const char *path, const int32_t *dist, int32_t V)
 {
     uint64_t bytes = 0;
     gk_status st0 = gk__apsp_matrix_bytes(path, V, &bytes);
@@ -699,14 +699,14 @@ gk_status gk_apsp_write_npy(const char *path, const int32_t *dist, int32_t V)
     return gk__out_close(&o, st);
 }
 
-gk_status gk_apsp_write_format(const char *path, gk_format format, const int32_t *dist, int32_t V)
+gk_status gk__apsp_write_format32(const char *path, gk_format format, const int32_t *dist, int32_t V)
 {
     if (format == GK_FORMAT_AUTO)
-        format = gk_format_for_output(path, GK_FORMAT_NTHU) == GK_FORMAT_NPY ? GK_FORMAT_NPY : GK_FORMAT_NTHU;
+        format = gk__format_for_output(path, GK_FORMAT_NTHU) == GK_FORMAT_NPY ? GK_FORMAT_NPY : GK_FORMAT_NTHU;
     if (format == GK_FORMAT_NTHU)
-        return gk_apsp_write(path, dist, V);
+        return gk__apsp_write(path, dist, V);
     if (format == GK_FORMAT_NPY)
-        return gk_apsp_write_npy(path, dist, V);
+        return gk__apsp_write_npy(path, dist, V);
     return gk__fail(GK_EINVAL, "%s: a distance matrix is written as nthu or npy, not %s", path,
                     gk_format_name(format));
 }
@@ -830,14 +830,14 @@ static gk_status write_graph(const char *path, gk_format format, gk_edges *g)
 static gk_status output_format(const char *path, gk_format *format)
 {
     if (*format == GK_FORMAT_AUTO)
-        *format = gk_format_for_output(path, GK_FORMAT_NTHU);
+        *format = gk__format_for_output(path, GK_FORMAT_NTHU);
     if (*format == GK_FORMAT_NPY)
         return gk__fail(GK_EINVAL, "%s: npy holds distance matrices (gk apsp --output-format=npy), not graphs",
                         path);
     return GK_OK;
 }
 
-gk_status gk_graph_convert(const char *in, gk_format in_format, const char *out, gk_format out_format,
+gk_status gk__graph_convert32(const char *in, gk_format in_format, const char *out, gk_format out_format,
                            int undirected, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id)
 {
     gk_status st;
@@ -878,7 +878,7 @@ static int32_t random_max_id(uint64_t seed, int32_t V, int64_t E, int32_t max_w)
     return m;
 }
 
-/* gk_apsp_generate_format for the formats written from edges in memory. */
+/* gk_apsp_generate for the formats written from edges in memory. */
 static gk_status write_generated(const char *path, gk_format format, int32_t V, int64_t E, uint64_t seed,
                                  int32_t max_w)
 {
@@ -887,12 +887,12 @@ static gk_status write_generated(const char *path, gk_format format, int32_t V, 
         return st;
     char what[96];
     snprintf(what, sizeof what, "%s: %lld edges in memory", path, (long long)E);
-    if ((st = gk_host_memory_check((uint64_t)E * 24, what)))
+    if ((st = gk__host_memory_check((uint64_t)E * 24, what)))
         return st;
     gk_edges g = { .V = V, .max_id = -1 };
     if ((st = edges_reserve(&g, E, path)))
         goto out;
-    /* The same edges as gk_apsp_generate (same seed, same graph). */
+    /* The same edges as gk__apsp_generate_nthu (same seed, same graph). */
 #pragma omp parallel for schedule(static)
     for (int64_t e = 0; e < E; e++)
         gk__random_edge(seed, e, V, max_w, &g.s[e], &g.t[e], &g.w[e]);
@@ -903,14 +903,14 @@ out:
     return st;
 }
 
-gk_status gk_apsp_generate_format(const char *path, gk_format format, int32_t V, int64_t E, uint64_t seed,
+gk_status gk__apsp_generate32(const char *path, gk_format format, int32_t V, int64_t E, uint64_t seed,
                                   int32_t max_w, int32_t *max_id)
 {
     gk_status st;
     if ((st = output_format(path, &format)))
         return st;
     if (format == GK_FORMAT_NTHU)
-        st = gk_apsp_generate(path, V, E, seed, max_w);
+        st = gk__apsp_generate_nthu(path, V, E, seed, max_w);
     else
         st = write_generated(path, format, V, E, seed, max_w);
     if (!st && max_id)

@@ -49,11 +49,13 @@ typedef struct gk_edges {
 gk_status gk__edges_read(const char *path, gk_format format, int32_t vertices, gk_edges *g);
 void gk__edges_free(gk_edges *g);
 
-/* gk_apsp_graph (gk/apsp.h): an input as read, either its checked edge
+typedef struct gk__apsp_graph gk__apsp_graph;
+
+/* gk__apsp_graph: an input as read, either its checked edge
  * list (NTHU, when it takes no more memory than the matrix or less than 64
  * MiB) or the initial matrix (the other formats, or many more edges than
  * matrix entries). */
-struct gk_apsp_graph {
+struct gk__apsp_graph {
     char name[1024];         /* the input, for messages */
     int32_t V;
     int64_t E;
@@ -65,11 +67,61 @@ struct gk_apsp_graph {
 };
 
 /* The graph's initial matrix on the host (malloc'ed, the caller frees it):
- * built from the edges (the same matrix gk_apsp_read makes), or the one
+ * built from the edges (the same matrix gk__apsp_read makes), or the one
  * read, handed over (the graph has none afterwards: a second call fails). */
-gk_status gk__apsp_graph_matrix(gk_apsp_graph *g, int32_t **dist);
+gk_status gk__apsp_graph_matrix(gk__apsp_graph *g, int32_t **dist);
 
 /* d[i][j] = d[j][i] = the smaller of the two (--undirected on a matrix). */
 void gk__apsp_symmetrize(int32_t *d, int32_t V);
+
+/* ---- what the public API of earlier releases had (the NTHU-only
+ * readers, the CLI's pieces); now internal ---- */
+
+/* Read an input file and build the initial matrix: INF everywhere, 0 on the
+ * diagonal, the smallest weight of each (src, dst) pair; self-loops are
+ * ignored.  *dist is malloc'ed (free() it).  Every broken rule (file size not
+ * 8 + 12E, V < 1, E < 0, src or dst outside [0, V), weight outside
+ * [0, GK_APSP_MAX_WEIGHT], a matrix too large for this machine's memory) fails
+ * with GK_EFORMAT or GK_ENOMEM and a message naming the file and the item.
+ * E (may be NULL) receives the edge count, max_w (may be NULL) the largest
+ * weight. */
+gk_status gk__apsp_read(const char *path, int32_t **dist, int32_t *V, int64_t *E, int32_t *max_w);
+
+/* Write the V x V matrix to path atomically (temp file + rename): on failure
+ * no file is left behind. */
+gk_status gk__apsp_write(const char *path, const int32_t *dist, int32_t V);
+
+/* Write a reproducible random graph: E edges, src and dst uniform (no
+ * self-loops when V > 1), weights uniform in [0, max_w].  Same seed, same
+ * file, for any thread count. */
+gk_status gk__apsp_generate_nthu(const char *path, int32_t V, int64_t E, uint64_t seed, int32_t max_w);
+
+/* The format an output named path gets for AUTO: by its extension (as
+ * gk_format_detect, plus .npy), else fallback. */
+gk_format gk__format_for_output(const char *path, gk_format fallback);
+
+/* A distance matrix as .npy (gk_apsp_write_format's NPY). */
+gk_status gk__apsp_write_npy(const char *path, const int32_t *dist, int32_t V);
+
+
+/* Read path (format AUTO: gk_format_detect's choice; undirected and
+ * vertices as gk_apsp_read_format) into *graph (free it with
+ * gk__apsp_graph_free).  Errors as gk_apsp_read_format's, *graph NULL. */
+gk_status gk__apsp_graph_read(const char *path, gk_format format, int undirected, int32_t vertices,
+                                    gk__apsp_graph **graph);
+/* The vertex count, edge count and largest weight (self-loops included); any
+ * pointer may be NULL. */
+void gk__apsp_graph_info(const gk__apsp_graph *graph, int32_t *V, int64_t *E, int32_t *max_w);
+void gk__apsp_graph_free(gk__apsp_graph *graph);
+
+/* The public readers and writers (apsp_api.c checks and converts their
+ * int64 sizes) with int32 ones: V < 2^31 in every format. */
+gk_status gk__apsp_read_format32(const char *path, gk_format format, int undirected, int32_t vertices,
+                                 int32_t **dist, int32_t *V, int64_t *E, int32_t *max_w);
+gk_status gk__apsp_write_format32(const char *path, gk_format format, const int32_t *dist, int32_t V);
+gk_status gk__graph_convert32(const char *in, gk_format in_format, const char *out, gk_format out_format,
+                              int undirected, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id);
+gk_status gk__apsp_generate32(const char *path, gk_format format, int32_t V, int64_t E, uint64_t seed,
+                              int32_t max_w, int32_t *max_id);
 
 #endif /* GK_APSP_FORMATS_H */

@@ -171,7 +171,7 @@ out:
     return st;
 }
 
-gk_status gk_apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t *Eout, int32_t *max_w)
+gk_status gk__apsp_read(const char *path, int32_t **dist, int32_t *Vout, int64_t *Eout, int32_t *max_w)
 {
     gk_infile in;
     gk_status st;
@@ -192,7 +192,7 @@ out:
     return st;
 }
 
-/* ---- a graph kept as its edge list (gk_apsp_graph) ---- */
+/* ---- a graph kept as its edge list (gk__apsp_graph) ---- */
 
 /* Edges are kept (and the matrix built later, on the device or the host)
  * unless they take more memory than the matrix and more than this. */
@@ -229,28 +229,28 @@ static gk_status nthu_to_edges(gk_infile *in, int32_t V, int32_t E, int32_t *edg
     return GK_OK;
 }
 
-gk_status gk_apsp_graph_read(const char *path, gk_format format, int undirected, int32_t vertices,
-                             gk_apsp_graph **out)
+gk_status gk__apsp_graph_read(const char *path, gk_format format, int undirected, int32_t vertices,
+                             gk__apsp_graph **out)
 {
     gk_status st;
     if (!out)
-        return gk__fail(GK_EINVAL, "gk_apsp_graph_read: nowhere to put the graph");
+        return gk__fail(GK_EINVAL, "gk__apsp_graph_read: nowhere to put the graph");
     *out = NULL;
     if (!path)
-        return gk__fail(GK_EINVAL, "gk_apsp_graph_read: no input path");
+        return gk__fail(GK_EINVAL, "gk__apsp_graph_read: no input path");
     if (format == GK_FORMAT_AUTO && (st = gk_format_detect(path, &format)))
         return st;
-    gk_apsp_graph *g = calloc(1, sizeof *g);
+    gk__apsp_graph *g = calloc(1, sizeof *g);
     if (!g)
         return gk__fail(GK_ENOMEM, "cannot allocate a graph");
     g->undirected = undirected != 0;
     g->max_arc = -1;
     if (format != GK_FORMAT_NTHU || vertices) {
         /* the other formats (and their errors): the matrix, as before */
-        st = gk_apsp_read_format(path, format, undirected, vertices, &g->dist, &g->V, &g->E, &g->max_w);
+        st = gk__apsp_read_format32(path, format, undirected, vertices, &g->dist, &g->V, &g->E, &g->max_w);
         snprintf(g->name, sizeof g->name, "%s", strcmp(path, "-") ? path : "standard input");
         if (st) {
-            gk_apsp_graph_free(g);
+            gk__apsp_graph_free(g);
             return st;
         }
         *out = g;
@@ -270,28 +270,28 @@ gk_status gk_apsp_graph_read(const char *path, gk_format format, int undirected,
         if (!(st = gk__xmalloc((void **)&g->edges, ebytes > 0 ? (size_t)ebytes : 12, "the edge list")))
             st = nthu_to_edges(&in, V, E, g->edges, &g->max_w, &g->max_arc);
     } else {
-        /* more edges than matrix entries: the matrix, as gk_apsp_read makes it */
+        /* more edges than matrix entries: the matrix, as gk__apsp_read makes it */
         if (!(st = gk__apsp_alloc_matrix(in.name, V, &g->dist)) && !(st = nthu_to_matrix(&in, V, E, g->dist, &g->max_w))
             && undirected)
             gk__apsp_symmetrize(g->dist, V);
     }
     gk__in_close(&in);
     if (st) {
-        gk_apsp_graph_free(g);
+        gk__apsp_graph_free(g);
         return st;
     }
     *out = g;
     return GK_OK;
 }
 
-void gk_apsp_graph_info(const gk_apsp_graph *g, int32_t *V, int64_t *E, int32_t *max_w)
+void gk__apsp_graph_info(const gk__apsp_graph *g, int32_t *V, int64_t *E, int32_t *max_w)
 {
     if (V) *V = g ? g->V : 0;
     if (E) *E = g ? g->E : 0;
     if (max_w) *max_w = g ? g->max_w : 0;
 }
 
-void gk_apsp_graph_free(gk_apsp_graph *g)
+void gk__apsp_graph_free(gk__apsp_graph *g)
 {
     if (!g) return;
     free(g->edges);
@@ -299,7 +299,7 @@ void gk_apsp_graph_free(gk_apsp_graph *g)
     free(g);
 }
 
-gk_status gk__apsp_graph_matrix(gk_apsp_graph *g, int32_t **dist)
+gk_status gk__apsp_graph_matrix(gk__apsp_graph *g, int32_t **dist)
 {
     gk_status st;
     *dist = NULL;
@@ -344,7 +344,7 @@ gk_status gk__apsp_matrix_bytes(const char *path, int32_t V, uint64_t *bytes)
     return GK_OK;
 }
 
-gk_status gk_apsp_write(const char *path, const int32_t *dist, int32_t V)
+gk_status gk__apsp_write(const char *path, const int32_t *dist, int32_t V)
 {
     uint64_t bytes = 0;
     gk_status st0 = gk__apsp_matrix_bytes(path, V, &bytes);
@@ -378,7 +378,7 @@ void gk__random_edge(uint64_t seed, int64_t e, int32_t V, int32_t max_w, int32_t
     *w = (int32_t)gk__rand_below(seed, id + 2, (uint64_t)max_w + 1);
 }
 
-gk_status gk_apsp_generate(const char *path, int32_t V, int64_t E, uint64_t seed, int32_t max_w)
+gk_status gk__apsp_generate_nthu(const char *path, int32_t V, int64_t E, uint64_t seed, int32_t max_w)
 {
     gk_outfile o;
     gk_status st;
@@ -404,10 +404,11 @@ gk_status gk_apsp_generate(const char *path, int32_t V, int64_t E, uint64_t seed
     return gk__out_close(&o, st);
 }
 
-gk_status gk_apsp_random_matrix(int32_t *dist, int32_t V, double density, uint64_t seed, int32_t max_w)
+gk_status gk_apsp_random_matrix(int32_t *dist, int64_t V, double density, uint64_t seed, int32_t max_w)
 {
-    if (V < 1 || !(density >= 0 && density <= 1) || max_w < 0 || max_w > GK_APSP_MAX_WEIGHT)
-        return gk__fail(GK_EINVAL, "random matrix: bad V %d, density %g or max weight %d", V, density, max_w);
+    if (!dist || V < 1 || V > INT32_MAX || !(density >= 0 && density <= 1) || max_w < 0 || max_w > GK_APSP_MAX_WEIGHT)
+        return gk__fail(GK_EINVAL, "random matrix: bad %s, V %lld, density %g or max weight %d", dist ? "size" : "pointer",
+                        (long long)V, density, max_w);
     int64_t n = V;
     uint64_t cut = (uint64_t)(density * 4294967296.0);
 #pragma omp parallel for schedule(static)
@@ -420,9 +421,12 @@ gk_status gk_apsp_random_matrix(int32_t *dist, int32_t V, double density, uint64
     return GK_OK;
 }
 
-gk_status gk_apsp_compare(const int32_t *got, const int32_t *want, int32_t V, const char *what)
+gk_status gk_apsp_compare(const int32_t *got, const int32_t *want, int64_t V, const char *what)
 {
-    int64_t n = (int64_t)V * V, bad = 0, first = -1;
+    if (!got || !want || V < 1 || V > INT32_MAX)
+        return gk__fail(GK_EINVAL, "gk_apsp_compare: %s", !got ? "got is NULL" : !want ? "want is NULL" : "V out of range");
+    if (!what) what = "gk_apsp_compare";
+    int64_t n = V * V, bad = 0, first = -1;
 #pragma omp parallel for reduction(+ : bad) schedule(static)
     for (int64_t i = 0; i < n; i++)
         bad += got[i] != want[i];

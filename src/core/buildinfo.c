@@ -14,6 +14,7 @@
 const gk_build_info *gk_build_info_get(void)
 {
     static const gk_build_info info = {
+        .struct_size = sizeof(gk_build_info),
         .version = PACKAGE_VERSION,
         .cc = GK_CC_VERSION,
         .configure_args = GK_CONFIGURE_ARGS,

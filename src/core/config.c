@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gk_config_clear(gk_config *c) { memset(c, 0, sizeof *c); }
+void gk__config_clear(gk_config *c) { memset(c, 0, sizeof *c); }
 
-int gk_config_get(const gk_config *c, const char *name, int def)
+int gk__config_get(const gk_config *c, const char *name, int def)
 {
     if (c)
         for (int i = 0; i < c->n; i++)
@@ -39,7 +39,7 @@ static int valid_name(const char *s, size_t len)
     return 1;
 }
 
-gk_status gk_config_set(gk_config *c, const char *name, int value)
+gk_status gk__config_set(gk_config *c, const char *name, int value)
 {
     char e[256];
     if (!valid_name(name, strlen(name)))
@@ -76,7 +76,7 @@ static int named_before(const char *text, const char *upto, const char *name, si
  * parameter, and silently running a configuration the user did not read
  * back is worse than refusing it.  Names already in c (a base the text
  * overrides) may be replaced. */
-gk_status gk_config_parse(const char *text, gk_config *c)
+gk_status gk__config_parse(const char *text, gk_config *c)
 {
     const char *s = text;
     char e[256];
@@ -106,14 +106,14 @@ gk_status gk_config_parse(const char *text, gk_config *c)
         long v = strtol(num, &stop, 10);
         if (errno || *stop || v < INT_MIN || v > INT_MAX)
             return gk__fail(GK_EINVAL, "bad value '%s' for %s (want an integer)", shown(num, vlen, e, sizeof e), name);
-        gk_status st = gk_config_set(c, name, (int)v);
+        gk_status st = gk__config_set(c, name, (int)v);
         if (st) return st;
         s = *end ? end + 1 : end;
     }
     return GK_OK;
 }
 
-size_t gk_config_format(const gk_config *c, char *buf, size_t n)
+size_t gk__config_format(const gk_config *c, char *buf, size_t n)
 {
     size_t len = 0;
     if (n) buf[0] = '\0';

@@ -140,14 +140,14 @@ void gk__ew_enclose(float x, int cls, int ulps, gk__ew_box *b)
     b->hi = ru_f(hi_d((double)x + c_hi));
 }
 
-gk_status gk_elementwise_step_check(const float *in, const float *out, int64_t dimx, int64_t dimy,
-                                    const int ulps[4], gk_elementwise_diff *d)
+gk_status gk__elementwise_step_check(const float *in, const float *out, int64_t dimx, int64_t dimy,
+                                    const int ulps[4], gk__elementwise_diff *d)
 {
     uint64_t n = 0;
     gk_status st = matrix_bytes("elementwise check", dimx, dimy, &n, NULL);
     if (st) return st;
     if (!in || !out || !ulps || !d)
-        return gk__fail(GK_EINVAL, "gk_elementwise_step_check: a NULL argument");
+        return gk__fail(GK_EINVAL, "gk__elementwise_step_check: a NULL argument");
     int64_t outside = 0, nan = 0, nan_allowed = 0, cnt = (int64_t)n;
     double max_ulp = 0;
 #ifdef _OPENMP

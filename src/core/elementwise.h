@@ -49,4 +49,22 @@ void gk__ew_enclose(float x, int cls, int ulps, gk__ew_box *b);
  * stays well under a second (bench/elementwise-results.md). */
 #define GK_EW_TUNE_ITERS 100
 
+/* The check's counts. */
+typedef struct gk__elementwise_diff {
+    int64_t n;             /* elements checked */
+    int64_t outside;       /* outside their enclosure (or NaN where NaN is not allowed, or a
+                              number where NaN is required) */
+    int64_t first;         /* the first such element (of the first failing call) when outside > 0 */
+    int64_t nan;           /* NaN results of the last call (the result it checked) */
+    int64_t nan_allowed;   /* elements whose enclosure allows NaN and a number */
+    double max_ulp;        /* largest |result - the correctly rounded step| in ulps (numbers only) */
+} gk__elementwise_diff;
+
+/* The per-iteration check: out[i] against E_u(in[i]) for every element,
+ * u = ulps[x % 4].  Accumulates into *d (zero it first); GK_EMISMATCH with
+ * the first offending element (row, column, values, enclosure) when any is
+ * outside. */
+gk_status gk__elementwise_step_check(const float *in, const float *out, int64_t dimx, int64_t dimy,
+                                           const int ulps[4], gk__elementwise_diff *d);
+
 #endif /* GK_CORE_ELEMENTWISE_H */

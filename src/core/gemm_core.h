@@ -15,4 +15,18 @@ int64_t gk__gemm_threads(const gk_config *complete);
 /* Its dynamic shared memory: STAGES x (BK x (BM+4) + BK x BN) floats. */
 size_t gk__gemm_smem_bytes(const gk_config *complete);
 
+/* The check of a result (include/gk/gemm.h gives the bound). */
+typedef struct gk__gemm_diff {
+    double max_abs;        /* max |c - ref| */
+    double max_ratio;      /* max |c - ref| / tolerance (<= 1: within the bound) */
+    int64_t worst;         /* index of the element with max_ratio */
+    int64_t nonfinite;     /* elements where c or ref is NaN/Inf */
+} gk__gemm_diff;
+
+/* Compare c with ref (m*n elements) under the bound for K = k, abs_ab[i]
+ * = (|A| |B|)_i.  GK_EMISMATCH (with the first worst element's row and
+ * column) beyond it or on a non-finite value. */
+gk_status gk__gemm_compare(const float *c, const double *ref, const double *abs_ab, int64_t m,
+                                 int64_t n, int64_t k, gk__gemm_diff *d);
+
 #endif /* GK_GEMM_CORE_H */

@@ -84,8 +84,8 @@ double gk_gemm_tolerance(int64_t k, double abs_ab)
     return GK_GEMM_TOL_C * (double)k * FLT_EPSILON * abs_ab + (double)k * FLT_MIN;
 }
 
-gk_status gk_gemm_compare(const float *c, const double *ref, const double *abs_ab, int64_t m, int64_t n,
-                          int64_t k, gk_gemm_diff *d)
+gk_status gk__gemm_compare(const float *c, const double *ref, const double *abs_ab, int64_t m, int64_t n,
+                          int64_t k, gk__gemm_diff *d)
 {
     double max_abs = 0, max_ratio = 0;
     int64_t bad = 0, worst = -1, firstbad = -1, total = m * n;

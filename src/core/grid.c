@@ -5,6 +5,7 @@
 #include "core/checked.h"
 #include "core/io.h"
 #include "core/parse.h"
+#include "core/stencil_core.h"
 #include "core/rng.h"
 
 #include <ctype.h>
@@ -107,10 +108,11 @@ out:
 
 /* The grid's points and bytes, or a failure naming what (a file or the
  * generator) when a size is not positive or the grid does not fit. */
-static gk_status grid_size(const char *what, int nx, int ny, int nz, uint64_t *points, uint64_t *bytes)
+static gk_status grid_size(const char *what, int64_t nx, int64_t ny, int64_t nz, uint64_t *points, uint64_t *bytes)
 {
-    if (nx < 1 || ny < 1 || nz < 1)
-        return gk__fail(GK_EINVAL, "%s: grid %dx%dx%d: every size must be >= 1", what, nx, ny, nz);
+    if (nx < 1 || ny < 1 || nz < 1 || nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX)
+        return gk__fail(GK_EINVAL, "%s: grid %lldx%lldx%lld: every size must be in [1, 2^31 - 1]", what ? what : "grid",
+                        (long long)nx, (long long)ny, (long long)nz);
     if (gk__grid_bytes(nx, ny, nz, points, bytes) != GK_OK) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", gk_last_error());
@@ -119,11 +121,14 @@ static gk_status grid_size(const char *what, int nx, int ny, int nz, uint64_t *p
     return GK_OK;
 }
 
-gk_status gk_grid_read(const char *path, int nx, int ny, int nz, double *grid)
+gk_status gk_grid_read(const char *path, int64_t nx64, int64_t ny64, int64_t nz64, double *grid)
 {
     uint64_t n = 0, want = 0;
-    gk_status st = grid_size(path, nx, ny, nz, &n, &want);
+    if (!path || !grid)
+        return gk__fail(GK_EINVAL, "gk_grid_read: %s is NULL", !path ? "path" : "grid");
+    gk_status st = grid_size(path, nx64, ny64, nz64, &n, &want);
     if (st) return st;
+    const int nx = (int)nx64, ny = (int)ny64, nz = (int)nz64;
     char desc[96];
     snprintf(desc, sizeof desc, "a %dx%dx%d float64 grid", nx, ny, nz);
     st = gk__in_read_sized(path, grid, want, desc, "the grid", &path);
@@ -139,19 +144,22 @@ gk_status gk_grid_read(const char *path, int nx, int ny, int nz, double *grid)
     return GK_OK;
 }
 
-gk_status gk_grid_write(const char *path, int nx, int ny, int nz, const double *grid)
+gk_status gk_grid_write(const char *path, int64_t nx, int64_t ny, int64_t nz, const double *grid)
 {
     uint64_t bytes = 0;
+    if (!path || !grid)
+        return gk__fail(GK_EINVAL, "gk_grid_write: %s is NULL", !path ? "path" : "grid");
     gk_status st = grid_size(path, nx, ny, nz, NULL, &bytes);
     if (st) return st;
     return gk__write_file_atomic(path, grid, (size_t)bytes);
 }
 
-void gk_grid_random(double *grid, int nx, int ny, int nz, uint64_t seed)
+void gk_grid_random(double *grid, int64_t nx, int64_t ny, int64_t nz, uint64_t seed)
 {
     uint64_t points = 0;
     /* A size that does not fit has no buffer either: fill nothing. */
-    if (nx < 1 || ny < 1 || nz < 1 || gk__grid_bytes(nx, ny, nz, &points, NULL) != GK_OK)
+    if (!grid || nx < 1 || ny < 1 || nz < 1 || nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX
+        || gk__grid_bytes((int)nx, (int)ny, (int)nz, &points, NULL) != GK_OK)
         return;
     int64_t n = (int64_t)points;
 #ifdef _OPENMP
@@ -161,7 +169,7 @@ void gk_grid_random(double *grid, int nx, int ny, int nz, uint64_t seed)
         grid[i] = 2.0 * gk__rand_unit(seed, (uint64_t)i) - 1.0;
 }
 
-double gk_grid_max_abs(const double *grid, int64_t n)
+double gk__grid_max_abs(const double *grid, int64_t n)
 {
     double m = 0;
 #ifdef _OPENMP
@@ -174,13 +182,13 @@ double gk_grid_max_abs(const double *grid, int64_t n)
     return m;
 }
 
-double gk_stencil_tolerance(int steps, double scale)
+double gk_stencil_tolerance(int64_t steps, double scale)
 {
     return 8.0 * (steps > 0 ? steps : 0) * 0x1p-52 * scale;
 }
 
-gk_status gk_stencil_compare(const double *a, const double *ref, int64_t n, int steps,
-                             double init_scale, gk_stencil_diff *d)
+gk_status gk__stencil_compare(const double *a, const double *ref, int64_t n, int64_t steps,
+                             double init_scale, gk__stencil_diff *d)
 {
     double max_abs = 0, max_rel = 0, scale = init_scale;
     int64_t bad = 0, worst = -1;

@@ -6,6 +6,7 @@
 #include "config.h"
 #endif
 #include "gk.h"
+#include "core/kernel_config.h"
 
 #include <stdarg.h>
 
@@ -26,6 +27,18 @@ void gk__pci_local_cpus(const char *busid, char *buf, size_t n);
 /* 0 when the current CUDA context is broken (a sticky error such as an
  * illegal address): the process must exit to recover. */
 int gk__gpu_healthy(void);
+/* Self-test of the GPU plumbing on device `ordinal` (`gk info`): loads the
+ * embedded fatbin, launches a vector add of n floats and checks it against
+ * the CPU.  ms: kernel time (events). */
+gk_status gk__gpu_selftest(int ordinal, size_t n, float *ms);
+
+/* The device a CUDA stream (a cudaStream_t) belongs to (-1 where the
+ * runtime cannot say); GK_ECUDA for an invalid stream. */
+gk_status gk__gpu_stream_device(void *stream, int *device);
+/* What p is: device memory (cudaMalloc'ed or managed) of *device, or host
+ * memory (*device_memory 0).  CPU-only builds: always host. */
+gk_status gk__gpu_pointer_kind(const void *p, int *device_memory, int *device);
+
 /* Hand the next GPU module load of (image, complete cfg) a cubin compiled
  * ahead (copied; used once). */
 void gk__gpu_cubin_offer(const char *image, const gk_config *full, const void *cubin, size_t size);
@@ -38,6 +51,32 @@ uint64_t gk__phys_mem_bytes(void);
 
 /* Human size: "1.5 GiB". */
 const char *gk__human_bytes(double bytes, char *buf, size_t n);
+
+/* The best instruction set this CPU has (never AUTO). */
+gk_cpu_isa gk__cpu_isa_best(void);
+
+/* Monotonic wall clock in seconds. */
+double gk__wtime(void);
+
+/* GK_ENOMEM ("WHAT needs N GiB of host memory, this machine has M GiB")
+ * when bytes exceed the machine's physical memory: with overcommit a malloc
+ * that large may "succeed" and the process be killed later instead. */
+gk_status gk__host_memory_check(uint64_t bytes, const char *what);
+
+/* The struct_size rule of the public API (gk/common.h) for a struct the
+ * caller hands in: *local (already filled with the defaults by its _init)
+ * receives the first given->struct_size bytes of *given, its struct_size
+ * set to local_size.  GK_EINVAL naming `what` when struct_size is 0 or
+ * below min_size (the first release's size of the struct), or above
+ * local_size (a program built against a newer gk.h) unless the bytes past
+ * local_size are all 0. */
+gk_status gk__struct_in(void *local, size_t local_size, const void *given, size_t min_size, const char *what);
+/* The same for a struct gk fills: the first given->struct_size bytes of
+ * *local (complete) are copied to *given, whose struct_size is kept.
+ * GK_EINVAL as gk__struct_in (nothing written then). */
+gk_status gk__struct_out(void *given, const void *local, size_t local_size, size_t min_size, const char *what);
+#define GK__STRUCT_IN(local, given, what) gk__struct_in(&(local), sizeof(local), (given), sizeof(local), (what))
+#define GK__STRUCT_OUT(given, local, what) gk__struct_out((given), &(local), sizeof(local), sizeof(local), (what))
 
 /* Allocate n bytes of host memory or fail with GK_ENOMEM naming what for. */
 gk_status gk__xmalloc(void **out, size_t n, const char *what);

@@ -398,7 +398,7 @@ static int same_file(const struct stat *a, const struct stat *b)
     return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-gk_status gk_output_check(const char *out, const char *in)
+gk_status gk__output_check(const char *out, const char *in)
 {
     struct stat so, si;
     if (!out || !*out)

@@ -67,6 +67,17 @@ gk_status gk__write_file_atomic(const char *path, const void *data, size_t n);
  * which may not exist (a dangling link).  Fails on a loop or a long path. */
 gk_status gk__out_target(const char *path, char *target, size_t n);
 
+/* Check, before any work, that OUT can be written: GK_OK, or a failure
+ * naming OUT.  "-" is standard output (fine when open for writing); a
+ * device or FIFO is written in place and must be writable; a symlink is
+ * checked at the file it points to (which a dangling link may create);
+ * otherwise the target's directory must exist and be writable, since a
+ * regular output is replaced through a temp file there.  A directory is
+ * refused, and so is the input file IN (same device and inode, symlinks
+ * followed; "-" means standard input), unless both are one character
+ * device such as /dev/null.  IN may be NULL. */
+gk_status gk__output_check(const char *out, const char *in);
+
 /* Tests only: nonzero forces the named-temp-file fallback. */
 extern int gk__out_no_tmpfile;
 

@@ -89,13 +89,13 @@ static gk_status item_i64(const char *what, const char *s, size_t len, int64_t m
     return GK_OK;
 }
 
-gk_status gk_parse_i64(const char *what, const char *text, int64_t min, int64_t max, int64_t *out)
+gk_status gk__parse_i64(const char *what, const char *text, int64_t min, int64_t max, int64_t *out)
 {
     if (!text) text = "";
     return item_i64(what, text, strlen(text), min, max, out);
 }
 
-gk_status gk_parse_u64(const char *what, const char *text, uint64_t min, uint64_t max, uint64_t *out)
+gk_status gk__parse_u64(const char *what, const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
     char e[ECHO_MAX + 4];
     uint64_t mag = 0;
@@ -117,7 +117,7 @@ gk_status gk_parse_u64(const char *what, const char *text, uint64_t min, uint64_
     return GK_OK;
 }
 
-gk_status gk_parse_double(const char *what, const char *text, double min, double max, double *out)
+gk_status gk__parse_double(const char *what, const char *text, double min, double max, double *out)
 {
     char e[ECHO_MAX + 4];
     if (!text) text = "";
@@ -149,7 +149,7 @@ static int mul_ok(int64_t a, int64_t b, int64_t *r)
     return 1;
 }
 
-gk_status gk_parse_size3(const char *what, const char *text, int64_t *nx, int64_t *ny, int64_t *nz)
+gk_status gk__parse_size3(const char *what, const char *text, int64_t *nx, int64_t *ny, int64_t *nz)
 {
     char e[ECHO_MAX + 4];
     int64_t v[3] = { 0, 0, 0 };
@@ -187,7 +187,7 @@ syntax:
     return gk__fail(GK_EINVAL, "%s: '%s' is not a size (want N or NXxNYxNZ)", what, echo(text, e));
 }
 
-gk_status gk_parse_list_i64(const char *what, const char *text, int64_t min, int64_t max,
+gk_status gk__parse_list_i64(const char *what, const char *text, int64_t min, int64_t max,
                              int64_t *out, int max_count, int *count)
 {
     char e[ECHO_MAX + 4];

@@ -31,7 +31,7 @@ static const gk_param_def *find_param(const gk_space *s, const char *name)
 gk_status gk__space_complete(const gk_space *s, const gk_config *in, gk_config *out)
 {
     gk_config c;
-    gk_config_clear(&c);
+    gk__config_clear(&c);
     if (in)
         for (int i = 0; i < in->n; i++) {
             const gk_param_def *p = find_param(s, in->p[i].name);
@@ -49,8 +49,8 @@ gk_status gk__space_complete(const gk_space *s, const gk_config *in, gk_config *
                                 s->kernel, p->name, in->p[i].value, p->min, p->max);
         }
     for (int j = 0; j < s->nparams; j++) {
-        gk_status st = gk_config_set(&c, s->params[j].name,
-                                     gk_config_get(in, s->params[j].name, s->params[j].def));
+        gk_status st = gk__config_set(&c, s->params[j].name,
+                                     gk__config_get(in, s->params[j].name, s->params[j].def));
         if (st) return st;
     }
     *out = c;
@@ -60,7 +60,7 @@ gk_status gk__space_complete(const gk_space *s, const gk_config *in, gk_config *
 int gk__space_is_default(const gk_space *s, const gk_config *cfg)
 {
     for (int j = 0; j < s->nparams; j++)
-        if (gk_config_get(cfg, s->params[j].name, s->params[j].def) != s->params[j].def)
+        if (gk__config_get(cfg, s->params[j].name, s->params[j].def) != s->params[j].def)
             return 0;
     return 1;
 }
@@ -89,7 +89,7 @@ gk_status gk__space_check(const gk_space *s, const gk_config *in, const gk_devic
     char why[256];
     if (s->reject && s->reject(&c, dev, why, sizeof why)) {
         char text[256];
-        gk_config_format(&c, text, sizeof text);
+        gk__config_format(&c, text, sizeof text);
         return gk__fail(GK_EINVAL, "%s configuration %s cannot run%s%s: %s", s->kernel, text,
                         dev ? " on " : "", dev ? dev->name : "", why);
     }
@@ -99,5 +99,5 @@ gk_status gk__space_check(const gk_space *s, const gk_config *in, const gk_devic
 
 int gk__param(const gk_config *complete, const char *name)
 {
-    return gk_config_get(complete, name, 0);
+    return gk__config_get(complete, name, 0);
 }

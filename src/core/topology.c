@@ -72,9 +72,18 @@ static hwloc_topology_t topology(void)
 }
 #endif
 
-gk_status gk_cpu_topology_get(gk_cpu_topology *t)
+void gk_cpu_topology_init(gk_cpu_topology *t)
 {
     memset(t, 0, sizeof *t);
+    t->struct_size = sizeof *t;
+}
+
+gk_status gk_cpu_topology_get(gk_cpu_topology *out)
+{
+    gk_cpu_topology whole, *t = &whole;
+    if (!out)
+        return gk__fail(GK_EINVAL, "gk_cpu_topology_get: topo is NULL");
+    gk_cpu_topology_init(t);
     read_cpu_model(t->model, sizeof t->model);
 #ifdef GK_HAVE_OPENMP
     t->omp_max_threads = omp_get_max_threads();
@@ -89,13 +98,13 @@ gk_status gk_cpu_topology_get(gk_cpu_topology *t)
         t->numa_nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
         t->cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
         t->pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-        return GK_OK;
+        return GK__STRUCT_OUT(out, whole, "gk_cpu_topology");
     }
 #endif
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     t->pus = n > 0 ? (int)n : 1;
     t->packages = t->numa_nodes = t->cores = 0; /* unknown without hwloc */
-    return GK_OK;
+    return GK__STRUCT_OUT(out, whole, "gk_cpu_topology");
 }
 
 void gk__pci_local_cpus(const char *busid, char *buf, size_t n)

@@ -78,3 +78,31 @@ gk_status gk__elementwise_cpu_reference(float *a, int64_t dimx, int64_t dimy, in
         }
     return GK_OK;
 }
+
+/* The CPU backend's per-iteration check: out (niter iterations from in)
+ * against one step of its own niter - 1 result, and its one-iteration
+ * result against one step of in. */
+gk_status gk__elementwise_cpu_check(const float *in, const float *out, int64_t dimx, int64_t dimy, int niter, float *tmp,
+                           gk__elementwise_diff *d)
+{
+    static const int ulps[4] = GK_ELEMENTWISE_CPU_ULPS;
+    size_t n = (size_t)(dimx * dimy);
+    gk_status st;
+    if (niter == 0) {
+        d->n += (int64_t)n;
+        if (memcmp(in, out, n * sizeof *in)) {
+            d->outside++;
+            return gk__fail(GK_EMISMATCH, "elementwise: 0 iterations changed the matrix");
+        }
+        return GK_OK;
+    }
+    memcpy(tmp, in, n * sizeof *tmp);
+    if ((st = gk__elementwise_cpu(tmp, dimx, dimy, 1)) || (st = gk__elementwise_step_check(in, tmp, dimx, dimy, ulps, d)))
+        return st;
+    if (niter == 1)
+        return gk__elementwise_step_check(in, out, dimx, dimy, ulps, d);
+    memcpy(tmp, in, n * sizeof *tmp);
+    if ((st = gk__elementwise_cpu(tmp, dimx, dimy, niter - 1)))
+        return st;
+    return gk__elementwise_step_check(tmp, out, dimx, dimy, ulps, d);
+}

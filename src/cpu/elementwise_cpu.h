@@ -3,7 +3,7 @@
 #ifndef GK_ELEMENTWISE_CPU_H
 #define GK_ELEMENTWISE_CPU_H
 
-#include "core/internal.h"
+#include "core/elementwise.h"
 
 /* niter iterations over a (dimx x dimy floats, row-major) in place: OpenMP
  * threads over rows; each row in chunks of 4 x 64 columns split by column
@@ -19,5 +19,11 @@ gk_status gk__elementwise_cpu(float *a, int64_t dimx, int64_t dimy, int64_t nite
 /* The same by a plain loop: one element at a time, a switch on x % 4 per
  * step, no threads. */
 gk_status gk__elementwise_cpu_reference(float *a, int64_t dimx, int64_t dimy, int64_t niter);
+
+/* The CPU backend's per-iteration check (gk/elementwise.h): out (niter
+ * iterations from in) against one step of its own niter - 1 result, and
+ * its one-iteration result against one step of in; tmp: a scratch matrix. */
+gk_status gk__elementwise_cpu_check(const float *in, const float *out, int64_t dimx, int64_t dimy, int niter,
+                                    float *tmp, gk__elementwise_diff *d);
 
 #endif /* GK_ELEMENTWISE_CPU_H */

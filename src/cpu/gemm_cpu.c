@@ -304,7 +304,7 @@ void gk__openblas_sgemm(const float *a, const float *b, float *c, int m, int n, 
 /* ------------------------------------------------------------ row checks */
 
 gk_status gk__gemm_check_rows(const float *a, const float *b, const float *c, int m, int n, int k, int nsample,
-                              uint64_t seed, gk_gemm_diff *d)
+                              uint64_t seed, gk__gemm_diff *d)
 {
     int all = m <= nsample + 2, nr = all ? m : nsample + 2;
     int *rows = NULL;
@@ -324,7 +324,7 @@ gk_status gk__gemm_check_rows(const float *a, const float *b, const float *c, in
         gk__gemm_cpu_reference(a + (size_t)rows[r] * k, b, rr, aa, 1, n, k);
         memcpy(got + (size_t)r * n, c + (size_t)rows[r] * n, (size_t)n * sizeof *got);
     }
-    st = gk_gemm_compare(got, ref, ref + (size_t)nr * n, nr, n, k, d);
+    st = gk__gemm_compare(got, ref, ref + (size_t)nr * n, nr, n, k, d);
     if (st == GK_EMISMATCH && !all) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", gk_last_error());

@@ -19,9 +19,9 @@ void gk__gemm_cpu_reference(const float *a, const float *b, double *ref, double 
 /* c (m x n, computed by anything) against the plain reference on rows:
  * all of them when m <= nsample, else nsample rows drawn from seed plus the
  * first and the last (the edges of any tiling).  GK_EMISMATCH as
- * gk_gemm_compare; *d filled. */
+ * gk__gemm_compare; *d filled. */
 gk_status gk__gemm_check_rows(const float *a, const float *b, const float *c, int m, int n, int k, int nsample,
-                              uint64_t seed, gk_gemm_diff *d);
+                              uint64_t seed, gk__gemm_diff *d);
 
 /* The instruction sets of the backend's micro-kernels. */
 enum { GK_GEMM_ISA_GENERIC = 0, GK_GEMM_ISA_AVX2 = 1, GK_GEMM_ISA_AVX512 = 2 };

@@ -45,22 +45,26 @@ struct gk_apsp_gpu {
        row and column k + 1 and phases 1 and 2 of round k + 1, and the events
        that order it with the main stream */
     int lookahead;
+    size_t stage_bytes;           /* the staging chunk (gk__apsp_gpu_set_knobs); 0: STAGE_BYTES */
     cudaStream_t side;
     cudaEvent_t ev_side, ev_main;
 };
 
 static void stage_free(gk_apsp_gpu *c);
 
-/* Set by gk__apsp_gpu_set_variants (from gk_context_options_from_env's
- * GK_APSP_LOOKAHEAD=0 and GK_APSP_MP3=0, benchmark knobs: the plain loop on
- * one stream, gk_apsp_minplus for phase 3; every variant gives the same
- * result); 0: the lookahead and gk_apsp_mp3. */
-static int no_lookahead, no_mp3;
-
-void gk__apsp_gpu_set_variants(int lookahead, int mp3)
+/* The context's knobs (gk_context_options: apsp_stage_bytes,
+ * apsp_no_lookahead, apsp_no_mp3): the plain loop on one stream,
+ * gk_apsp_minplus for phase 3; every variant gives the same result. */
+void gk__apsp_gpu_set_knobs(gk_apsp_gpu *c, size_t stage_bytes, int lookahead, int mp3)
 {
-    no_lookahead = !lookahead;
-    no_mp3 = !mp3;
+    c->stage_bytes = stage_bytes;
+    c->lookahead = lookahead != 0;
+    c->use_mp3 = mp3 != 0;
+}
+
+void gk__apsp_gpu_set_stream(gk_apsp_gpu *c, cudaStream_t stream)
+{
+    c->stream = stream;
 }
 
 gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, const gk_device_info *dev, cudaStream_t stream,
@@ -86,7 +90,7 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
     char why[256];
     if (gk__space_apsp.reject(&c->cfg, &c->dev, why, sizeof why)) {
         char text[256];
-        gk_config_format(&c->cfg, text, sizeof text);
+        gk__config_format(&c->cfg, text, sizeof text);
         st = gk__fail(GK_EINVAL, "apsp configuration %s cannot run on %s: %s", text, c->dev.name, why);
         goto fail;
     }
@@ -101,7 +105,7 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
         c->smem_mp3 = (3 * stage <= 110592 ? 3 : 2) * stage;
         if (c->smem_mp3 > c->dev.smem_per_block_optin) {
             char text[256];
-            gk_config_format(&c->cfg, text, sizeof text);
+            gk__config_format(&c->cfg, text, sizeof text);
             st = gk__fail(GK_EINVAL, "apsp configuration %s cannot run on %s: phase 3 needs %zu bytes of shared memory "
                           "(%zu per block)", text, c->dev.name, c->smem_mp3, (size_t)c->dev.smem_per_block_optin);
             goto fail;
@@ -150,8 +154,8 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
     }
     if ((st = gk__gpu_timer_init(&c->timer)))
         goto fail;
-    c->lookahead = !no_lookahead;
-    c->use_mp3 = !no_mp3;
+    c->lookahead = 1;
+    c->use_mp3 = 1;
     {
         int least = 0, greatest = 0;
         GK_CUDA_GOTO(cudaDeviceGetStreamPriorityRange(&least, &greatest), st, fail);
@@ -190,26 +194,14 @@ void gk__apsp_gpu_close(gk_apsp_gpu *c)
  * way up, widened on the way down: the cap becomes INF). */
 #define STAGE_BYTES ((size_t)32 << 20)
 
-/* Set by gk__apsp_gpu_set_stage_bytes (from gk_context_options_from_env's
- * GK_APSP_STAGE_BYTES, a testing knob); 0: STAGE_BYTES. */
-static size_t stage_bytes_override;
-
-gk_status gk__apsp_gpu_set_stage_bytes(size_t bytes)
-{
-    if (bytes > ((size_t)1 << 30))
-        return gk__fail(GK_EINVAL, "%zu staging bytes: want at most 2^30", bytes);
-    stage_bytes_override = bytes;
-    return GK_OK;
-}
-
 static gk_status stage_init(gk_apsp_gpu *c)
 {
     if (c->pin[0])
         return GK_OK;
     size_t row = (size_t)c->V * sizeof(int32_t), want = STAGE_BYTES;
     /* a testing knob: small chunks, so that a small matrix takes several */
-    if (stage_bytes_override)
-        want = stage_bytes_override;
+    if (c->stage_bytes)
+        want = c->stage_bytes;
     c->pin_bytes = row > want ? row : want;
     if (c->pin_bytes < 12)
         c->pin_bytes = 12;     /* at least one edge of gk__apsp_gpu_build */
@@ -638,26 +630,63 @@ gk_status gk__apsp_gpu_download16(gk_apsp_gpu *c, uint16_t *m16, float *ms)
     return gk__gpu_timer_stop(&c->timer, c->stream, ms);
 }
 
+static gk_status enqueue_rounds(gk_apsp_gpu *c, int *d, long long pitch);
+
 gk_status gk__apsp_gpu_run(gk_apsp_gpu *c, float *ms)
 {
     gk_status st;
-    long long pitch = c->np;
-    int k, phase, kend;
-    int *at = c->at;   /* phase 2 writes the column panel's transpose, mp3 reads it */
-    void *args[] = { &c->d, &pitch, &k, &phase, &kend, &at };
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
         return st;
     if (c->bits == 16)
         return run16(c, ms);
-    if ((st = run_rounds(c, c->pivot, c->minplus, c->use_mp3 ? c->mp3 : c->minplus, c->nt, c->tile, c->smem_piv,
-                         c->smem_mp, c->use_mp3 ? c->smem_mp3 : c->smem_mp, (unsigned)c->threads, &k, &phase, &kend,
-                         args)))
+    /* phase 2 writes the column panel's transpose (c->at), mp3 reads it */
+    if ((st = enqueue_rounds(c, c->d, c->np)))
         return st;
     float t;
     if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
         return st;
     GK_CUDA_TRY(cudaGetLastError());
     if (ms) *ms = t;
+    return GK_OK;
+}
+
+/* The int32 rounds on matrix d (pitch elements between rows), enqueued. */
+static gk_status enqueue_rounds(gk_apsp_gpu *c, int *d, long long pitch)
+{
+    int k, phase, kend;
+    int *at = c->at;
+    void *args[] = { &d, &pitch, &k, &phase, &kend, &at };
+    return run_rounds(c, c->pivot, c->minplus, c->use_mp3 ? c->mp3 : c->minplus, c->nt, c->tile, c->smem_piv,
+                      c->smem_mp, c->use_mp3 ? c->smem_mp3 : c->smem_mp, (unsigned)c->threads, &k, &phase, &kend,
+                      args);
+}
+
+gk_status gk__apsp_gpu_exec_device(gk_apsp_gpu *c, int32_t *dist, int64_t ld)
+{
+    gk_status st;
+    if (c->bits != 32)
+        return gk__fail(GK_EINTERNAL, "gk__apsp_gpu_exec_device on a 16-bit context");
+    /* In place when the matrix is what the kernels read: no padding (V a
+     * multiple of the tile), rows at the padded pitch, 16-byte aligned (the
+     * kernels' cp.async and vector loads). */
+    if (c->np == c->V && ld == c->np && ((uintptr_t)dist & 15) == 0)
+        return enqueue_rounds(c, dist, (long long)ld);
+    const size_t row = (size_t)c->V * sizeof(int32_t), pitch = (size_t)c->np * sizeof(int32_t);
+    if (c->np != c->V) {   /* the padding: INF, so padded vertices add no path */
+        long long n = c->np * c->np;
+        int v = GK_APSP_INF;
+        void *dptr = c->d;
+        void *args[] = { &dptr, &n, &v };
+        if ((st = gk__gpu_launch(c->fill, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
+                                 c->stream, args)))
+            return st;
+    }
+    GK_CUDA_TRY(cudaMemcpy2DAsync(c->d, pitch, dist, (size_t)ld * sizeof(int32_t), row, (size_t)c->V,
+                                  cudaMemcpyDeviceToDevice, c->stream));
+    if ((st = enqueue_rounds(c, c->d, c->np)))
+        return st;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(dist, (size_t)ld * sizeof(int32_t), c->d, pitch, row, (size_t)c->V,
+                                  cudaMemcpyDeviceToDevice, c->stream));
     return GK_OK;
 }
 

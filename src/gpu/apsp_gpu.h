@@ -29,13 +29,18 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **ctx, const gk_device_info *dev, c
                                  int32_t V, const gk_config *cfg, int bits);
 /* 16 bits: the entries of the V x V result at the cap (synchronizes). */
 gk_status gk__apsp_gpu_count_cap(gk_apsp_gpu *ctx, int64_t *count);
-/* The staging chunk size of every later transfer (a testing knob, process
- * wide; 0: the built-in 32 MiB).  gk_context_options_from_env sets it from
- * GK_APSP_STAGE_BYTES. */
-gk_status gk__apsp_gpu_set_stage_bytes(size_t bytes);
-/* Benchmark knobs for every later open (GK_APSP_LOOKAHEAD, GK_APSP_MP3):
- * 0 turns the lookahead / gk_apsp_mp3 off. */
-void gk__apsp_gpu_set_variants(int lookahead, int mp3);
+/* The context's knobs, before the first transfer: the staging chunk size
+ * (a testing knob; 0: the built-in 32 MiB), and lookahead / mp3 0 to turn
+ * the lookahead or gk_apsp_mp3 off (benchmark knobs; the result is the
+ * same). */
+void gk__apsp_gpu_set_knobs(gk_apsp_gpu *ctx, size_t stage_bytes, int lookahead, int mp3);
+/* The stream later work is enqueued on (a plan follows the context's). */
+void gk__apsp_gpu_set_stream(gk_apsp_gpu *ctx, cudaStream_t stream);
+/* int32 only: the V x V matrix at dist in device memory (leading dimension
+ * ld) solved in place: copied into the padded matrix (or used in place when
+ * V is a multiple of the tile, ld = V and dist is 16-byte aligned), the
+ * rounds, copied back; all enqueued on the stream, nothing waits. */
+gk_status gk__apsp_gpu_exec_device(gk_apsp_gpu *ctx, int32_t *dist, int64_t ld);
 gk_status gk__apsp_gpu_download16(gk_apsp_gpu *ctx, uint16_t *m16, float *ms);
 /* The device's packed 16-bit min-plus rate (updates per second, two per
  * __viaddmin_u16x2). */
@@ -71,7 +76,7 @@ gk_status gk__apsp_gpu_stage(gk_apsp_gpu *ctx);
 void gk__apsp_gpu_close(gk_apsp_gpu *ctx);
 
 /* The initial matrix made on the device from E validated edges (int32
- * triples src, dst, w: what gk_apsp_graph_read keeps), instead of an
+ * triples src, dst, w: what gk__apsp_graph_read keeps), instead of an
  * upload: INF (16 bits: the cap) everywhere, 0 on the diagonal, each pair's
  * smallest weight (16 bits: clamped to the cap), self-loops ignored,
  * undirected: both ways; the same matrix the host readers make (narrowed

@@ -71,7 +71,7 @@ gk_status gk__apsp_part_open(gk_apsp_part **out, int ordinal, const gk_device_in
     char why[256];
     if (gk__space_apsp.reject(&p->cfg, &p->dev, why, sizeof why)) {
         char text[256];
-        gk_config_format(&p->cfg, text, sizeof text);
+        gk__config_format(&p->cfg, text, sizeof text);
         st = gk__fail(GK_EINVAL, "apsp configuration %s cannot run on %s: %s", text, p->dev.name, why);
         goto fail;
     }

@@ -2,6 +2,8 @@
  * matrix, uploads/downloads, the launches of each design and the check. */
 #include "gpu/elementwise_gpu.h"
 
+#include <stdint.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +38,7 @@ gk_status gk__elementwise_gpu_open(gk_elementwise_gpu **out, const gk_device_inf
     char why[160];
     if (gk__space_elementwise.reject(&g->cfg, &g->dev, why, sizeof why)) {
         char txt[256];
-        gk_config_format(&g->cfg, txt, sizeof txt);
+        gk__config_format(&g->cfg, txt, sizeof txt);
         st = gk__fail(GK_EINVAL, "elementwise configuration %s cannot run here: %s", txt, why);
         goto fail;
     }
@@ -111,7 +113,9 @@ gk_status gk__elementwise_gpu_download(gk_elementwise_gpu *g, float *a, float *m
 
 static unsigned cap(int64_t v) { return v > 65535 ? 65535u : (unsigned)v; }
 
-gk_status gk__elementwise_gpu_run(gk_elementwise_gpu *g, int design, int niter, float *ms)
+/* niter iterations of design on the matrix at a (dense, on the device);
+ * timed (and waited for) when ms != NULL. */
+static gk_status launch(gk_elementwise_gpu *g, int design, float *a, int niter, float *ms)
 {
     gk_status st;
     if (niter < 0)
@@ -141,13 +145,42 @@ gk_status gk__elementwise_gpu_run(gk_elementwise_gpu *g, int design, int niter, 
         return gk__fail(GK_EINTERNAL, "elementwise: no design %d", design);
     }
     int dimx = g->dimx, dimy = g->dimy;
-    void *args[] = { &g->a, &dimx, &dimy, &niter };
+    void *args[] = { &a, &dimx, &dimy, &niter };
+    if (!ms)
+        return gk__gpu_launch(g->k[design], grid, block, 0, g->stream, args);
     if ((st = gk__gpu_timer_start(&g->timer, g->stream))) return st;
     if ((st = gk__gpu_launch(g->k[design], grid, block, 0, g->stream, args))) return st;
     float t;
     if ((st = gk__gpu_timer_stop(&g->timer, g->stream, &t))) return st;
     GK_CUDA_TRY(cudaGetLastError());
-    if (ms) *ms = t;
+    *ms = t;
+    return GK_OK;
+}
+
+gk_status gk__elementwise_gpu_run(gk_elementwise_gpu *g, int design, int niter, float *ms)
+{
+    float t;
+    gk_status st = launch(g, design, g->a, niter, &t);
+    if (!st && ms) *ms = t;
+    return st;
+}
+
+void gk__elementwise_gpu_set_stream(gk_elementwise_gpu *g, cudaStream_t stream) { g->stream = stream; }
+
+gk_status gk__elementwise_gpu_exec_device(gk_elementwise_gpu *g, float *a, int64_t ld, int niter)
+{
+    /* a dense matrix on a 16-byte boundary (the float4 loads) is worked on
+       where it is; otherwise through the context's own (2D copies) */
+    if (ld == g->dimx && !((uintptr_t)a & 15))
+        return launch(g, GK_EW_TUNED, a, niter, NULL);
+    const size_t row = (size_t)g->dimx * sizeof(float);
+    GK_CUDA_TRY(cudaMemcpy2DAsync(g->a, row, a, (size_t)ld * sizeof(float), row, (size_t)g->dimy,
+                                  cudaMemcpyDeviceToDevice, g->stream));
+    gk_status st = launch(g, GK_EW_TUNED, g->a, niter, NULL);
+    if (st)
+        return st;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(a, (size_t)ld * sizeof(float), g->a, row, row, (size_t)g->dimy,
+                                  cudaMemcpyDeviceToDevice, g->stream));
     return GK_OK;
 }
 
@@ -198,7 +231,7 @@ gk_status gk__elementwise_gpu_selftest(gk_elementwise_gpu *g, uint32_t first, ui
 }
 
 gk_status gk__elementwise_gpu_check(gk_elementwise_gpu *g, int design, const float *in, const float *out,
-                                    int niter, gk_elementwise_diff *d)
+                                    int niter, gk__elementwise_diff *d)
 {
     static const int ulps[4] = GK_ELEMENTWISE_GPU_ULPS;
     gk_status st;
@@ -218,14 +251,14 @@ gk_status gk__elementwise_gpu_check(gk_elementwise_gpu *g, int design, const flo
     /* (1) one iteration from the input */
     if (!(st = gk__elementwise_gpu_upload(g, in, NULL)) && !(st = gk__elementwise_gpu_run(g, design, 1, NULL))
         && !(st = gk__elementwise_gpu_download(g, tmp, NULL)))
-        st = gk_elementwise_step_check(in, tmp, g->dimx, g->dimy, ulps, d);
+        st = gk__elementwise_step_check(in, tmp, g->dimx, g->dimy, ulps, d);
     /* (2) the last iteration, from this design's own niter - 1 result */
     if (!st && niter > 1 && !(st = gk__elementwise_gpu_upload(g, in, NULL))
         && !(st = gk__elementwise_gpu_run(g, design, niter - 1, NULL))
         && !(st = gk__elementwise_gpu_download(g, tmp, NULL)))
-        st = gk_elementwise_step_check(tmp, out, g->dimx, g->dimy, ulps, d);
+        st = gk__elementwise_step_check(tmp, out, g->dimx, g->dimy, ulps, d);
     if (!st && niter == 1)
-        st = gk_elementwise_step_check(in, out, g->dimx, g->dimy, ulps, d);
+        st = gk__elementwise_step_check(in, out, g->dimx, g->dimy, ulps, d);
     free(tmp);
     return st;
 }

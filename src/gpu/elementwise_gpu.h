@@ -24,6 +24,12 @@ gk_status gk__elementwise_gpu_open(gk_elementwise_gpu **g, const gk_device_info 
                                    int64_t dimx, int64_t dimy, const gk_config *cfg);
 gk_status gk__elementwise_gpu_upload(gk_elementwise_gpu *g, const float *a, float *ms);
 gk_status gk__elementwise_gpu_download(gk_elementwise_gpu *g, float *a, float *ms);
+/* The stream later work is enqueued on (a plan follows its context's). */
+void gk__elementwise_gpu_set_stream(gk_elementwise_gpu *g, cudaStream_t stream);
+/* niter iterations of the tuned kernel on the caller's device matrix
+ * (leading dimension ld): in place when dense and 16-byte aligned, else
+ * through the context's own; enqueued, not waited for. */
+gk_status gk__elementwise_gpu_exec_device(gk_elementwise_gpu *g, float *a, int64_t ld, int niter);
 /* niter iterations with a design, timed with CUDA events.  GK_EINVAL when
  * the matrix needs more blocks than one launch of the design has. */
 gk_status gk__elementwise_gpu_run(gk_elementwise_gpu *g, int design, int niter, float *ms);
@@ -38,7 +44,7 @@ gk_status gk__elementwise_gpu_ceiling(gk_elementwise_gpu *g, int niter, double *
  * iterations from in and each is checked (GPU ulps).  Uses the device
  * matrix (left holding garbage) and a host buffer of the matrix's size. */
 gk_status gk__elementwise_gpu_check(gk_elementwise_gpu *g, int design, const float *in, const float *out,
-                                    int niter, gk_elementwise_diff *d);
+                                    int niter, gk__elementwise_diff *d);
 /* The self-test of the tuned kernel's log step (gk_ew_selftest in
  * elementwise.cu) over the floats with bits first .. first + count - 1:
  * out[0] the values v in [1, FLT_MAX] whose log differs from logf's bits,

@@ -1,6 +1,8 @@
 /* gemm_gpu.c - host side of the GPU matrix multiply (see gemm_gpu.h). */
 #include "gpu/gemm_gpu.h"
 
+#include <stdint.h>
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,7 +175,9 @@ int gk__cublas_available(char *what, size_t n)
 
 /* ------------------------------------------------------------ launches */
 
-gk_status gk__gemm_gpu_run(gk_gemm_gpu *g, int which, float *ms)
+/* One launch of kernel `which` on a, b, c (device, dense); timed (and
+ * waited for) when ms != NULL. */
+static gk_status launch(gk_gemm_gpu *g, int which, float *a, float *b, float *c, float *ms)
 {
     gk_status st;
     int m = g->m, n = g->n, k = g->k;
@@ -183,13 +187,13 @@ gk_status gk__gemm_gpu_run(gk_gemm_gpu *g, int which, float *ms)
             return gk__fail(GK_ENODEV, "%s", why);
         float one = 1.0f, zero = 0.0f;
         GK_CUDA_TRY(cudaDeviceSynchronize());
-        double t0 = gk_wtime();
+        double t0 = gk__wtime();
         /* row-major C = A B is column-major C^T = B^T A^T */
-        int e = cb.sgemm(cb.h, 0, 0, n, m, k, &one, g->b, n, g->a, k, &zero, g->c, n);
+        int e = cb.sgemm(cb.h, 0, 0, n, m, k, &one, b, n, a, k, &zero, c, n);
         if (e)
             return gk__fail(GK_ECUDA, "cublasSgemm failed (status %d)", e);
         GK_CUDA_TRY(cudaDeviceSynchronize());
-        if (ms) *ms = (float)((gk_wtime() - t0) * 1e3);
+        if (ms) *ms = (float)((gk__wtime() - t0) * 1e3);
         return GK_OK;
     }
     cudaKernel_t kern;
@@ -219,20 +223,53 @@ gk_status gk__gemm_gpu_run(gk_gemm_gpu *g, int which, float *ms)
         break;
     default: {
         /* the vector loads need rows of A and B that start on VEC-float
-         * boundaries: K and N multiples of VEC (cudaMalloc aligns the bases) */
-        int aligned = k % g->vec == 0 && n % g->vec == 0;
+         * boundaries: K and N multiples of VEC, and the bases aligned
+         * (cudaMalloc's are; a caller's device pointer may not be) */
+        uintptr_t vb = (uintptr_t)g->vec * sizeof(float) - 1;
+        int aligned = k % g->vec == 0 && n % g->vec == 0 && !((uintptr_t)a & vb) && !((uintptr_t)b & vb);
         kern = aligned ? g->k_tuned : g->k_unaligned;
         grid = gk__dim3((unsigned)((n + g->bn - 1) / g->bn), (unsigned)((m + g->bm - 1) / g->bm), 1);
         block = gk__dim3((unsigned)g->threads, 1, 1);
         smem = g->smem;
     }
     }
-    void *args[] = { &g->a, &g->b, &g->c, &m, &n, &k };
+    void *args[] = { &a, &b, &c, &m, &n, &k };
     float t;
+    if (!ms)
+        return gk__gpu_launch(kern, grid, block, smem, g->stream, args);
     if ((st = gk__gpu_timer_start(&g->timer, g->stream))) return st;
     if ((st = gk__gpu_launch(kern, grid, block, smem, g->stream, args))) return st;
     if ((st = gk__gpu_timer_stop(&g->timer, g->stream, &t))) return st;
-    if (ms) *ms = t;
+    *ms = t;
+    return GK_OK;
+}
+
+gk_status gk__gemm_gpu_run(gk_gemm_gpu *g, int which, float *ms)
+{
+    float t;
+    gk_status st = launch(g, which, g->a, g->b, g->c, &t);
+    if (!st && ms) *ms = t;
+    return st;
+}
+
+void gk__gemm_gpu_set_stream(gk_gemm_gpu *g, cudaStream_t stream) { g->stream = stream; }
+
+gk_status gk__gemm_gpu_exec_device(gk_gemm_gpu *g, const float *a, int64_t lda, const float *b, int64_t ldb, float *c,
+                                   int64_t ldc)
+{
+    /* dense operands are read and written where they are; otherwise
+       through the context's own matrices (2D copies, device to device) */
+    if (lda == g->k && ldb == g->n && ldc == g->n)
+        return launch(g, GK_GEMM_TUNED, (float *)a, (float *)b, c, NULL);
+    GK_CUDA_TRY(cudaMemcpy2DAsync(g->a, (size_t)g->k * 4, a, (size_t)lda * 4, (size_t)g->k * 4, (size_t)g->m,
+                                  cudaMemcpyDeviceToDevice, g->stream));
+    GK_CUDA_TRY(cudaMemcpy2DAsync(g->b, (size_t)g->n * 4, b, (size_t)ldb * 4, (size_t)g->n * 4, (size_t)g->k,
+                                  cudaMemcpyDeviceToDevice, g->stream));
+    gk_status st = launch(g, GK_GEMM_TUNED, g->a, g->b, g->c, NULL);
+    if (st)
+        return st;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(c, (size_t)ldc * 4, g->c, (size_t)g->n * 4, (size_t)g->n * 4, (size_t)g->m,
+                                  cudaMemcpyDeviceToDevice, g->stream));
     return GK_OK;
 }
 

@@ -24,6 +24,13 @@ gk_status gk__gemm_gpu_upload(gk_gemm_gpu *g, const float *a, const float *b, fl
  * on its own runtime's default stream). */
 gk_status gk__gemm_gpu_run(gk_gemm_gpu *g, int which, float *ms);
 gk_status gk__gemm_gpu_download(gk_gemm_gpu *g, float *c, float *ms);
+/* The stream later work is enqueued on (a plan follows its context's). */
+void gk__gemm_gpu_set_stream(gk_gemm_gpu *g, cudaStream_t stream);
+/* c = a b with the tuned kernel on the caller's device matrices (leading
+ * dimensions lda, ldb, ldc): in place when they are dense, else through
+ * the context's own; enqueued, not waited for. */
+gk_status gk__gemm_gpu_exec_device(gk_gemm_gpu *g, const float *a, int64_t lda, const float *b, int64_t ldb, float *c,
+                                   int64_t ldc);
 const gk_config *gk__gemm_gpu_config(const gk_gemm_gpu *g);
 void gk__gemm_gpu_close(gk_gemm_gpu *g);
 /* Device bytes of the three matrices. */

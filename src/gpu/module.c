@@ -21,13 +21,13 @@ void gk__gpu_cubin_offer(const char *image, const gk_config *full, const void *c
     memcpy(offered.cubin, cubin, size);
     offered.size = size;
     snprintf(offered.image, sizeof offered.image, "%s", image);
-    gk_config_format(full, offered.cfg, sizeof offered.cfg);
+    gk__config_format(full, offered.cfg, sizeof offered.cfg);
 }
 
 static void *take_offered(const char *image, const gk_config *full, size_t *size)
 {
     char cfg[1024];
-    gk_config_format(full, cfg, sizeof cfg);
+    gk__config_format(full, cfg, sizeof cfg);
     if (!offered.cubin || strcmp(offered.image, image) || strcmp(offered.cfg, cfg))
         return NULL;
     void *c = offered.cubin;
@@ -95,7 +95,7 @@ gk_status gk__gpu_module_load(const gk_kernel_image *img, const gk_space *space,
     GK_CUDA_TRY(cudaGetDeviceProperties(&p, dev));
     size_t size = 0;
     char key[1024];
-    gk_config_format(&full, key, sizeof key);
+    gk__config_format(&full, key, sizeof key);
     int arch = 10 * p.major + p.minor;
     void *cubin = take_offered(img->name, &full, &size);
     if (!cubin)

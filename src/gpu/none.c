@@ -3,6 +3,7 @@
 #include "core/internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define NO_CUDA "gk was built without CUDA support"
 
@@ -10,6 +11,12 @@ gk_status gk_gpu_count(int *count)
 {
     *count = 0;
     return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+void gk_device_info_init(gk_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->struct_size = sizeof *info;
 }
 
 gk_status gk_gpu_info(int ordinal, gk_device_info *info)
@@ -24,7 +31,7 @@ int gk_gpu_usable(char *why, size_t n)
     return 0;
 }
 
-gk_status gk_gpu_selftest(int ordinal, size_t n, float *ms)
+gk_status gk__gpu_selftest(int ordinal, size_t n, float *ms)
 {
     (void)ordinal; (void)n; (void)ms;
     return gk__fail(GK_ENODEV, NO_CUDA);
@@ -35,4 +42,19 @@ int gk__gpu_healthy(void) { return 0; }
 void gk__gpu_cubin_offer(const char *image, const gk_config *full, const void *cubin, size_t size)
 {
     (void)image; (void)full; (void)cubin; (void)size;
+}
+
+gk_status gk__gpu_stream_device(void *stream, int *device)
+{
+    (void)stream;
+    *device = -1;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+gk_status gk__gpu_pointer_kind(const void *p, int *device_memory, int *device)
+{
+    (void)p;
+    *device_memory = 0;
+    *device = -1;
+    return GK_OK;
 }

@@ -89,7 +89,7 @@ gk_status gk__nvrtc_compile(const gk_kernel_image *img, const gk_space *space,
         }
         nv.DestroyProgram(&prog);
         char c[256];
-        gk_config_format(cfg, c, sizeof c);
+        gk__config_format(cfg, c, sizeof c);
         return gk__fail(GK_ECOMPILE, "NVRTC: %s with %s: %s", img->name, c, nv.GetErrorString(r));
     }
     gk_status st = GK_OK;

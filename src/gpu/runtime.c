@@ -42,16 +42,25 @@ static int attr(enum cudaDeviceAttr a, int dev)
     return cudaDeviceGetAttribute(&v, a, dev) == cudaSuccess ? v : 0;
 }
 
-gk_status gk_gpu_info(int ordinal, gk_device_info *info)
+void gk_device_info_init(gk_device_info *info)
 {
+    memset(info, 0, sizeof *info);
+    info->struct_size = sizeof *info;
+}
+
+gk_status gk_gpu_info(int ordinal, gk_device_info *out)
+{
+    gk_device_info whole, *info = &whole;
     int count;
+    if (!out)
+        return gk__fail(GK_EINVAL, "gk_gpu_info: info is NULL");
     gk_status st = count_devices(&count);
     if (st) return st;
     if (ordinal < 0 || ordinal >= count)
         return gk__fail(GK_EINVAL, "no CUDA device %d (there are %d)", ordinal, count);
     struct cudaDeviceProp p;
     GK_CUDA_TRY(cudaGetDeviceProperties(&p, ordinal));
-    memset(info, 0, sizeof *info);
+    gk_device_info_init(info);
     info->ordinal = ordinal;
     snprintf(info->name, sizeof info->name, "%s", p.name);
     info->cc_major = p.major;
@@ -72,7 +81,7 @@ gk_status gk_gpu_info(int ordinal, gk_device_info *info)
     if (cudaDeviceGetPCIBusId(info->pci_bus_id, (int)sizeof info->pci_bus_id, ordinal) != cudaSuccess)
         snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "unknown");
     gk__pci_local_cpus(info->pci_bus_id, info->local_cpus, sizeof info->local_cpus);
-    return GK_OK;
+    return GK__STRUCT_OUT(out, whole, "gk_device_info");
 }
 
 gk_status gk__gpu_enter(int ordinal, int *prev)
@@ -100,6 +109,35 @@ gk_status gk__gpu_stream_create(cudaStream_t *s)
 void gk__gpu_stream_destroy(cudaStream_t s)
 {
     if (s) cudaStreamDestroy(s);
+}
+
+gk_status gk__gpu_stream_device(void *stream, int *device)
+{
+    *device = -1;
+#if CUDART_VERSION >= 12080
+    GK_CUDA_TRY(cudaStreamGetDevice((cudaStream_t)stream, device));
+#else
+    (void)stream;              /* not asked: the stream is taken on trust */
+#endif
+    return GK_OK;
+}
+
+gk_status gk__gpu_pointer_kind(const void *p, int *device_memory, int *device)
+{
+    struct cudaPointerAttributes a;
+    memset(&a, 0, sizeof a);
+    *device_memory = 0;
+    *device = -1;
+    cudaError_t e = cudaPointerGetAttributes(&a, p);
+    if (e == cudaErrorInvalidValue) {       /* older drivers: memory CUDA does not know */
+        cudaGetLastError();
+        return GK_OK;
+    }
+    if (e != cudaSuccess)
+        return gk__cuda_fail(e, "cudaPointerGetAttributes");
+    *device_memory = a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+    *device = a.device;
+    return GK_OK;
 }
 
 gk_status gk__gpu_timer_init(gk_gpu_timer *t)

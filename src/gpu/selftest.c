@@ -1,4 +1,4 @@
-/* selftest.c - gk_gpu_selftest: vector add through the whole GPU path. */
+/* selftest.c - gk__gpu_selftest: vector add through the whole GPU path. */
 #include "gpu/gpu.h"
 #include "core/rng.h"
 
@@ -58,7 +58,7 @@ out:
     return st;
 }
 
-gk_status gk_gpu_selftest(int ordinal, size_t n, float *ms)
+gk_status gk__gpu_selftest(int ordinal, size_t n, float *ms)
 {
     double t = 0;
     float *check;

@@ -84,7 +84,7 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, 
     char why[160];
     if (gk__space_stencil.reject(&g->cfg, &g->dev, why, sizeof why)) {
         char txt[256];
-        gk_config_format(&g->cfg, txt, sizeof txt);
+        gk__config_format(&g->cfg, txt, sizeof txt);
         st = gk__fail(GK_EINVAL, "stencil configuration %s cannot run here: %s", txt, why);
         goto fail;
     }
@@ -193,6 +193,40 @@ static gk_status timed_copy(gk_stencil_gpu *g, double *grid, int to_device, floa
     float t;
     if ((st = gk__gpu_timer_stop(&g->timer, g->stream, &t))) return st;
     if (ms) *ms = t;
+    return GK_OK;
+}
+
+void gk__stencil_gpu_set_stream(gk_stencil_gpu *g, cudaStream_t stream) { g->stream = stream; }
+
+gk_status gk__stencil_gpu_copy_device(gk_stencil_gpu *g, double *grid, int64_t pitch_y, int64_t pitch_z,
+                                      int to_device)
+{
+    if (to_device)
+        g->cur = 0;
+    struct cudaMemcpy3DParms p = copy_parms(g, grid, to_device);
+    p.kind = cudaMemcpyDeviceToDevice;
+    struct cudaPitchedPtr user = { grid, (size_t)pitch_y * sizeof(double), (size_t)g->nx, (size_t)g->ny };
+    if (pitch_z % pitch_y == 0) {
+        /* planes pitch_z / pitch_y rows apart: one 3D copy */
+        user.ysize = (size_t)(pitch_z / pitch_y);
+        if (to_device) p.srcPtr = user; else p.dstPtr = user;
+        GK_CUDA_TRY(cudaMemcpy3DAsync(&p, g->stream));
+        return GK_OK;
+    }
+    /* otherwise a 2D copy per plane */
+    size_t dplane = (size_t)g->px * (size_t)g->py;
+    for (int z = 0; z < g->nz; z++) {
+        double *u = grid + (size_t)z * (size_t)pitch_z;
+        double *d = g->buf[g->cur] + (size_t)(z + ZOFF) * dplane + (size_t)g->px + XOFF;
+        if (to_device)
+            GK_CUDA_TRY(cudaMemcpy2DAsync(d, (size_t)g->px * sizeof(double), u, (size_t)pitch_y * sizeof(double),
+                                          (size_t)g->nx * sizeof(double), (size_t)g->ny, cudaMemcpyDeviceToDevice,
+                                          g->stream));
+        else
+            GK_CUDA_TRY(cudaMemcpy2DAsync(u, (size_t)pitch_y * sizeof(double), d, (size_t)g->px * sizeof(double),
+                                          (size_t)g->nx * sizeof(double), (size_t)g->ny, cudaMemcpyDeviceToDevice,
+                                          g->stream));
+    }
     return GK_OK;
 }
 

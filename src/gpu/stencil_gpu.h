@@ -17,6 +17,13 @@ typedef struct gk_stencil_gpu gk_stencil_gpu;
  * halo).  GK_ENOMEM naming the amount when the device lacks the memory. */
 gk_status gk__stencil_gpu_open(gk_stencil_gpu **ctx, const gk_device_info *dev, cudaStream_t stream,
                                int nx, int ny, int nz, const double coeffs[27], const gk_config *cfg);
+/* The stream later work is enqueued on (a plan follows its context's). */
+void gk__stencil_gpu_set_stream(gk_stencil_gpu *ctx, cudaStream_t stream);
+/* The interior between the current buffer and a grid in device memory
+ * (pitch_y elements between rows, pitch_z between planes), enqueued on the
+ * stream, not waited for; to_device resets the step count like upload. */
+gk_status gk__stencil_gpu_copy_device(gk_stencil_gpu *ctx, double *grid, int64_t pitch_y, int64_t pitch_z,
+                                      int to_device);
 /* The interior, x fastest; resets the step count. */
 gk_status gk__stencil_gpu_upload(gk_stencil_gpu *ctx, const double *grid, float *ms);
 /* steps sweeps with the configured design, timed with CUDA events (DESIGN 2:

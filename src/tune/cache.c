@@ -43,7 +43,7 @@ static int parse_entry(char *line, gk_cache_entry *e)
         else if (!strcmp(k, "ms")) { e->ms = strtod(v, &end); if (*end || !(e->ms > 0) || !isfinite(e->ms)) return 0; have |= 8; }
         else if (!strcmp(k, "default_ms")) { e->default_ms = strtod(v, &end); if (*end || !isfinite(e->default_ms)) return 0; }
         else if (!strcmp(k, "when")) snprintf(e->when, sizeof e->when, "%s", v);
-        else if (!strcmp(k, "config")) { if (gk_config_parse(v, &e->cfg)) return 0; have |= 16; }
+        else if (!strcmp(k, "config")) { if (gk__config_parse(v, &e->cfg)) return 0; have |= 16; }
         else return 0;
     }
     return have == 31;
@@ -122,7 +122,7 @@ gk_status gk__cache_save(const char *path, const gk_cache *c)
     st = gk__out_write(&o, line, (size_t)len);
     for (int i = 0; i < c->n && !st; i++) {
         const gk_cache_entry *e = &c->e[i];
-        gk_config_format(&e->cfg, cfg, sizeof cfg);
+        gk__config_format(&e->cfg, cfg, sizeof cfg);
         len = snprintf(line, sizeof line, "entry kernel=%s size=%lld source=%016llx ms=%.6g default_ms=%.6g when=%s config=%s\n",
                        e->kernel, (long long)e->size, (unsigned long long)e->source, e->ms, e->default_ms,
                        e->when[0] ? e->when : "unknown", cfg);

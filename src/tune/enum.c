@@ -11,10 +11,10 @@ long gk__space_count(const gk_space *s)
 
 void gk__space_at(const gk_space *s, long idx, gk_config *out)
 {
-    gk_config_clear(out);
+    gk__config_clear(out);
     for (int j = 0; j < s->nparams; j++) {
         const gk_param_def *p = &s->params[j];
-        gk_config_set(out, p->name, p->values[idx % p->nvalues]);
+        gk__config_set(out, p->name, p->values[idx % p->nvalues]);
         idx /= p->nvalues;
     }
 }
@@ -24,7 +24,7 @@ long gk__space_index(const gk_space *s, const gk_config *c)
     long idx = 0, mul = 1;
     for (int j = 0; j < s->nparams; j++) {
         const gk_param_def *p = &s->params[j];
-        int v = gk_config_get(c, p->name, p->def), k;
+        int v = gk__config_get(c, p->name, p->def), k;
         for (k = 0; k < p->nvalues && p->values[k] != v; k++)
             ;
         if (k == p->nvalues)

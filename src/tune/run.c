@@ -201,7 +201,7 @@ static void compile_batch(tuner *T, const gk_tunable *t, gk_config *cfgs, int n,
     for (int i = 0; i < n; i++) {
         char c[512];
         paths[i][0] = '\0';
-        gk_config_format(&cfgs[i], c, sizeof c);
+        gk__config_format(&cfgs[i], c, sizeof c);
         if (!map || !J.cfgs || !J.paths || !J.st || !J.msg || gk__space_is_default(t->space, &cfgs[i])
             || find(T, t->kernel, size, c))
             continue;
@@ -231,7 +231,7 @@ static void compile_batch(tuner *T, const gk_tunable *t, gk_config *cfgs, int n,
         meas x = { 0 };
         snprintf(x.kernel, sizeof x.kernel, "%s", t->kernel);
         x.size = size;
-        gk_config_format(&cfgs[i], x.cfg, sizeof x.cfg);
+        gk__config_format(&cfgs[i], x.cfg, sizeof x.cfg);
         paths[i][0] = '\0';
         if (stop_flag && J.st[j] == GK_OK) continue;   /* not compiled: measure later */
         snprintf(x.status, sizeof x.status, "%s", J.st[j] == GK_ECOMPILE ? "compile" : "error");
@@ -245,7 +245,7 @@ static void compile_batch(tuner *T, const gk_tunable *t, gk_config *cfgs, int n,
 static void progress(tuner *T, const gk_tunable *t, int64_t size)
 {
     if (!T->o->progress) return;
-    gk_tune_progress p = { t->kernel, size, T->done, T->total, 0, gk_wtime() - T->t0, 0 };
+    gk_tune_progress p = { t->kernel, size, T->done, T->total, 0, gk__wtime() - T->t0, 0 };
     for (int i = 0; i < T->nm; i++)
         if (T->m[i].size == size && !strcmp(T->m[i].kernel, t->kernel) && !strcmp(T->m[i].status, "ok")
             && (p.best_ms == 0 || T->m[i].med < p.best_ms))
@@ -262,7 +262,7 @@ static const meas *measure(tuner *T, const gk_tunable *t, int64_t size, const gk
     meas x = { 0 };
     snprintf(x.kernel, sizeof x.kernel, "%s", t->kernel);
     x.size = size;
-    gk_config_format(cfg, x.cfg, sizeof x.cfg);
+    gk__config_format(cfg, x.cfg, sizeof x.cfg);
     meas *old = find(T, t->kernel, size, x.cfg);
     if (old) return old;
     if (stop_flag) return NULL;
@@ -363,7 +363,7 @@ static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *class
     int exhaustive = T->o->exhaustive || nvalid <= EXHAUSTIVE_MAX;
     /* This kernel's share of what is left; the search proper gets 60% of it,
      * the rest is for the larger size classes and the verification. */
-    double now = gk_wtime(), share = (T->t0 + T->budget - now) / kernels_left;
+    double now = gk__wtime(), share = (T->t0 + T->budget - now) / kernels_left;
     double kbudget_end = now + 0.6 * (share > 0 ? share : 0);
     int64_t c0 = classes[0];
 
@@ -388,12 +388,12 @@ static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *class
     measure_list(T, t, list, nlist, c0, 1);
 
     /* 2. local refinement around the best three */
-    while (!exhaustive && !stop_flag && gk_wtime() < kbudget_end) {
+    while (!exhaustive && !stop_flag && gk__wtime() < kbudget_end) {
         int nr = ranking(T, t->kernel, c0, rank, (int)N + 8);
         nlist = 0;
         for (int r = 0; r < nr && r < 3; r++) {
             gk_config base;
-            if (gk_config_parse(rank[r]->cfg, (gk_config_clear(&base), &base))) continue;
+            if (gk__config_parse(rank[r]->cfg, (gk__config_clear(&base), &base))) continue;
             long bi = gk__space_index(s, &base);
             if (bi < 0) continue;
             long mul = 1;
@@ -406,7 +406,7 @@ static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *class
                     gk_config c;
                     char cs[512];
                     gk__space_at(s, ni, &c);
-                    gk_config_format(&c, cs, sizeof cs);
+                    gk__config_format(&c, cs, sizeof cs);
                     if (find(T, t->kernel, c0, cs) || (s->reject && s->reject(&c, &T->dev, why, sizeof why)))
                         continue;
                     if (!listed(list, nlist, &c) && nlist < (int)N) list[nlist++] = c;
@@ -425,8 +425,8 @@ static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *class
     list[nlist++] = def;
     for (int r = 0; r < nr && nlist <= TOP_K; r++) {
         gk_config c;
-        gk_config_clear(&c);
-        if (gk_config_parse(rank[r]->cfg, &c) == GK_OK && memcmp(&c, &def, sizeof c))
+        gk__config_clear(&c);
+        if (gk__config_parse(rank[r]->cfg, &c) == GK_OK && memcmp(&c, &def, sizeof c))
             list[nlist++] = c;
     }
     for (int ci = 1; ci < nclasses && !stop_flag; ci++) {
@@ -459,7 +459,7 @@ static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *class
             R->failed_timeout += !strcmp(m->status, "timeout");
         }
         char dcfg[512];
-        gk_config_format(&def, dcfg, sizeof dcfg);
+        gk__config_format(&def, dcfg, sizeof dcfg);
         const meas *dm = find(T, t->kernel, size, dcfg);
         R->default_ms = dm && !strcmp(dm->status, "ok") ? dm->med : 0;
         nr = ranking(T, t->kernel, size, rank, (int)N + 8);
@@ -468,8 +468,7 @@ static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *class
             snprintf(req, sizeof req, "verify %s %lld %llu %s", t->kernel, (long long)size,
                      (unsigned long long)T->o->seed + 1, rank[r]->cfg);
             if (gk__worker_request(&T->w, req, MEASURE_TIMEOUT_S, ans, sizeof ans) == GK_OK && !strncmp(ans, "ok", 2)) {
-                gk_config_clear(&R->best);
-                gk_config_parse(rank[r]->cfg, &R->best);
+                snprintf(R->best, sizeof R->best, "%s", rank[r]->cfg);
                 R->best_ms = rank[r]->med;
                 R->second_ms = r + 1 < nr ? rank[r + 1]->med : 0;
                 break;
@@ -594,7 +593,8 @@ static gk_status save_cache(tuner *T, int from)
         e.source = gk__tunable_source_hash(gk__tunable_find(R->kernel));
         e.ms = R->best_ms;
         e.default_ms = R->default_ms;
-        e.cfg = R->best;
+        gk__config_clear(&e.cfg);
+        gk__config_parse(R->best, &e.cfg);
         strftime(e.when, sizeof e.when, "%Y-%m-%dT%H:%M:%SZ", &tm);
         gk__cache_put(&c, &e);
     }
@@ -627,7 +627,7 @@ gk_status gk__tune_run(const char *cache_dir, const char *data_dir, const gk_tun
     memset(rep, 0, sizeof *rep);
     T.o = o;
     T.rep = rep;
-    T.t0 = gk_wtime();
+    T.t0 = gk__wtime();
     T.budget = o->budget_s > 0 ? o->budget_s : 120;
     T.data_dir = data_dir;
     stop_flag = 0;
@@ -669,7 +669,7 @@ gk_status gk__tune_run(const char *cache_dir, const char *data_dir, const gk_tun
 out:
     gk__worker_stop(&T.w);
     rep->interrupted = stop_flag;
-    rep->seconds = gk_wtime() - T.t0;
+    rep->seconds = gk__wtime() - T.t0;
     if (T.jf) {
         fclose(T.jf);
         if (st == GK_OK && !stop_flag) {        /* complete: the journal becomes the run's CSV */

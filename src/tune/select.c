@@ -77,7 +77,7 @@ gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, cons
     const gk_device_info d = *dev;
     char key[512], other[512], path[4200], why[1024] = "", bad[512];
     int64_t esize = 0;
-    gk_config_clear(cfg);
+    gk__config_clear(cfg);
     *src = GK_CONFIG_DEFAULT;
     if (detail) snprintf(detail, n, "no GPU");
     const gk_tunable *t = gk__tunable_find(kernel);
@@ -187,7 +187,7 @@ gk_status gk__tune_cache_describe(const gk_device_info *dev, const char *dir,
         if (lines && ln) {
             char cfg[512];
             size_t l = strlen(lines);
-            gk_config_format(&c.e[i].cfg, cfg, sizeof cfg);
+            gk__config_format(&c.e[i].cfg, cfg, sizeof cfg);
             snprintf(lines + l, ln - l, "%s %lld: %.4g ms (default %.4g ms) %s%s\n", c.e[i].kernel,
                      (long long)c.e[i].size, c.e[i].ms, c.e[i].default_ms, cfg,
                      ok ? "" : " [stale: kernel source changed]");

@@ -50,7 +50,7 @@ static gk_status checked(int64_t dimx, int64_t dimy, int niter, const gk_config 
     size_t n = (size_t)(dimx * dimy);
     float *in = NULL, *out = NULL;
     gk_elementwise_gpu *g = NULL;
-    gk_elementwise_diff d;
+    gk__elementwise_diff d;
     memset(&d, 0, sizeof d);
     gk_status st = gk__xmalloc((void **)&in, 2 * n * sizeof *in, "elementwise validation");
     if (st) return st;

@@ -54,7 +54,7 @@ static gk_status against_cpu(int m, int n, int k, const gk_config *cfg, uint64_t
 {
     float *a = NULL;
     gk_gemm_gpu *g = NULL;
-    gk_gemm_diff d;
+    gk__gemm_diff d;
     gk_status st = gk__xmalloc((void **)&a, ((size_t)m * k + (size_t)k * n + (size_t)m * n) * sizeof *a,
                                "gemm validation");
     if (st) return st;

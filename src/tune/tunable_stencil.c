@@ -6,6 +6,7 @@
 #include "tune/tunables.h"
 #include "gpu/stencil_gpu.h"
 #include "cpu/stencil_cpu.h"
+#include "core/stencil_core.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,21 +57,21 @@ static gk_status against_cpu(int nx, int ny, int nz, int steps, const gk_config 
     size_t n = (size_t)nx * ny * nz;
     double *a = NULL, *b = NULL;
     gk_stencil_gpu *ctx = NULL;
-    gk_stencil_diff d;
+    gk__stencil_diff d;
     float ms;
     gk_status st = gk__xmalloc((void **)&a, 2 * n * sizeof *a, "stencil validation");
     if (st) return st;
     b = a + n;
     gk_grid_random(a, nx, ny, nz, seed);
     memcpy(b, a, n * sizeof *a);
-    double scale = gk_grid_max_abs(a, (int64_t)n);
+    double scale = gk__grid_max_abs(a, (int64_t)n);
     st = gk__stencil_gpu_open(&ctx, gk__tune_device(), NULL, nx, ny, nz, gk_stencil_default_coeffs, cfg);
     if (!st) st = gk__stencil_gpu_upload(ctx, a, &ms);
     if (!st) st = gk__stencil_gpu_run(ctx, steps, &ms);
     if (!st) st = gk__stencil_gpu_download(ctx, a, &ms);
     gk__stencil_gpu_close(ctx);
     if (!st) st = gk__stencil_cpu(b, nx, ny, nz, gk_stencil_default_coeffs, steps);
-    if (!st) st = gk_stencil_compare(a, b, (int64_t)n, steps, scale, &d);
+    if (!st) st = gk__stencil_compare(a, b, (int64_t)n, steps, scale, &d);
     free(a);
     return st;
 }

@@ -69,10 +69,10 @@ gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, cons
  * slower than what it replaces. */
 int gk__tune_stored(const gk_device_info *dev, const char *cache_dir, const char *data_dir, const char *kernel,
                     int64_t size, gk_config out[2]);
-/* See gk_tune_cache_describe; dev NULL: no GPU. */
+/* See gk__tune_cache_text; dev NULL: no GPU. */
 gk_status gk__tune_cache_describe(const gk_device_info *dev, const char *cache_dir,
                                   char *state, size_t n, char *lines, size_t ln);
-/* See gk_tune_check_options. */
+/* See gk__tune_options_check. */
 gk_status gk__tune_check_options(const gk_tune_options *o);
 /* See gk_tune_run: the cache in cache_dir; the shipped tables in data_dir
  * (their entries are candidates too). */

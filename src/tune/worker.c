@@ -63,9 +63,9 @@ static int do_request(char *args, int verify, FILE *out)
     }
     const gk_tunable *t = gk__tunable_find(kernel);
     gk_config cfg, full;
-    gk_config_clear(&cfg);
+    gk__config_clear(&cfg);
     if (!t) { reply(out, "fail error unknown kernel %s", kernel); return 0; }
-    if ((!strcmp(cfgtext, "-") ? GK_OK : gk_config_parse(cfgtext, &cfg)) || gk__space_complete(t->space, &cfg, &full)) {
+    if ((!strcmp(cfgtext, "-") ? GK_OK : gk__config_parse(cfgtext, &cfg)) || gk__space_complete(t->space, &cfg, &full)) {
         char m[512];
         snprintf(m, sizeof m, "%s", gk_last_error());
         one_line(m);
@@ -192,9 +192,9 @@ void gk__worker_stop(gk_worker *w)
          * kill it anyway. */
         close(w->to);
         w->to = -1;
-        double t0 = gk_wtime();
+        double t0 = gk__wtime();
         char junk[256];
-        for (double left = 2; left > 0; left = 2 - (gk_wtime() - t0)) {
+        for (double left = 2; left > 0; left = 2 - (gk__wtime() - t0)) {
             struct pollfd p = { w->from, POLLIN, 0 };
             int r = poll(&p, 1, (int)(left * 1000) + 1);
             if (r < 0 && errno == EINTR) continue;
@@ -317,7 +317,7 @@ static gk_status start(gk_worker *w)
 /* Read one line within timeout_s; 0 ok, -1 dead/EOF, -2 timeout. */
 static int read_line(gk_worker *w, char *line, size_t n, double timeout_s)
 {
-    double t0 = gk_wtime();
+    double t0 = gk__wtime();
     for (;;) {
         char *nl = memchr(w->buf, '\n', (size_t)w->have);
         if (nl) {
@@ -327,7 +327,7 @@ static int read_line(gk_worker *w, char *line, size_t n, double timeout_s)
             w->have -= (int)len + 1;
             return 0;
         }
-        double left = timeout_s - (gk_wtime() - t0);
+        double left = timeout_s - (gk__wtime() - t0);
         if (left <= 0)
             return -2;
         struct pollfd p = { w->from, POLLIN, 0 };
@@ -365,7 +365,7 @@ static int write_all(int fd, const char *buf, size_t n)
 static int reap_ending(pid_t pid)
 {
     int status = -1;
-    double t0 = gk_wtime();
+    double t0 = gk__wtime();
     for (;;) {
         pid_t r = waitpid(pid, &status, WNOHANG);
         if (r == pid) {
@@ -374,7 +374,7 @@ static int reap_ending(pid_t pid)
         }
         if (r < 0 && errno != EINTR)
             return -1;
-        if (gk_wtime() - t0 > 5)
+        if (gk__wtime() - t0 > 5)
             return kill_and_reap(pid);
         struct timespec ts = { 0, 1000000 };   /* 1 ms */
         nanosleep(&ts, NULL);

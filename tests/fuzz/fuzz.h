@@ -13,6 +13,7 @@
 #include "config.h"
 #endif
 #include "gk.h"
+#include "api/commands.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* fuzz_apsp.c - gk_apsp_read on arbitrary bytes (the NTHU APSP input: int32
+/* fuzz_apsp.c - gk__apsp_read on arbitrary bytes (the NTHU APSP input: int32
  * V, int32 E, E triples src, dst, w).  A success must be exactly the matrix
  * the bytes describe (checked against a plain recomputation for small V); a
  * failure names the file.  V above 2048 is skipped to bound memory. */
@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *path = fuzz_file(0, data, size);
     int32_t *d = NULL, V = -1, maxw = -1;
     int64_t E = -1;
-    gk_status st = gk_apsp_read(path, &d, &V, &E, &maxw);
+    gk_status st = gk__apsp_read(path, &d, &V, &E, &maxw);
     if (st) {
         fuzz_check_message(st);
         FUZZ_ASSERT(d == NULL);

@@ -1,4 +1,4 @@
-/* fuzz_config.c - gk_config_parse ("NAME=VALUE,...", from --config and the
+/* fuzz_config.c - gk__config_parse ("NAME=VALUE,...", from --config and the
  * tuning caches) on arbitrary text, then what gk does with a parsed
  * configuration without a GPU: format it (must parse back to the same
  * configuration), complete it against the stencil's space and apply the
@@ -25,9 +25,9 @@ static void constraints(const gk_config *c)
             FUZZ_ASSERT(why[0] != '\0');
             continue;
         }
-        int64_t design = gk_config_get(&full, "DESIGN", -1), bx = gk_config_get(&full, "BX", -1),
-                by = gk_config_get(&full, "BY", -1), ry = gk_config_get(&full, "RY", -1),
-                mr = gk_config_get(&full, "MAXRREG", -1), ts = gk_config_get(&full, "TSTEPS", -1);
+        int64_t design = gk__config_get(&full, "DESIGN", -1), bx = gk__config_get(&full, "BX", -1),
+                by = gk__config_get(&full, "BY", -1), ry = gk__config_get(&full, "RY", -1),
+                mr = gk__config_get(&full, "MAXRREG", -1), ts = gk__config_get(&full, "TSTEPS", -1);
         FUZZ_ASSERT(design >= 0 && design <= 2 && ts >= 1 && ts <= 4);
         FUZZ_ASSERT(design < 2 || (bx - 2 * (ts - 1) >= 1 && by * ry - 2 * (ts - 1) >= 1));
         FUZZ_ASSERT(bx >= 1 && by >= 1 && ry >= 1 && bx * by >= 32 && bx * by <= 1024);
@@ -42,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = fuzz_string(data, size);
     gk_config c;
-    gk_config_clear(&c);
-    gk_status st = gk_config_parse(text, &c);
+    gk__config_clear(&c);
+    gk_status st = gk__config_parse(text, &c);
     if (st) {
         fuzz_check_message(st);
     } else {
@@ -51,10 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int i = 0; i < c.n; i++)
             FUZZ_ASSERT(memchr(c.p[i].name, '\0', GK_PARAM_NAME_MAX) && c.p[i].name[0]);
         char buf[GK_CONFIG_MAX * (GK_PARAM_NAME_MAX + 16)];
-        FUZZ_ASSERT(gk_config_format(&c, buf, sizeof buf) < sizeof buf);
+        FUZZ_ASSERT(gk__config_format(&c, buf, sizeof buf) < sizeof buf);
         gk_config d;
-        gk_config_clear(&d);
-        FUZZ_ASSERT(gk_config_parse(buf, &d) == GK_OK && d.n == c.n);
+        gk__config_clear(&d);
+        FUZZ_ASSERT(gk__config_parse(buf, &d) == GK_OK && d.n == c.n);
         for (int i = 0; i < c.n; i++)
             FUZZ_ASSERT(!strcmp(c.p[i].name, d.p[i].name) && c.p[i].value == d.p[i].value);
         constraints(&c);

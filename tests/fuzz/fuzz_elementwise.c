@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         line[len] = '\0';
         if (!(x = strchr(line, 'x'))) return 0;
         *x = '\0';
-        if (gk_parse_i64("dimx", line, INT64_MIN, INT64_MAX, &d[0]) ||
-            gk_parse_i64("dimy", x + 1, INT64_MIN, INT64_MAX, &d[1]))
+        if (gk__parse_i64("dimx", line, INT64_MIN, INT64_MAX, &d[0]) ||
+            gk__parse_i64("dimy", x + 1, INT64_MIN, INT64_MAX, &d[1]))
             return 0;
         size -= len + 1;
         data = nl + 1;

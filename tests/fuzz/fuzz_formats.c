@@ -13,7 +13,7 @@
  *     edges gk__edges_read gives (minimum of duplicates, no self-loops);
  *   - round trip (the auto reading of g): gk_graph_convert to nthu, gr, mtx
  *     and edges and reading the result back gives the same matrix, and
- *     gk_apsp_write_npy writes the matrix as it is.
+ *     gk__apsp_write_npy writes the matrix as it is.
  * Graphs of more than MAX_V vertices are read as edges only (memory); the
  * matrix reader runs on them only where it fails before allocating. */
 #include "fuzz.h"
@@ -119,13 +119,13 @@ static void round_trip(const char *path, gk_format f, int undirected, int32_t ve
     size_t bytes = (size_t)V * (size_t)V * sizeof *d;
     for (int k = 0; k < 4; k++) {
         const char *out = out_path(k);
-        int32_t cV = -1, cmax = -2;
+        int64_t cV = -1, cmax = -2;
         int64_t cE = -1;
         gk_status st = gk_graph_convert(path, f, out, GK_FORMAT_AUTO, undirected, vertices, &cV, &cE, &cmax);
         FUZZ_ASSERT(st == GK_OK);
         FUZZ_ASSERT(cV == V && cE >= 0 && cmax >= -1 && cmax < V);
-        int32_t *d2 = NULL, V2 = -1, mw = -1;
-        int64_t E2 = -1;
+        int32_t *d2 = NULL, mw = -1;
+        int64_t E2 = -1, V2 = -1;
         /* An edge list records no isolated vertices above its largest id. */
         st = gk_apsp_read_format(out, fmts[k], 0, fmts[k] == GK_FORMAT_EDGES ? V : 0, &d2, &V2, &E2, &mw);
         FUZZ_ASSERT(st == GK_OK);
@@ -134,7 +134,7 @@ static void round_trip(const char *path, gk_format f, int undirected, int32_t ve
         free(d2);
     }
     const char *npy = out_path(4);
-    FUZZ_ASSERT(gk_apsp_write_npy(npy, d, V) == GK_OK);
+    FUZZ_ASSERT(gk__apsp_write_npy(npy, d, V) == GK_OK);
     FILE *fp = fopen(npy, "rb");
     FUZZ_ASSERT(fp != NULL);
     unsigned char h[10];
@@ -182,9 +182,10 @@ static void one(const char *path, gk_format f, int undirected, int32_t vertices,
             return;
         }
     }
-    int32_t *d = NULL, V = -1, mw = -1;
-    int64_t E = -1;
-    st = gk_apsp_read_format(path, f, undirected, vertices, &d, &V, &E, &mw);
+    int32_t *d = NULL, mw = -1, V = -1;
+    int64_t E = -1, V64 = -1;
+    st = gk_apsp_read_format(path, f, undirected, vertices, &d, &V64, &E, &mw);
+    V = (int32_t)V64;
     if (est) {
         FUZZ_ASSERT(st != GK_OK && d == NULL);
         check_failure(st, path);

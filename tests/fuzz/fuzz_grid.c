@@ -1,7 +1,7 @@
 /* fuzz_grid.c - gk_grid_read (raw float64 grids) on arbitrary bytes.
  *
  * Input: "SIZE\n" then the file's bytes, SIZE being N or NXxNYxNZ (each
- * extent an int, as gk_grid_read takes them; also fed to gk_parse_size3);
+ * extent an int, as gk_grid_read takes them; also fed to gk__parse_size3);
  * without a newline in the first 64 bytes the extents are 1 + byte % 8 of
  * the first three bytes.  The grid buffer holds only as many bytes as the
  * file: the reader must refuse every size whose NX*NY*NZ*8 differs from the
@@ -24,7 +24,7 @@ static int dims(const char *s, int d[3])
         if (k == 3 || len >= sizeof item) return 0;
         memcpy(item, s, len);
         item[len] = '\0';
-        if (gk_parse_i64("size", item, 1, INT_MAX, &v[k])) return 0;
+        if (gk__parse_i64("size", item, 1, INT_MAX, &v[k])) return 0;
         k++;
         if (!x) break;
         s = x + 1;
@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(line, data, len);
         line[len] = '\0';
         int64_t a, b, c;
-        gk_status st = gk_parse_size3("size", line, &a, &b, &c);
+        gk_status st = gk__parse_size3("size", line, &a, &b, &c);
         if (st) fuzz_check_message(st);
         else FUZZ_ASSERT(a >= 1 && b >= 1 && c >= 1 && a <= INT64_MAX / 8 / b / c);
         if (!dims(line, d))

@@ -38,8 +38,8 @@ static void check(const char *line)
     double min = strtod(end + 1, &end);
     FUZZ_ASSERT(min == r.min && end[0] == ',' && end[1] == '"');
     gk_config c;
-    gk_config_clear(&c);
-    if (gk_config_parse(r.cfg, &c) != GK_OK)
+    gk__config_clear(&c);
+    if (gk__config_parse(r.cfg, &c) != GK_OK)
         fuzz_check_message(GK_EINVAL);              /* run.c only compares the text */
 }
 

@@ -21,7 +21,7 @@ static int decimal(const char *s, int sign)
 static void check_i64(const char *s, int64_t min, int64_t max)
 {
     int64_t v = 42;
-    gk_status st = gk_parse_i64("--n", s, min, max, &v);
+    gk_status st = gk__parse_i64("--n", s, min, max, &v);
     errno = 0;
     char *end;
     long long ref = decimal(s, 1) ? strtoll(s, &end, 10) : 0;
@@ -34,7 +34,7 @@ static void check_i64(const char *s, int64_t min, int64_t max)
 static void check_u64(const char *s)
 {
     uint64_t v = 42;
-    gk_status st = gk_parse_u64("--seed", s, 3, UINT64_MAX - 3, &v);
+    gk_status st = gk__parse_u64("--seed", s, 3, UINT64_MAX - 3, &v);
     errno = 0;
     char *end;
     unsigned long long ref = decimal(s, 0) ? strtoull(s, &end, 10) : 0;
@@ -47,7 +47,7 @@ static void check_u64(const char *s)
 static void check_double(const char *s)
 {
     double v = 42;
-    gk_status st = gk_parse_double("--x", s, -1e6, 1e300, &v);
+    gk_status st = gk__parse_double("--x", s, -1e6, 1e300, &v);
     if (st) {
         fuzz_check_message(st);
         FUZZ_ASSERT(v == 42);
@@ -62,7 +62,7 @@ static void check_double(const char *s)
 static void check_size3(const char *s)
 {
     int64_t x = 0, y = 0, z = 0;
-    gk_status st = gk_parse_size3("--size", s, &x, &y, &z);
+    gk_status st = gk__parse_size3("--size", s, &x, &y, &z);
     if (st) {
         fuzz_check_message(st);
         FUZZ_ASSERT(x == 0 && y == 0 && z == 0);
@@ -90,7 +90,7 @@ static void check_list(const char *s)
 {
     int64_t v[5];
     int n = -1;
-    gk_status st = gk_parse_list_i64("--sizes", s, -1000, 1000000, v, 5, &n);
+    gk_status st = gk__parse_list_i64("--sizes", s, -1000, 1000000, v, 5, &n);
     if (st) {
         fuzz_check_message(st);
         FUZZ_ASSERT(n == -1);

@@ -1,0 +1,17 @@
+/* dist.h - the distributed front doors' inside calls (apsp_dist.c,
+ * stencil_dist.c), behind the public gk_apsp_run_file and
+ * gk_stencil_run_file (dist_api.c: the caller's structs checked and
+ * unpacked).  The reports are whole (this libgk's size). */
+#ifndef GK_API_DIST_H
+#define GK_API_DIST_H
+
+#include "api/context.h"
+
+gk_status gk__apsp_run_file_cfg(gk_context *ctx, const char *input, const char *output, const char *config,
+                                gk_exchange exchange, gk_apsp_dist_report *report);
+gk_status gk__stencil_run_file_cfg(gk_context *ctx, const char *input, uint64_t seed, const char *output,
+                                   int64_t nx, int64_t ny, int64_t nz, const double coeffs[GK_STENCIL_NCOEFFS],
+                                   int64_t steps, const char *config, gk_exchange exchange,
+                                   gk_stencil_dist_report *report);
+
+#endif /* GK_API_DIST_H */

@@ -1,0 +1,81 @@
+/* dist_api.c - gk_apsp_run_file and gk_stencil_run_file: the caller's
+ * problem, options and report (struct_size) checked and unpacked for the
+ * distributed front doors (apsp_dist.c, stencil_dist.c). */
+#include "api/dist.h"
+
+#include <string.h>
+
+void gk_apsp_dist_report_init(gk_apsp_dist_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->struct_size = sizeof *r;
+    gk_report_init(&r->run);
+}
+
+void gk_stencil_dist_report_init(gk_stencil_dist_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->struct_size = sizeof *r;
+    gk_report_init(&r->run);
+}
+
+gk_status gk_apsp_run_file(gk_context *ctx, const char *input, const char *output, const gk_apsp_options *options,
+                           gk_apsp_dist_report *report)
+{
+    gk_apsp_options o;
+    gk_apsp_dist_report rep;
+    gk_status st;
+    gk_apsp_options_init(&o);
+    gk_apsp_dist_report_init(&rep);
+    if (report && (st = GK__STRUCT_OUT(report, rep, "gk_apsp_dist_report")))
+        return st;
+    if (!ctx || !input || !output)
+        return gk__fail(GK_EINVAL, "gk_apsp_run_file: %s is NULL", !ctx ? "ctx" : !input ? "input" : "output");
+    if (options && (st = GK__STRUCT_IN(o, options, "gk_apsp_options")))
+        return st;
+    if (o.check || o.precision)
+        return gk__fail(GK_EINVAL, "gk_apsp_run_file: options.%s is not available past one GPU",
+                        o.check ? "check" : "precision");
+    if ((unsigned)o.exchange > GK_EXCHANGE_HOST)
+        return gk__fail(GK_EINVAL, "gk_apsp_run_file: options.exchange %d is not a gk_exchange", (int)o.exchange);
+    st = gk__apsp_run_file_cfg(ctx, input, output, o.config, o.exchange, &rep);
+    rep.struct_size = sizeof rep;
+    rep.run.struct_size = sizeof rep.run;
+    if (report)
+        GK__STRUCT_OUT(report, rep, "gk_apsp_dist_report");
+    return st;
+}
+
+gk_status gk_stencil_run_file(gk_context *ctx, const gk_stencil_problem *problem, const char *input, uint64_t seed,
+                              const char *output, int64_t steps, const gk_stencil_options *options,
+                              gk_stencil_dist_report *report)
+{
+    gk_stencil_problem p;
+    gk_stencil_options o;
+    gk_stencil_dist_report rep;
+    gk_status st;
+    gk_stencil_problem_init(&p, 0, 0, 0);
+    gk_stencil_options_init(&o);
+    gk_stencil_dist_report_init(&rep);
+    if (report && (st = GK__STRUCT_OUT(report, rep, "gk_stencil_dist_report")))
+        return st;
+    if (!ctx || !problem)
+        return gk__fail(GK_EINVAL, "gk_stencil_run_file: %s is NULL", !ctx ? "ctx" : "problem");
+    if ((st = GK__STRUCT_IN(p, problem, "gk_stencil_problem")) || (options && (st = GK__STRUCT_IN(o, options,
+                                                                                                   "gk_stencil_options"))))
+        return st;
+    if (p.memory != GK_MEMORY_HOST || (p.pitch_y && p.pitch_y != p.nx)
+        || (p.pitch_z && p.pitch_z != p.nx * p.ny) || p.dtype != GK_DTYPE_FLOAT64)
+        return gk__fail(GK_EINVAL, "gk_stencil_run_file: the problem must be a dense float64 grid in host memory");
+    if (o.check)
+        return gk__fail(GK_EINVAL, "gk_stencil_run_file: options.check is not available past one GPU");
+    if ((unsigned)o.exchange > GK_EXCHANGE_HOST)
+        return gk__fail(GK_EINVAL, "gk_stencil_run_file: options.exchange %d is not a gk_exchange", (int)o.exchange);
+    st = gk__stencil_run_file_cfg(ctx, input, seed, output, p.nx, p.ny, p.nz,
+                                  p.coeffs ? p.coeffs : gk_stencil_default_coeffs, steps, o.config, o.exchange, &rep);
+    rep.struct_size = sizeof rep;
+    rep.run.struct_size = sizeof rep.run;
+    if (report)
+        GK__STRUCT_OUT(report, rep, "gk_stencil_dist_report");
+    return st;
+}

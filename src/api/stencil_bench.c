@@ -1,0 +1,272 @@
+/* stencil_bench.c - `gk bench stencil` (for the commands only,
+ * src/api/commands.h): each design on the context's backend against the
+ * memory floor and the arithmetic ceiling measured in the same run. */
+#include "api/context.h"
+#include "api/commands.h"
+#include "cpu/stencil_cpu.h"
+#ifdef GK_HAVE_CUDA
+#include "gpu/stencil_gpu.h"
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static int64_t max3(int64_t a, int64_t b, int64_t c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
+
+
+static void check_text(gk_status st, const gk__stencil_diff *d, gk__stencil_bench_row *r)
+{
+    r->ok = st == GK_OK;
+    if (st)
+        snprintf(r->check, sizeof r->check, "FAIL %.3g", d->max_abs);
+    else if (d->max_abs == 0)
+        snprintf(r->check, sizeof r->check, "ok (bit-exact)");
+    else
+        snprintf(r->check, sizeof r->check, "ok (%.2g)", d->max_abs);
+}
+
+/* Host copy bandwidth (bytes read + written per second) over `bytes`. */
+static double host_copy_bandwidth(double *a, double *b, size_t bytes)
+{
+    double t[5];
+    memcpy(b, a, bytes);          /* warm-up: touch both */
+    for (int r = 0; r < 5; r++) {
+        double t0 = gk__wtime();
+        memcpy(r & 1 ? a : b, r & 1 ? b : a, bytes);
+        t[r] = gk__wtime() - t0;
+    }
+    return 2.0 * (double)bytes / gk__median(t, 5, NULL);
+}
+
+typedef struct bench_data {
+    int nx, ny, nz, steps, reps, vsteps;
+    int64_t n;
+    double *grid, *cpu, *tmp, scale;
+} bench_data;
+
+/* Median ms per step of reps timed runs of `steps` steps on the CPU
+ * backend's buffers (allocated and loaded once: the steps alone are timed,
+ * as on the GPU), T steps per pass; then vsteps steps from the same grid,
+ * compared with the reference. */
+static gk_status bench_cpu_row(bench_data *B, int T, gk__stencil_bench_row *r)
+{
+    gk_stencil_cpu *g = NULL;
+    double t[64];
+    gk_status st = gk__stencil_cpu_open(&g, B->nx, B->ny, B->nz, gk_stencil_default_coeffs);
+    if (st) return st;
+    gk__stencil_cpu_load(g, B->grid);
+    st = gk__stencil_cpu_steps(g, T, T);         /* warm-up: first touch of the rings */
+    for (int rep = 0; rep < B->reps && !st; rep++) {
+        gk__stencil_cpu_load(g, B->grid);
+        double t0 = gk__wtime();
+        st = gk__stencil_cpu_steps(g, B->steps, T);
+        t[rep] = gk__wtime() - t0;
+    }
+    if (!st) {
+        gk__stencil_cpu_load(g, B->grid);
+        st = gk__stencil_cpu_steps(g, B->vsteps, T);
+        gk__stencil_cpu_store(g, B->tmp);
+    }
+    gk__stencil_cpu_close(g);
+    if (st) return st;
+    r->ms_per_step = gk__median(t, B->reps, NULL) * 1e3 / B->steps;
+    r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
+    gk__stencil_diff d;
+    check_text(gk__stencil_compare(B->tmp, B->cpu, B->n, B->vsteps, B->scale, &d), &d, r);
+    gk__clear_error();
+    return GK_OK;
+}
+
+static gk_status bench_cpu(bench_data *B, gk__stencil_bench_report *R)
+{
+    gk_status st = GK_OK;
+    R->copy_bytes_per_s = host_copy_bandwidth(B->grid, B->tmp, (size_t)B->n * 8);
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    /* the plain reference loop: one run of at most 2 steps (it is the slow
+     * baseline, not a design to tune) */
+    {
+        gk__stencil_bench_row *r = &R->row[R->nrows++];
+        int steps = B->steps < 2 ? B->steps : 2;
+        snprintf(r->kernel, sizeof r->kernel, "reference");
+        snprintf(r->config, sizeof r->config, "plain loop, one thread per z plane (1 run of %d step%s)",
+                 steps, steps > 1 ? "s" : "");
+        memcpy(B->tmp, B->grid, (size_t)B->n * 8);
+        double t0 = gk__wtime();
+        if ((st = gk__stencil_cpu_reference(B->tmp, B->nx, B->ny, B->nz, gk_stencil_default_coeffs, steps)))
+            return st;
+        r->ms_per_step = (gk__wtime() - t0) * 1e3 / steps;
+        r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
+        r->ok = 1;
+        r->tsteps = 1;
+        r->steps = steps;
+        snprintf(r->check, sizeof r->check, "(reference)");
+    }
+    /* one step per sweep with each instruction set this CPU has (the
+     * scalar code only where it is all there is), then the temporal sweeps
+     * (T steps per pass) with the best one */
+    int best = gk__stencil_cpu_isa(-1);
+    int plan[8][2], np = 0;                      /* { isa, T } */
+    for (int isa = GK_STENCIL_ISA_GENERIC; isa <= GK_STENCIL_ISA_AVX512; isa++)
+        if (gk__stencil_cpu_isa_supported(isa) && (isa > GK_STENCIL_ISA_GENERIC || best == isa))
+            plan[np][0] = isa, plan[np++][1] = 1;
+    for (int T = 2; T <= 4; T++)
+        plan[np][0] = best, plan[np++][1] = T;
+    for (int i = 0; i < np && !st && R->nrows < GK_STENCIL_BENCH_ROWS; i++) {
+        int isa = plan[i][0], T = plan[i][1];
+        gk__stencil_cpu_isa(isa);
+        gk__stencil_bench_row *r = &R->row[R->nrows++];
+        r->tsteps = T;
+        if (T == 1)
+            snprintf(r->kernel, sizeof r->kernel, "cpu");
+        else
+            snprintf(r->kernel, sizeof r->kernel, "cpu T=%d", T);
+        snprintf(r->config, sizeof r->config, "%s, %d thread%s, %s", gk__stencil_cpu_isa_name(isa), threads,
+                 threads > 1 ? "s" : "", T == 1 ? "one step per sweep, 16-row x 32-plane tiles"
+                                                : "T steps per pass over 32-row blocks");
+        st = bench_cpu_row(B, T, r);
+    }
+    gk__stencil_cpu_isa(-1);
+    return st;
+}
+
+#ifdef GK_HAVE_CUDA
+static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *base, gk__stencil_bench_report *R)
+{
+    int saved;
+    gk_status st = gk__ctx_gpu_enter(ctx, &saved);
+    if (st) return st;
+    cudaStream_t s = (cudaStream_t)gk__ctx_stream(ctx);
+    R->sm_count = ctx->dev[0].sm_count;
+    if ((st = gk__gpu_copy_bandwidth((size_t)B->n * 8, 9, &R->copy_bytes_per_s)))
+        goto out;
+    /* rows: the naive kernel, then each design (or only the one asked
+     * for), DESIGN 2 with T = 1..4 (or only the T asked for) */
+    int user = R->config_source == GK_CONFIG_USER;
+    int only = user ? gk__config_get(base, "DESIGN", -1) : -1, only_t = user ? gk__config_get(base, "TSTEPS", -1) : -1;
+    int ts_def = gk__space_stencil.params[1].def;
+    for (int row = -1; row <= 5 && !st; row++) {
+        int design = row < 2 ? row : 2, T = row < 2 ? ts_def : row - 1;
+        if (row >= 0 && only >= 0 && design != only)
+            continue;
+        if (design == 2 && only_t > 0 && T != only_t)
+            continue;
+        gk__stencil_bench_row *r = &R->row[R->nrows++];
+        gk_config cfg = *base;
+        gk_stencil_gpu *g = NULL;
+        r->tsteps = design == 2 ? T : 1;
+        snprintf(r->kernel, sizeof r->kernel, "%s", row < 0 ? "naive" : row == 0 ? "tile" : row == 1 ? "stream"
+                                                                                        : "temporal");
+        if (row >= 0 && ((st = gk__config_set(&cfg, "DESIGN", design)) || (st = gk__config_set(&cfg, "TSTEPS", T))))
+            break;
+        if (gk__stencil_gpu_open(&g, &ctx->dev[0], s, B->nx, B->ny, B->nz, gk_stencil_default_coeffs, &cfg)) {
+            snprintf(r->check, sizeof r->check, "not run: %.50s", gk_last_error());
+            gk__clear_error();
+            continue;
+        }
+        if (row < 0)
+            snprintf(r->config, sizeof r->config, "one point/thread, 27 global loads, 32x8 threads");
+        else
+            gk__config_format(gk__stencil_gpu_config(g), r->config, sizeof r->config);
+        if (R->fma_per_s == 0 && (st = gk__stencil_gpu_fma_ceiling(g, &R->fma_per_s))) {
+            gk__stencil_gpu_close(g);
+            break;
+        }
+        /* median of reps timed runs of `steps` sweeps, the grid uploaded
+         * before each (every run starts from the same data), after a warm-up */
+        double ms[64];
+        float t;
+        st = gk__stencil_gpu_upload(g, B->grid, NULL);
+        if (!st) st = row < 0 ? gk__stencil_gpu_run_naive(g, 2, &t) : gk__stencil_gpu_run(g, 2 * r->tsteps, &t);
+        for (int rep = 0; rep < B->reps && !st; rep++) {
+            st = gk__stencil_gpu_upload(g, B->grid, NULL);
+            if (!st) st = row < 0 ? gk__stencil_gpu_run_naive(g, B->steps, &t) : gk__stencil_gpu_run(g, B->steps, &t);
+            ms[rep] = t;
+        }
+        /* validation: vsteps sweeps against the CPU backend */
+        if (!st) st = gk__stencil_gpu_upload(g, B->grid, NULL);
+        if (!st) st = row < 0 ? gk__stencil_gpu_run_naive(g, B->vsteps, NULL) : gk__stencil_gpu_run(g, B->vsteps, NULL);
+        if (!st) st = gk__stencil_gpu_download(g, B->tmp, NULL);
+        gk__stencil_gpu_close(g);
+        if (st) break;
+        r->ms_per_step = gk__median(ms, B->reps, NULL) / B->steps;
+        r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
+        gk__stencil_diff d;
+        check_text(gk__stencil_compare(B->tmp, B->cpu, B->n, B->vsteps, B->scale, &d), &d, r);
+        gk__clear_error();
+    }
+    R->ceiling_gstencils = R->fma_per_s / 27 * 1e-9;
+out:
+    gk__ctx_gpu_leave(saved);
+    return st;
+}
+#endif
+
+gk_status gk__stencil_bench(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, int steps, int reps,
+                           const char *config, gk__stencil_bench_report *R)
+{
+    gk_report rep;
+    gk_config cfg;
+    gk_status st;
+    bench_data B;
+    memset(R, 0, sizeof *R);
+    memset(&B, 0, sizeof B);
+    if (!ctx)
+        return gk__fail(GK_EINVAL, "gk__stencil_bench: no context");
+    if ((st = gk_stencil_check_size(nx, ny, nz, steps)))
+        return st;
+    if (steps < 1 || reps < 1 || reps > 64)
+        return gk__fail(GK_EINVAL, "bench stencil: %d steps, %d repetitions (want >= 1 steps, 1..64 repetitions)",
+                        steps, reps);
+    gk__ctx_report_init(ctx, &rep);
+    if ((st = gk__ctx_config(ctx, "stencil", max3(nx, ny, nz), config, &cfg, &rep)))
+        return st;
+    R->backend = ctx->backend;
+    R->config_source = rep.config_source;
+    snprintf(R->device, sizeof R->device, "%s", rep.device);
+    B.nx = (int)nx; B.ny = (int)ny; B.nz = (int)nz;
+    B.steps = steps; B.reps = reps; B.vsteps = 5;   /* T = 4: one full pass + a remainder */
+    B.n = nx * ny * nz;
+    char what[96];
+    snprintf(what, sizeof what, "bench stencil grid %dx%dx%d", B.nx, B.ny, B.nz);
+    if ((st = gk__host_memory_check((uint64_t)B.n * 24 + gk__stencil_cpu_bytes(B.nx, B.ny, B.nz), what))
+        || (st = gk__xmalloc((void **)&B.grid, (size_t)B.n * 8, what))
+        || (st = gk__xmalloc((void **)&B.cpu, (size_t)B.n * 8, what))
+        || (st = gk__xmalloc((void **)&B.tmp, (size_t)B.n * 8, what)))
+        goto out;
+    gk_grid_random(B.grid, B.nx, B.ny, B.nz, 12345);
+    B.scale = gk__grid_max_abs(B.grid, B.n);
+    memcpy(B.cpu, B.grid, (size_t)B.n * 8);
+    int threads = gk__ctx_threads_enter(ctx);
+    /* the trusted result the rows are checked against: the CPU backend on
+     * the GPU, the plain reference loop's counterpart on the CPU */
+    st = ctx->backend == GK_BACKEND_GPU
+         ? gk__stencil_cpu(B.cpu, B.nx, B.ny, B.nz, gk_stencil_default_coeffs, B.vsteps)
+         : gk__stencil_cpu_reference(B.cpu, B.nx, B.ny, B.nz, gk_stencil_default_coeffs, B.vsteps);
+    if (!st) {
+        if (ctx->backend != GK_BACKEND_GPU)
+            st = bench_cpu(&B, R);
+        else
+#ifdef GK_HAVE_CUDA
+            st = bench_gpu(ctx, &B, &cfg, R);
+#else
+            st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
+#endif
+    }
+    gk__ctx_threads_leave(threads);
+    R->floor_gstencils = R->copy_bytes_per_s / 16 * 1e-9;
+    for (int i = 0; i < R->nrows; i++)     /* every design but the reference ran all steps */
+        if (!R->row[i].steps)
+            R->row[i].steps = steps;
+out:
+    free(B.grid);
+    free(B.cpu);
+    free(B.tmp);
+    return st;
+}
