@@ -14,6 +14,7 @@ mkdir -p "$t_tmp"
 trap 'rm -rf "$t_tmp"' EXIT
 t_result() { t_n=$((t_n + 1)); if [ "$1" = 0 ]; then echo "ok $t_n - $2"; else echo "not ok $t_n - $2"; t_failed=$((t_failed + 1)); fi; }
 t_diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+t_skip() { t_n=$((t_n + 1)); echo "ok $t_n - $2 # SKIP $1"; }
 t_ok() { name=$1; shift; "$@" >"$t_tmp/out" 2>"$t_tmp/err"; rc=$?; [ $rc = 0 ] || t_diag "exit $rc" "$(cat "$t_tmp/err")"; t_result $rc "$name"; }
 # t__fails MPI NAME CODE PAT CMD...: the body of t_fails (MPI=0) and
 # t_fails_mpi (MPI=1)
