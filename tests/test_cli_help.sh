@@ -10,7 +10,7 @@ section() {   # the .SS section of gk.1 whose title starts with "$1 "
 }
 for cmd in "info" "convert" "apsp" "gen apsp" "bench apsp" "stencil" "gen grid" "bench stencil" \
     "elementwise" "gen elementwise" "bench elementwise" \
-  "gemm" "gen matrix" "bench gemm"; do
+  "gemm" "gen matrix" "bench gemm" "bench plan"; do
   # shellcheck disable=SC2086
   "$GK" $cmd --help >"$t_tmp/help" 2>&1; rc=$?
   "$GK" $cmd -h >"$t_tmp/h" 2>&1 && cmp -s "$t_tmp/help" "$t_tmp/h" && [ $rc = 0 ]

@@ -74,7 +74,7 @@ GK_API void gk_tune_options_init(gk_tune_options *o);
 typedef struct gk_tune_result {
     char kernel[16];
     int64_t size;               /* size class */
-    char best[256];             /* the complete configuration */
+    char best[512];             /* the complete configuration */
     double best_ms, default_ms, second_ms;
     int space_size;             /* all combinations of the parameter values */
     int excluded;               /* excluded by constraints before compiling */

@@ -112,22 +112,27 @@ typedef struct gk__apsp_multi_row {
 
 gk_status gk__apsp_bench_multi(gk_context *ctx, int64_t n, const char *config, gk__apsp_multi_row *row);
 
-/* Plans against one-call jobs (`gk bench plan`): `calls` executions of one
- * plan on device memory (enqueued back to back, one wait at the end), of a
- * plan on host memory, and of gk_*_run (a plan made and destroyed each
- * time), against the kernels' own time in the same run.  Times are
- * microseconds per call. */
+/* Plans against one-call jobs (`gk bench plan`, GPU only): `calls`
+ * executions of one plan on device memory, enqueued back to back with one
+ * wait at the end (what a GPU application does), of one plan on host memory
+ * (each copies up and down and waits), and of gk_<kernel>_run on host
+ * memory (a plan made and destroyed per call: the path before plans),
+ * against the kernels' own time in the same run (CUDA events, median).
+ * Times are microseconds per call. */
 typedef struct gk__plan_bench_row {
     char kernel[16];             /* "apsp", "stencil" */
     char problem[64];            /* "V = 512", "128^3, 1 step" */
-    int calls;
-    double kernel_us;            /* the kernels alone (CUDA events), median per call */
+    int calls, run_calls;        /* executions timed; gk_<kernel>_run calls timed */
+    double kernel_us;            /* the kernels alone (CUDA events around the rounds or steps) */
+    double exec_gpu_us;          /* one device-memory execution on the GPU's clock: the kernels and
+                                    the copies into and out of gk's padded layout, if any */
     double device_us;            /* a plan on device memory: wall time per call */
-    double host_us;              /* a plan on host memory (copies both ways included) */
-    double run_us;               /* gk_*_run on host memory, as before plans */
-    double device_overhead_us;   /* device_us - kernel_us */
+    double host_us;              /* a plan on host memory (copies both ways and a wait included) */
+    double run_us;               /* gk_<kernel>_run on host memory */
+    double api_overhead_us;      /* device_us - exec_gpu_us: what the calls add to the GPU's work */
+    double overhead_us;          /* device_us - kernel_us */
     double run_overhead_us;      /* run_us - kernel_us */
-    int identical;               /* 1: every path's result equals the first's */
+    int identical;               /* 1: the device plan's, host plan's and run's results are equal */
     char device[256];
     char config[256];
 } gk__plan_bench_row;

@@ -16,9 +16,7 @@
 #include <omp.h>
 #endif
 
-#ifdef GK_HAVE_CUDA
-static const int gpu_ulps[4] = GK_ELEMENTWISE_GPU_ULPS;
-#endif
+
 
 typedef struct bench_data {
     int64_t dimx, dimy;

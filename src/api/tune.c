@@ -1,6 +1,7 @@
 /* tune.c - the tuner's front door: the public gk_tune_* calls unpack the
  * context (its first GPU, the cache and data directories) for src/tune. */
 #include "api/context.h"
+#include "api/commands.h"
 #include "tune/tune.h"
 
 #include <stdio.h>

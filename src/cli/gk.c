@@ -34,7 +34,9 @@ static void usage(void)
            "                                 generate a random input\n"
            "  bench apsp|stencil|gemm|elementwise [OPTION]...\n"
            "                                 time the kernels against baselines and\n"
-           "                                 ceilings (cuBLAS, OpenBLAS when present)\n\n"
+           "                                 ceilings (cuBLAS, OpenBLAS when present)\n"
+           "  bench plan [OPTION]...         the cost of many small GPU calls through\n"
+           "                                 plans, against the kernels' own time\n\n"
            "  -h, --help     display this help and exit\n"
            "  -V, --version  output version information and exit\n\n"
            "'gk COMMAND --help' describes a command's options.  Tune once per machine\n"
@@ -80,7 +82,11 @@ static int gk_main(int argc, char **argv)
         }
         if (argc < 3)
             cli_usage_error("'%s' needs a kind: %s", c, kinds);
+        if (!gen)          /* not a kernel: the calls' cost (cmd_plan.c) */
+            snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "|plan");
         const char *k = argv[2];
+        if (!gen && !strcmp(k, "plan"))
+            return run(cmd_bench_plan, c, k, argc - 2, argv + 2);
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
             printf("Usage: gk %s %s [OPTION]...%s\n'gk %s KIND --help' lists the options.\n",
                    c, kinds, gen ? " OUTPUT" : "", c);

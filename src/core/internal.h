@@ -39,6 +39,18 @@ gk_status gk__gpu_stream_device(void *stream, int *device);
  * memory (*device_memory 0).  CPU-only builds: always host. */
 gk_status gk__gpu_pointer_kind(const void *p, int *device_memory, int *device);
 
+/* Device memory and copies for the benchmarks (gk bench plan): plain
+ * cudaMalloc / cudaFree, a synchronous copy (to_device 1: host to device),
+ * a wait for a stream; an event pair that times a region of a stream in
+ * milliseconds.  CPU-only builds: GK_ENODEV. */
+gk_status gk__gpu_alloc(void **p, size_t bytes);
+void gk__gpu_free(void *p);
+gk_status gk__gpu_copy(void *dst, const void *src, size_t bytes, int to_device);
+gk_status gk__gpu_stream_wait(void *stream);
+typedef struct gk__gpu_span { void *start, *stop; } gk__gpu_span;
+gk_status gk__gpu_span_begin(gk__gpu_span *t, void *stream);
+gk_status gk__gpu_span_end(gk__gpu_span *t, void *stream, double *ms);
+
 /* Hand the next GPU module load of (image, complete cfg) a cubin compiled
  * ahead (copied; used once). */
 void gk__gpu_cubin_offer(const char *image, const gk_config *full, const void *cubin, size_t size);

@@ -2,6 +2,8 @@
 #include "cpu/elementwise_cpu.h"
 #include "core/elementwise.h"
 
+#include <string.h>
+
 #define CHUNK 64                 /* elements per class per chunk: 4 x 64 columns */
 
 /* One class's run: niter steps of each of its n elements, stopped when a

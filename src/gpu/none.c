@@ -58,3 +58,38 @@ gk_status gk__gpu_pointer_kind(const void *p, int *device_memory, int *device)
     *device = -1;
     return GK_OK;
 }
+
+gk_status gk__gpu_alloc(void **p, size_t bytes)
+{
+    (void)bytes;
+    *p = NULL;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+void gk__gpu_free(void *p) { (void)p; }
+
+gk_status gk__gpu_copy(void *dst, const void *src, size_t bytes, int to_device)
+{
+    (void)dst; (void)src; (void)bytes; (void)to_device;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+gk_status gk__gpu_stream_wait(void *stream)
+{
+    (void)stream;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+gk_status gk__gpu_span_begin(gk__gpu_span *t, void *stream)
+{
+    (void)stream;
+    t->start = t->stop = NULL;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+gk_status gk__gpu_span_end(gk__gpu_span *t, void *stream, double *ms)
+{
+    (void)t; (void)stream;
+    *ms = 0;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}

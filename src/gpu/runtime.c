@@ -206,3 +206,54 @@ int gk__gpu_healthy(void)
     cudaFree(p);
     return cudaGetLastError() == cudaSuccess;
 }
+
+gk_status gk__gpu_alloc(void **p, size_t bytes)
+{
+    *p = NULL;
+    GK_CUDA_TRY(cudaMalloc(p, bytes));
+    return GK_OK;
+}
+
+void gk__gpu_free(void *p)
+{
+    if (p) cudaFree(p);
+}
+
+gk_status gk__gpu_copy(void *dst, const void *src, size_t bytes, int to_device)
+{
+    GK_CUDA_TRY(cudaMemcpy(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
+    return GK_OK;
+}
+
+gk_status gk__gpu_stream_wait(void *stream)
+{
+    GK_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)stream));
+    return GK_OK;
+}
+
+gk_status gk__gpu_span_begin(gk__gpu_span *t, void *stream)
+{
+    cudaEvent_t a = NULL, b = NULL;
+    t->start = t->stop = NULL;
+    GK_CUDA_TRY(cudaEventCreate(&a));
+    t->start = a;
+    GK_CUDA_TRY(cudaEventCreate(&b));
+    t->stop = b;
+    GK_CUDA_TRY(cudaEventRecord(a, (cudaStream_t)stream));
+    return GK_OK;
+}
+
+gk_status gk__gpu_span_end(gk__gpu_span *t, void *stream, double *ms)
+{
+    float f = 0;
+    cudaError_t e = cudaEventRecord((cudaEvent_t)t->stop, (cudaStream_t)stream);
+    if (e == cudaSuccess) e = cudaEventSynchronize((cudaEvent_t)t->stop);
+    if (e == cudaSuccess) e = cudaEventElapsedTime(&f, (cudaEvent_t)t->start, (cudaEvent_t)t->stop);
+    cudaEventDestroy((cudaEvent_t)t->start);
+    cudaEventDestroy((cudaEvent_t)t->stop);
+    t->start = t->stop = NULL;
+    if (e != cudaSuccess)
+        return gk__cuda_fail(e, "timing a span of the stream");
+    *ms = f;
+    return GK_OK;
+}

@@ -245,7 +245,7 @@ static void compile_batch(tuner *T, const gk_tunable *t, gk_config *cfgs, int n,
 static void progress(tuner *T, const gk_tunable *t, int64_t size)
 {
     if (!T->o->progress) return;
-    gk_tune_progress p = { t->kernel, size, T->done, T->total, 0, gk__wtime() - T->t0, 0 };
+    gk_tune_progress p = { sizeof p, t->kernel, size, T->done, T->total, 0, gk__wtime() - T->t0, 0 };
     for (int i = 0; i < T->nm; i++)
         if (T->m[i].size == size && !strcmp(T->m[i].kernel, t->kernel) && !strcmp(T->m[i].status, "ok")
             && (p.best_ms == 0 || T->m[i].med < p.best_ms))
