@@ -1,6 +1,6 @@
 /* context-start.c - where a `gk apsp` process's start goes before its
  * compute: the hwloc topology, the CUDA driver's start, the device's
- * properties, the rest of gk_context_create, gk_apsp_prepare (primary
+ * properties, the rest of gk_context_create, gk_apsp_plan_create (primary
  * context, module, device matrix, pinned buffers) - alone, and on a thread
  * while the main thread reads an NTHU input as `gk apsp` does.
  *   context-start [INPUT]      (built by bench/context-start.sh) */
@@ -22,18 +22,24 @@ static void *start(void *arg)
     gk_context *ctx;
     int n;
     double t0 = T();
+    gk_cpu_topology_init(&topo);
     gk_cpu_topology_get(&topo);
     double t1 = T();
     gk_status s1 = gk_gpu_count(&n);
     double t2 = T();
+    gk_device_info_init(&info);
     gk_status s2 = gk_gpu_info(0, &info);
     double t3 = T();
     gk_status s3 = gk_context_create(&ctx, NULL);
     double t4 = T();
-    gk_status s4 = s3 ? s3 : gk_apsp_prepare(ctx, the_V, NULL);
+    gk_apsp_problem prob;
+    gk_apsp_plan *plan = NULL;
+    gk_apsp_problem_init(&prob, the_V);
+    gk_status s4 = s3 ? s3 : gk_apsp_plan_create(ctx, &prob, NULL, &plan);
+    gk_apsp_plan_destroy(plan);
     double t5 = T();
     printf("  thread: topology %.4f | cuInit (gk_gpu_count) %.4f | gk_gpu_info %.4f | gk_context_create "
-           "(again) %.4f | gk_apsp_prepare(V=%d) %.4f | done at %.4f s%s\n", t1 - t0, t2 - t1, t3 - t2, t4 - t3,
+           "(again) %.4f | gk_apsp_plan_create(V=%d) %.4f | done at %.4f s%s\n", t1 - t0, t2 - t1, t3 - t2, t4 - t3,
            the_V, t5 - t4, t5, s1 || s2 || s3 || s4 ? "  (an error)" : "");
     if (!s3)
         gk_context_destroy(ctx);

@@ -50,6 +50,13 @@ static inline gk_elementwise_options t_elementwise_opts(int check, const char *c
     return o;
 }
 
+/* gk_gpu_info into an initialised struct. */
+static inline gk_status t_gpu_info(int ordinal, gk_device_info *d)
+{
+    gk_device_info_init(d);
+    return gk_gpu_info(ordinal, d);
+}
+
 /* gk_apsp_run on a dense host V x V matrix. */
 static inline gk_status t_apsp_solve(gk_context *ctx, int32_t *dist, int64_t V, const gk_apsp_options *o,
                                      gk_report *rep)

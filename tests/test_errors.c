@@ -52,6 +52,7 @@ int main(void)
     st = gk_gpu_count(&n);
     ok(usable ? (st == GK_OK && n > 0) : (st == GK_ENODEV && n == 0), "gk_gpu_count agrees (%d)", n);
     gk_cpu_topology t;
+    gk_cpu_topology_init(&t);
     st = gk_cpu_topology_get(&t);
     ok(st == GK_OK && t.pus >= 1 && t.omp_max_threads >= 1, "CPU topology: %d PUs", t.pus);
     if (t.from_hwloc)

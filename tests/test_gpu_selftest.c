@@ -3,6 +3,7 @@
 #include "gk.h"
 #include "api/commands.h"
 #include "tap.h"
+#include "test_api.h"
 
 #include <string.h>
 
@@ -13,7 +14,7 @@ int main(void)
         skip_all("no CUDA device");
     no_plan();
     gk_device_info d;
-    ok(gk_gpu_info(0, &d) == GK_OK, "device 0 queried: %s", d.name);
+    ok(t_gpu_info(0, &d) == GK_OK, "device 0 queried: %s", d.name);
     ok(d.sm_count > 0 && d.cc_major >= 5 && d.total_mem > 0, "sane properties: sm_%d%d, %d SMs",
        d.cc_major, d.cc_minor, d.sm_count);
     ok(d.driver_version > 0 && d.runtime_version > 0, "driver %d, runtime %d", d.driver_version, d.runtime_version);
@@ -24,6 +25,6 @@ int main(void)
         ok(st == GK_OK && ms >= 0, "vector add of %zu floats matches the CPU (%.3f ms) %s",
            sizes[i], (double)ms, st ? gk_last_error() : "");
     }
-    ok(gk_gpu_info(1000, &d) == GK_EINVAL && strstr(gk_last_error(), "1000"), "a missing ordinal is an error");
+    ok(t_gpu_info(1000, &d) == GK_EINVAL && strstr(gk_last_error(), "1000"), "a missing ordinal is an error");
     return done_testing();
 }

@@ -34,7 +34,7 @@ int main(void)
     gk_context_options_init(&o);
     o.backend = GK_BACKEND_GPU;
     int prev;
-    if (gk_context_create(&ctx, &o) || gk_gpu_info(0, &dev) || gk__gpu_enter(0, &prev)) {
+    if (gk_context_create(&ctx, &o) || t_gpu_info(0, &dev) || gk__gpu_enter(0, &prev)) {
         printf("Bail out! GPU context: %s\n", gk_last_error());
         return 1;
     }

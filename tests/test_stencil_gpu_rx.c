@@ -177,7 +177,7 @@ int main(void)
     }
     gk_device_info dev;
     int prev;
-    if (gk_gpu_info(0, &dev) || gk__gpu_enter(0, &prev)) {
+    if (t_gpu_info(0, &dev) || gk__gpu_enter(0, &prev)) {
         printf("Bail out! GPU: %s\n", gk_last_error());
         return 1;
     }

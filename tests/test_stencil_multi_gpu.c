@@ -37,11 +37,11 @@ int main(void)
     no_plan();
     int ngpu = 0, prev;
     gk_device_info dev[2];
-    if (gk_gpu_count(&ngpu) || gk_gpu_info(0, &dev[0]) || gk__gpu_enter(0, &prev)) {
+    if (gk_gpu_count(&ngpu) || t_gpu_info(0, &dev[0]) || gk__gpu_enter(0, &prev)) {
         printf("Bail out! GPU: %s\n", gk_last_error());
         return 1;
     }
-    if (ngpu > 1 && gk_gpu_info(1, &dev[1]))
+    if (ngpu > 1 && t_gpu_info(1, &dev[1]))
         ngpu = 1;
     int nvrtc = gk_build_info_get()->has_nvrtc;
     /* "" is the embedded build; the others need NVRTC */

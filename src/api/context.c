@@ -178,7 +178,7 @@ gk_status gk_context_create(gk_context **out, const gk_context_options *given)
         gk_status gst = GK_OK;
         for (int i = 0; i < c->ngpus && !gst; i++) {
             gk_device_info_init(&c->dev[i]);
-            gst = gk_gpu_info(c->gpus[i], &c->dev[i]);
+            gst = gk__gpu_info(c->gpus[i], &c->dev[i]);
         }
         if (!gst) {
             c->backend = GK_BACKEND_GPU;

@@ -32,6 +32,10 @@ int gk__gpu_healthy(void);
  * the CPU.  ms: kernel time (events). */
 gk_status gk__gpu_selftest(int ordinal, size_t n, float *ms);
 
+/* gk_gpu_info for gk's own callers: fills the whole struct (struct_size
+ * set), whatever *info held. */
+gk_status gk__gpu_info(int ordinal, gk_device_info *info);
+
 /* The device a CUDA stream (a cudaStream_t) belongs to (-1 where the
  * runtime cannot say); GK_ECUDA for an invalid stream. */
 gk_status gk__gpu_stream_device(void *stream, int *device);

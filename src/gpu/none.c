@@ -19,6 +19,12 @@ void gk_device_info_init(gk_device_info *info)
     info->struct_size = sizeof *info;
 }
 
+gk_status gk__gpu_info(int ordinal, gk_device_info *info)
+{
+    (void)ordinal; (void)info;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
 gk_status gk_gpu_info(int ordinal, gk_device_info *info)
 {
     (void)ordinal; (void)info;

@@ -50,10 +50,18 @@ void gk_device_info_init(gk_device_info *info)
 
 gk_status gk_gpu_info(int ordinal, gk_device_info *out)
 {
-    gk_device_info whole, *info = &whole;
-    int count;
+    gk_device_info whole;
     if (!out)
         return gk__fail(GK_EINVAL, "gk_gpu_info: info is NULL");
+    gk_status st = gk__gpu_info(ordinal, &whole);
+    if (st)
+        return st;
+    return GK__STRUCT_OUT(out, whole, "gk_device_info");
+}
+
+gk_status gk__gpu_info(int ordinal, gk_device_info *info)
+{
+    int count;
     gk_status st = count_devices(&count);
     if (st) return st;
     if (ordinal < 0 || ordinal >= count)
@@ -81,7 +89,7 @@ gk_status gk_gpu_info(int ordinal, gk_device_info *out)
     if (cudaDeviceGetPCIBusId(info->pci_bus_id, (int)sizeof info->pci_bus_id, ordinal) != cudaSuccess)
         snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "unknown");
     gk__pci_local_cpus(info->pci_bus_id, info->local_cpus, sizeof info->local_cpus);
-    return GK__STRUCT_OUT(out, whole, "gk_device_info");
+    return GK_OK;
 }
 
 gk_status gk__gpu_enter(int ordinal, int *prev)

@@ -64,7 +64,7 @@ gk_status gk__gpu_selftest(int ordinal, size_t n, float *ms)
     float *check;
     int prev;
     gk_device_info dev;
-    gk_status st = gk_gpu_info(ordinal, &dev);
+    gk_status st = gk__gpu_info(ordinal, &dev);
     if (st) return st;
     if ((st = gk__xmalloc((void **)&check, n * sizeof *check, "the vadd self-test")))
         return st;

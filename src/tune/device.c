@@ -10,7 +10,7 @@ static gk_device_info worker_dev;
 
 gk_status gk__tune_set_device(int ordinal)
 {
-    gk_status st = gk_gpu_info(ordinal, &worker_dev);
+    gk_status st = gk__gpu_info(ordinal, &worker_dev);
     if (st) return st;
 #ifdef GK_HAVE_CUDA
     int prev;   /* the worker process keeps this device current for good */
