@@ -82,13 +82,13 @@ uint64_t gk__apsp_host_peak_bytes(int32_t V, int cpu, int check, int precision)
 gk_status gk__apsp_host_memory_check(const gk_apsp_plan *p, const char *name)
 {
     int cpu = p->head.ctx->backend != GK_BACKEND_GPU;
-    uint64_t need = gk__apsp_host_peak_bytes(p->V, cpu, p->check, p->precision), have = gk__phys_mem_bytes();
+    uint64_t need = gk__apsp_host_peak_bytes(p->V, cpu, p->head.check, p->precision), have = gk__phys_mem_bytes();
     if (have == 0 || need <= have)
         return GK_OK;                     /* unknown: let the allocations decide */
     char b1[32], b2[32];
     return gk__fail(GK_ENOMEM, "%s: V = %d needs %s of host memory for the distance matrix and the %s "
                     "solve's copies%s, this machine has %s", name, p->V, gk__human_bytes((double)need, b1, sizeof b1),
-                    cpu ? "CPU" : "GPU", p->check ? " and the check's" : "",
+                    cpu ? "CPU" : "GPU", p->head.check ? " and the check's" : "",
                     gk__human_bytes((double)have, b2, sizeof b2));
 }
 
@@ -102,7 +102,7 @@ gk_status gk__apsp_plan_gpu(gk_apsp_plan *p, int bits, gk_apsp_gpu **out)
     gk_status st;
     if (!*slot) {
         gk_apsp_gpu *g = NULL;
-        if ((st = gk__apsp_gpu_open_bits(&g, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), p->V, &p->cfg, bits)))
+        if ((st = gk__apsp_gpu_open_bits(&g, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), p->V, &p->head.cfg, bits)))
             return st;
         gk__apsp_gpu_set_knobs(g, (size_t)ctx->apsp_stage_bytes, !ctx->apsp_no_lookahead, !ctx->apsp_no_mp3);
         if (p->head.memory == GK_MEMORY_HOST && (st = gk__apsp_gpu_stage(g))) {
@@ -303,7 +303,7 @@ gk_status gk__apsp_exec_host(gk_apsp_plan *p, int32_t *dist, gk_report *rep, gk_
     if (bad >= 0)
         return gk__fail(GK_EINVAL, "APSP: entry (%lld, %lld) = %d is outside [0, %d]", (long long)(bad / V),
                         (long long)(bad % V), dist[bad], GK_APSP_INF);
-    if (p->check) {
+    if (p->head.check) {
         if ((st = gk__xmalloc((void **)&ref, (size_t)nn * sizeof *dist, "the check's copy of the matrix")))
             return st;
         memcpy(ref, dist, (size_t)nn * sizeof *dist);
@@ -356,44 +356,21 @@ gk_status gk_apsp_plan_create(gk_context *ctx, const gk_apsp_problem *problem, c
 {
     gk_apsp_problem prob;
     gk_apsp_options opt;
+    gk_apsp_plan *p = NULL;
     gk_status st;
-    if (!out)
-        return gk__fail(GK_EINVAL, "gk_apsp_plan_create: plan is NULL (nowhere to put it)");
-    *out = NULL;
-    if (!ctx)
-        return gk__fail(GK_EINVAL, "gk_apsp_plan_create: ctx is NULL");
-    if ((st = problem_in(problem, &prob)) || (st = options_in(options, &opt)))
+    if ((st = gk__plan_args(ctx, out, "gk_apsp_plan_create")) || (st = problem_in(problem, &prob))
+        || (st = options_in(options, &opt)))
         return st;
-    if (prob.memory == GK_MEMORY_DEVICE) {
-        if (ctx->backend != GK_BACKEND_GPU)
-            return gk__fail(GK_EINVAL, "APSP: the problem is in device memory, but the context runs on the CPU (%s)",
-                            *ctx->note ? ctx->note : "asked for");
-        if (opt.check)
-            return gk__fail(GK_EINVAL, "APSP: options.check needs host memory (the CPU recomputes the problem)");
-        if (opt.precision == 16)
-            return gk__fail(GK_EINVAL, "APSP: options.precision 16 needs host memory in this release (the 16-bit "
-                            "result is settled on the host); use 0 or 32 on device memory");
-    }
-    gk_apsp_plan *p = calloc(1, sizeof *p);
-    if (!p)
-        return gk__fail(GK_ENOMEM, "cannot allocate an APSP plan");
-    p->head.ctx = ctx;
-    p->head.memory = prob.memory;
-    p->head.kernel = "APSP";
+    if (prob.memory == GK_MEMORY_DEVICE && opt.precision == 16)
+        return gk__fail(GK_EINVAL, "APSP: options.precision 16 needs host memory in this release (the 16-bit "
+                        "result is settled on the host); use 0 or 32 on device memory");
+    if ((st = gk__plan_new(ctx, sizeof *p, "apsp", prob.memory, opt.check, opt.config, prob.n, (void **)&p)))
+        return st;
     p->V = (int32_t)prob.n;
     p->ld = prob.ld;
     p->precision = prob.memory == GK_MEMORY_DEVICE ? 32 : opt.precision;
-    p->check = opt.check != 0;
-    if (opt.config && !(p->config = strdup(opt.config))) {
-        st = gk__fail(GK_ENOMEM, "cannot copy options.config");
-        goto fail;
-    }
-    gk__ctx_report_init(ctx, &p->base);
-    p->base.memory = prob.memory;
-    if ((st = gk__ctx_config(ctx, "apsp", p->V, p->config, &p->cfg, &p->base)))
-        goto fail;
     if (ctx->backend != GK_BACKEND_GPU) {
-        snprintf(p->base.config, sizeof p->base.config, "%s", gk__apsp_cpu_kernel_name());
+        snprintf(p->head.base.config, sizeof p->head.base.config, "%s", gk__apsp_cpu_kernel_name());
         if ((st = gk__apsp_host_memory_check(p, "APSP")))
             goto fail;
         *out = p;
@@ -422,39 +399,35 @@ fail:
     return st;
 }
 
+#ifdef GK_HAVE_CUDA
+static void gpu_close(void *arg)
+{
+    gk_apsp_plan *p = arg;
+    gk__apsp_gpu_close(p->g[0]);
+    gk__apsp_gpu_close(p->g[1]);
+}
+#endif
+
 void gk_apsp_plan_destroy(gk_apsp_plan *p)
 {
     if (!p)
         return;
 #ifdef GK_HAVE_CUDA
-    if (p->g[0] || p->g[1]) {
-        int saved;
-        /* cudaFree waits for the work queued on the matrix: freed in stream order */
-        if (gk__ctx_gpu_enter(p->head.ctx, &saved) == GK_OK) {
-            gk__apsp_gpu_close(p->g[0]);
-            gk__apsp_gpu_close(p->g[1]);
-            gk__ctx_gpu_leave(saved);
-        }
-    }
+    if (p->g[0] || p->g[1])            /* cudaFree waits for the work queued on the matrices */
+        gk__ctx_gpu_call(p->head.ctx, gpu_close, p);
 #endif
-    free(p->config);
-    free(p);
+    gk__plan_free(p);
 }
 
 gk_status gk_apsp_plan_execute(gk_context *ctx, gk_apsp_plan *p, void *dist, gk_report *report)
 {
     gk_report rep;
     gk_status st;
-    if ((st = gk__plan_check(p ? &p->head : NULL, ctx, "gk_apsp_plan_execute")))
+    if ((st = gk__plan_exec_begin(p ? &p->head : NULL, ctx, "gk_apsp_plan_execute", report, &rep))
+        || (st = gk__ctx_check_pointer(ctx, p->head.memory, dist, "gk_apsp_plan_execute: dist")))
         return st;
-    if (report && (st = GK__STRUCT_OUT(report, p->base, "gk_report")))
-        return st;
-    if ((st = gk__ctx_check_pointer(ctx, p->head.memory, dist, "gk_apsp_plan_execute: dist")))
-        return st;
-    rep = p->base;
     st = p->head.memory == GK_MEMORY_DEVICE ? exec_device(p, dist, &rep) : gk__apsp_exec_host(p, dist, &rep, NULL);
-    if (report)
-        GK__STRUCT_OUT(report, rep, "gk_report");
+    gk__plan_exec_end(report, &rep);
     return st;
 }
 
@@ -463,14 +436,8 @@ gk_status gk_apsp_run(gk_context *ctx, const gk_apsp_problem *problem, void *dis
 {
     gk_apsp_plan *p = NULL;
     gk_status st;
-    if (report) {
-        gk_report probe;
-        gk_report_init(&probe);
-        if (ctx)
-            gk__ctx_report_init(ctx, &probe);
-        if ((st = GK__STRUCT_OUT(report, probe, "gk_report")))
-            return st;
-    }
+    if ((st = gk__run_report_begin(ctx, report)))
+        return st;
     if ((st = gk_apsp_plan_create(ctx, problem, options, &p)))
         return st;
     st = gk_apsp_plan_execute(ctx, p, dist, report);

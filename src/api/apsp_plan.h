@@ -12,14 +12,10 @@
 #endif
 
 struct gk_apsp_plan {
-    gk__plan_head head;
+    gk__plan_head head;            /* first: the context, memory, check, configuration, base report */
     int32_t V;
     int64_t ld;
     int precision;                 /* as asked: 0 (auto), 16, 32 */
-    int check;
-    char *config;                  /* the caller's options->config, copied (NULL: the tuned choice) */
-    gk_config cfg;                 /* the complete GPU configuration */
-    gk_report base;                /* what every report of the plan starts with */
 #ifdef GK_HAVE_CUDA
     void *g[2];                    /* gk_apsp_gpu: [0] 16-bit lanes, [1] int32; what the problem
                                       needs opened at create, the other on first need */

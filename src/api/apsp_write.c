@@ -62,8 +62,8 @@ gk_status gk__apsp_run_write(gk_context *ctx, gk_apsp_plan *plan, int32_t *dist,
     sk.path = path;
     sk.format = format;
     sk.V = plan->V;
-    sk.no_stream = plan->check;   /* the output only once the check passed */
-    *rep = plan->base;
+    sk.no_stream = plan->head.check;   /* the output only once the check passed */
+    *rep = plan->head.base;
     st = gk__apsp_exec_host(plan, dist, rep, &sk);
     wr->scan = sk.scan;
     sink_report(&sk, wr);
@@ -166,9 +166,9 @@ gk_status gk__apsp_graph_run_write(gk_context *ctx, gk_apsp_plan *p, gk__apsp_gr
         return gk__fail(GK_EINVAL, "gk__apsp_graph_run_write: no graph");
     if ((st = check_plan(ctx, p, gr->V, "gk__apsp_graph_run_write")) || (st = check_output(path, format)))
         return st;
-    *rep = p->base;
+    *rep = p->head.base;
     const int prec = p->precision;
-    int device = ctx->backend == GK_BACKEND_GPU && gr->edges && !p->check
+    int device = ctx->backend == GK_BACKEND_GPU && gr->edges && !p->head.check
                  && (prec == 16 || prec == 32 || (prec == 0 && gr->max_arc < GK_APSP16_CAP));
 #ifndef GK_HAVE_CUDA
     device = 0;

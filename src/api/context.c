@@ -243,18 +243,6 @@ gk_status gk_context_set_stream(gk_context *c, void *stream)
     return GK_OK;
 }
 
-gk_status gk__plan_check(const gk__plan_head *plan, const gk_context *ctx, const char *fn)
-{
-    if (!ctx)
-        return gk__fail(GK_EINVAL, "%s: ctx is NULL", fn);
-    if (!plan)
-        return gk__fail(GK_EINVAL, "%s: plan is NULL", fn);
-    if (plan->ctx != ctx)
-        return gk__fail(GK_EINVAL, "%s: the %s plan was made with another context (%p, not ctx %p)", fn,
-                        plan->kernel, (void *)plan->ctx, (const void *)ctx);
-    return GK_OK;
-}
-
 gk_status gk__ctx_check_pointer(const gk_context *c, gk_memory memory, const void *p, const char *what)
 {
     if (!p)

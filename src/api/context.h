@@ -32,16 +32,50 @@ static inline void *gk__ctx_stream(const gk_context *ctx)
     return ctx->user_stream ? ctx->user_stream : ctx->own_stream;
 }
 
-/* The plans' common header (every gk_<kernel>_plan begins with it): the
- * context it belongs to and where its problem's data lives. */
+/* The plans' common part (every gk_<kernel>_plan begins with it; plan.c):
+ * the context it belongs to, where its problem's data lives, the check, the
+ * caller's configuration text (copied), the complete configuration and the
+ * report every execution starts from. */
 typedef struct gk__plan_head {
     gk_context *ctx;
     gk_memory memory;
-    const char *kernel;              /* "apsp", ... (messages) */
+    const char *kernel;              /* "apsp", ... (messages, configurations) */
+    int check;
+    char *config;                    /* options->config, copied (NULL: the tuned choice) */
+    gk_config cfg;                   /* complete (GPU) */
+    gk_report base;
 } gk__plan_head;
+
+/* The first rule of every plan_create: somewhere to put the plan (*out is
+ * NULL from here on), and a context.  fn names the call. */
+gk_status gk__plan_args(gk_context *ctx, void *out, const char *fn);
+
+/* A new plan of `bytes` (its struct, head first, zeroed) for a problem in
+ * `memory` of the given size class: device memory needs a GPU context and
+ * refuses the check; the configuration is chosen (or the caller's checked)
+ * into head->cfg and head->base.  *out is the plan, or NULL on failure. */
+gk_status gk__plan_new(gk_context *ctx, size_t bytes, const char *kernel, gk_memory memory, int check,
+                       const char *config, int64_t size_class, void **out);
+/* Free what gk__plan_new made (the plan's own resources first). */
+void gk__plan_free(void *plan);
 
 /* GK_EINVAL unless plan belongs to ctx (both named in the message). */
 gk_status gk__plan_check(const gk__plan_head *plan, const gk_context *ctx, const char *fn);
+
+/* The start of an execution: the plan is ctx's, the caller's report (may
+ * be NULL) has a valid struct_size, and *rep starts from the plan's base. */
+gk_status gk__plan_exec_begin(const gk__plan_head *plan, gk_context *ctx, const char *fn, gk_report *report,
+                              gk_report *rep);
+/* The end: *rep into the caller's report (when there is one). */
+void gk__plan_exec_end(gk_report *report, const gk_report *rep);
+
+/* gk_<kernel>_run's first step: the caller's report (may be NULL) has a
+ * valid struct_size, and holds the context's backend fields should the job
+ * fail before it runs. */
+gk_status gk__run_report_begin(gk_context *ctx, gk_report *report);
+
+/* Enter the context's GPU, run f(arg) and leave (plans' destroy). */
+void gk__ctx_gpu_call(gk_context *ctx, void (*f)(void *), void *arg);
 
 /* A data pointer's kind against the memory a problem says it lives in:
  * GK_EINVAL naming `what` (the argument) when p is NULL, when device

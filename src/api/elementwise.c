@@ -15,12 +15,8 @@
 #include <string.h>
 
 struct gk_elementwise_plan {
-    gk__plan_head head;
+    gk__plan_head head;          /* first: the context, memory, check, configuration, base report */
     int64_t dimx, dimy, ld;
-    int check;
-    char *config;                /* options->config, copied */
-    gk_config cfg;               /* complete (GPU) */
-    gk_report base;              /* what every report of the plan starts with */
 #ifdef GK_HAVE_CUDA
     gk_elementwise_gpu *gpu;
 #endif
@@ -91,58 +87,34 @@ gk_status gk_elementwise_plan_create(gk_context *ctx, const gk_elementwise_probl
 {
     gk_elementwise_problem prob;
     gk_elementwise_options opt;
+    gk_elementwise_plan *p = NULL;
     gk_status st;
-    if (!out)
-        return gk__fail(GK_EINVAL, "gk_elementwise_plan_create: plan is NULL (nowhere to put it)");
-    *out = NULL;
-    if (!ctx)
-        return gk__fail(GK_EINVAL, "gk_elementwise_plan_create: ctx is NULL");
-    if ((st = problem_in(problem, &prob)))
+    if ((st = gk__plan_args(ctx, out, "gk_elementwise_plan_create")) || (st = problem_in(problem, &prob)))
         return st;
     gk_elementwise_options_init(&opt);
     if (options && (st = GK__STRUCT_IN(opt, options, "gk_elementwise_options")))
         return st;
-    if (prob.memory == GK_MEMORY_DEVICE) {
-        if (ctx->backend != GK_BACKEND_GPU)
-            return gk__fail(GK_EINVAL, "elementwise: the matrix is in device memory, but the context runs on the CPU "
-                            "(%s)", *ctx->note ? ctx->note : "asked for");
-        if (opt.check)
-            return gk__fail(GK_EINVAL, "elementwise: options.check needs host memory");
-    }
-    gk_elementwise_plan *p = calloc(1, sizeof *p);
-    if (!p)
-        return gk__fail(GK_ENOMEM, "cannot allocate an elementwise plan");
-    p->head.ctx = ctx;
-    p->head.memory = prob.memory;
-    p->head.kernel = "elementwise";
+    if ((st = gk__plan_new(ctx, sizeof *p, "elementwise", prob.memory, opt.check, opt.config,
+                           prob.dimx > prob.dimy ? prob.dimx : prob.dimy, (void **)&p)))
+        return st;
     p->dimx = prob.dimx; p->dimy = prob.dimy; p->ld = prob.ld;
-    p->check = opt.check != 0;
-    if (opt.config && !(p->config = strdup(opt.config))) {
-        st = gk__fail(GK_ENOMEM, "cannot copy options.config");
-        goto fail;
-    }
-    gk__ctx_report_init(ctx, &p->base);
-    p->base.memory = prob.memory;
-    if ((st = gk__ctx_config(ctx, "elementwise", p->dimx > p->dimy ? p->dimx : p->dimy, p->config, &p->cfg,
-                             &p->base)))
-        goto fail;
     /* the caller's matrix, and with the check: the input's copy and a scratch matrix */
     uint64_t bytes = (uint64_t)p->dimx * (uint64_t)p->dimy * sizeof(float);
     char what[96];
     snprintf(what, sizeof what, "elementwise matrix %lldx%lld%s", (long long)p->dimx, (long long)p->dimy,
-             p->check ? " with the check" : "");
-    if (prob.memory == GK_MEMORY_HOST && (st = gk__host_memory_check(bytes * (p->check ? 3 : 1), what)))
+             p->head.check ? " with the check" : "");
+    if (prob.memory == GK_MEMORY_HOST && (st = gk__host_memory_check(bytes * (p->head.check ? 3 : 1), what)))
         goto fail;
     if (ctx->backend != GK_BACKEND_GPU) {
         /* the CPU kernel, for --verbose (as the other commands say theirs) */
-        snprintf(p->base.config, sizeof p->base.config, "OpenMP rows, omp simd runs of 64 columns per class");
+        snprintf(p->head.base.config, sizeof p->head.base.config, "OpenMP rows, omp simd runs of 64 columns per class");
     } else {
 #ifdef GK_HAVE_CUDA
         int saved;
         if ((st = gk__ctx_gpu_enter(ctx, &saved)))
             goto fail;
         st = gk__elementwise_gpu_open(&p->gpu, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), p->dimx, p->dimy,
-                                      &p->cfg);
+                                      &p->head.cfg);
         gk__ctx_gpu_leave(saved);
         if (st)
             goto fail;
@@ -158,21 +130,19 @@ fail:
     return st;
 }
 
+#ifdef GK_HAVE_CUDA
+static void gpu_close(void *g) { gk__elementwise_gpu_close(g); }
+#endif
+
 void gk_elementwise_plan_destroy(gk_elementwise_plan *p)
 {
     if (!p)
         return;
 #ifdef GK_HAVE_CUDA
-    if (p->gpu) {
-        int saved;
-        if (gk__ctx_gpu_enter(p->head.ctx, &saved) == GK_OK) {
-            gk__elementwise_gpu_close(p->gpu);
-            gk__ctx_gpu_leave(saved);
-        }
-    }
+    if (p->gpu)
+        gk__ctx_gpu_call(p->head.ctx, gpu_close, p->gpu);
 #endif
-    free(p->config);
-    free(p);
+    gk__plan_free(p);
 }
 
 static gk_status exec_host(gk_elementwise_plan *p, float *a, int niter, gk_report *rep)
@@ -182,7 +152,7 @@ static gk_status exec_host(gk_elementwise_plan *p, float *a, int niter, gk_repor
     const int64_t dimx = p->dimx, dimy = p->dimy;
     uint64_t n = (uint64_t)dimx * (uint64_t)dimy, bytes = n * sizeof(float);
     float *in = NULL;
-    if (p->check) {
+    if (p->head.check) {
         if ((st = gk__xmalloc((void **)&in, (size_t)bytes * 2, "the check's copies of the matrix")))
             return st;
         memcpy(in, a, (size_t)bytes);
@@ -236,15 +206,12 @@ gk_status gk_elementwise_plan_execute(gk_context *ctx, gk_elementwise_plan *p, v
 {
     gk_report rep;
     gk_status st;
-    if ((st = gk__plan_check(p ? &p->head : NULL, ctx, "gk_elementwise_plan_execute")))
-        return st;
-    if (report && (st = GK__STRUCT_OUT(report, p->base, "gk_report")))
+    if ((st = gk__plan_exec_begin(p ? &p->head : NULL, ctx, "gk_elementwise_plan_execute", report, &rep)))
         return st;
     if ((st = gk_elementwise_check_size(p->dimx, p->dimy, niter)))
         return st;
     if ((st = gk__ctx_check_pointer(ctx, p->head.memory, a, "gk_elementwise_plan_execute: a")))
         return st;
-    rep = p->base;
     if (p->head.memory == GK_MEMORY_HOST) {
         st = exec_host(p, a, (int)niter, &rep);
     } else {
@@ -259,8 +226,7 @@ gk_status gk_elementwise_plan_execute(gk_context *ctx, gk_elementwise_plan *p, v
         st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
 #endif
     }
-    if (report)
-        GK__STRUCT_OUT(report, rep, "gk_report");
+    gk__plan_exec_end(report, &rep);
     return st;
 }
 
@@ -269,14 +235,8 @@ gk_status gk_elementwise_run(gk_context *ctx, const gk_elementwise_problem *prob
 {
     gk_elementwise_plan *p = NULL;
     gk_status st;
-    if (report) {
-        gk_report probe;
-        gk_report_init(&probe);
-        if (ctx)
-            gk__ctx_report_init(ctx, &probe);
-        if ((st = GK__STRUCT_OUT(report, probe, "gk_report")))
-            return st;
-    }
+    if ((st = gk__run_report_begin(ctx, report)))
+        return st;
     if ((st = gk_elementwise_check_size(problem ? problem->dimx : 1, problem ? problem->dimy : 1, niter)))
         return st;
     if ((st = gk_elementwise_plan_create(ctx, problem, options, &p)))

@@ -16,13 +16,9 @@
 #include <string.h>
 
 struct gk_gemm_plan {
-    gk__plan_head head;
+    gk__plan_head head;          /* first: the context, memory, check, configuration, base report */
     int m, n, k;
     int64_t lda, ldb, ldc;
-    int check;
-    char *config;                /* options->config, copied */
-    gk_config cfg;               /* complete (GPU) */
-    gk_report base;              /* what every report of the plan starts with */
 #ifdef GK_HAVE_CUDA
     gk_gemm_gpu *gpu;
 #endif
@@ -106,59 +102,36 @@ gk_status gk_gemm_plan_create(gk_context *ctx, const gk_gemm_problem *problem, c
 {
     gk_gemm_problem prob;
     gk_gemm_options opt;
+    gk_gemm_plan *p = NULL;
     gk_status st;
-    if (!out)
-        return gk__fail(GK_EINVAL, "gk_gemm_plan_create: plan is NULL (nowhere to put it)");
-    *out = NULL;
-    if (!ctx)
-        return gk__fail(GK_EINVAL, "gk_gemm_plan_create: ctx is NULL");
-    if ((st = problem_in(problem, &prob)))
+    if ((st = gk__plan_args(ctx, out, "gk_gemm_plan_create")) || (st = problem_in(problem, &prob)))
         return st;
     gk_gemm_options_init(&opt);
     if (options && (st = GK__STRUCT_IN(opt, options, "gk_gemm_options")))
         return st;
-    if (prob.memory == GK_MEMORY_DEVICE) {
-        if (ctx->backend != GK_BACKEND_GPU)
-            return gk__fail(GK_EINVAL, "gemm: the matrices are in device memory, but the context runs on the CPU (%s)",
-                            *ctx->note ? ctx->note : "asked for");
-        if (opt.check)
-            return gk__fail(GK_EINVAL, "gemm: options.check needs host memory (the CPU recomputes the product)");
-    }
-    gk_gemm_plan *p = calloc(1, sizeof *p);
-    if (!p)
-        return gk__fail(GK_ENOMEM, "cannot allocate a gemm plan");
-    p->head.ctx = ctx;
-    p->head.memory = prob.memory;
-    p->head.kernel = "gemm";
+    if ((st = gk__plan_new(ctx, sizeof *p, "gemm", prob.memory, opt.check, opt.config,
+                           max3(prob.m, prob.n, prob.k), (void **)&p)))
+        return st;
     p->m = (int)prob.m; p->n = (int)prob.n; p->k = (int)prob.k;
     p->lda = prob.lda; p->ldb = prob.ldb; p->ldc = prob.ldc;
-    p->check = opt.check != 0;
-    if (opt.config && !(p->config = strdup(opt.config))) {
-        st = gk__fail(GK_ENOMEM, "cannot copy options.config");
-        goto fail;
-    }
-    gk__ctx_report_init(ctx, &p->base);
-    p->base.memory = prob.memory;
-    if ((st = gk__ctx_config(ctx, "gemm", max3(p->m, p->n, p->k), p->config, &p->cfg, &p->base)))
-        goto fail;
     int cpu = ctx->backend != GK_BACKEND_GPU;
     uint64_t nc = (uint64_t)p->m * (uint64_t)p->n;
     /* the check: the reference and |A||B| as doubles; on the GPU also the
      * CPU backend's |A|, |B| and product */
-    uint64_t need = p->check ? nc * 16 + (cpu ? 0 : ((uint64_t)p->m * p->k + (uint64_t)p->k * p->n + nc) * 4) : 0;
+    uint64_t need = p->head.check ? nc * 16 + (cpu ? 0 : ((uint64_t)p->m * p->k + (uint64_t)p->k * p->n + nc) * 4) : 0;
     char what[128];
     snprintf(what, sizeof what, "gemm %dx%dx%d with the check", p->m, p->n, p->k);
     if (need && (st = gk__host_memory_check(need, what)))
         goto fail;
     if (cpu) {
         /* the CPU kernel that runs, for --verbose (as apsp and stencil say it) */
-        gk__gemm_cpu_describe(gk__gemm_cpu_isa(-2), p->base.config, sizeof p->base.config);
+        gk__gemm_cpu_describe(gk__gemm_cpu_isa(-2), p->head.base.config, sizeof p->head.base.config);
     } else {
 #ifdef GK_HAVE_CUDA
         int saved;
         if ((st = gk__ctx_gpu_enter(ctx, &saved)))
             goto fail;
-        st = gk__gemm_gpu_open(&p->gpu, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), p->m, p->n, p->k, &p->cfg);
+        st = gk__gemm_gpu_open(&p->gpu, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), p->m, p->n, p->k, &p->head.cfg);
         gk__ctx_gpu_leave(saved);
         if (st)
             goto fail;
@@ -174,21 +147,19 @@ fail:
     return st;
 }
 
+#ifdef GK_HAVE_CUDA
+static void gpu_close(void *g) { gk__gemm_gpu_close(g); }
+#endif
+
 void gk_gemm_plan_destroy(gk_gemm_plan *p)
 {
     if (!p)
         return;
 #ifdef GK_HAVE_CUDA
-    if (p->gpu) {
-        int saved;
-        if (gk__ctx_gpu_enter(p->head.ctx, &saved) == GK_OK) {
-            gk__gemm_gpu_close(p->gpu);
-            gk__ctx_gpu_leave(saved);
-        }
-    }
+    if (p->gpu)
+        gk__ctx_gpu_call(p->head.ctx, gpu_close, p->gpu);
 #endif
-    free(p->config);
-    free(p);
+    gk__plan_free(p);
 }
 
 static gk_status exec_host(gk_gemm_plan *p, const float *a, const float *b, float *c, gk_report *rep)
@@ -198,7 +169,7 @@ static gk_status exec_host(gk_gemm_plan *p, const float *a, const float *b, floa
     const int m = p->m, n = p->n, k = p->k, cpu = !p->gpu;
     uint64_t nc = (uint64_t)m * (uint64_t)n;
     double *ref = NULL;
-    if (p->check && (st = gk__xmalloc((void **)&ref, (size_t)nc * 16, "the check's reference")))
+    if (p->head.check && (st = gk__xmalloc((void **)&ref, (size_t)nc * 16, "the check's reference")))
         return st;
     int threads = gk__ctx_threads_enter(ctx);
     if (!cpu) {
@@ -248,15 +219,12 @@ gk_status gk_gemm_plan_execute(gk_context *ctx, gk_gemm_plan *p, const void *a, 
 {
     gk_report rep;
     gk_status st;
-    if ((st = gk__plan_check(p ? &p->head : NULL, ctx, "gk_gemm_plan_execute")))
-        return st;
-    if (report && (st = GK__STRUCT_OUT(report, p->base, "gk_report")))
+    if ((st = gk__plan_exec_begin(p ? &p->head : NULL, ctx, "gk_gemm_plan_execute", report, &rep)))
         return st;
     if ((st = gk__ctx_check_pointer(ctx, p->head.memory, a, "gk_gemm_plan_execute: a"))
         || (st = gk__ctx_check_pointer(ctx, p->head.memory, b, "gk_gemm_plan_execute: b"))
         || (st = gk__ctx_check_pointer(ctx, p->head.memory, c, "gk_gemm_plan_execute: c")))
         return st;
-    rep = p->base;
     if (p->head.memory == GK_MEMORY_HOST) {
         st = exec_host(p, a, b, c, &rep);
     } else {
@@ -271,8 +239,7 @@ gk_status gk_gemm_plan_execute(gk_context *ctx, gk_gemm_plan *p, const void *a, 
         st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
 #endif
     }
-    if (report)
-        GK__STRUCT_OUT(report, rep, "gk_report");
+    gk__plan_exec_end(report, &rep);
     return st;
 }
 
@@ -281,14 +248,8 @@ gk_status gk_gemm_run(gk_context *ctx, const gk_gemm_problem *problem, const voi
 {
     gk_gemm_plan *p = NULL;
     gk_status st;
-    if (report) {
-        gk_report probe;
-        gk_report_init(&probe);
-        if (ctx)
-            gk__ctx_report_init(ctx, &probe);
-        if ((st = GK__STRUCT_OUT(report, probe, "gk_report")))
-            return st;
-    }
+    if ((st = gk__run_report_begin(ctx, report)))
+        return st;
     if ((st = gk_gemm_plan_create(ctx, problem, options, &p)))
         return st;
     st = gk_gemm_plan_execute(ctx, p, a, b, c, report);

@@ -16,14 +16,10 @@
 #include <string.h>
 
 struct gk_stencil_plan {
-    gk__plan_head head;
+    gk__plan_head head;          /* first: the context, memory, check, configuration, base report */
     int nx, ny, nz;
     int64_t pitch_y, pitch_z;
     double coeffs[GK_STENCIL_NCOEFFS];
-    int check;
-    char *config;                /* options->config, copied */
-    gk_config cfg;               /* complete (GPU) */
-    gk_report base;              /* what every report of the plan starts with */
     gk_stencil_cpu *cpu;         /* the CPU backend's padded buffers */
 #ifdef GK_HAVE_CUDA
     gk_stencil_gpu *gpu;         /* the GPU's */
@@ -99,53 +95,32 @@ gk_status gk_stencil_plan_create(gk_context *ctx, const gk_stencil_problem *prob
     gk_stencil_problem prob;
     gk_stencil_options opt;
     gk_status st;
-    if (!out)
-        return gk__fail(GK_EINVAL, "gk_stencil_plan_create: plan is NULL (nowhere to put it)");
-    *out = NULL;
-    if (!ctx)
-        return gk__fail(GK_EINVAL, "gk_stencil_plan_create: ctx is NULL");
-    if ((st = problem_in(problem, &prob)) || (st = options_in(options, &opt)))
+    if ((st = gk__plan_args(ctx, out, "gk_stencil_plan_create")) || (st = problem_in(problem, &prob))
+        || (st = options_in(options, &opt)))
         return st;
-    if (prob.memory == GK_MEMORY_DEVICE) {
-        if (ctx->backend != GK_BACKEND_GPU)
-            return gk__fail(GK_EINVAL, "stencil: the grid is in device memory, but the context runs on the CPU (%s)",
-                            *ctx->note ? ctx->note : "asked for");
-        if (opt.check)
-            return gk__fail(GK_EINVAL, "stencil: options.check needs host memory (the CPU recomputes the grid)");
-    }
-    gk_stencil_plan *p = calloc(1, sizeof *p);
-    if (!p)
-        return gk__fail(GK_ENOMEM, "cannot allocate a stencil plan");
-    p->head.ctx = ctx;
-    p->head.memory = prob.memory;
-    p->head.kernel = "stencil";
+    gk_stencil_plan *p = NULL;
+    if ((st = gk__plan_new(ctx, sizeof *p, "stencil", prob.memory, opt.check, opt.config,
+                           max3(prob.nx, prob.ny, prob.nz), (void **)&p)))
+        return st;
     p->nx = (int)prob.nx; p->ny = (int)prob.ny; p->nz = (int)prob.nz;
     p->pitch_y = prob.pitch_y;
     p->pitch_z = prob.pitch_z;
     memcpy(p->coeffs, prob.coeffs ? prob.coeffs : gk_stencil_default_coeffs, sizeof p->coeffs);
-    p->check = opt.check != 0;
-    if (opt.config && !(p->config = strdup(opt.config))) {
-        st = gk__fail(GK_ENOMEM, "cannot copy options.config");
-        goto fail;
-    }
-    gk__ctx_report_init(ctx, &p->base);
-    p->base.memory = prob.memory;
-    if ((st = gk__ctx_config(ctx, "stencil", max3(prob.nx, prob.ny, prob.nz), p->config, &p->cfg, &p->base)))
-        goto fail;
     /* Host memory beyond the caller's grid: the CPU backend's padded buffers
      * (a CPU run, or the check's rerun) and the check's copy. */
     int cpu = ctx->backend != GK_BACKEND_GPU;
     if (prob.memory == GK_MEMORY_HOST) {
         uint64_t gbytes = (uint64_t)prob.nx * (uint64_t)prob.ny * (uint64_t)prob.nz * sizeof(double);
-        uint64_t need = gbytes + (cpu || p->check ? gk__stencil_cpu_bytes(p->nx, p->ny, p->nz) : 0)
-                        + (p->check ? gbytes : 0);
+        uint64_t need = gbytes + (cpu || p->head.check ? gk__stencil_cpu_bytes(p->nx, p->ny, p->nz) : 0)
+                        + (p->head.check ? gbytes : 0);
         char what[96];
-        snprintf(what, sizeof what, "stencil grid %dx%dx%d%s", p->nx, p->ny, p->nz, p->check ? " with the check" : "");
+        snprintf(what, sizeof what, "stencil grid %dx%dx%d%s", p->nx, p->ny, p->nz,
+                 p->head.check ? " with the check" : "");
         if ((st = gk__host_memory_check(need, what)))
             goto fail;
     }
     if (cpu) {
-        snprintf(p->base.config, sizeof p->base.config, "%s rows, %d steps per pass",
+        snprintf(p->head.base.config, sizeof p->head.base.config, "%s rows, %d steps per pass",
                  gk__stencil_cpu_isa_name(gk__stencil_cpu_isa(-2)), GK_STENCIL_CPU_T);
         if ((st = gk__stencil_cpu_open(&p->cpu, p->nx, p->ny, p->nz, p->coeffs)))
             goto fail;
@@ -155,7 +130,7 @@ gk_status gk_stencil_plan_create(gk_context *ctx, const gk_stencil_problem *prob
         if ((st = gk__ctx_gpu_enter(ctx, &saved)))
             goto fail;
         st = gk__stencil_gpu_open(&p->gpu, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), p->nx, p->ny, p->nz,
-                                  p->coeffs, &p->cfg);
+                                  p->coeffs, &p->head.cfg);
         gk__ctx_gpu_leave(saved);
         if (st)
             goto fail;
@@ -171,22 +146,20 @@ fail:
     return st;
 }
 
+#ifdef GK_HAVE_CUDA
+static void gpu_close(void *g) { gk__stencil_gpu_close(g); }
+#endif
+
 void gk_stencil_plan_destroy(gk_stencil_plan *p)
 {
     if (!p)
         return;
 #ifdef GK_HAVE_CUDA
-    if (p->gpu) {
-        int saved;
-        if (gk__ctx_gpu_enter(p->head.ctx, &saved) == GK_OK) {
-            gk__stencil_gpu_close(p->gpu);
-            gk__ctx_gpu_leave(saved);
-        }
-    }
+    if (p->gpu)
+        gk__ctx_gpu_call(p->head.ctx, gpu_close, p->gpu);
 #endif
     gk__stencil_cpu_close(p->cpu);
-    free(p->config);
-    free(p);
+    gk__plan_free(p);
 }
 
 /* Host memory: the grid through the backend, timed by phase. */
@@ -196,7 +169,7 @@ static gk_status exec_host(gk_stencil_plan *p, double *grid, int steps, gk_repor
     gk_status st = GK_OK;
     uint64_t npts = (uint64_t)p->nx * (uint64_t)p->ny * (uint64_t)p->nz;
     double *ref = NULL, init_scale = 0;
-    if (p->check) {
+    if (p->head.check) {
         if ((st = gk__xmalloc((void **)&ref, (size_t)npts * sizeof(double), "the check's copy of the grid")))
             return st;
         memcpy(ref, grid, (size_t)npts * sizeof(double));
@@ -254,15 +227,10 @@ gk_status gk_stencil_plan_execute(gk_context *ctx, gk_stencil_plan *p, void *gri
 {
     gk_report rep;
     gk_status st;
-    if ((st = gk__plan_check(p ? &p->head : NULL, ctx, "gk_stencil_plan_execute")))
+    if ((st = gk__plan_exec_begin(p ? &p->head : NULL, ctx, "gk_stencil_plan_execute", report, &rep))
+        || (st = gk_stencil_check_size(p->nx, p->ny, p->nz, steps))
+        || (st = gk__ctx_check_pointer(ctx, p->head.memory, grid, "gk_stencil_plan_execute: grid")))
         return st;
-    if (report && (st = GK__STRUCT_OUT(report, p->base, "gk_report")))
-        return st;
-    if ((st = gk_stencil_check_size(p->nx, p->ny, p->nz, steps)))
-        return st;
-    if ((st = gk__ctx_check_pointer(ctx, p->head.memory, grid, "gk_stencil_plan_execute: grid")))
-        return st;
-    rep = p->base;
     if (p->head.memory == GK_MEMORY_HOST) {
         st = exec_host(p, grid, (int)steps, &rep);
     } else {
@@ -279,8 +247,7 @@ gk_status gk_stencil_plan_execute(gk_context *ctx, gk_stencil_plan *p, void *gri
         st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
 #endif
     }
-    if (report)
-        GK__STRUCT_OUT(report, rep, "gk_report");
+    gk__plan_exec_end(report, &rep);
     return st;
 }
 
@@ -289,14 +256,8 @@ gk_status gk_stencil_run(gk_context *ctx, const gk_stencil_problem *problem, voi
 {
     gk_stencil_plan *p = NULL;
     gk_status st;
-    if (report) {
-        gk_report probe;
-        gk_report_init(&probe);
-        if (ctx)
-            gk__ctx_report_init(ctx, &probe);
-        if ((st = GK__STRUCT_OUT(report, probe, "gk_report")))
-            return st;
-    }
+    if ((st = gk__run_report_begin(ctx, report)))
+        return st;
     if ((st = gk_stencil_check_size(problem ? problem->nx : 1, problem ? problem->ny : 1, problem ? problem->nz : 1,
                                     steps)))
         return st;
