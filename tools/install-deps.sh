@@ -15,6 +15,7 @@ pkg-config --exists hwloc 2>/dev/null || need="$need libhwloc-dev"
 have python3 || need="$need python3"
 have mpicc || need="$need libopenmpi-dev"       # gk under mpirun (and its tests)
 have mpirun || need="$need openmpi-bin"
+have groff || need="$need groff-base"          # tests/test_man3.sh formats the man pages
 # the Python module's tests (numpy; scipy to compare with): Debian's packages
 deb_has() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
 if have dpkg-query; then
