@@ -57,7 +57,7 @@ int main(void)
             gk_matrix_random(b, k, n, 400 + s);
             t_gemm_ref(a, b, m, n, k, ref, ab);
             gk_gemm_gpu *g;
-            gk_status st = gk__gemm_gpu_open(&g, &dev, NULL, m, n, k, &cfg);
+            gk_status st = gk__gemm_gpu_open(&g, &dev, NULL, m, n, k, &cfg, 1);
             if (ok(st == GK_OK, "open %dx%dx%d '%s'", m, n, k, cfgs[ci])) {
                 /* the baselines once (with the default configuration), the tuned kernel always */
                 for (int which = ci == 0 ? GK_GEMM_NAIVE : GK_GEMM_TUNED; which <= GK_GEMM_TUNED; which++) {
@@ -101,7 +101,7 @@ int main(void)
         gk__config_clear(&cfg);
         gk__config_parse("TM=6", &cfg);
         gk_gemm_gpu *g = NULL;
-        ok(gk__gemm_gpu_open(&g, &dev, NULL, 8, 8, 8, &cfg) == GK_EINVAL && !g, "TM=6 refused at open: %s",
+        ok(gk__gemm_gpu_open(&g, &dev, NULL, 8, 8, 8, &cfg, 1) == GK_EINVAL && !g, "TM=6 refused at open: %s",
            gk_last_error());
     }
     gk__gpu_leave(prev);

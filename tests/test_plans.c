@@ -170,6 +170,13 @@ static void apsp_plans(gk_context *ctx, gk_context *other)
            && rep.memory == GK_MEMORY_HOST && rep.compute >= 0,
            "APSP plan, execution %d of 3 on a new matrix == the naive loop", r + 1);
     }
+    /* entries outside [0, INF]: refused, naming the first in row-major order */
+    apsp_random(d, V, V);
+    d[5 * V + 7] = -1;
+    d[40 * V + 2] = GK_APSP_INF + 1;
+    d[69 * V + 69] = -3;
+    ok(gk_apsp_plan_execute(ctx, plan, d, NULL) == GK_EINVAL && strstr(gk_last_error(), "entry (5, 7) = -1"),
+       "entries outside [0, INF]: the first named: %s", gk_last_error());
     ok(gk_apsp_plan_execute(other, plan, d, NULL) == GK_EINVAL && strstr(gk_last_error(), "another context"),
        "a plan used with another context: %s", gk_last_error());
     ok(gk_apsp_plan_execute(ctx, plan, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "dist is NULL"),

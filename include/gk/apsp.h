@@ -71,9 +71,10 @@ GK_API void gk_apsp_options_init(gk_apsp_options *o);
  * Every entry of the V x V matrix must be in [0, GK_APSP_INF] (what
  * gk_apsp_read_format makes; host memory: checked, GK_EINVAL naming the
  * first entry outside).  The same as gk_apsp_plan_create,
- * gk_apsp_plan_execute, gk_apsp_plan_destroy.  On device memory it returns
- * once the work is enqueued on the context's stream (and the plan's memory
- * is freed in stream order). */
+ * gk_apsp_plan_execute, gk_apsp_plan_destroy.  On device memory the work
+ * runs on the context's stream and the call returns when it has finished
+ * (freeing the plan's device memory waits for it): keep a plan for calls
+ * that enqueue and return. */
 GK_API gk_status gk_apsp_run(gk_context *ctx, const gk_apsp_problem *problem, void *dist,
                              const gk_apsp_options *options, gk_report *report);
 
@@ -98,8 +99,8 @@ GK_API gk_status gk_apsp_plan_create(gk_context *ctx, const gk_apsp_problem *pro
  * by another execution of the same plan at the same time. */
 GK_API gk_status gk_apsp_plan_execute(gk_context *ctx, gk_apsp_plan *plan, void *dist, gk_report *report);
 
-/* Free the plan (NULL is fine).  Device memory of a plan whose work may
- * still be queued is freed in stream order. */
+/* Free the plan (NULL is fine).  Its device memory is released with
+ * cudaFree, which waits for the work still queued on it. */
 GK_API void gk_apsp_plan_destroy(gk_apsp_plan *plan);
 
 /* Compare two V x V matrices (host, leading dimension V): GK_OK if equal,

@@ -290,17 +290,17 @@ gk_status gk__apsp_exec_host(gk_apsp_plan *p, int32_t *dist, gk_report *rep, gk_
     const int32_t V = p->V;
     /* every entry in [0, INF]: what the kernels' no-overflow argument needs
      * (O(V^2), against the O(V^3) solve) */
-    int64_t nn = (int64_t)V * V, bad = -1;
+    int64_t nn = (int64_t)V * V, bad = nn;   /* the first entry outside, in row-major order */
     int32_t max_entry = 0;   /* the largest finite entry: the automatic choice of lanes */
     double scan0 = gk__wtime();
-#pragma omp parallel for reduction(max : bad, max_entry) schedule(static)
+#pragma omp parallel for reduction(min : bad) reduction(max : max_entry) schedule(static)
     for (int64_t i = 0; i < nn; i++) {
-        if ((dist[i] < 0 || dist[i] > GK_APSP_INF) && i > bad) bad = i;
+        if ((dist[i] < 0 || dist[i] > GK_APSP_INF) && i < bad) bad = i;
         if (dist[i] < GK_APSP_INF && dist[i] > max_entry) max_entry = dist[i];
     }
     if (sk)
         sk->scan = gk__wtime() - scan0;
-    if (bad >= 0)
+    if (bad < nn)
         return gk__fail(GK_EINVAL, "APSP: entry (%lld, %lld) = %d is outside [0, %d]", (long long)(bad / V),
                         (long long)(bad % V), dist[bad], GK_APSP_INF);
     if (p->head.check) {

@@ -274,8 +274,7 @@ gk_status gk_context_gpu_info(const gk_context *c, int i, gk_device_info *info)
 {
     if (i < 0 || i >= c->ngpus)
         return gk__fail(GK_EINVAL, "the context has %d GPU%s, no GPU %d", c->ngpus, c->ngpus == 1 ? "" : "s", i);
-    *info = c->dev[i];
-    return GK_OK;
+    return GK__STRUCT_OUT(info, c->dev[i], "gk_context_gpu_info: info");
 }
 
 gk_status gk__ctx_gpu_enter(gk_context *c, int *saved)

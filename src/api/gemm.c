@@ -131,7 +131,10 @@ gk_status gk_gemm_plan_create(gk_context *ctx, const gk_gemm_problem *problem, c
         int saved;
         if ((st = gk__ctx_gpu_enter(ctx, &saved)))
             goto fail;
-        st = gk__gemm_gpu_open(&p->gpu, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), p->m, p->n, p->k, &p->head.cfg);
+        /* dense device operands are worked on where they are: no buffers */
+        int dense = prob.memory == GK_MEMORY_DEVICE && p->lda == p->k && p->ldb == p->n && p->ldc == p->n;
+        st = gk__gemm_gpu_open(&p->gpu, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), p->m, p->n, p->k,
+                               &p->head.cfg, !dense);
         gk__ctx_gpu_leave(saved);
         if (st)
             goto fail;

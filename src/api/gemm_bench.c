@@ -116,7 +116,7 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *cfg,
     gk_gemm_gpu *g = NULL;
     gk_status st = gk__ctx_gpu_enter(ctx, &saved);
     if (st) return st;
-    if ((st = gk__gemm_gpu_open(&g, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), B->m, B->n, B->k, cfg))
+    if ((st = gk__gemm_gpu_open(&g, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), B->m, B->n, B->k, cfg, 1))
         || (st = gk__gemm_gpu_upload(g, B->a, B->b, NULL)))
         goto out;
     double fma;

@@ -28,7 +28,7 @@ uint64_t gk__gemm_gpu_bytes(int m, int n, int k)
 }
 
 gk_status gk__gemm_gpu_open(gk_gemm_gpu **out, const gk_device_info *dev, cudaStream_t stream, int m, int n, int k,
-                            const gk_config *cfg)
+                            const gk_config *cfg, int buffers)
 {
     gk_status st;
     *out = NULL;
@@ -51,7 +51,7 @@ gk_status gk__gemm_gpu_open(gk_gemm_gpu **out, const gk_device_info *dev, cudaSt
         st = gk__fail(GK_EINVAL, "gemm M=%d: %d row blocks of %d > 65535", m, (m + g->bm - 1) / g->bm, g->bm);
         goto fail;
     }
-    size_t need = (size_t)gk__gemm_gpu_bytes(m, n, k), fr = 0, tot = 0;
+    size_t need = buffers ? (size_t)gk__gemm_gpu_bytes(m, n, k) : 0, fr = 0, tot = 0;
     GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
     if (need > fr) {
         char b1[32], b2[32];
@@ -69,9 +69,11 @@ gk_status gk__gemm_gpu_open(gk_gemm_gpu **out, const gk_device_info *dev, cudaSt
         (st = gk__gpu_kernel(&g->mod, "gk_gemm_tuned_unaligned", &g->k_unaligned)) ||
         (st = gk__gpu_kernel(&g->mod, "gk_gemm_fma_ceiling", &g->k_ceil)))
         goto fail;
-    GK_CUDA_GOTO(cudaMalloc((void **)&g->a, (size_t)m * k * 4), st, fail);
-    GK_CUDA_GOTO(cudaMalloc((void **)&g->b, (size_t)k * n * 4), st, fail);
-    GK_CUDA_GOTO(cudaMalloc((void **)&g->c, (size_t)m * n * 4), st, fail);
+    if (buffers) {
+        GK_CUDA_GOTO(cudaMalloc((void **)&g->a, (size_t)m * k * 4), st, fail);
+        GK_CUDA_GOTO(cudaMalloc((void **)&g->b, (size_t)k * n * 4), st, fail);
+        GK_CUDA_GOTO(cudaMalloc((void **)&g->c, (size_t)m * n * 4), st, fail);
+    }
     if ((st = gk__gpu_timer_init(&g->timer)))
         goto fail;
     *out = g;

@@ -14,10 +14,12 @@ typedef struct gk_gemm_gpu gk_gemm_gpu;
 enum { GK_GEMM_NAIVE = 0, GK_GEMM_TILE, GK_GEMM_ILP, GK_GEMM_TUNED, GK_GEMM_CUBLAS };
 
 /* On device dev (current) and stream: the module with cfg (NULL =
- * defaults; checked against the space and the device), A, B and C
- * allocated.  GK_ENOMEM naming the amount when the device lacks memory. */
+ * defaults; checked against the space and the device) and, with buffers,
+ * A, B and C allocated (what upload/run/download and a non-dense
+ * exec_device work on; a plan on dense device operands needs none).
+ * GK_ENOMEM naming the amount when the device lacks memory. */
 gk_status gk__gemm_gpu_open(gk_gemm_gpu **g, const gk_device_info *dev, cudaStream_t stream, int m, int n, int k,
-                            const gk_config *cfg);
+                            const gk_config *cfg, int buffers);
 gk_status gk__gemm_gpu_upload(gk_gemm_gpu *g, const float *a, const float *b, float *ms);
 /* One C = A B with kernel `which` (GK_GEMM_*), timed with CUDA events
  * (GK_GEMM_CUBLAS: wall clock around device synchronizations: cuBLAS runs

@@ -37,7 +37,7 @@ static gk_status gk__gemm_tune_measure(int64_t size, const gk_config *cfg, uint6
     int n = (int)size;
     if (reps < 1 || reps > 64) reps = 3;
     gk_status st = random_input(n, seed);
-    if (!st) st = gk__gemm_gpu_open(&g, gk__tune_device(), NULL, n, n, n, cfg);
+    if (!st) st = gk__gemm_gpu_open(&g, gk__tune_device(), NULL, n, n, n, cfg, 1);
     if (!st) st = gk__gemm_gpu_upload(g, input.a, input.b, NULL);
     for (int r = -1; r < reps && !st; r++) {      /* r = -1: warm-up */
         float t;
@@ -61,7 +61,7 @@ static gk_status against_cpu(int m, int n, int k, const gk_config *cfg, uint64_t
     float *b = a + (size_t)m * k, *c = b + (size_t)k * n;
     gk_matrix_random(a, m, k, seed);
     gk_matrix_random(b, k, n, seed ^ 0xb);
-    st = gk__gemm_gpu_open(&g, gk__tune_device(), NULL, m, n, k, cfg);
+    st = gk__gemm_gpu_open(&g, gk__tune_device(), NULL, m, n, k, cfg, 1);
     if (!st) st = gk__gemm_gpu_upload(g, a, b, NULL);
     if (!st) st = gk__gemm_gpu_run(g, GK_GEMM_TUNED, NULL);
     if (!st) st = gk__gemm_gpu_download(g, c, NULL);
