@@ -166,7 +166,7 @@ static gk_status exec_host(gk_gemm_plan *p, const float *a, const float *b, floa
 {
     gk_context *ctx = p->head.ctx;
     gk_status st = GK_OK;
-    const int m = p->m, n = p->n, k = p->k, cpu = !p->gpu;
+    const int m = p->m, n = p->n, k = p->k, cpu = ctx->backend != GK_BACKEND_GPU;
     uint64_t nc = (uint64_t)m * (uint64_t)n;
     double *ref = NULL;
     if (p->head.check && (st = gk__xmalloc((void **)&ref, (size_t)nc * 16, "the check's reference")))
