@@ -42,7 +42,12 @@ static inline int team(int64_t nt)
 }
 #define R 4           /* output rows held in registers by the micro-kernel */
 
-#if defined(__x86_64__) && defined(__has_attribute)
+/* Not under ThreadSanitizer (--enable-sanitizers=thread): the ifunc
+ * resolvers target_clones makes run while the dynamic linker relocates,
+ * before TSan's runtime is up, and TSan instruments them (a crash at
+ * start-up).  Those loops then take the baseline instruction set; the
+ * micro-kernels keep their run-time choice. */
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_THREAD__)
 #if __has_attribute(target_clones) && !defined(__clang__) && defined(__linux__)
 #define GK_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
