@@ -9,7 +9,7 @@
 #
 #   bench/apsp-io.sh GK [DIR]
 #
-# DIR: a local disk with 6 GB free.  Results: bench/apsp-speed-results.md.
+# DIR: a local disk with 6 GB free.  Results: bench/apsp-results.md.
 GK=${1:-gk}
 DIR=${2:-/tmp}
 now() { date +%s.%N; }

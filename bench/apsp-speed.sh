@@ -8,7 +8,7 @@
 #   bench/apsp-speed.sh GK [DIR] [GK_BEFORE]
 #
 # DIR must be on a local disk with 6 GB free (input 75 MB, outputs 2.5 GB
-# each, removed as soon as compared).  Results: bench/apsp-speed-results.md.
+# each, removed as soon as compared).  Results: bench/apsp-results.md.
 # STEPS (default "gpu cpu") picks the parts; SIZES the GPU bench sizes;
 # VARIANTS the 16-bit kernel's --config variants to bench at 16384 (none: skip).
 # STEPS=lookahead: `gk bench apsp --sizes=$SIZES` with the lookahead off

@@ -1,6 +1,6 @@
 #!/bin/sh
 # cuda-startup.sh - time CUDA's start and exit as a gk process meets them
-# (bench/cuda-startup.cu; see bench/apsp-speed-results.md).  Needs nvcc.
+# (bench/cuda-startup.cu; see bench/apsp-results.md).  Needs nvcc.
 #   sh bench/cuda-startup.sh [OUTDIR]
 set -e
 dir=$(dirname "$0"); out=${1:-/tmp}

@@ -1,5 +1,5 @@
 /* bench/stencil-cpu-micro.c - the micro-benchmarks behind the CPU stencil's
- * design (bench/stencil_results.md, "CPU, issue 13"): what one core's FMA
+ * design (`git log -p -- bench/stencil_results.md`, "CPU, issue 13"): what one core's FMA
  * pipes give, what the AVX-512 row kernel gives on rows in L2 and in L3, and
  * one thread's sweeps (T = 1..4 steps per pass) at 256^3, by CPU time (so
  * that other processes on a shared machine do not count).  x86-64 with

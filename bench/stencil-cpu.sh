@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/stencil-cpu.sh - rerun the CPU stencil benchmark of bench/stencil_results.md
+# bench/stencil-cpu.sh - rerun the CPU stencil benchmark of bench/stencil-results.md
 # ("CPU, issue 13").
 # Usage: bench/stencil-cpu.sh [GK]   (GK defaults to ./gk in the build directory)
 # Prints the machine (CPU model, cores, uptime), then RUNS (default 3) calls of

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/stencil.sh - rerun the stencil benchmark of bench/stencil_results.md.
+# bench/stencil.sh - rerun the stencil benchmark of bench/stencil-results.md.
 # Usage: bench/stencil.sh [GK]   (GK defaults to ./gk in the build directory)
 # Prints `gk bench stencil` at 256^3 and 512^3 with nt = 100 (median of 5
 # runs, each design checked against the CPU; the temporal design with

@@ -125,7 +125,7 @@ static void check_ctx(const char *cfgtext, int32_t V, int baseline)
     free(g.e); free(init); free(want); free(got);
 }
 
-/* The lookahead (gk__apsp_gpu_set_lookahead) off (one stream) and on (the
+/* The lookahead (gk__apsp_gpu_set_knobs) off (one stream) and on (the
  * default) on one context, int32 with cfgtext's tile (NULL: the default 128)
  * or 16 bits (tile 128): each == the naive reference (16 bits: min(distance,
  * cap), and its count at the cap), so the two agree.  Sizes around 1, 2, 3
@@ -147,7 +147,7 @@ static void check_lookahead(const char *cfgtext, int bits, int32_t V, int kind)
     gk_status st = gk__apsp_gpu_open_bits(&c, &dev, NULL, V, cfgtext ? &cfg : NULL, bits);
     for (int mode = 0; mode < 2; mode++) {
         int64_t bad = -1, at_cap = -1;
-        gk__apsp_gpu_set_lookahead(c, mode);
+        if (c) gk__apsp_gpu_set_knobs(c, 0, mode, 1);   /* the built-in chunk, gk_apsp_mp3 */
         if (!st && !(st = gk__apsp_gpu_upload(c, init, NULL)) && !(st = gk__apsp_gpu_run(c, NULL))) {
             if (bits == 16) {
                 if (!(st = gk__apsp_gpu_count_cap(c, &at_cap)) && !(st = gk__apsp_gpu_download16(c, m16, NULL)))

@@ -21,18 +21,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *kernels[] = { "apsp", "stencil", "vadd",
-                                 "elementwise", "gemm" };
-
-/* The built-in defaults the H200 table and bench/ numbers were measured
- * against (item 4 of the restructure: they must not move). */
-static const struct { const char *kernel, *flags; } want_defaults[] = {
-    { "apsp", "-DAPSP_TILE=128 -DAPSP_TM=8 -DAPSP_TN=8 -DAPSP_BK=16 -DAPSP_UNROLL=16 -DAPSP_MINB=2"
-              " -DAPSP16_TM=8 -DAPSP16_TW=4 -DAPSP16_BK=16" },
-    { "stencil", "-DDESIGN=2 -DTSTEPS=2 -DBX=32 -DBY=8 -DRY=4 -DZC=64 -DUNROLL=1 -DPREFETCH=1 -DRX=2 -DASYNC=1 -DMINB=2 -DRING=0" },
-    { "vadd", "-DVADD_PER_THREAD=1 -DTHREADS=256" },
-    { "elementwise", "-DVEC=2 -DBX=256 -DBY=1 -DUNROLL=1 -DGRID=0 -DSKIP=1" },
+/* Every kernel of the registry (src/kernels.def), and vadd. */
+static const char *kernels[] = {
+    "vadd",
+#define GK_KERNEL(name, gen) #name,
+#include "kernels.def"
+#undef GK_KERNEL
 };
+enum { NKERNELS = sizeof kernels / sizeof kernels[0] };
+
+/* What each kernel's space must give, written down here as the independent
+ * reference: the built-in defaults (the shipped H200 table and the bench/
+ * figures were measured with them: they must not move) and how many of the
+ * listed combinations pass the constraints.  A kernel of src/kernels.def
+ * missing here fails the test (see expect_of). */
+static const struct { const char *kernel, *flags; long valid; } expect[] = {
+    { "apsp", "-DAPSP_TILE=128 -DAPSP_TM=8 -DAPSP_TN=8 -DAPSP_BK=16 -DAPSP_UNROLL=16 -DAPSP_MINB=2"
+              " -DAPSP16_TM=8 -DAPSP16_TW=4 -DAPSP16_BK=16", 264 },
+    { "stencil", "-DDESIGN=2 -DTSTEPS=2 -DBX=32 -DBY=8 -DRY=4 -DZC=64 -DUNROLL=1 -DPREFETCH=1 -DRX=2 -DASYNC=1"
+                 " -DMINB=2 -DRING=0", 65152 },
+    { "vadd", "-DVADD_PER_THREAD=1 -DTHREADS=256", 9 },
+    { "elementwise", "-DVEC=2 -DBX=256 -DBY=1 -DUNROLL=1 -DGRID=0 -DSKIP=1", 1620 },   /* SKIP 0, 1, 2 */
+    { "gemm", "-DBM=128 -DBN=128 -DBK=8 -DTM=16 -DTN=8 -DVEC=4 -DSTAGES=2 -DUNROLL=8 -DMINB=1", 11340 },
+};
+enum { NEXPECT = sizeof expect / sizeof expect[0] };
+
+/* The index of kernel's row in expect[]; -1, and a failed test that says
+ * what to add, when there is none. */
+static int expect_of(const char *kernel)
+{
+    for (int i = 0; i < NEXPECT; i++)
+        if (!strcmp(expect[i].kernel, kernel))
+            return i;
+    ok(0, "kernel %s (src/kernels.def) has no row in tests/test_spaces.c's expect[]: add its space-defaults "
+       "line and its count of valid listed combinations", kernel);
+    return -1;
+}
 
 static const char *srcdir(void)
 {
@@ -201,26 +225,29 @@ static void check_space(const gk_space *s)
         valid += !s->reject(&c, NULL, why, sizeof why);
     }
     diag("%s: %ld of %ld listed combinations pass", s->kernel, valid, total);
-    long want = !strcmp(s->kernel, "apsp") ? 264 : !strcmp(s->kernel, "stencil") ? 65152 : 9;
-    if (!strcmp(s->kernel, "elementwise")) want = 1620;      /* SKIP 0, 1, 2 */
-    if (!strcmp(s->kernel, "gemm")) want = 11340;
-    ok(valid == want, "%s: %ld of the listed combinations pass the constraints, as before (%ld)", s->kernel, valid, want);
+    int e = expect_of(s->kernel);
+    if (e >= 0)
+        ok(valid == expect[e].valid, "%s: %ld of the listed combinations pass the constraints (want %ld)", s->kernel,
+           valid, expect[e].valid);
 }
 
 static void check_defaults_tool(void)
 {
     const char *b = getenv("top_builddir");
-    for (size_t i = 0; i < sizeof want_defaults / sizeof want_defaults[0]; i++) {
+    for (size_t k = 0; k < NKERNELS; k++) {
+        int i = expect_of(kernels[k]);
+        if (i < 0)
+            continue;
         char cmd[4200], line[512] = "";
-        snprintf(cmd, sizeof cmd, "%s/space-defaults %s", b && *b ? b : ".", want_defaults[i].kernel);
+        snprintf(cmd, sizeof cmd, "%s/space-defaults %s", b && *b ? b : ".", expect[i].kernel);
         FILE *p = popen(cmd, "r");
         if (p) {
             if (!fgets(line, sizeof line, p)) line[0] = '\0';
             pclose(p);
         }
         line[strcspn(line, "\n")] = '\0';
-        ok(!strcmp(line, want_defaults[i].flags), "space-defaults %s: '%s' (want '%s')",
-           want_defaults[i].kernel, line, want_defaults[i].flags);
+        ok(!strcmp(line, expect[i].flags), "space-defaults %s: '%s' (want '%s')",
+           expect[i].kernel, line, expect[i].flags);
     }
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "%s/space-defaults nope 2>/dev/null", b && *b ? b : ".");
@@ -258,7 +285,7 @@ static void check_shipped_table(void)
            e->kernel, (long long)e->size, s ? gk_last_error() : "(no such kernel)");
     }
 #ifdef GK_HAVE_CUDA
-    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+    for (size_t k = 0; k < NKERNELS; k++) {
         const gk_tunable *t = gk__tunable_find(kernels[k]);
         char cu[4096];
         size_t len = 0;
@@ -277,12 +304,18 @@ static void check_shipped_table(void)
 int main(void)
 {
     no_plan();
-    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+    for (size_t k = 0; k < NKERNELS; k++) {
         const gk_space *s = gk__space_find(kernels[k]);
         if (!ok(s != NULL, "space %s exists", kernels[k]))
             continue;
         check_space(s);
         check_source(s);
+    }
+    for (int i = 0; i < NEXPECT; i++) {
+        int named = 0;
+        for (size_t k = 0; k < NKERNELS; k++)
+            named |= !strcmp(kernels[k], expect[i].kernel);
+        ok(named, "expect[]'s kernel %s is vadd or a kernel of src/kernels.def", expect[i].kernel);
     }
     ok(gk__space_find("nope") == NULL && gk__space_find(NULL) == NULL, "no space for an unknown kernel");
 

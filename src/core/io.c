@@ -17,17 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-gk_status gk__file_size(const char *path, int64_t *size)
-{
-    struct stat sb;
-    if (stat(path, &sb) != 0)
-        return gk__fail(GK_EIO, "%s: %s", path, strerror(errno));
-    if (!S_ISREG(sb.st_mode))
-        return gk__fail(GK_EIO, "%s: not a regular file", path);
-    *size = (int64_t)sb.st_size;
-    return GK_OK;
-}
-
 gk_status gk__read_exact(FILE *f, const char *path, void *buf, size_t n, const char *what)
 {
     if (n && fread(buf, 1, n, f) != n)

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-gk_status gk__file_size(const char *path, int64_t *size);
 /* Read exactly n bytes or fail naming path and what. */
 gk_status gk__read_exact(FILE *f, const char *path, void *buf, size_t n, const char *what);
 

@@ -10,7 +10,7 @@
 /* Defaults: APSP_BK=16, APSP_UNROLL=16 since phases 3-5 run in gk_apsp_mp3
  * (cp.async stages, a whole chunk unrolled: 124 registers, no spills; 14.92 T/s
  * at n = 25000 on the H200 against 14.70 for BK=8, UNROLL=8,
- * bench/apsp-speed-results.md).
+ * `git log -p -- bench/apsp-speed-results.md`).
  * Candidate values: wide enough to hold every configuration that came within
  * 5 % of the best in the H200 sweeps (bench/apsp-results.md and a first
  * 103-variant gktune run), small enough (432 combinations) that

@@ -8,7 +8,8 @@
 #include <stdio.h>
 
 /* Candidate values: the one-step designs' values hold every configuration
- * within 5 % of the best in the H200 sweeps (bench/stencil_results.md); the
+ * within 5 % of the best in the H200 sweeps (`git log -p --
+ * bench/stencil_results.md`); the
  * tile (DESIGN 0) never came close, so the tuner searches the stream and the
  * temporal design (TSTEPS only with DESIGN 2: the constraints drop the
  * combinations that would measure the same kernel twice; RING is the

@@ -54,7 +54,7 @@ static void load_topology(void)
      * vendors' components open their own libraries: hwloc's OpenCL plugin
      * starts NVIDIA's OpenCL driver, which cost every gk process 0.24-0.55 s
      * on the H200 machine against 0.01 s without them
-     * (bench/topology-load.c, bench/apsp-speed-results.md). */
+     * (bench/topology-load.c, bench/apsp-results.md). */
     static const char *const gpu_components[] = { "opencl", "cuda", "nvml", "rsmi", "levelzero", "gl" };
     for (size_t i = 0; i < sizeof gpu_components / sizeof *gpu_components; i++)
         (void)hwloc_topology_set_components(the_topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, gpu_components[i]);

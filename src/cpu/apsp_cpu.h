@@ -30,8 +30,6 @@ gk_status gk__apsp_cpu_part_open(gk_apsp_cpu_part **p, int32_t V, int64_t t0, in
 void gk__apsp_cpu_part_close(gk_apsp_cpu_part *p);
 /* An edge of a local row (src in the part's rows): keeps the smaller weight. */
 void gk__apsp_cpu_part_edge(gk_apsp_cpu_part *p, int32_t s, int32_t t, int32_t w);
-/* Replace local row r (global index) by row[0 .. V-1]. */
-void gk__apsp_cpu_part_set_row(gk_apsp_cpu_part *p, int64_t r, const int32_t *row);
 /* Owner of round k: close the pivot tile and its row; returns the panel
  * (panel_bytes long), which stays valid until the next call. */
 const int32_t *gk__apsp_cpu_part_pivot(gk_apsp_cpu_part *p, int64_t k);

@@ -76,14 +76,6 @@ void gk__apsp_cpu_part_edge(gk_apsp_cpu_part *p, int32_t s, int32_t t, int32_t w
     if (w < *c) *c = w;
 }
 
-void gk__apsp_cpu_part_set_row(gk_apsp_cpu_part *p, int64_t r, const int32_t *row)
-{
-    for (int64_t bj = 0; bj < p->nt; bj++) {
-        int64_t m = p->V - bj * B < B ? p->V - bj * B : B;
-        memcpy(cell(p, r, bj * B), row + bj * B, (size_t)m * sizeof *row);
-    }
-}
-
 void gk__apsp_cpu_part_get_row(const gk_apsp_cpu_part *p, int64_t r, int32_t *row)
 {
     for (int64_t bj = 0; bj < p->nt; bj++) {

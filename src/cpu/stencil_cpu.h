@@ -12,7 +12,7 @@ uint64_t gk__stencil_cpu_bytes(int nx, int ny, int nz);
  * on the 2-core AVX-512 machine T = 2 is fastest when it is idle (2.7
  * against 2.5 GStencil/s at 256^3), T = 3-4 when other processes share its
  * memory bandwidth (1.6-1.7 against 1.2); 3 is never far from the best
- * (bench/stencil_results.md, "CPU, issue 13"). */
+ * (`git log -p -- bench/stencil_results.md`, "CPU, issue 13"). */
 #define GK_STENCIL_CPU_T 3
 #define GK_STENCIL_CPU_TMAX 8
 

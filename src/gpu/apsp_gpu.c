@@ -747,32 +747,3 @@ gk_status gk__apsp_gpu_ceiling16(gk_apsp_gpu *c, double *per_s)
 {
     return ceiling_rate(c, c->ceil16, 2.0, per_s);
 }
-
-gk_status gk__apsp_gpu_prepare(const gk_device_info *dev, const gk_config *cfg)
-{
-    gk_config full;
-    gk_status st;
-    if ((st = gk__space_complete(&gk__space_apsp, cfg, &full)))
-        return st;
-    if (gk__space_is_default(&gk__space_apsp, &full))
-        return GK_OK;   /* the embedded fatbin: nothing to compile */
-    void *cubin = NULL;
-    size_t size = 0;
-    char log[512];
-    if ((st = gk__nvrtc_compile(&gk__image_apsp, &gk__space_apsp, &full, dev->cc_major, dev->cc_minor, &cubin, &size,
-                                log, sizeof log)))
-        return st;
-    gk__gpu_cubin_offer(gk__image_apsp.name, &full, cubin, size);
-    free(cubin);
-    return GK_OK;
-}
-
-void gk__apsp_gpu_set_lookahead(gk_apsp_gpu *c, int on) { c->lookahead = on != 0; }
-
-const gk_device_info *gk__apsp_gpu_device(const gk_apsp_gpu *c) { return &c->dev; }
-const gk_config *gk__apsp_gpu_config(const gk_apsp_gpu *c) { return &c->cfg; }
-void gk__apsp_gpu_shape(const gk_apsp_gpu *c, int32_t *V, int *bits)
-{
-    *V = c->V;
-    *bits = c->bits;
-}

@@ -52,14 +52,12 @@ gk_status gk__apsp_gpu_upload(gk_apsp_gpu *ctx, const int32_t *dist, float *ms);
 /* Full blocked Floyd-Warshall on the uploaded matrix; depends on nothing
  * else, so upload + run repeats give the same result. */
 gk_status gk__apsp_gpu_run(gk_apsp_gpu *ctx, float *ms);
-/* The lookahead of gk__apsp_gpu_run (on by default; GK_APSP_LOOKAHEAD=0 in
- * the environment at open turns it off, to compare the two in a benchmark;
- * GK_APSP_MP3=0 likewise runs phases 3 to 5 in gk_apsp_minplus instead of
- * gk_apsp_mp3):
- * phase 3's tiles of the next pivot row and column, then the next round's
- * phases 1 and 2, on a second, high-priority stream while the main stream
- * updates the rest.  The result is the same either way. */
-void gk__apsp_gpu_set_lookahead(gk_apsp_gpu *ctx, int on);
+/* The lookahead of gk__apsp_gpu_run (on by default; gk__apsp_gpu_set_knobs
+ * turns it off, and gk_apsp_mp3 for phases 3 to 5 in favour of
+ * gk_apsp_minplus, to compare them in a benchmark): phase 3's tiles of the
+ * next pivot row and column, then the next round's phases 1 and 2, on a
+ * second, high-priority stream while the main stream updates the rest.  The
+ * result is the same either way. */
 gk_status gk__apsp_gpu_download(gk_apsp_gpu *ctx, int32_t *dist, float *ms);
 /* The same, calling each(arg, r0, m) as soon as rows r0 .. r0 + m - 1 of
  * dist are final, while the next chunk's copy runs on the copy engine (a
@@ -92,21 +90,11 @@ gk_status gk__apsp_gpu_download_rows(gk_apsp_gpu *ctx, float *ms,
                                      gk_status (*each)(void *arg, const int32_t *rows, int64_t r0, int64_t m),
                                      void *arg);
 
-/* Ahead of gk__apsp_gpu_open with the same cfg (on another thread, while
- * the input is read): a configuration that is not the embedded image's is
- * compiled by NVRTC now and offered to the next module load
- * (gk__gpu_cubin_offer), which then skips the compile. */
-gk_status gk__apsp_gpu_prepare(const gk_device_info *dev, const gk_config *cfg);
-
 /* The classic baseline kernels on the same uploaded matrix (the padded size
  * must be a multiple of 64: true for the default tile). */
 gk_status gk__apsp_gpu_run_baseline(gk_apsp_gpu *ctx, float *ms);
 /* The device's int32 min-plus rate (chains of independent VIADDMNMX), in
  * min-plus operations per second. */
 gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *ctx, double *per_s);
-/* The device and the complete configuration, for reports. */
-const gk_device_info *gk__apsp_gpu_device(const gk_apsp_gpu *ctx);
-const gk_config *gk__apsp_gpu_config(const gk_apsp_gpu *ctx);
-void gk__apsp_gpu_shape(const gk_apsp_gpu *ctx, int32_t *V, int *bits);
 
 #endif /* GK_APSP_GPU_H */

@@ -155,10 +155,6 @@ void gk__apsp_part_close(gk_apsp_part *p)
     free(p);
 }
 
-int64_t gk__apsp_part_row0(const gk_apsp_part *p) { return (int64_t)p->t0 * p->T; }
-int64_t gk__apsp_part_rows(const gk_apsp_part *p) { return (int64_t)p->nl * p->T; }
-const gk_config *gk__apsp_part_config(const gk_apsp_part *p) { return &p->cfg; }
-
 static unsigned fill_blocks(const gk_apsp_part *p, int64_t rows)
 {
     int64_t b = (int64_t)p->dev.sm_count * 16;

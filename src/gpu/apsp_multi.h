@@ -27,10 +27,6 @@ int gk__apsp_part_tile(const gk_config *cfg);
 gk_status gk__apsp_part_open(gk_apsp_part **p, int ordinal, const gk_device_info *dev, int32_t V,
                              int t0, int t1, const gk_config *cfg);
 void gk__apsp_part_close(gk_apsp_part *p);
-/* The block's first global row and row count (padding rows included). */
-int64_t gk__apsp_part_row0(const gk_apsp_part *p);
-int64_t gk__apsp_part_rows(const gk_apsp_part *p);
-const gk_config *gk__apsp_part_config(const gk_apsp_part *p);
 /* INF, 0 on the diagonal; then edges (src, dst, w) whose src is in the block. */
 gk_status gk__apsp_part_init(gk_apsp_part *p);
 gk_status gk__apsp_part_edges(gk_apsp_part *p, const int32_t *e, int64_t m);

@@ -161,7 +161,6 @@ void gk__stencil_gpu_close(gk_stencil_gpu *g)
 }
 
 const gk_config *gk__stencil_gpu_config(const gk_stencil_gpu *g) { return &g->cfg; }
-const gk_device_info *gk__stencil_gpu_device(const gk_stencil_gpu *g) { return &g->dev; }
 
 static struct cudaMemcpy3DParms copy_parms(gk_stencil_gpu *g, double *host, int to_device)
 {

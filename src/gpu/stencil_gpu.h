@@ -37,9 +37,8 @@ gk_status gk__stencil_gpu_fma_ceiling(gk_stencil_gpu *ctx, double *fma_per_s);
 gk_status gk__stencil_gpu_download(gk_stencil_gpu *ctx, double *grid, float *ms);
 /* Largest |value| in the halo of the current buffer (must stay 0). */
 gk_status gk__stencil_gpu_halo_max(gk_stencil_gpu *ctx, double *max_abs);
-/* The complete configuration in use and the device. */
+/* The complete configuration in use. */
 const gk_config *gk__stencil_gpu_config(const gk_stencil_gpu *ctx);
-const gk_device_info *gk__stencil_gpu_device(const gk_stencil_gpu *ctx);
 void gk__stencil_gpu_close(gk_stencil_gpu *ctx);
 
 /* Slabs of a grid spread over several GPUs (src/gpu/stencil_multi.c): the

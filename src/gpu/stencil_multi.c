@@ -127,8 +127,6 @@ void gk__stencil_part_close(gk_stencil_part *p)
     free(p);
 }
 
-const gk_config *gk__stencil_part_config(const gk_stencil_part *p) { return gk__stencil_gpu_config(p->g); }
-
 static gk_status copy(gk_stencil_part *p, int z, int n, double *host, int to_device)
 {
     gk_status st;

@@ -45,7 +45,6 @@ typedef struct gk_stencil_part gk_stencil_part;
 gk_status gk__stencil_part_open(gk_stencil_part **p, int ordinal, const gk_device_info *dev, int nx, int ny,
                                 int nz, int z0, int z1, int H, const double coeffs[27], const gk_config *cfg);
 void gk__stencil_part_close(gk_stencil_part *p);
-const gk_config *gk__stencil_part_config(const gk_stencil_part *p);
 /* The configuration's steps per pass (the halo depth it wants). */
 int gk__stencil_cfg_steps_per_pass(const gk_config *cfg);
 /* The interior of global planes z .. z+n-1 (inside the slab) from / to

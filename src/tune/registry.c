@@ -8,15 +8,15 @@
 #include "tune/tunables.h"
 
 /* vadd (the plumbing's self-test, hidden), then every kernel of the
- * registry: each has a GK_TUNABLE_<name> entry in tunables.h. */
-static const gk_tunable tunables[] = {
-    GK_TUNABLE_VADD,
-#define GK_KERNEL(name, gen) GK_TUNABLE_##name,
+ * registry: each src/tune/tunable_<name>.c defines gk__tunable_<name>. */
+static const gk_tunable *const tunables[] = {
+    &gk__tunable_vadd,
+#define GK_KERNEL(name, gen) &gk__tunable_##name,
 #include "kernels.def"
 #undef GK_KERNEL
 };
 int gk__tunable_count(void) { return (int)(sizeof tunables / sizeof tunables[0]); }
-const gk_tunable *gk__tunable_get(int i) { return i >= 0 && i < gk__tunable_count() ? &tunables[i] : NULL; }
+const gk_tunable *gk__tunable_get(int i) { return i >= 0 && i < gk__tunable_count() ? tunables[i] : NULL; }
 #else
 int gk__tunable_count(void) { return 0; }
 const gk_tunable *gk__tunable_get(int i) { (void)i; return NULL; }

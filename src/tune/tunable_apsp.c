@@ -47,8 +47,8 @@ static gk_status solve(const int32_t *in, int32_t n, const gk_config *cfg, int32
     return st;
 }
 
-gk_status gk__apsp_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps,
-                                double *med, double *min)
+static gk_status gk__apsp_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps,
+                                       double *med, double *min)
 {
     const int32_t *in;
     gk_apsp_gpu *ctx = NULL;
@@ -67,7 +67,7 @@ gk_status gk__apsp_tune_measure(int64_t size, const gk_config *cfg, uint64_t see
     return st;
 }
 
-gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed)
+static gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed)
 {
     int32_t n = VALIDATE_N, *in = NULL, *ref = NULL, *got = NULL;
     size_t bytes = (size_t)n * (size_t)n * sizeof(int32_t);
@@ -86,7 +86,7 @@ gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed)
     return st;
 }
 
-gk_status gk__apsp_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed)
+static gk_status gk__apsp_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed)
 {
     int32_t n = (int32_t)size, *got = NULL, *ref = NULL;
     size_t nn = (size_t)n * (size_t)n;
@@ -100,3 +100,10 @@ gk_status gk__apsp_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed
     free(got);
     return st;
 }
+
+/* The registry's entry (src/tune/registry.c, declared in tunables.h):
+ * kernel, space, image, image name, size classes and their unit, hidden. */
+const gk_tunable gk__tunable_apsp = {
+    "apsp", &gk__space_apsp, &gk__image_apsp, "apsp", 2, { 4096, 16384 }, "vertices", 0,
+    gk__apsp_tune_measure, gk__apsp_tune_validate, gk__apsp_tune_verify
+};

@@ -29,8 +29,8 @@ static gk_status random_matrix(int64_t n, uint64_t seed, const float **out)
     return GK_OK;
 }
 
-gk_status gk__elementwise_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps,
-                                       double *med, double *min)
+static gk_status gk__elementwise_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps,
+                                              double *med, double *min)
 {
     const float *in;
     gk_elementwise_gpu *g = NULL;
@@ -70,14 +70,22 @@ static gk_status checked(int64_t dimx, int64_t dimy, int niter, const gk_config 
     return st;
 }
 
-gk_status gk__elementwise_tune_validate(const gk_config *cfg, uint64_t seed)
+static gk_status gk__elementwise_tune_validate(const gk_config *cfg, uint64_t seed)
 {
     /* 1031 columns (prime: a partial float4 and no tile divides it), 37 rows;
      * 7 iterations: UNROLL's remainder loop runs for every UNROLL > 1 */
     return checked(1031, 37, 7, cfg, seed ^ 0xe1e3e47);
 }
 
-gk_status gk__elementwise_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed)
+static gk_status gk__elementwise_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed)
 {
     return checked(size, size, GK_EW_TUNE_ITERS, cfg, seed);
 }
+
+/* The registry's entry (src/tune/registry.c, declared in tunables.h):
+ * kernel, space, image, image name, size classes and their unit, hidden. */
+const gk_tunable gk__tunable_elementwise = {
+    "elementwise", &gk__space_elementwise, &gk__image_elementwise, "elementwise", 1,
+    { 8192 }, "columns = rows", 0,
+    gk__elementwise_tune_measure, gk__elementwise_tune_validate, gk__elementwise_tune_verify
+};

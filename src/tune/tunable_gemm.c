@@ -33,8 +33,8 @@ static gk_status random_input(int n, uint64_t seed)
     return GK_OK;
 }
 
-gk_status gk__gemm_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps, double *med,
-                                double *min)
+static gk_status gk__gemm_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps, double *med,
+                                       double *min)
 {
     gk_gemm_gpu *g = NULL;
     double ms[64];
@@ -75,7 +75,7 @@ static gk_status against_cpu(int m, int n, int k, const gk_config *cfg, uint64_t
     return st;
 }
 
-gk_status gk__gemm_tune_validate(const gk_config *cfg, uint64_t seed)
+static gk_status gk__gemm_tune_validate(const gk_config *cfg, uint64_t seed)
 {
     gk_status st;
     seed ^= 0x6e33;
@@ -86,7 +86,14 @@ gk_status gk__gemm_tune_validate(const gk_config *cfg, uint64_t seed)
     return against_cpu(300, 520, 268, cfg, seed + 1, 1 << 30);
 }
 
-gk_status gk__gemm_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed)
+static gk_status gk__gemm_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed)
 {
     return against_cpu((int)size, (int)size, (int)size, cfg, seed, 64);
 }
+
+/* The registry's entry (src/tune/registry.c, declared in tunables.h):
+ * kernel, space, image, image name, size classes and their unit, hidden. */
+const gk_tunable gk__tunable_gemm = {
+    "gemm", &gk__space_gemm, &gk__image_gemm, "gemm", 2, { 4096, 8192 }, "M = N = K", 0,
+    gk__gemm_tune_measure, gk__gemm_tune_validate, gk__gemm_tune_verify
+};

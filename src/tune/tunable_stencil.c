@@ -34,8 +34,8 @@ static gk_status random_grid(int n, uint64_t seed, const double **out)
     return GK_OK;
 }
 
-gk_status gk__stencil_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps,
-                                   double *med, double *min)
+static gk_status gk__stencil_tune_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps,
+                                          double *med, double *min)
 {
     const double *in;
     gk_stencil_gpu *ctx = NULL;
@@ -80,12 +80,20 @@ static gk_status against_cpu(int nx, int ny, int nz, int steps, const gk_config 
     return st;
 }
 
-gk_status gk__stencil_tune_validate(const gk_config *cfg, uint64_t seed)
+static gk_status gk__stencil_tune_validate(const gk_config *cfg, uint64_t seed)
 {
     return against_cpu(37, 29, 23, 5, cfg, seed ^ 0x57e9c11);
 }
 
-gk_status gk__stencil_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed)
+static gk_status gk__stencil_tune_verify(int64_t size, const gk_config *cfg, uint64_t seed)
 {
     return against_cpu((int)size, (int)size, (int)size, 5, cfg, seed);   /* TSTEPS 4: a pass + a remainder */
 }
+
+/* The registry's entry (src/tune/registry.c, declared in tunables.h):
+ * kernel, space, image, image name, size classes and their unit, hidden. */
+const gk_tunable gk__tunable_stencil = {
+    "stencil", &gk__space_stencil, &gk__image_stencil, "stencil", 2, { 256, 512 },
+    "points per axis", 0,
+    gk__stencil_tune_measure, gk__stencil_tune_validate, gk__stencil_tune_verify
+};

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-gk_status gk__vadd_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps, double *med, double *min)
+static gk_status gk__vadd_measure(int64_t size, const gk_config *cfg, uint64_t seed, int reps, double *med, double *min)
 {
     double ms[64];
     if (reps < 1 || reps > 64) reps = 5;
@@ -16,7 +16,7 @@ gk_status gk__vadd_measure(int64_t size, const gk_config *cfg, uint64_t seed, in
     return GK_OK;
 }
 
-gk_status gk__vadd_validate(const gk_config *cfg, uint64_t seed)
+static gk_status gk__vadd_validate(const gk_config *cfg, uint64_t seed)
 {
     size_t n = 100003;
     float *check;
@@ -28,7 +28,7 @@ gk_status gk__vadd_validate(const gk_config *cfg, uint64_t seed)
     return st;
 }
 
-gk_status gk__vadd_verify(int64_t size, const gk_config *cfg, uint64_t seed)
+static gk_status gk__vadd_verify(int64_t size, const gk_config *cfg, uint64_t seed)
 {
     float *check;
     double ms;
@@ -38,3 +38,10 @@ gk_status gk__vadd_verify(int64_t size, const gk_config *cfg, uint64_t seed)
     free(check);
     return st;
 }
+
+/* The registry's entry (src/tune/registry.c, declared in tunables.h):
+ * kernel, space, image, image name, size classes and their unit, hidden. */
+const gk_tunable gk__tunable_vadd = {
+    "vadd", &gk__space_vadd, &gk__image_vadd, "vadd", 1, { 1 << 24 }, "floats", 1,
+    gk__vadd_measure, gk__vadd_validate, gk__vadd_verify
+};

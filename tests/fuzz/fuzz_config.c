@@ -60,8 +60,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         constraints(&c);
         /* every kernel's description: the one check --config, cache lines
          * and shipped tables go through; a refusal always says why */
-        static const char *const kernels[] = { "apsp", "stencil", "vadd" };
-        for (int k = 0; k < 3; k++) {
+        static const char *const kernels[] = {
+            "vadd",
+#define GK_KERNEL(name, gen) #name,
+#include "kernels.def"
+#undef GK_KERNEL
+        };
+        for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
             gk_config full;
             st = gk__space_check(gk__space_find(kernels[k]), &c, NULL, &full);
             if (st) fuzz_check_message(st);
