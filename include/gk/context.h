@@ -18,9 +18,9 @@
  * each with its own settings (CPU instruction set, OpenMP thread count,
  * stream, the APSP knobs): every setting is the context's, none is
  * process-wide.  What libgk shares between contexts is made once or locked:
- * the CPU topology (loaded once), the NVRTC, cuBLAS and OpenBLAS libraries
- * (opened once), the cubins NVRTC compiled (a locked cache).  gk_last_error()
- * is the calling thread's.  Three things stay process-wide by nature:
+ * the CPU topology (loaded once), the NVRTC, NCCL, cuBLAS and OpenBLAS
+ * libraries (opened once), the cubins NVRTC compiled (a locked cache).
+ * gk_last_error() is the calling thread's.  Three things stay process-wide by nature:
  * gk_tune_interrupt() stops every gk_tune_run of the process (a signal
  * handler knows no context); gk_tune_run ignores SIGPIPE; the environment is
  * read only by gk_context_options_from_env() and gk_cache_dir(), which are
