@@ -71,7 +71,7 @@ static void rows_rate(int nrows, int sets)
         posix_memalign((void **)&out, 64, (size_t)(nrows + 2) * px * 8 * sets))
         return;
     for (size_t i = 0; i < tot; i++) buf[i] = (double)(i % 17) * 0.1 - 0.8;
-    rows_fn f = pick_rows();
+    rows_fn f = pick_rows(GK_CPU_ISA_AVX512);
     long reps = 100000000L / (nx * nrows);
     double best = 1e9;
     for (int t = 0; t < 3; t++) {
@@ -93,7 +93,7 @@ static void rows_rate(int nrows, int sets)
 
 int main(void)
 {
-    if (gk__stencil_cpu_isa(GK_STENCIL_ISA_AVX512) != GK_STENCIL_ISA_AVX512) {
+    if (!gk_cpu_isa_supported(GK_CPU_ISA_AVX512)) {
         printf("no AVX-512 on this CPU\n");
         return 0;
     }
@@ -109,7 +109,7 @@ int main(void)
     int n = 256;
     double *grid = malloc((size_t)n * n * n * 8);
     gk_stencil_cpu *g;
-    if (!grid || gk__stencil_cpu_open(&g, n, n, n, gk_stencil_default_coeffs))
+    if (!grid || gk__stencil_cpu_open(&g, n, n, n, gk_stencil_default_coeffs, GK_CPU_ISA_AVX512))
         return 1;
     for (size_t i = 0; i < (size_t)n * n * n; i++) grid[i] = (double)(i % 17) * 0.1 - 0.8;
     gk__stencil_cpu_load(g, grid);

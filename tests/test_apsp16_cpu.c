@@ -1,5 +1,5 @@
 /* test_apsp16_cpu.c - the exact 16-bit path on the CPU, on every instruction
- * set this CPU has (generic, AVX2, AVX-512BW, each forced): the 16-bit
+ * set this CPU has (generic, AVX2, AVX-512BW, each a context's cpu_isa): the 16-bit
  * result is min(true distance, C) entry by entry, the settling step refuses
  * exactly when some reachable distance is >= C, gk_apsp_solve's output is
  * byte-identical for --precision 16, 32 and auto on graphs built to sit at
@@ -20,14 +20,15 @@ static const char *isa_name[] = { "auto", "generic", "AVX2", "AVX-512" };
 
 /* One initial matrix through the 16-bit code, the settling step and the
  * front door at each precision. */
-static void check_matrix(gk_context *ctx, const int32_t *init, int32_t V, const char *what, const char *isa)
+static void check_matrix(gk_context *ctx, const int32_t *init, int32_t V, const char *what)
 {
+    const char *isa = isa_name[gk_context_cpu_isa(ctx)];
     size_t bytes = (size_t)V * V * sizeof(int32_t);
     int32_t *want = t16_want(init, V), *out = malloc(bytes), *d = malloc(bytes);
     uint16_t *m16 = malloc((size_t)V * V * sizeof *m16);
     int needs32 = t16_needs32(want, V), how = -1;
 
-    gk_status st = gk__apsp_cpu16(init, m16, V);
+    gk_status st = gk__apsp_cpu16(init, m16, V, gk_context_cpu_isa(ctx));
     int64_t bad = st ? -1 : t16_bad_capped(m16, want, V);
     ok(st == GK_OK && bad == 0, "%s [%s]: 16-bit result == min(distance, C) (%lld entries differ)", what, isa,
        (long long)bad);
@@ -71,16 +72,20 @@ int main(void)
     if (!ok(gk_context_create(&ctx, &co) == GK_OK, "a CPU context %s", gk_last_error()))
         return done_testing();
 
-    for (int isa = GK_APSP_ISA_GENERIC; isa <= GK_APSP_ISA_AVX512; isa++) {
-        if (!gk__apsp_cpu_isa_supported(isa)) {
+    for (gk_cpu_isa isa = GK_CPU_ISA_GENERIC; isa <= GK_CPU_ISA_AVX512; isa++) {
+        if (!gk_cpu_isa_supported(isa)) {
             skip("this CPU lacks it", isa_name[isa]);
             continue;
         }
-        ok(gk__apsp_cpu_force_isa(isa) == GK_OK, "force %s", isa_name[isa]);
+        gk_context *ictx;          /* the instruction set is the context's */
+        co.cpu_isa = isa;
+        if (!ok(gk_context_create(&ictx, &co) == GK_OK && gk_context_cpu_isa(ictx) == isa,
+                "a CPU context on %s", isa_name[isa]))
+            continue;
         for (int c = 0; c < T16_NCASES; c++) {
             int32_t V;
             int32_t *init = t16_case(c, &V);
-            check_matrix(ctx, init, V, t16_name[c], isa_name[isa]);
+            check_matrix(ictx, init, V, t16_name[c]);
             free(init);
         }
         /* random graphs of awkward sizes (tiles of 64) with the usual weights,
@@ -92,14 +97,19 @@ int main(void)
                 int32_t *init = ref_matrix(&g), *want = t16_want(init, sizes[s]), *d = ref_matrix(&g);
                 char what[96];
                 snprintf(what, sizeof what, "random V=%d %s", sizes[s], ref_kind_name[kind]);
-                check_matrix(ctx, init, sizes[s], what, isa_name[isa]);
-                ok(gk__apsp_cpu(d, sizes[s]) == GK_OK && !memcmp(d, want, (size_t)sizes[s] * sizes[s] * 4),
+                check_matrix(ictx, init, sizes[s], what);
+                ok(gk__apsp_cpu(d, sizes[s], isa) == GK_OK && !memcmp(d, want, (size_t)sizes[s] * sizes[s] * 4),
                    "%s [%s]: int32 blocked code == reference", what, isa_name[isa]);
                 free(g.e); free(init); free(want); free(d);
             }
+        gk_context_destroy(ictx);
     }
-    ok(gk__apsp_cpu_force_isa(GK_APSP_ISA_AUTO) == GK_OK, "back to the automatic instruction set");
-    ok(gk__apsp_cpu_force_isa(17) == GK_ENODEV, "an unknown instruction set is refused: %s", gk_last_error());
+    int32_t zero = 0;
+    ok(gk__apsp_cpu(&zero, 1, (gk_cpu_isa)17) == GK_ENODEV, "an unknown instruction set is refused: %s",
+       gk_last_error());
+    co.cpu_isa = (gk_cpu_isa)17;
+    gk_context *bad = NULL;
+    ok(gk_context_create(&bad, &co) == GK_EINVAL && !bad, "and by gk_context_create: %s", gk_last_error());
 
     /* a wide band: every weight may reach the cap (one heavy edge of 40000
      * in each half), the two halves unreachable from each other, every
@@ -121,7 +131,7 @@ int main(void)
         init[(int64_t)(V / 2) * V + V / 2 + 2] = 40000;
         int how = -1;
         memset(a, 0x55, bytes);
-        int stok = gk__apsp_cpu16(init, m16, V) == GK_OK && gk__apsp16_resolve(init, m16, V, a, &how) == GK_OK;
+        int stok = gk__apsp_cpu16(init, m16, V, GK_CPU_ISA_AUTO) == GK_OK && gk__apsp16_resolve(init, m16, V, a, &how) == GK_OK;
         ok(stok && how == GK_APSP16_NOT_EXACT && ((unsigned char *)a)[bytes - 1] == 0x55,
            "a band too wide to look at: not settled, output untouched (%s)", gk__apsp16_how_text(how));
         gk_apsp_options o16 = t_apsp_opts(0, NULL, 16), o32 = t_apsp_opts(0, NULL, 32);

@@ -32,7 +32,7 @@ static void check_graph(int32_t V, int kind)
        V, ref_kind_name[kind]);
     memcpy(simple, got, bytes);
 
-    ok(gk__apsp_cpu(got, V) == GK_OK && memcmp(got, want, bytes) == 0,
+    ok(gk__apsp_cpu(got, V, GK_CPU_ISA_AUTO) == GK_OK && memcmp(got, want, bytes) == 0,
        "blocked CPU == naive reference, V=%d %s", V, ref_kind_name[kind]);
     ok(gk__apsp_cpu_simple(simple, V) == GK_OK && memcmp(simple, want, bytes) == 0,
        "plain CPU loop == naive reference, V=%d %s", V, ref_kind_name[kind]);

@@ -23,11 +23,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifdef GK_HAVE_CUDA
-/* src/gpu/apsp_gpu.h (which needs CUDA's headers): the staging chunk size */
-gk_status gk__apsp_gpu_set_stage_bytes(size_t bytes);
-#endif
-
 /* gk__apsp_run_write and gk__apsp_graph_run_write through a plan made for
  * the job and destroyed after it (what gk apsp does). */
 static gk_status run_write(gk_context *ctx, int32_t *d, int32_t V, const gk_apsp_options *o, const char *out,

@@ -27,4 +27,12 @@ t_fails "a run with GK_DEVICE=abc fails naming it" 1 "GK_DEVICE: 'abc'" env GK_D
 # GK_DEVICE=all names every GPU there is: none on a machine without one,
 # where a CPU run goes on as with GK_DEVICE=0 (it failed there before)
 t_ok "GK_DEVICE=all with --device=cpu runs on any machine" env GK_DEVICE=all "$GK" stencil --device=cpu --size=4 --steps=1
+# GK_CPU_ISA: the context's instruction set is the one the CPU kernels run
+# (--verbose names it); a bad one fails naming the variable
+for k in "gemm --m=9 --n=9 --k=9" "stencil --size=6 --steps=2"; do
+  env GK_CPU_ISA=generic "$GK" $k --device=cpu --verbose >"$t_tmp/out" 2>"$t_tmp/err"
+  grep -q "kernel generic" "$t_tmp/err"; t_result $? "GK_CPU_ISA=generic: gk ${k%% *} runs the generic kernels"
+done
+t_fails "GK_CPU_ISA=bogus fails naming it" 1 "GK_CPU_ISA: unknown instruction set 'bogus'" \
+  env GK_CPU_ISA=bogus "$GK" gemm --m=2 --n=2 --k=2 --device=cpu
 t_done

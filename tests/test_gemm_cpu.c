@@ -38,19 +38,17 @@ static void check_shapes(void)
         }
         ok(worst < 1e-13 && worst_abs < 1e-13, "%dx%dx%d: the library's reference loop (double) agrees with the "
            "tests' (%.2g, |A||B| %.2g)", m, n, k, worst, worst_abs);
-        for (int isa = GK_GEMM_ISA_GENERIC; isa <= GK_GEMM_ISA_AVX512; isa++) {
-            if (!gk__gemm_cpu_isa_supported(isa)) {
+        for (gk_cpu_isa isa = GK_CPU_ISA_GENERIC; isa <= GK_CPU_ISA_AVX512; isa++) {
+            if (!gk_cpu_isa_supported(isa)) {
                 skip("instruction set not on this CPU", gk__gemm_cpu_isa_name(isa));
                 continue;
             }
-            gk__gemm_cpu_isa(isa);
             for (size_t i = 0; i < (size_t)m * n; i++) c[i] = NAN;     /* every element must be written */
-            gk_status st = gk__gemm_cpu(a, b, c, m, n, k);
+            gk_status st = gk__gemm_cpu(a, b, c, m, n, k, isa);
             double r = t_gemm_ratio(c, ref, ab, m, n, k);
             ok(st == GK_OK && r <= 1, "%dx%dx%d %s backend within the bound (%.3g of it)", m, n, k,
                gk__gemm_cpu_isa_name(isa), r);
         }
-        gk__gemm_cpu_isa(-1);
         free(a); free(b); free(c); free(ref); free(ab); free(lref);
     }
 }

@@ -56,7 +56,7 @@ int main(void)
                 memcpy(r, a, n * 8);
                 t_reference(r, nx, ny, nz, c, steps);
                 int exact, exact2;
-                gk_status st = gk__stencil_cpu(a, nx, ny, nz, c, steps);
+                gk_status st = gk__stencil_cpu(a, nx, ny, nz, c, steps, GK_CPU_ISA_AUTO);
                 double d = t_maxdiff(a, r, n, &exact);
                 gk_status st2 = gk__stencil_cpu_reference(b, nx, ny, nz, c, steps);
                 double d2 = t_maxdiff(b, r, n, &exact2);
@@ -83,17 +83,16 @@ int main(void)
          * sweep */
         static const int sz[][3] = { { 1, 1, 1 }, { 2, 3, 5 }, { 7, 6, 3 }, { 41, 5, 4 }, { 70, 35, 9 },
                                      { 33, 66, 7 }, { 8, 4, 3 }, { 64, 9, 5 }, { 40, 37, 35 } };
-        int auto_isa = gk__stencil_cpu_isa(-1);
-        ok(auto_isa >= GK_STENCIL_ISA_GENERIC && gk__stencil_cpu_isa_supported(auto_isa),
-           "automatic ISA: %s", gk__stencil_cpu_isa_name(auto_isa));
-        ok(gk__stencil_cpu_isa(7) == -1 && gk__stencil_cpu_isa(-2) == auto_isa, "unknown ISA refused, nothing changed");
-        for (int isa = GK_STENCIL_ISA_GENERIC; isa <= GK_STENCIL_ISA_AVX512; isa++) {
-            if (!gk__stencil_cpu_isa_supported(isa)) {
-                ok(gk__stencil_cpu_isa(isa) == -1, "%s not on this CPU: refused", gk__stencil_cpu_isa_name(isa));
+        double one1 = 1;
+        ok(gk__stencil_cpu_t(&one1, 1, 1, 1, gk_stencil_default_coeffs, 1, 1, (gk_cpu_isa)7) == GK_ENODEV,
+           "unknown ISA refused: %s", gk_last_error());
+        for (gk_cpu_isa isa = GK_CPU_ISA_GENERIC; isa <= GK_CPU_ISA_AVX512; isa++) {
+            if (!gk_cpu_isa_supported(isa)) {
+                ok(gk__stencil_cpu_t(&one1, 1, 1, 1, gk_stencil_default_coeffs, 1, 1, isa) == GK_ENODEV,
+                   "%s not on this CPU: refused", gk__stencil_cpu_isa_name(isa));
                 skip("not on this CPU", gk__stencil_cpu_isa_name(isa));
                 continue;
             }
-            ok(gk__stencil_cpu_isa(isa) == isa, "%s forced", gk__stencil_cpu_isa_name(isa));
             int bad = 0, runs = 0;
             char first[200] = "";
             for (int T = 1; T <= 4; T++) {
@@ -110,7 +109,7 @@ int main(void)
                             for (size_t i = 0; i < n; i++) a[i] = t_rand(&sd);
                             memcpy(r, a, n * 8);
                             t_reference(r, nx, ny, nz, c, steps);
-                            gk_status st = gk__stencil_cpu_t(a, nx, ny, nz, c, steps, T);
+                            gk_status st = gk__stencil_cpu_t(a, nx, ny, nz, c, steps, T, isa);
                             int exact;
                             double d = t_maxdiff(a, r, n, &exact);
                             runs++;
@@ -125,7 +124,6 @@ int main(void)
             ok(bad == 0, "%s: %d runs (T = 1..4, steps 0..2T+1, 9 grids, 2 coefficient sets) bit-identical "
                "to the triple loop%s%s", gk__stencil_cpu_isa_name(isa), runs, bad ? "; first failure: " : "", first);
         }
-        ok(gk__stencil_cpu_isa(-1) == auto_isa, "back to the automatic ISA");
 #ifdef _OPENMP
         /* other thread counts (each thread has its own share of the rings;
          * more threads than y blocks leaves some idle), automatic ISA */
@@ -141,7 +139,7 @@ int main(void)
                     for (size_t i = 0; i < n; i++) a[i] = t_rand(&sd);
                     memcpy(r, a, n * 8);
                     t_reference(r, nx, ny, nz, t_random_coeffs, steps);
-                    gk_status st = gk__stencil_cpu_t(a, nx, ny, nz, t_random_coeffs, steps, T);
+                    gk_status st = gk__stencil_cpu_t(a, nx, ny, nz, t_random_coeffs, steps, T, GK_CPU_ISA_AUTO);
                     int exact;
                     t_maxdiff(a, r, n, &exact);
                     runs++;
@@ -157,8 +155,8 @@ int main(void)
         skip("no OpenMP", "other thread counts");
 #endif
         double one = 1;
-        ok(gk__stencil_cpu_t(&one, 1, 1, 1, gk_stencil_default_coeffs, 1, 0) == GK_EINVAL
-           && gk__stencil_cpu_t(&one, 1, 1, 1, gk_stencil_default_coeffs, 1, GK_STENCIL_CPU_TMAX + 1) == GK_EINVAL,
+        ok(gk__stencil_cpu_t(&one, 1, 1, 1, gk_stencil_default_coeffs, 1, 0, GK_CPU_ISA_AUTO) == GK_EINVAL
+           && gk__stencil_cpu_t(&one, 1, 1, 1, gk_stencil_default_coeffs, 1, GK_STENCIL_CPU_TMAX + 1, GK_CPU_ISA_AUTO) == GK_EINVAL,
            "steps per pass outside 1..%d refused: %s", GK_STENCIL_CPU_TMAX, gk_last_error());
         /* the pieces the benchmark uses: buffers kept between runs */
         int nx = 19, ny = 13, nz = 11;
@@ -170,7 +168,7 @@ int main(void)
         t_reference(r, nx, ny, nz, gk_stencil_default_coeffs, 7);
         gk_stencil_cpu *g;
         int exact = 0;
-        if (ok(gk__stencil_cpu_open(&g, nx, ny, nz, gk_stencil_default_coeffs) == GK_OK, "CPU stencil open")) {
+        if (ok(gk__stencil_cpu_open(&g, nx, ny, nz, gk_stencil_default_coeffs, GK_CPU_ISA_AUTO) == GK_OK, "CPU stencil open")) {
             gk__stencil_cpu_load(g, a);
             gk__stencil_cpu_steps(g, 5, 4);        /* dirty the buffers, then start over */
             gk__stencil_cpu_load(g, a);
@@ -192,7 +190,7 @@ int main(void)
         for (int i = 0; i < 27; i++) g[i] = 1.0;
         for (int k = 0; k < 27; k++)
             if (k / 9 >= 1 && k / 3 % 3 >= 1 && k % 3 >= 1) want += dc[k];
-        gk__stencil_cpu(g, 3, 3, 3, dc, 1);
+        gk__stencil_cpu(g, 3, 3, 3, dc, 1, GK_CPU_ISA_AUTO);
         double sum = 0;
         for (int k = 0; k < 27; k++) sum += dc[k];
         ok(fabs(g[0] - want) < 1e-15 && fabs(g[13] - sum) < 1e-15,
@@ -278,7 +276,7 @@ int main(void)
     ok(gk_stencil_check_size(4, 4, 4, -1) == GK_EINVAL, "negative steps refused");
     ok(gk_stencil_check_size(1, 1, 1, 0) == GK_OK, "1x1x1, 0 steps accepted");
     double one = 1;
-    ok(gk__stencil_cpu(&one, 1, 1, 1, dc, -3) == GK_EINVAL, "gk_stencil_cpu refuses negative steps");
+    ok(gk__stencil_cpu(&one, 1, 1, 1, dc, -3, GK_CPU_ISA_AUTO) == GK_EINVAL, "gk_stencil_cpu refuses negative steps");
     ok(gk__host_memory_check((uint64_t)1 << 62, "a huge grid") == GK_ENOMEM && strstr(gk_last_error(), "needs"),
        "host memory check: %s", gk_last_error());
     ok(gk__stencil_cpu_bytes(10, 10, 10) == 2 * (24 * 12 * 12 + 8) * 8,

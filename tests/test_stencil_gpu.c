@@ -71,7 +71,7 @@ int main(void)
                     memcpy(ref, in, n * 8);
                     t_reference(ref, nx, ny, nz, c, steps);
                     memcpy(cpu, in, n * 8);
-                    gk__stencil_cpu(cpu, nx, ny, nz, c, steps);
+                    gk__stencil_cpu(cpu, nx, ny, nz, c, steps, GK_CPU_ISA_AUTO);
                     for (size_t i = 0; i < n; i++) out[i] = NAN;  /* poison */
                     float ms;
                     st = gk__stencil_gpu_upload(g, in, &ms);

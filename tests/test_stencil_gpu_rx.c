@@ -137,7 +137,7 @@ static void check_config(const gk_device_info *dev, const char *text, const int 
                 memcpy(ref, in, n * 8);
                 t_reference(ref, nx, ny, nz, c, steps[ti]);
                 memcpy(cpu, in, n * 8);
-                gk__stencil_cpu(cpu, nx, ny, nz, c, steps[ti]);
+                gk__stencil_cpu(cpu, nx, ny, nz, c, steps[ti], GK_CPU_ISA_AUTO);
                 for (size_t i = 0; i < n; i++) out[i] = NAN;  /* poison */
                 st = gk__stencil_gpu_upload(g, in, NULL);
                 if (!st) st = gk__stencil_gpu_run(g, steps[ti], NULL);

@@ -96,7 +96,7 @@ int main(void)
                         for (int i = 0; i < np && !st; i++)
                             st = gk__stencil_part_get(p[i], first[i], first[i + 1] - first[i], out + first[i] * plane);
                         memcpy(ref, in, n * 8);
-                        gk_status rs = gk__stencil_cpu(ref, nx, ny, nz, c, steps[ti]);
+                        gk_status rs = gk__stencil_cpu(ref, nx, ny, nz, c, steps[ti], GK_CPU_ISA_AUTO);
                         ok(st == GK_OK && rs == GK_OK && !memcmp(out, ref, n * 8),
                            "'%s' %dx%dx%d, %d slabs on %s, halo %d, %d steps: bit-identical to the CPU "
                            "(busy %.2g s, stall %.2g s)", cfgs[ci], nx, ny, nz, P, two ? "GPUs 0,1" : "GPU 0", H,

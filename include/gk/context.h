@@ -10,14 +10,25 @@
  * The library reads no environment variable behind the caller's back:
  * gk_context_options_init() gives fixed defaults; gk_context_options_from_env()
  * applies the variables the gk commands document (GK_DEVICE, GK_CACHE_DIR,
- * XDG_CACHE_HOME, HOME, GK_DATA_DIR), for callers that want that behaviour.
+ * XDG_CACHE_HOME, HOME, GK_DATA_DIR, GK_CPU_ISA and the APSP knobs) into the
+ * options, and nowhere else, for callers that want that behaviour.
  *
  * Threads: a context, and the plans made with it, may be used by one thread
- * at a time; independent contexts may be used by as many threads at once
- * (libgk keeps no mutable state outside them but caches that are locked).
+ * at a time; independent contexts may be used by as many threads at once,
+ * each with its own settings (CPU instruction set, OpenMP thread count,
+ * stream, the APSP knobs): every setting is the context's, none is
+ * process-wide.  What libgk shares between contexts is made once or locked:
+ * the CPU topology (loaded once), the NVRTC, NCCL, cuBLAS and OpenBLAS
+ * libraries (opened once), the cubins NVRTC compiled (a locked cache).
+ * gk_last_error() is the calling thread's.  Three things stay process-wide by nature:
+ * gk_tune_interrupt() stops every gk_tune_run of the process (a signal
+ * handler knows no context); gk_tune_run ignores SIGPIPE; the environment is
+ * read only by gk_context_options_from_env() and gk_cache_dir(), which are
+ * safe unless another thread changes the environment (setenv) meanwhile.
  * Creating a context does not change the calling thread's current CUDA
  * device; a GPU job makes its device current for the duration of the call
- * and restores the previous one.
+ * and restores the previous one.  tests/test_threads runs every kernel on
+ * several threads at once, each with its own context.
  *
  * Streams: GPU jobs run on the context's stream.  By default that is a
  * stream of gk's own, made by the first GPU job; gk_context_set_stream hands

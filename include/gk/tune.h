@@ -106,7 +106,9 @@ GK_API void gk_tune_report_init(gk_tune_report *r);
 GK_API gk_status gk_tune_run(gk_context *ctx, const gk_tune_options *o, gk_tune_report *rep);
 
 /* Ask a running gk_tune_run to stop after the current measurement (signal
- * safe); the journal keeps what was measured. */
+ * safe); the journal keeps what was measured.  Process-wide (a signal
+ * handler knows no context): it stops every gk_tune_run running in the
+ * process, and the next gk_tune_run starts afresh. */
 GK_API void gk_tune_interrupt(void);
 
 /* The search spaces as text (for `gktune --list`; needs no GPU): of the

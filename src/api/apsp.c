@@ -216,7 +216,7 @@ static gk_status solve_cpu16(gk_apsp_plan *p, int32_t *dist, gk_report *rep, int
     gk_status st = gk__xmalloc((void **)&m16, (size_t)p->V * (size_t)p->V * sizeof *m16, "the 16-bit result");
     if (st) return st;
     double t0 = gk__wtime();
-    if (!(st = gk__apsp_cpu16(dist, m16, p->V)))
+    if (!(st = gk__apsp_cpu16(dist, m16, p->V, p->head.ctx->cpu_isa)))
         st = gk__apsp16_resolve(dist, m16, p->V, dist, how);
     rep->compute = gk__wtime() - t0;
     free(m16);
@@ -235,7 +235,7 @@ static gk_status solve32(gk_apsp_plan *p, int32_t *dist, gk_report *rep, gk__aps
 #endif
     }
     double t0 = gk__wtime();
-    gk_status st = gk__apsp_cpu(dist, p->V);
+    gk_status st = gk__apsp_cpu(dist, p->V, p->head.ctx->cpu_isa);
     rep->compute = gk__wtime() - t0;
     return st;
 }
@@ -315,7 +315,7 @@ gk_status gk__apsp_exec_host(gk_apsp_plan *p, int32_t *dist, gk_report *rep, gk_
          * the plain k-i-j loop checks the blocked CPU code */
         int gpu = ctx->backend == GK_BACKEND_GPU;
         double t0 = gk__wtime();
-        st = gpu ? gk__apsp_cpu(ref, V) : gk__apsp_cpu_simple(ref, V);
+        st = gpu ? gk__apsp_cpu(ref, V, ctx->cpu_isa) : gk__apsp_cpu_simple(ref, V);
         rep->check = gk__wtime() - t0;
         snprintf(rep->check_against, sizeof rep->check_against, "%s",
                  gpu ? "the blocked CPU code" : "the plain CPU k-i-j loop");
@@ -370,7 +370,7 @@ gk_status gk_apsp_plan_create(gk_context *ctx, const gk_apsp_problem *problem, c
     p->ld = prob.ld;
     p->precision = prob.memory == GK_MEMORY_DEVICE ? 32 : opt.precision;
     if (ctx->backend != GK_BACKEND_GPU) {
-        snprintf(p->head.base.config, sizeof p->head.base.config, "%s", gk__apsp_cpu_kernel_name());
+        snprintf(p->head.base.config, sizeof p->head.base.config, "%s", gk__apsp_cpu_kernel_name(ctx->cpu_isa));
         if ((st = gk__apsp_host_memory_check(p, "APSP")))
             goto fail;
         *out = p;

@@ -25,7 +25,7 @@ static gk_status bench_cpu(gk_context *ctx, int32_t n, gk__apsp_bench_row *row)
     memcpy(b, a, bytes);
     int threads = gk__ctx_threads_enter(ctx);
     double t0 = gk__wtime();
-    st = gk__apsp_cpu(a, n);
+    st = gk__apsp_cpu(a, n, ctx->cpu_isa);
     double t1 = gk__wtime();
     /* the 16-bit path on the initial matrix (b still holds it) */
     uint16_t *m16 = NULL;
@@ -35,7 +35,7 @@ static gk_status bench_cpu(gk_context *ctx, int32_t n, gk__apsp_bench_row *row)
     if (!st && !(st = gk__xmalloc((void **)&m16, (size_t)n * (size_t)n * sizeof *m16, "the 16-bit result"))
         && !(st = gk__xmalloc((void **)&c16, bytes, "the 16-bit result, widened"))) {
         double s0 = gk__wtime();
-        st = gk__apsp_cpu16(b, m16, n);
+        st = gk__apsp_cpu16(b, m16, n, ctx->cpu_isa);
         t16 = gk__wtime() - s0;
         if (!st) st = gk__apsp16_resolve(b, m16, n, c16, &how);
     }

@@ -230,7 +230,7 @@ static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int3
     rep->read += gk__wtime() - t0;
     t0 = gk__wtime();
     int threads = gk__ctx_threads_enter(ctx);
-    st = gk__apsp_cpu_part_open(&p, V, l.first[rank], l.first[rank + 1]);
+    st = gk__apsp_cpu_part_open(&p, V, l.first[rank], l.first[rank + 1], ctx->cpu_isa);
     for (int64_t e = 0; !st && e < b.n; e++)
         gk__apsp_cpu_part_edge(p, b.e[3 * e], b.e[3 * e + 1], b.e[3 * e + 2]);
     free(b.e);

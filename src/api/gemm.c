@@ -79,18 +79,18 @@ static gk_status problem_in(const gk_gemm_problem *given, gk_gemm_problem *p)
 /* The GPU's check: the CPU backend's product and |A| |B| (by the CPU
  * backend too: positive terms, relative error <= K u), as doubles. */
 static gk_status cpu_backend_reference(const float *a, const float *b, double *ref, double *abs_ab, int m, int n,
-                                       int k)
+                                       int k, gk_cpu_isa isa)
 {
     size_t na = (size_t)m * k, nb = (size_t)k * n, nc = (size_t)m * n;
     float *t = NULL;
     gk_status st = gk__xmalloc((void **)&t, (na + nb + nc) * sizeof *t, "the check's |A| and |B|");
     if (st) return st;
     float *ta = t, *tb = t + na, *tc = tb + nb;
-    if (!(st = gk__gemm_cpu(a, b, tc, m, n, k))) {
+    if (!(st = gk__gemm_cpu(a, b, tc, m, n, k, isa))) {
         for (size_t i = 0; i < nc; i++) ref[i] = tc[i];
         for (size_t i = 0; i < na; i++) ta[i] = fabsf(a[i]);
         for (size_t i = 0; i < nb; i++) tb[i] = fabsf(b[i]);
-        if (!(st = gk__gemm_cpu(ta, tb, tc, m, n, k)))
+        if (!(st = gk__gemm_cpu(ta, tb, tc, m, n, k, isa)))
             for (size_t i = 0; i < nc; i++) abs_ab[i] = tc[i];
     }
     free(t);
@@ -125,7 +125,7 @@ gk_status gk_gemm_plan_create(gk_context *ctx, const gk_gemm_problem *problem, c
         goto fail;
     if (cpu) {
         /* the CPU kernel that runs, for --verbose (as apsp and stencil say it) */
-        gk__gemm_cpu_describe(gk__gemm_cpu_isa(-2), p->head.base.config, sizeof p->head.base.config);
+        gk__gemm_cpu_describe(ctx->cpu_isa, p->head.base.config, sizeof p->head.base.config);
     } else {
 #ifdef GK_HAVE_CUDA
         int saved;
@@ -169,7 +169,7 @@ static gk_status exec_host(gk_gemm_plan *p, const float *a, const float *b, floa
 {
     gk_context *ctx = p->head.ctx;
     gk_status st = GK_OK;
-    const int m = p->m, n = p->n, k = p->k, cpu = !p->gpu;
+    const int m = p->m, n = p->n, k = p->k, cpu = ctx->backend != GK_BACKEND_GPU;
     uint64_t nc = (uint64_t)m * (uint64_t)n;
     double *ref = NULL;
     if (p->head.check && (st = gk__xmalloc((void **)&ref, (size_t)nc * 16, "the check's reference")))
@@ -189,7 +189,7 @@ static gk_status exec_host(gk_gemm_plan *p, const float *a, const float *b, floa
 #endif
     } else {
         double t0 = gk__wtime();
-        st = gk__gemm_cpu(a, b, c, m, n, k);
+        st = gk__gemm_cpu(a, b, c, m, n, k, ctx->cpu_isa);
         rep->compute = gk__wtime() - t0;
     }
     if (!st && ref) {
@@ -200,7 +200,7 @@ static gk_status exec_host(gk_gemm_plan *p, const float *a, const float *b, floa
         if (cpu)
             gk__gemm_cpu_reference(a, b, ref, ref + nc, m, n, k);
         else
-            st = cpu_backend_reference(a, b, ref, ref + nc, m, n, k);
+            st = cpu_backend_reference(a, b, ref, ref + nc, m, n, k, ctx->cpu_isa);
         rep->check = gk__wtime() - t0;
         snprintf(rep->check_against, sizeof rep->check_against, "%s",
                  cpu ? "the CPU reference loop" : "the CPU backend");

@@ -68,27 +68,27 @@ static gk_status bench_cpu(bench_data *B, gk__gemm_bench_report *R)
         r->ok = 1;
         snprintf(r->check, sizeof r->check, "(reference)");
     }
-    int best = gk__gemm_cpu_isa(-1);
-    for (int isa = GK_GEMM_ISA_AVX512; isa >= GK_GEMM_ISA_GENERIC; isa--) {
-        if (!gk__gemm_cpu_isa_supported(isa) || (isa == GK_GEMM_ISA_GENERIC && best != isa))
+    /* a row per instruction set this CPU has (generic only when it is the
+     * best), each given to the kernel: nothing process-wide is switched */
+    gk_cpu_isa best = gk__cpu_isa_best();
+    for (gk_cpu_isa isa = GK_CPU_ISA_AVX512; isa >= GK_CPU_ISA_GENERIC; isa--) {
+        if (!gk_cpu_isa_supported(isa) || (isa == GK_CPU_ISA_GENERIC && best != isa))
             continue;
-        gk__gemm_cpu_isa(isa);
         r = &R->row[R->nrows++];
         snprintf(r->kernel, sizeof r->kernel, "cpu");
         char d[160];
         gk__gemm_cpu_describe(isa, d, sizeof d);
         snprintf(r->config, sizeof r->config, "%s, %d thread%s", d, threads, threads > 1 ? "s" : "");
-        gk_status st = gk__gemm_cpu(B->a, B->b, B->c, B->m, B->n, B->k);     /* warm-up */
+        gk_status st = gk__gemm_cpu(B->a, B->b, B->c, B->m, B->n, B->k, isa);     /* warm-up */
         for (int i = 0; i < B->reps && !st; i++) {
             double t0 = gk__wtime();
-            st = gk__gemm_cpu(B->a, B->b, B->c, B->m, B->n, B->k);
+            st = gk__gemm_cpu(B->a, B->b, B->c, B->m, B->n, B->k, isa);
             ms[i] = (gk__wtime() - t0) * 1e3;
         }
-        if (st) { gk__gemm_cpu_isa(-1); return st; }
+        if (st) return st;
         set_rate(B, ms, B->reps, r);
         check_row(B, r);
     }
-    gk__gemm_cpu_isa(-1);
     r = &R->row[R->nrows++];
     snprintf(r->kernel, sizeof r->kernel, "openblas");
     char what[160];

@@ -55,7 +55,6 @@ static gk_status kernel_ms(gk_context *ctx, const char *kernel, int64_t n, const
         *ms = gk__median(t, 9, NULL);
     return st;
 }
-#endif
 
 /* One kernel's plan, made for host or device memory. */
 typedef struct job {
@@ -111,6 +110,7 @@ static void job_free(job *j)
         gk_stencil_plan_destroy(j->plan);
     j->plan = NULL;
 }
+#endif /* GK_HAVE_CUDA */
 
 gk_status gk__plan_bench(gk_context *ctx, const char *kernel, int64_t n, int calls, gk__plan_bench_row *row)
 {

@@ -121,8 +121,8 @@ gk_status gk_stencil_plan_create(gk_context *ctx, const gk_stencil_problem *prob
     }
     if (cpu) {
         snprintf(p->head.base.config, sizeof p->head.base.config, "%s rows, %d steps per pass",
-                 gk__stencil_cpu_isa_name(gk__stencil_cpu_isa(-2)), GK_STENCIL_CPU_T);
-        if ((st = gk__stencil_cpu_open(&p->cpu, p->nx, p->ny, p->nz, p->coeffs)))
+                 gk__stencil_cpu_isa_name(ctx->cpu_isa), GK_STENCIL_CPU_T);
+        if ((st = gk__stencil_cpu_open(&p->cpu, p->nx, p->ny, p->nz, p->coeffs, ctx->cpu_isa)))
             goto fail;
     } else {
 #ifdef GK_HAVE_CUDA
@@ -206,7 +206,7 @@ static gk_status exec_host(gk_stencil_plan *p, double *grid, int steps, gk_repor
         gk__stencil_diff d;
         double t0 = gk__wtime();
         st = p->cpu ? gk__stencil_cpu_reference(ref, p->nx, p->ny, p->nz, p->coeffs, steps)
-                    : gk__stencil_cpu(ref, p->nx, p->ny, p->nz, p->coeffs, steps);
+                    : gk__stencil_cpu(ref, p->nx, p->ny, p->nz, p->coeffs, steps, p->head.ctx->cpu_isa);
         rep->check = gk__wtime() - t0;
         snprintf(rep->check_against, sizeof rep->check_against, "%s",
                  p->cpu ? "the CPU reference loop" : "the CPU backend");

@@ -52,11 +52,11 @@ typedef struct bench_data {
  * backend's buffers (allocated and loaded once: the steps alone are timed,
  * as on the GPU), T steps per pass; then vsteps steps from the same grid,
  * compared with the reference. */
-static gk_status bench_cpu_row(bench_data *B, int T, gk__stencil_bench_row *r)
+static gk_status bench_cpu_row(bench_data *B, gk_cpu_isa isa, int T, gk__stencil_bench_row *r)
 {
     gk_stencil_cpu *g = NULL;
     double t[64];
-    gk_status st = gk__stencil_cpu_open(&g, B->nx, B->ny, B->nz, gk_stencil_default_coeffs);
+    gk_status st = gk__stencil_cpu_open(&g, B->nx, B->ny, B->nz, gk_stencil_default_coeffs, isa);
     if (st) return st;
     gk__stencil_cpu_load(g, B->grid);
     st = gk__stencil_cpu_steps(g, T, T);         /* warm-up: first touch of the rings */
@@ -110,17 +110,18 @@ static gk_status bench_cpu(bench_data *B, gk__stencil_bench_report *R)
     }
     /* one step per sweep with each instruction set this CPU has (the
      * scalar code only where it is all there is), then the temporal sweeps
-     * (T steps per pass) with the best one */
-    int best = gk__stencil_cpu_isa(-1);
+     * (T steps per pass) with the best one; each row's set is given to
+     * the backend (nothing process-wide is switched) */
+    gk_cpu_isa best = gk__cpu_isa_best();
     int plan[8][2], np = 0;                      /* { isa, T } */
-    for (int isa = GK_STENCIL_ISA_GENERIC; isa <= GK_STENCIL_ISA_AVX512; isa++)
-        if (gk__stencil_cpu_isa_supported(isa) && (isa > GK_STENCIL_ISA_GENERIC || best == isa))
+    for (int isa = GK_CPU_ISA_GENERIC; isa <= GK_CPU_ISA_AVX512; isa++)
+        if (gk_cpu_isa_supported((gk_cpu_isa)isa) && (isa > GK_CPU_ISA_GENERIC || (int)best == isa))
             plan[np][0] = isa, plan[np++][1] = 1;
     for (int T = 2; T <= 4; T++)
         plan[np][0] = best, plan[np++][1] = T;
     for (int i = 0; i < np && !st && R->nrows < GK_STENCIL_BENCH_ROWS; i++) {
-        int isa = plan[i][0], T = plan[i][1];
-        gk__stencil_cpu_isa(isa);
+        gk_cpu_isa isa = (gk_cpu_isa)plan[i][0];
+        int T = plan[i][1];
         gk__stencil_bench_row *r = &R->row[R->nrows++];
         r->tsteps = T;
         if (T == 1)
@@ -130,9 +131,8 @@ static gk_status bench_cpu(bench_data *B, gk__stencil_bench_report *R)
         snprintf(r->config, sizeof r->config, "%s, %d thread%s, %s", gk__stencil_cpu_isa_name(isa), threads,
                  threads > 1 ? "s" : "", T == 1 ? "one step per sweep, 16-row x 32-plane tiles"
                                                 : "T steps per pass over 32-row blocks");
-        st = bench_cpu_row(B, T, r);
+        st = bench_cpu_row(B, isa, T, r);
     }
-    gk__stencil_cpu_isa(-1);
     return st;
 }
 
@@ -247,7 +247,7 @@ gk_status gk__stencil_bench(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz,
     /* the trusted result the rows are checked against: the CPU backend on
      * the GPU, the plain reference loop's counterpart on the CPU */
     st = ctx->backend == GK_BACKEND_GPU
-         ? gk__stencil_cpu(B.cpu, B.nx, B.ny, B.nz, gk_stencil_default_coeffs, B.vsteps)
+         ? gk__stencil_cpu(B.cpu, B.nx, B.ny, B.nz, gk_stencil_default_coeffs, B.vsteps, ctx->cpu_isa)
          : gk__stencil_cpu_reference(B.cpu, B.nx, B.ny, B.nz, gk_stencil_default_coeffs, B.vsteps);
     if (!st) {
         if (ctx->backend != GK_BACKEND_GPU)

@@ -286,7 +286,7 @@ static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const cha
     gk_status st = GK_OK;
     if (mine && !(st = gk__host_memory_check(gk__stencil_cpu_bytes(l->nx, l->ny, c.e1 - c.e0)
                                             + (uint64_t)chunk * plane_bytes(l), what))
-        && !(st = gk__stencil_cpu_open(&c.g, l->nx, l->ny, c.e1 - c.e0, coeffs)))
+        && !(st = gk__stencil_cpu_open(&c.g, l->nx, l->ny, c.e1 - c.e0, coeffs, ctx->cpu_isa)))
         st = gk__xmalloc((void **)&buf, (size_t)chunk * plane_bytes(l), "the plane buffer");
     for (int z = c.z0; z < c.z1 && !st; z += chunk) {
         int n = c.z1 - z < chunk ? c.z1 - z : chunk;

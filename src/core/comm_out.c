@@ -25,10 +25,7 @@ gk_status gk__comm_out_open(gk__comm_out *s, const gk_comm *comm, const char *ou
         st = gk__fail(GK_EINVAL, "standard output cannot be written by %d ranks at once; name an output file",
                       gk__comm_size(comm));
     } else if (s->rank == 0) {
-        int saved = gk__out_no_tmpfile;
-        gk__out_no_tmpfile = 1;          /* the other ranks open the temp file by its name */
-        st = gk__out_open(&s->o, out);
-        gk__out_no_tmpfile = saved;
+        st = gk__out_open_named(&s->o, out);   /* the other ranks open the temp file by its name */
         if (!st) {
             s->opened = 1;
             s->fd = s->o.fd;

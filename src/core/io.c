@@ -17,8 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-int gk__out_no_tmpfile;
-
 gk_status gk__read_exact(FILE *f, const char *path, void *buf, size_t n, const char *what)
 {
     if (n && fread(buf, 1, n, f) != n)
@@ -205,7 +203,13 @@ static int link_unnamed(int fd, const char *name)
     return -1;
 }
 
-gk_status gk__out_open(gk_outfile *o, const char *path)
+static gk_status out_open(gk_outfile *o, const char *path, int named);
+
+gk_status gk__out_open(gk_outfile *o, const char *path) { return out_open(o, path, 0); }
+gk_status gk__out_open_named(gk_outfile *o, const char *path) { return out_open(o, path, 1); }
+
+/* named: a regular file goes through a named temp file, never O_TMPFILE. */
+static gk_status out_open(gk_outfile *o, const char *path, int named)
 {
     memset(o, 0, sizeof *o);
     o->fd = -1;
@@ -248,7 +252,7 @@ gk_status gk__out_open(gk_outfile *o, const char *path)
     mode_t mode = exists ? (sb.st_mode & 07777) : 0666;   /* a new file: the umask applies */
     int fd = -1;
 #ifdef O_TMPFILE
-    if (!gk__out_no_tmpfile) {
+    if (!named) {
         fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
         if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOTSUP)
             return gk__fail(GK_EIO, "%s: cannot create: %s", path, strerror(errno));

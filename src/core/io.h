@@ -58,6 +58,11 @@ typedef struct gk_outfile {
 } gk_outfile;
 
 gk_status gk__out_open(gk_outfile *o, const char *path);
+/* The same, but a regular file always goes through PATH.tmp.XXXXXX (never
+ * O_TMPFILE): what other processes must open by name (comm_out.c), and the
+ * tests of that fallback.  A parameter, not a process-wide switch: another
+ * thread's output at the same time is not affected. */
+gk_status gk__out_open_named(gk_outfile *o, const char *path);
 gk_status gk__out_write(gk_outfile *o, const void *buf, size_t n);
 gk_status gk__out_close(gk_outfile *o, gk_status st);
 gk_status gk__write_file_atomic(const char *path, const void *data, size_t n);
@@ -76,8 +81,5 @@ gk_status gk__out_target(const char *path, char *target, size_t n);
  * followed; "-" means standard input), unless both are one character
  * device such as /dev/null.  IN may be NULL. */
 gk_status gk__output_check(const char *out, const char *in);
-
-/* Tests only: nonzero forces the named-temp-file fallback. */
-extern int gk__out_no_tmpfile;
 
 #endif /* GK_IO_H */

@@ -42,7 +42,12 @@ static inline int team(int64_t nt)
 }
 #define R 4           /* output rows held in registers by the micro-kernel */
 
-#if defined(__x86_64__) && defined(__has_attribute)
+/* Not under ThreadSanitizer (--enable-sanitizers=thread): the ifunc
+ * resolvers target_clones makes run while the dynamic linker relocates,
+ * before TSan's runtime is up, and TSan instruments them (a crash at
+ * start-up).  Those loops then take the baseline instruction set; the
+ * micro-kernels keep their run-time choice. */
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_THREAD__)
 #if __has_attribute(target_clones) && !defined(__clang__) && defined(__linux__)
 #define GK_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
@@ -119,68 +124,60 @@ DEFINE_MINPLUS(minplus_avx512, v16, 16, R, B / 16, __attribute__((target("avx512
 
 typedef void (*minplus_fn)(int32_t *, const int32_t *, const int32_t *);
 
-/* The instruction set of the micro-kernels: the best this CPU has, or the
- * one gk__apsp_cpu_force_isa set (the tests run every one). */
-static int isa_forced = GK_APSP_ISA_AUTO;
+/* The instruction set of the micro-kernels: the caller's (the context's
+ * cpu_isa, passed down by the front doors: no process-wide choice, so that
+ * threads with contexts of different sets run at once), AUTO meaning the
+ * best this CPU has.  ISA_* are the sets this file has kernels for;
+ * gk_cpu_isa_supported's AVX512 is AVX-512 F and BW, what they need. */
+enum { ISA_GENERIC, ISA_AVX2, ISA_AVX512 };
 
-int gk__apsp_cpu_isa_supported(int isa)
+static int pick_isa(gk_cpu_isa isa)
 {
-    switch (isa) {
-    case GK_APSP_ISA_AUTO: case GK_APSP_ISA_GENERIC: return 1;
-#ifdef GK_X86_DISPATCH
-    case GK_APSP_ISA_AVX2: __builtin_cpu_init(); return __builtin_cpu_supports("avx2") != 0;
-    case GK_APSP_ISA_AVX512:
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-#endif
-    default: return 0;
-    }
+    if (isa == GK_CPU_ISA_AUTO) isa = gk__cpu_isa_best();
+    return isa == GK_CPU_ISA_AVX512 ? ISA_AVX512 : isa == GK_CPU_ISA_AVX2 ? ISA_AVX2 : ISA_GENERIC;
 }
 
-gk_status gk__apsp_cpu_force_isa(int isa)
+/* GK_ENODEV naming `fn` unless this CPU runs isa's kernels. */
+static gk_status isa_check(gk_cpu_isa isa, const char *fn)
 {
-    if (!gk__apsp_cpu_isa_supported(isa))
-        return gk__fail(GK_ENODEV, "this CPU cannot run the APSP micro-kernels for instruction set %d", isa);
-    isa_forced = isa;
+    if ((unsigned)isa > GK_CPU_ISA_AVX512 || !gk_cpu_isa_supported(isa))
+        return gk__fail(GK_ENODEV, "%s: this CPU cannot run the APSP micro-kernels for instruction set %d (%s)", fn,
+                        (int)isa, gk_cpu_isa_name(isa));
     return GK_OK;
 }
 
-static int pick_isa(void)
+const char *gk__apsp_cpu_kernel_name(gk_cpu_isa isa)
 {
-    if (isa_forced != GK_APSP_ISA_AUTO) return isa_forced;
-    if (gk__apsp_cpu_isa_supported(GK_APSP_ISA_AVX512)) return GK_APSP_ISA_AVX512;
-    if (gk__apsp_cpu_isa_supported(GK_APSP_ISA_AVX2)) return GK_APSP_ISA_AVX2;
-    return GK_APSP_ISA_GENERIC;
-}
-
-const char *gk__apsp_cpu_kernel_name(void)
-{
-    switch (pick_isa()) {
-    case GK_APSP_ISA_AVX512: return "AVX-512 micro-kernels, 64x64 tiles";
-    case GK_APSP_ISA_AVX2: return "AVX2 micro-kernels, 64x64 tiles";
+    switch (pick_isa(isa)) {
+    case ISA_AVX512: return "AVX-512 micro-kernels, 64x64 tiles";
+    case ISA_AVX2: return "AVX2 micro-kernels, 64x64 tiles";
     default: return "generic micro-kernels, 64x64 tiles";
     }
 }
 
-static minplus_fn pick_minplus(void)
+static minplus_fn pick_minplus(gk_cpu_isa isa)
 {
 #ifdef GK_X86_DISPATCH
-    switch (pick_isa()) {
-    case GK_APSP_ISA_AVX512: return minplus_avx512;
-    case GK_APSP_ISA_AVX2: return minplus_avx2;
+    switch (pick_isa(isa)) {
+    case ISA_AVX512: return minplus_avx512;
+    case ISA_AVX2: return minplus_avx2;
     }
+#else
+    (void)isa;
 #endif
     return minplus_generic;
 }
 
-gk_status gk__apsp_cpu(int32_t *dist, int32_t V)
+gk_status gk__apsp_cpu(int32_t *dist, int32_t V, gk_cpu_isa isa)
 {
     if (V < 1)
         return gk__fail(GK_EINVAL, "gk_apsp_cpu: V = %d", V);
+    gk_status st = isa_check(isa, "gk_apsp_cpu");
+    if (st) return st;
     int64_t n = V, nt = (n + B - 1) / B, np = nt * B;
     int32_t *t;
-    minplus_fn minplus_tile = pick_minplus();
-    gk_status st = gk__xmalloc((void **)&t, (size_t)(np * np) * sizeof *t, "the CPU APSP tiles");
+    minplus_fn minplus_tile = pick_minplus(isa);
+    st = gk__xmalloc((void **)&t, (size_t)(np * np) * sizeof *t, "the CPU APSP tiles");
     if (st) return st;
 #define TILE(bi, bj) (t + ((bi) * nt + (bj)) * (int64_t)(B * B))
 
@@ -289,25 +286,29 @@ DEFINE_MINPLUS_T(minplus16_avx512, uint16_t, B, u32x16, 32, 8, 2, __attribute__(
 
 typedef void (*minplus16_fn)(uint16_t *, const uint16_t *, const uint16_t *);
 
-static minplus16_fn pick_minplus16(void)
+static minplus16_fn pick_minplus16(gk_cpu_isa isa)
 {
 #ifdef GK_X86_DISPATCH
-    switch (pick_isa()) {
-    case GK_APSP_ISA_AVX512: return minplus16_avx512;
-    case GK_APSP_ISA_AVX2: return minplus16_avx2;
+    switch (pick_isa(isa)) {
+    case ISA_AVX512: return minplus16_avx512;
+    case ISA_AVX2: return minplus16_avx2;
     }
+#else
+    (void)isa;
 #endif
     return minplus16_generic;
 }
 
-gk_status gk__apsp_cpu16(const int32_t *dist, uint16_t *out, int32_t V)
+gk_status gk__apsp_cpu16(const int32_t *dist, uint16_t *out, int32_t V, gk_cpu_isa isa)
 {
     if (V < 1)
         return gk__fail(GK_EINVAL, "gk_apsp_cpu16: V = %d", V);
+    gk_status st = isa_check(isa, "gk_apsp_cpu16");
+    if (st) return st;
     int64_t n = V, nt = (n + B - 1) / B, np = nt * B;
     uint16_t *t;
-    minplus16_fn minplus_tile = pick_minplus16();
-    gk_status st = gk__xmalloc((void **)&t, (size_t)(np * np) * sizeof *t, "the CPU APSP 16-bit tiles");
+    minplus16_fn minplus_tile = pick_minplus16(isa);
+    st = gk__xmalloc((void **)&t, (size_t)(np * np) * sizeof *t, "the CPU APSP 16-bit tiles");
     if (st) return st;
 #define TILE(bi, bj) (t + ((bi) * nt + (bj)) * (int64_t)(B * B))
 
@@ -425,9 +426,13 @@ const char *gk__apsp16_how_text(int how)
 }
 
 /* The tile operations, for the row-block engine of src/cpu/apsp_rows.c. */
-void gk__apsp_cpu_tile_ops(void (**close)(int32_t *), void (**minplus)(int32_t *, const int32_t *, const int32_t *))
+gk_status gk__apsp_cpu_tile_ops(gk_cpu_isa isa, void (**close)(int32_t *),
+                                void (**minplus)(int32_t *, const int32_t *, const int32_t *))
 {
     _Static_assert(B == GK_APSP_CPU_TILE, "apsp_cpu.h's tile edge is this file's");
+    gk_status st = isa_check(isa, "the CPU row block");
+    if (st) return st;
     *close = fw_tile;
-    *minplus = pick_minplus();
+    *minplus = pick_minplus(isa);
+    return GK_OK;
 }

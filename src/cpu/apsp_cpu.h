@@ -5,9 +5,11 @@
 #include "core/internal.h"
 
 /* In place: blocked Floyd-Warshall on a tile-major padded copy (V*V*4 bytes
- * more), OpenMP across tiles, an AVX-512/AVX2/generic min-plus micro-kernel
- * picked at run time.  Every entry must be in [0, GK_APSP_INF]. */
-gk_status gk__apsp_cpu(int32_t *dist, int32_t V);
+ * more), OpenMP across tiles, the AVX-512/AVX2/generic min-plus micro-kernel
+ * of instruction set isa (the context's; GK_CPU_ISA_AUTO: the best this CPU
+ * has; GK_ENODEV when the CPU lacks it).  Every entry must be in
+ * [0, GK_APSP_INF]. */
+gk_status gk__apsp_cpu(int32_t *dist, int32_t V, gk_cpu_isa isa);
 
 /* In place, the plain `omp parallel for` + `omp simd` k-i-j loop: the
  * baseline of `gk bench apsp --device=cpu` and the check of CPU runs. */
@@ -18,11 +20,13 @@ gk_status gk__apsp_cpu_simple(int32_t *dist, int32_t V);
  * padded matrix, tile-major; the pivot-row panel of round k is one tile row
  * (nt tiles, contiguous). */
 #define GK_APSP_CPU_TILE 64
-void gk__apsp_cpu_tile_ops(void (**close)(int32_t *), void (**minplus)(int32_t *, const int32_t *, const int32_t *));
+gk_status gk__apsp_cpu_tile_ops(gk_cpu_isa isa, void (**close)(int32_t *),
+                                void (**minplus)(int32_t *, const int32_t *, const int32_t *));
 
 typedef struct gk_apsp_cpu_part gk_apsp_cpu_part;
-/* The rows' initial matrix: INF, 0 on the diagonal. */
-gk_status gk__apsp_cpu_part_open(gk_apsp_cpu_part **p, int32_t V, int64_t t0, int64_t t1);
+/* The rows' initial matrix: INF, 0 on the diagonal; the micro-kernels of
+ * instruction set isa (as gk__apsp_cpu). */
+gk_status gk__apsp_cpu_part_open(gk_apsp_cpu_part **p, int32_t V, int64_t t0, int64_t t1, gk_cpu_isa isa);
 void gk__apsp_cpu_part_close(gk_apsp_cpu_part *p);
 /* An edge of a local row (src in the part's rows): keeps the smaller weight. */
 void gk__apsp_cpu_part_edge(gk_apsp_cpu_part *p, int32_t s, int32_t t, int32_t w);
@@ -75,7 +79,7 @@ void gk__apsp_cpu_part_get_row(const gk_apsp_cpu_part *p, int64_t r, int32_t *ro
 
 /* dist (V x V, entries in [0, GK_APSP_INF], not modified) -> out (V x V
  * row-major): min(true distance, GK_APSP16_CAP), blocked on 16-bit tiles. */
-gk_status gk__apsp_cpu16(const int32_t *dist, uint16_t *out, int32_t V);
+gk_status gk__apsp_cpu16(const int32_t *dist, uint16_t *out, int32_t V, gk_cpu_isa isa);
 
 /* How a 16-bit result was settled. */
 enum { GK_APSP16_NOT_EXACT = 0, GK_APSP16_NO_CAP, GK_APSP16_BOUND, GK_APSP16_UNREACHABLE };
@@ -87,13 +91,8 @@ gk_status gk__apsp16_resolve(const int32_t *in, const uint16_t *m16, int32_t V, 
 /* One line for the report: what *how means. */
 const char *gk__apsp16_how_text(int how);
 
-/* The micro-kernels' instruction set: AUTO (the best this CPU has) or one
- * forced (the tests run each one).  AVX512 means AVX-512F and BW. */
-enum { GK_APSP_ISA_AUTO = 0, GK_APSP_ISA_GENERIC, GK_APSP_ISA_AVX2, GK_APSP_ISA_AVX512 };
-int gk__apsp_cpu_isa_supported(int isa);
-/* What the CPU backend runs now (for --verbose): the instruction set and
- * the tile edge. */
-const char *gk__apsp_cpu_kernel_name(void);
-gk_status gk__apsp_cpu_force_isa(int isa);
+/* What the CPU backend runs with instruction set isa (for --verbose and the
+ * report): the micro-kernels and the tile edge. */
+const char *gk__apsp_cpu_kernel_name(gk_cpu_isa isa);
 
 #endif /* GK_APSP_CPU_H */

@@ -19,7 +19,7 @@ struct gk_apsp_cpu_part {
 
 #define TILE(p, li, bj) ((p)->t + ((li) * (p)->nt + (bj)) * BB)
 
-gk_status gk__apsp_cpu_part_open(gk_apsp_cpu_part **out, int32_t V, int64_t t0, int64_t t1)
+gk_status gk__apsp_cpu_part_open(gk_apsp_cpu_part **out, int32_t V, int64_t t0, int64_t t1, gk_cpu_isa isa)
 {
     *out = NULL;
     gk_apsp_cpu_part *p = calloc(1, sizeof *p);
@@ -30,13 +30,12 @@ gk_status gk__apsp_cpu_part_open(gk_apsp_cpu_part **out, int32_t V, int64_t t0, 
     p->t0 = t0;
     p->t1 = t1;
     p->nl = t1 - t0;
-    gk__apsp_cpu_tile_ops(&p->close, &p->minplus);
-    uint64_t n, pb;
-    gk_status st;
-    if (gk__mul_u64((uint64_t)p->nl * (uint64_t)p->nt, (uint64_t)BB * sizeof(int32_t), &n)
-        || gk__mul_u64((uint64_t)p->nt, (uint64_t)BB * sizeof(int32_t), &pb))
+    uint64_t n = 0, pb = 0;
+    gk_status st = gk__apsp_cpu_tile_ops(isa, &p->close, &p->minplus);
+    if (!st && (gk__mul_u64((uint64_t)p->nl * (uint64_t)p->nt, (uint64_t)BB * sizeof(int32_t), &n)
+                || gk__mul_u64((uint64_t)p->nt, (uint64_t)BB * sizeof(int32_t), &pb)))
         st = gk__fail(GK_ENOMEM, "APSP V = %d: the row block's size overflows", V);
-    else if (!(st = gk__xmalloc((void **)&p->panel, (size_t)pb, "the pivot-row panel")))
+    if (!st && !(st = gk__xmalloc((void **)&p->panel, (size_t)pb, "the pivot-row panel")))
         st = gk__xmalloc((void **)&p->t, n ? (size_t)n : 1, "this rank's rows of the distance matrix");
     if (st) {
         gk__apsp_cpu_part_close(p);

@@ -14,6 +14,7 @@
 #include "core/rng.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <immintrin.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,38 +95,24 @@ static void uk_avx512(int kc, const float *ap, const float *bp, float *c, int64_
 static const struct { int mr, nr; ukernel f; const char *name; } isas[] = {
     { 4, 16, uk_generic, "generic" }, { 6, 16, uk_avx2, "AVX2+FMA" }, { 12, 32, uk_avx512, "AVX-512" } };
 
-int gk__gemm_cpu_isa_supported(int isa)
+/* The row of isas[] for the caller's instruction set (the context's
+ * cpu_isa, passed down by the front doors: no process-wide choice, so that
+ * threads with contexts of different sets run at once); AUTO: the best
+ * this CPU has. */
+static int isa_row(gk_cpu_isa isa)
 {
-    if (isa == GK_GEMM_ISA_GENERIC) return 1;
-#if defined(__x86_64__) || defined(__i386__)
-    if (isa == GK_GEMM_ISA_AVX2) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (isa == GK_GEMM_ISA_AVX512) return __builtin_cpu_supports("avx512f");
-#endif
-    return 0;
+    if (isa == GK_CPU_ISA_AUTO) isa = gk__cpu_isa_best();
+    return isa == GK_CPU_ISA_AVX512 ? 2 : isa == GK_CPU_ISA_AVX2 ? 1 : 0;
 }
 
-static int isa_forced = -1;
-
-int gk__gemm_cpu_isa(int want)
+const char *gk__gemm_cpu_isa_name(gk_cpu_isa isa)
 {
-    if (want >= GK_GEMM_ISA_GENERIC && want <= GK_GEMM_ISA_AVX512 && gk__gemm_cpu_isa_supported(want))
-        isa_forced = want;
-    else if (want == -1)
-        isa_forced = -1;
-    if (isa_forced >= 0) return isa_forced;
-    for (int i = GK_GEMM_ISA_AVX512; i > GK_GEMM_ISA_GENERIC; i--)
-        if (gk__gemm_cpu_isa_supported(i)) return i;
-    return GK_GEMM_ISA_GENERIC;
+    return isas[isa_row(isa)].name;
 }
 
-const char *gk__gemm_cpu_isa_name(int isa)
+void gk__gemm_cpu_describe(gk_cpu_isa want, char *buf, size_t n)
 {
-    return isa >= 0 && isa <= GK_GEMM_ISA_AVX512 ? isas[isa].name : "?";
-}
-
-void gk__gemm_cpu_describe(int isa, char *buf, size_t n)
-{
-    if (isa < 0 || isa > GK_GEMM_ISA_AVX512) isa = 0;
+    int isa = isa_row(want);
     snprintf(buf, n, "%s, packed panels, %dx%d micro-tiles, k chunks of %d", isas[isa].name, isas[isa].mr,
              isas[isa].nr, KC);
 }
@@ -166,9 +153,12 @@ static void pack_a(const float *a, int k, int ic, int mc, int pc, int kc, int mr
     }
 }
 
-gk_status gk__gemm_cpu(const float *a, const float *b, float *c, int m, int n, int k)
+gk_status gk__gemm_cpu(const float *a, const float *b, float *c, int m, int n, int k, gk_cpu_isa want)
 {
-    int isa = gk__gemm_cpu_isa(-2);
+    if ((unsigned)want > GK_CPU_ISA_AVX512 || !gk_cpu_isa_supported(want))
+        return gk__fail(GK_ENODEV, "CPU gemm: this CPU cannot run the micro-kernels of instruction set %d (%s)",
+                        (int)want, gk_cpu_isa_name(want));
+    int isa = isa_row(want);
     int mr = isas[isa].mr, nr = isas[isa].nr, mc = MC_PANELS * mr;
     ukernel uk = isas[isa].f;
     int ncb = n < NC ? (n + nr - 1) / nr * nr : NC;
@@ -260,29 +250,33 @@ void gk__gemm_cpu_reference(const float *a, const float *b, double *ref, double 
 
 typedef void (*sgemm_fn)(int order, int ta, int tb, int m, int n, int k, float alpha, const float *a, int lda,
                          const float *b, int ldb, float beta, float *c, int ldc);
-static struct { int tried; void *so; sgemm_fn sgemm; void (*set_threads)(int); char *(*config)(void);
-                char why[160]; } ob;
+/* Opened once per process (pthread_once: contexts on several threads may
+ * ask at once), kept until exit. */
+static struct { void *so; sgemm_fn sgemm; void (*set_threads)(int); char *(*config)(void); char why[160]; } ob;
+static pthread_once_t ob_once = PTHREAD_ONCE_INIT;
+
+static void openblas_open(void)
+{
+    static const char *tries[] = { "libopenblas.so.0", "libopenblas.so" };
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !ob.so; i++)
+        ob.so = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
+    if (!ob.so) {
+        snprintf(ob.why, sizeof ob.why, "OpenBLAS not found (libopenblas.so.0; Debian: libopenblas-dev)");
+        return;
+    }
+    *(void **)&ob.sgemm = dlsym(ob.so, "cblas_sgemm");
+    *(void **)&ob.set_threads = dlsym(ob.so, "openblas_set_num_threads");
+    *(void **)&ob.config = dlsym(ob.so, "openblas_get_config");
+    if (!ob.sgemm) {
+        snprintf(ob.why, sizeof ob.why, "libopenblas has no cblas_sgemm");
+        dlclose(ob.so);
+        ob.so = NULL;
+    }
+}
 
 int gk__openblas_available(char *what, size_t n)
 {
-    if (!ob.tried) {
-        static const char *tries[] = { "libopenblas.so.0", "libopenblas.so" };
-        ob.tried = 1;
-        for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !ob.so; i++)
-            ob.so = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
-        if (!ob.so) {
-            snprintf(ob.why, sizeof ob.why, "OpenBLAS not found (libopenblas.so.0; Debian: libopenblas-dev)");
-        } else {
-            *(void **)&ob.sgemm = dlsym(ob.so, "cblas_sgemm");
-            *(void **)&ob.set_threads = dlsym(ob.so, "openblas_set_num_threads");
-            *(void **)&ob.config = dlsym(ob.so, "openblas_get_config");
-            if (!ob.sgemm) {
-                snprintf(ob.why, sizeof ob.why, "libopenblas has no cblas_sgemm");
-                dlclose(ob.so);
-                ob.so = NULL;
-            }
-        }
-    }
+    pthread_once(&ob_once, openblas_open);
     if (!ob.so) {
         snprintf(what, n, "%s", ob.why);
         return 0;
@@ -295,6 +289,8 @@ int gk__openblas_available(char *what, size_t n)
     return 1;
 }
 
+/* openblas_set_num_threads is OpenBLAS's own process-wide setting: the
+ * benchmark's comparison row only, never a context's job. */
 void gk__openblas_sgemm(const float *a, const float *b, float *c, int m, int n, int k, int threads)
 {
     if (ob.set_threads) ob.set_threads(threads);

@@ -8,9 +8,11 @@
 
 #include "core/gemm_core.h"
 
-/* c = a b (a: m x k, b: k x n, c: m x n, row-major) with the backend; fp32
- * multiply-adds.  GK_ENOMEM when the packing buffers cannot be had. */
-gk_status gk__gemm_cpu(const float *a, const float *b, float *c, int m, int n, int k);
+/* c = a b (a: m x k, b: k x n, c: m x n, row-major) with the backend's
+ * micro-kernels of instruction set isa (the context's; GK_CPU_ISA_AUTO: the
+ * best this CPU has; GK_ENODEV when the CPU lacks it); fp32 multiply-adds.
+ * GK_ENOMEM when the packing buffers cannot be had. */
+gk_status gk__gemm_cpu(const float *a, const float *b, float *c, int m, int n, int k, gk_cpu_isa isa);
 
 /* The plain reference: ref = a b accumulated in double, and (abs_ab not
  * NULL) abs_ab = |a| |b|, both m x n doubles.  Rows in parallel. */
@@ -23,16 +25,10 @@ void gk__gemm_cpu_reference(const float *a, const float *b, double *ref, double 
 gk_status gk__gemm_check_rows(const float *a, const float *b, const float *c, int m, int n, int k, int nsample,
                               uint64_t seed, gk__gemm_diff *d);
 
-/* The instruction sets of the backend's micro-kernels. */
-enum { GK_GEMM_ISA_GENERIC = 0, GK_GEMM_ISA_AVX2 = 1, GK_GEMM_ISA_AVX512 = 2 };
-/* want >= 0 forces one (for the bench; ignored if unsupported), -1 returns
- * to the best, -2 only asks; returns the one in use. */
-int gk__gemm_cpu_isa(int want);
-int gk__gemm_cpu_isa_supported(int isa);
-const char *gk__gemm_cpu_isa_name(int isa);
-/* "12x32 micro-tiles, k chunks of 256" for the ISA. */
-void gk__gemm_cpu_describe(int isa, char *buf, size_t n);
-
+/* The micro-kernels of instruction set isa (AUTO: the best there is): their
+ * name, and "AVX-512, packed panels, 12x32 micro-tiles, k chunks of 256". */
+const char *gk__gemm_cpu_isa_name(gk_cpu_isa isa);
+void gk__gemm_cpu_describe(gk_cpu_isa isa, char *buf, size_t n);
 /* OpenBLAS's cblas_sgemm, opened at run time (libopenblas.so.0,
  * libopenblas.so).  Returns 1 and its version ("OpenBLAS 0.3.21") when
  * available, else 0 and the reason. */

@@ -271,56 +271,24 @@ static void rows_avx512(double *out, const double *const pl[3], int64_t px, cons
 #endif
 /* ------------------------------------------------------ the ISA in use */
 
-static int isa_forced = -1;
-
-int gk__stencil_cpu_isa_supported(int isa)
+/* The caller's instruction set (the context's cpu_isa, passed down by the
+ * front doors: no process-wide choice, so that threads with contexts of
+ * different sets run at once); AUTO: the best this CPU has. */
+const char *gk__stencil_cpu_isa_name(gk_cpu_isa isa)
 {
-    if (isa == GK_STENCIL_ISA_GENERIC)
-        return 1;
+    if (isa == GK_CPU_ISA_AUTO) isa = gk__cpu_isa_best();
+    return isa == GK_CPU_ISA_AVX512 ? "AVX-512" : isa == GK_CPU_ISA_AVX2 ? "AVX2+FMA" : "generic";
+}
+
+static rows_fn pick_rows(gk_cpu_isa isa)
+{
+    if (isa == GK_CPU_ISA_AUTO) isa = gk__cpu_isa_best();
 #ifdef GK_X86_SIMD
-    __builtin_cpu_init();
-    if (isa == GK_STENCIL_ISA_AVX2)
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (isa == GK_STENCIL_ISA_AVX512)
-        return __builtin_cpu_supports("avx512f");
-#endif
-    return 0;
-}
-
-static int isa_best(void)
-{
-    for (int i = GK_STENCIL_ISA_AVX512; i > GK_STENCIL_ISA_GENERIC; i--)
-        if (gk__stencil_cpu_isa_supported(i))
-            return i;
-    return GK_STENCIL_ISA_GENERIC;
-}
-
-int gk__stencil_cpu_isa(int want)
-{
-    if (want < -2 || want > GK_STENCIL_ISA_AVX512)
-        return -1;
-    if (want >= GK_STENCIL_ISA_GENERIC && !gk__stencil_cpu_isa_supported(want))
-        return -1;
-    if (want >= -1)
-        isa_forced = want;
-    return isa_forced >= 0 ? isa_forced : isa_best();
-}
-
-const char *gk__stencil_cpu_isa_name(int isa)
-{
-    return isa == GK_STENCIL_ISA_AVX512 ? "AVX-512" : isa == GK_STENCIL_ISA_AVX2 ? "AVX2+FMA" : "generic";
-}
-
-static rows_fn pick_rows(void)
-{
-    int isa = isa_forced >= 0 ? isa_forced : isa_best();
-#ifdef GK_X86_SIMD
-    if (isa == GK_STENCIL_ISA_AVX512)
+    if (isa == GK_CPU_ISA_AVX512)
         return rows_avx512;
-    if (isa == GK_STENCIL_ISA_AVX2)
+    if (isa == GK_CPU_ISA_AVX2)
         return rows_avx2;
 #endif
-    (void)isa;
     return rows_generic;
 }
 
@@ -468,20 +436,25 @@ struct gk_stencil_cpu {
     pad p;
     double *a, *b;        /* a holds the current grid */
     double coeffs[27];
+    rows_fn rows;         /* the row kernel of the instruction set asked for */
     double *ring;         /* the temporal sweeps' per-thread rings */
     size_t ring_bytes;
 };
 
-gk_status gk__stencil_cpu_open(gk_stencil_cpu **out, int nx, int ny, int nz, const double c[27])
+gk_status gk__stencil_cpu_open(gk_stencil_cpu **out, int nx, int ny, int nz, const double c[27], gk_cpu_isa isa)
 {
     *out = NULL;
     gk_status st = gk_stencil_check_size(nx, ny, nz, 0);
     if (st) return st;
+    if ((unsigned)isa > GK_CPU_ISA_AVX512 || !gk_cpu_isa_supported(isa))
+        return gk__fail(GK_ENODEV, "CPU stencil: this CPU cannot run the row kernels of instruction set %d (%s)",
+                        (int)isa, gk_cpu_isa_name(isa));
     gk_stencil_cpu *g = calloc(1, sizeof *g);
     if (!g)
         return gk__fail(GK_ENOMEM, "out of host memory for the CPU stencil");
     g->nx = nx; g->ny = ny; g->nz = nz;
     g->p = pad_of(nx, ny, nz);
+    g->rows = pick_rows(isa);
     memcpy(g->coeffs, c, sizeof g->coeffs);
     int64_t total = g->p.px * g->p.py * g->p.pz + SLACK, plane = g->p.px * g->p.py;
     if ((st = big_alloc((void **)&g->a, (size_t)total * sizeof *g->a, "the CPU stencil buffers")) ||
@@ -548,7 +521,7 @@ gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T)
         return gk__fail(GK_EINVAL, "stencil: steps %d < 0", steps);
     if (T < 1 || T > GK_STENCIL_CPU_TMAX)
         return gk__fail(GK_EINVAL, "CPU stencil: %d steps per pass (want 1..%d)", T, GK_STENCIL_CPU_TMAX);
-    rows_fn rows = pick_rows();
+    rows_fn rows = g->rows;
     int threads = 1;
 #ifdef _OPENMP
     threads = omp_get_max_threads();
@@ -582,13 +555,14 @@ gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T)
     return GK_OK;
 }
 
-gk_status gk__stencil_cpu_t(double *grid, int nx, int ny, int nz, const double c[27], int steps, int T)
+gk_status gk__stencil_cpu_t(double *grid, int nx, int ny, int nz, const double c[27], int steps, int T,
+                            gk_cpu_isa isa)
 {
     gk_status st = gk_stencil_check_size(nx, ny, nz, steps);
     if (st) return st;
     if (steps == 0) return GK_OK;
     gk_stencil_cpu *g;
-    if ((st = gk__stencil_cpu_open(&g, nx, ny, nz, c)))
+    if ((st = gk__stencil_cpu_open(&g, nx, ny, nz, c, isa)))
         return st;
     gk__stencil_cpu_load(g, grid);
     if (!(st = gk__stencil_cpu_steps(g, steps, T)))
@@ -597,9 +571,9 @@ gk_status gk__stencil_cpu_t(double *grid, int nx, int ny, int nz, const double c
     return st;
 }
 
-gk_status gk__stencil_cpu(double *grid, int nx, int ny, int nz, const double c[27], int steps)
+gk_status gk__stencil_cpu(double *grid, int nx, int ny, int nz, const double c[27], int steps, gk_cpu_isa isa)
 {
-    return gk__stencil_cpu_t(grid, nx, ny, nz, c, steps, GK_STENCIL_CPU_T);
+    return gk__stencil_cpu_t(grid, nx, ny, nz, c, steps, GK_STENCIL_CPU_T, isa);
 }
 
 /* The plain loop: unpadded buffers, bounds tests for the halo.  Kept apart

@@ -19,15 +19,16 @@ uint64_t gk__stencil_cpu_bytes(int nx, int ny, int nz);
 /* steps sweeps over grid (interior, x fastest), in place: OpenMP threads,
  * SIMD, cache-blocked in space and (GK_STENCIL_CPU_T steps per pass) in
  * time; the same FMA chain as every backend. */
-gk_status gk__stencil_cpu(double *grid, int nx, int ny, int nz, const double c[27], int steps);
+gk_status gk__stencil_cpu(double *grid, int nx, int ny, int nz, const double c[27], int steps, gk_cpu_isa isa);
 /* The same with T steps per pass (1: one sweep per step), 1..TMAX. */
-gk_status gk__stencil_cpu_t(double *grid, int nx, int ny, int nz, const double c[27], int steps, int T);
+gk_status gk__stencil_cpu_t(double *grid, int nx, int ny, int nz, const double c[27], int steps, int T,
+                            gk_cpu_isa isa);
 
 /* The backend in pieces (what the benchmark times): open allocates the two
  * padded buffers (zero halo); load/store copy the interior in/out; steps
  * runs steps sweeps, T per pass (the remainder in one smaller pass). */
 typedef struct gk_stencil_cpu gk_stencil_cpu;
-gk_status gk__stencil_cpu_open(gk_stencil_cpu **g, int nx, int ny, int nz, const double c[27]);
+gk_status gk__stencil_cpu_open(gk_stencil_cpu **g, int nx, int ny, int nz, const double c[27], gk_cpu_isa isa);
 void gk__stencil_cpu_load(gk_stencil_cpu *g, const double *grid);
 void gk__stencil_cpu_store(const gk_stencil_cpu *g, double *grid);
 gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T);
@@ -39,18 +40,12 @@ void gk__stencil_cpu_close(gk_stencil_cpu *g);
 double *gk__stencil_cpu_plane(gk_stencil_cpu *g, int z, int64_t *px, int64_t *py);
 #define GK_STENCIL_CPU_XOFF 8
 
-/* The row kernels' instruction sets, picked at run time (the best the CPU
- * has).  gk__stencil_cpu_isa(want): GK_STENCIL_ISA_* forces one (for the
- * tests and the benchmark), -1 goes back to the automatic choice, -2 only
- * asks; returns the ISA now in use, or -1 (nothing changed) when the CPU
- * lacks the one asked for.  Process-wide: not for concurrent callers. */
-#define GK_STENCIL_ISA_GENERIC 0   /* scalar fma() */
-#define GK_STENCIL_ISA_AVX2 1      /* AVX2+FMA, 8 chains of 4 */
-#define GK_STENCIL_ISA_AVX512 2    /* AVX-512F, 16 chains of 8, masked tails */
-int gk__stencil_cpu_isa(int want);
-int gk__stencil_cpu_isa_supported(int isa);
-const char *gk__stencil_cpu_isa_name(int isa);
-
+/* The row kernels' instruction set is the caller's (the context's cpu_isa;
+ * GK_CPU_ISA_AUTO: the best this CPU has), given to gk__stencil_cpu,
+ * gk__stencil_cpu_t and gk__stencil_cpu_open (GK_ENODEV when the CPU lacks
+ * it): generic (scalar fma()), AVX2+FMA (8 chains of 4), AVX-512F (16 chains
+ * of 8, masked tails).  Its name for reports: */
+const char *gk__stencil_cpu_isa_name(gk_cpu_isa isa);
 /* The same by a plain loop (one thread per z plane, no blocking): the
  * reference the CPU backend is checked against. */
 gk_status gk__stencil_cpu_reference(double *grid, int nx, int ny, int nz, const double c[27], int steps);

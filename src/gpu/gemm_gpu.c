@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,13 +128,18 @@ typedef int (*cublas_mathmode_fn)(void *, int);
 typedef int (*cublas_version_fn)(void *, int *);
 typedef int (*cublas_sgemm_fn)(void *, int, int, int, int, int, const float *, const float *, int,
                                const float *, int, const float *, float *, int);
-static struct { int tried; void *so, *h; cublas_sgemm_fn sgemm; int version; char why[200]; } cb;
+/* Opened once per process (pthread_once: contexts on several threads may
+ * ask at once) and kept until exit: the library and one handle, used by the
+ * benchmark's comparison row only.  A handle must not be used by two
+ * threads at once (cuBLAS's rule): cb_lock serialises its calls. */
+static struct { void *so, *h; cublas_sgemm_fn sgemm; int version; char why[200]; } cb;
+static pthread_once_t cb_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t cb_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void cublas_open(void)
 {
     static const char *tries[] = { "libcublas.so.13", "libcublas.so.12", "libcublas.so.11", "libcublas.so",
                                    "/usr/local/cuda/lib64/libcublas.so" };
-    cb.tried = 1;
     for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !cb.so; i++)
         cb.so = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
     if (!cb.so) {
@@ -166,7 +172,7 @@ static void cublas_open(void)
 
 int gk__cublas_available(char *what, size_t n)
 {
-    if (!cb.tried) cublas_open();
+    pthread_once(&cb_once, cublas_open);
     if (!cb.so) {
         snprintf(what, n, "%s", cb.why);
         return 0;
@@ -191,7 +197,9 @@ static gk_status launch(gk_gemm_gpu *g, int which, float *a, float *b, float *c,
         GK_CUDA_TRY(cudaDeviceSynchronize());
         double t0 = gk__wtime();
         /* row-major C = A B is column-major C^T = B^T A^T */
+        pthread_mutex_lock(&cb_lock);
         int e = cb.sgemm(cb.h, 0, 0, n, m, k, &one, b, n, a, k, &zero, c, n);
+        pthread_mutex_unlock(&cb_lock);
         if (e)
             return gk__fail(GK_ECUDA, "cublasSgemm failed (status %d)", e);
         GK_CUDA_TRY(cudaDeviceSynchronize());

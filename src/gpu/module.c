@@ -7,32 +7,41 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A cubin compiled ahead (the tuner compiles variants in parallel in its
+/* Process-wide, and locked (cache_lock): contexts on several threads load
+ * modules at once.
+ *
+ * A cubin compiled ahead (the tuner compiles variants in parallel in its
  * parent process and hands them to the measuring process): used once by the
  * next load of the same image and configuration. */
 static struct { char image[32]; char cfg[1024]; void *cubin; size_t size; } offered;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void gk__gpu_cubin_offer(const char *image, const gk_config *full, const void *cubin, size_t size)
 {
+    void *copy = cubin ? malloc(size) : NULL;
+    if (copy)
+        memcpy(copy, cubin, size);
+    pthread_mutex_lock(&cache_lock);
     free(offered.cubin);
-    offered.cubin = NULL;
-    if (!cubin || !(offered.cubin = malloc(size)))
-        return;
-    memcpy(offered.cubin, cubin, size);
+    offered.cubin = copy;
     offered.size = size;
     snprintf(offered.image, sizeof offered.image, "%s", image);
     gk__config_format(full, offered.cfg, sizeof offered.cfg);
+    pthread_mutex_unlock(&cache_lock);
 }
 
 static void *take_offered(const char *image, const gk_config *full, size_t *size)
 {
     char cfg[1024];
+    void *c = NULL;
     gk__config_format(full, cfg, sizeof cfg);
-    if (!offered.cubin || strcmp(offered.image, image) || strcmp(offered.cfg, cfg))
-        return NULL;
-    void *c = offered.cubin;
-    *size = offered.size;
-    offered.cubin = NULL;
+    pthread_mutex_lock(&cache_lock);
+    if (offered.cubin && !strcmp(offered.image, image) && !strcmp(offered.cfg, cfg)) {
+        c = offered.cubin;
+        *size = offered.size;
+        offered.cubin = NULL;
+    }
+    pthread_mutex_unlock(&cache_lock);
     return c;
 }
 
@@ -43,7 +52,6 @@ static void *take_offered(const char *image, const gk_config *full, size_t *size
 #define CACHED 8
 static struct cached { char image[32]; char cfg[1024]; int arch; void *cubin; size_t size; } cache[CACHED];
 static unsigned cache_next;
-static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A copy of the cached cubin (the caller frees it), or NULL. */
 static void *cache_find(const char *image, const char *cfg, int arch, size_t *size)

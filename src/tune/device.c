@@ -1,6 +1,10 @@
 /* device.c - the GPU a measuring worker process runs on: chosen once by the
  * worker's first request ("info ORDINAL"), then used by every measurement of
- * that process (the tunables' measure/validate/verify). */
+ * that process (the tunables' measure/validate/verify).
+ *
+ * Process-wide on purpose: only the worker process (gktune --worker, which
+ * serves one request at a time on one thread: gk__tune_worker) sets and
+ * reads it; no context's job runs there, so no context shares it. */
 #include "tune/tune.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/gpu.h"

@@ -23,6 +23,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,13 @@
 #define TOP_K 4                /* carried to the larger size classes */
 #define MEASURE_TIMEOUT_S 180.0
 
-static volatile sig_atomic_t stop_flag;
-void gk_tune_interrupt(void) { stop_flag = 1; }
+/* gk_tune_interrupt's request: process-wide by design (a signal handler
+ * knows no run), so it stops every gk_tune_run of the process.  A lock-free
+ * atomic: set from a handler or another thread, read by the compile
+ * threads, without a data race. */
+static atomic_int stop_flag;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "gk_tune_interrupt must be async-signal-safe");
+void gk_tune_interrupt(void) { atomic_store(&stop_flag, 1); }
 
 typedef struct meas {
     char kernel[16];

@@ -14,7 +14,9 @@
 #define MAX_W 1000
 
 /* The random input stays between requests: the worker measures many
- * configurations of one size in a row. */
+ * configurations of one size in a row.  Process-wide on purpose: the
+ * worker process (gktune --worker, one request at a time on one thread)
+ * alone calls the measure/validate/verify functions (see device.c). */
 static struct { int32_t *m; int32_t n; uint64_t seed; } input;
 
 static gk_status random_input(int32_t n, uint64_t seed, const int32_t **out)
@@ -76,7 +78,7 @@ static gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed)
     got = ref + (size_t)n * n;
     if (!(st = gk_apsp_random_matrix(in, n, 0.05, seed ^ 0x7a11da7e, MAX_W))) {
         memcpy(ref, in, bytes);
-        st = gk__apsp_cpu(ref, n);
+        st = gk__apsp_cpu(ref, n, GK_CPU_ISA_AUTO);
     }
     if (!st) st = solve(in, n, cfg, got);
     if (!st) st = gk_apsp_compare(got, ref, n, "tuned GPU kernel vs CPU");

@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The random input stays between requests: the worker measures many
+ * configurations of one size in a row.  Process-wide on purpose: the
+ * worker process (gktune --worker, one request at a time on one thread)
+ * alone calls the measure/validate/verify functions (see device.c). */
 static struct { float *a, *b; int n; uint64_t seed; } input;
 
 static gk_status random_input(int n, uint64_t seed)

@@ -13,6 +13,10 @@
 
 #define STEPS 12              /* a multiple of every TSTEPS (1..4): whole passes */
 
+/* The random input stays between requests: the worker measures many
+ * configurations of one size in a row.  Process-wide on purpose: the
+ * worker process (gktune --worker, one request at a time on one thread)
+ * alone calls the measure/validate/verify functions (see device.c). */
 static struct { double *g; int n; uint64_t seed; } input;
 
 static gk_status random_grid(int n, uint64_t seed, const double **out)
@@ -70,7 +74,7 @@ static gk_status against_cpu(int nx, int ny, int nz, int steps, const gk_config 
     if (!st) st = gk__stencil_gpu_run(ctx, steps, &ms);
     if (!st) st = gk__stencil_gpu_download(ctx, a, &ms);
     gk__stencil_gpu_close(ctx);
-    if (!st) st = gk__stencil_cpu(b, nx, ny, nz, gk_stencil_default_coeffs, steps);
+    if (!st) st = gk__stencil_cpu(b, nx, ny, nz, gk_stencil_default_coeffs, steps, GK_CPU_ISA_AUTO);
     if (!st) st = gk__stencil_compare(a, b, (int64_t)n, steps, scale, &d);
     free(a);
     return st;
