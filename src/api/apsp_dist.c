@@ -107,10 +107,20 @@ static gk_status read_header(gk_infile *in, int32_t *V, int32_t *E)
     return GK_OK;
 }
 
+/* The ranks read the same graph: the checksum of every edge's bytes (every
+ * rank reads them all). */
+static gk_status same_edges(const gk_comm *comm, const char *path, uint64_t sum)
+{
+    static const char *const names[] = { "checksum of the edges" };
+    int64_t v = (int64_t)sum;
+    return gk__comm_same(comm, path, &v, names, 1);
+}
+
 /* Every edge validated (as gk__apsp_read does); those of this process's
  * blocks kept, bucket b[g - g0]. */
-static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b, int32_t *max_w)
+static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b, int32_t *max_w, uint64_t *sum)
 {
+    uint64_t h = 0;
     gk_status st = GK_OK;
     const char *path = in->name;
     int32_t *buf = NULL, wmax = 0, V = l->V;
@@ -121,6 +131,7 @@ static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b,
         int64_t m = E - e0 < CHUNK_EDGES ? E - e0 : CHUNK_EDGES;
         if ((st = gk__read_exact(in->f, path, buf, (size_t)m * 12, "the edges")))
             break;
+        h = gk__checksum(h, buf, (size_t)m * 12);
         for (int64_t e = 0; e < m && !st; e++) {
             int32_t s = buf[3 * e], t = buf[3 * e + 1], w = buf[3 * e + 2];
             if ((st = gk__nthu_edge_check(path, e0 + e, s, t, w, V)))
@@ -138,6 +149,7 @@ static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b,
     }
     free(buf);
     *max_w = wmax;
+    *sum = h;
     return st;
 }
 
@@ -220,12 +232,13 @@ static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int3
     edges b = { 0 };
     gk_apsp_cpu_part *p = NULL;
     int32_t *buf = NULL;
+    uint64_t sum = 0;
     gk_status st = layout_make(&l, V, GK_APSP_CPU_TILE, size, rank, 1);
     double t0 = gk__wtime();
     if (!st)
-        st = read_edges(in, &l, E, &b, &rep->max_w);
+        st = read_edges(in, &l, E, &b, &rep->max_w, &sum);
     gk__in_close(in);
-    if ((st = gk__comm_agree(comm, st)))
+    if ((st = gk__comm_agree(comm, st)) || (st = same_edges(comm, in->name, sum)))
         goto out;
     rep->read += gk__wtime() - t0;
     t0 = gk__wtime();
@@ -357,12 +370,13 @@ static gk_status solve_gpu(gk_context *ctx, gk_infile *in, const char *out, int3
     int saved = -1, entered = 0, mode = 0;
     memset(b, 0, sizeof b);
     memset(&g, 0, sizeof g);
+    uint64_t sum = 0;
     gk_status st = layout_make(&l, V, gk__apsp_part_tile(cfg), size * G, rank * G, G);
     double t0 = gk__wtime();
     if (!st)
-        st = read_edges(in, &l, E, b, &rep->max_w);
+        st = read_edges(in, &l, E, b, &rep->max_w, &sum);
     gk__in_close(in);
-    if ((st = gk__comm_agree(comm, st)))
+    if ((st = gk__comm_agree(comm, st)) || (st = same_edges(comm, in->name, sum)))
         goto out;
     rep->read += gk__wtime() - t0;
     if ((st = gk__comm_agree(comm, gk__ctx_gpu_enter(ctx, &saved))))
@@ -468,7 +482,9 @@ gk_status gk__apsp_run_file_cfg(gk_context *ctx, const char *input, const char *
     }
     if (!st)
         st = gk__ctx_config(ctx, "apsp", V, config, &cfg, &rep->run);
-    if ((st = gk__comm_agree(comm, st))) {
+    static const char *const hdr_names[] = { "V", "E" };
+    int64_t hdr[2] = { V, E };
+    if ((st = gk__comm_agree(comm, st)) || (st = gk__comm_same(comm, input, hdr, hdr_names, 2))) {
         if (opened) gk__in_close(&in);
         return st;
     }

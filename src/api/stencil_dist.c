@@ -149,6 +149,39 @@ static gk_status source_planes(source *s, const slabs *l, int z, int n, double *
     return GK_OK;
 }
 
+/* Under mpirun: the ranks agree on the problem (the size, the steps, the
+ * seed, the coefficients) and on the input they read.  Each rank reads only
+ * its own planes, so no rank sees every byte: every rank also reads the
+ * first plane of every slab and the last plane (P + 1 planes, whatever the
+ * grid's size), and their checksum must be the same everywhere.  A file
+ * that differs only inside a slab is not caught (gk(1) says so). */
+static gk_status source_agree(source *s, const slabs *l, const gk_comm *comm, const char *input, int64_t steps,
+                              const double *coeffs)
+{
+    static const char *const names[] = { "nx", "ny", "nz", "steps", "seed", "checksum of the coefficients",
+                                         "checksum of the sampled planes" };
+    if (gk__comm_size(comm) <= 1)
+        return GK_OK;
+    gk_status st = GK_OK;
+    uint64_t sum = 0;
+    double *plane = NULL;
+    if (s->have && !(st = gk__xmalloc((void **)&plane, plane_bytes(l), "a sampled plane"))) {
+        for (int g = 0; g <= l->P && !st; g++) {
+            int z = g < l->P ? l->first[g] : l->nz - 1;
+            if (g < l->P && !slab_size(l, g))
+                continue;
+            if (!(st = source_planes(s, l, z, 1, plane)))
+                sum = gk__checksum(sum, plane, plane_bytes(l));
+        }
+        free(plane);
+    }
+    int64_t v[7] = { l->nx, l->ny, l->nz, steps, s->have ? 0 : (int64_t)s->seed,
+                     (int64_t)gk__checksum(0, coeffs, GK_STENCIL_NCOEFFS * sizeof *coeffs), (int64_t)sum };
+    if ((st = gk__comm_agree(comm, st)))
+        return st;
+    return gk__comm_same(comm, input ? input : "the stencil", v, names, 7);
+}
+
 /* After the last plane: a stream (one process) must end there. */
 static gk_status source_close(source *s, const slabs *l, int read_last)
 {
@@ -556,7 +589,7 @@ gk_status gk__stencil_run_file_cfg(gk_context *ctx, const char *input, uint64_t 
         st = slabs_make(&l, (int)nx, (int)ny, (int)nz, P, want_h);
     if (!st)
         st = source_open(&src, &l, input, seed, comm);
-    if ((st = gk__comm_agree(comm, st))) {
+    if ((st = gk__comm_agree(comm, st)) || (st = source_agree(&src, &l, comm, input, steps, coeffs))) {
         source_close(&src, &l, 0);
         free(l.first);
         return st;
