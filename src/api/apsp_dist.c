@@ -9,6 +9,7 @@
 #include "api/dist.h"
 #include "core/apsp_formats.h"
 #include "core/comm.h"
+#include "core/dist.h"
 #include "core/io.h"
 #include "cpu/apsp_cpu.h"
 #ifdef GK_HAVE_CUDA
@@ -44,11 +45,7 @@ static gk_status layout_make(layout *l, int32_t V, int T, int nglobal, int g0, i
     l->nglobal = nglobal;
     l->g0 = g0;
     l->nmine = nmine;
-    if (!(l->first = malloc((size_t)(nglobal + 1) * sizeof *l->first)))
-        return gk__fail(GK_ENOMEM, "cannot allocate the row layout");
-    for (int g = 0; g <= nglobal; g++)
-        l->first[g] = (int)((int64_t)g * l->nt / nglobal);
-    return GK_OK;
+    return gk__dist_split(&l->first, l->nt, nglobal);
 }
 
 /* Rows of block g within [0, V). */
@@ -56,15 +53,7 @@ static int64_t rows_lo(const layout *l, int g) { int64_t r = (int64_t)l->first[g
 static int64_t rows_hi(const layout *l, int g) { int64_t r = (int64_t)l->first[g + 1] * l->T; return r < l->V ? r : l->V; }
 
 /* The block of row r. */
-static int block_of(const layout *l, int64_t r)
-{
-    int t = (int)(r / l->T), lo = 0, hi = l->nglobal - 1;
-    while (lo < hi) {               /* the last g with first[g] <= t */
-        int mid = (lo + hi + 1) / 2;
-        if (l->first[mid] <= t) lo = mid; else hi = mid - 1;
-    }
-    return lo;
-}
+static int block_of(const layout *l, int64_t r) { return gk__dist_part_of(l->first, l->nglobal, r / l->T); }
 
 /* ------------------------------------------------------------------ input */
 
@@ -155,45 +144,21 @@ static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b,
 
 /* ------------------------------------------------------------------ output */
 
-typedef gk_status (*fetch_fn)(void *src, int64_t r, int64_t n, int32_t *buf);
-
-/* This process's rows lo .. hi - 1 to OUTPUT, chunk rows at a time through
- * buf.  One process: gk's atomic output (temp file + rename, or a device or
- * standard output in place), rows in order.  Several: rank 0 makes a named
- * temp file (or opens a device in place), every rank writes its rows at
- * their offsets, rank 0 renames it when every rank succeeded. */
-static gk_status write_rows(const gk_comm *comm, const char *out, int32_t V, int64_t lo, int64_t hi,
-                            fetch_fn fetch, void *src, int32_t *buf, int64_t chunk)
+/* This process's rows lo .. hi - 1 to OUTPUT (gk__dist_write), chunk rows
+ * at a time through buf. */
+static gk_status write_rows(const gk_comm *comm, const char *out, const layout *l, int64_t lo, int64_t hi,
+                            gk__dist_fetch fetch, void *src, int32_t *buf, int64_t chunk)
 {
-    gk_status st = GK_OK;
-    size_t row = (size_t)V * sizeof(int32_t);
-    if (gk__comm_size(comm) == 1) {
-        gk_outfile o;
-        if ((st = gk__out_open(&o, out)))
-            return st;
-        for (int64_t r = lo; r < hi && !st; r += chunk) {
-            int64_t n = hi - r < chunk ? hi - r : chunk;
-            if (!(st = fetch(src, r, n, buf)))
-                st = gk__out_write(&o, buf, (size_t)n * row);
-        }
-        return gk__out_close(&o, st);
-    }
-    gk__comm_out so;
-    if ((st = gk__comm_out_open(&so, comm, out)))
-        return st;
-    for (int64_t r = lo; r < hi && !st; r += chunk) {
-        int64_t n = hi - r < chunk ? hi - r : chunk;
-        if (!(st = fetch(src, r, n, buf)))
-            st = gk__comm_out_pwrite(&so, buf, (size_t)n * row, (uint64_t)r * row);
-    }
-    return gk__comm_out_close(&so, st);
+    return gk__dist_write(comm, out, l->first, l->nglobal, l->T, l->V, lo, hi, (size_t)l->V * sizeof(int32_t), fetch,
+                          src, buf, chunk);
 }
 
 typedef struct cpu_src { gk_apsp_cpu_part *p; int32_t V; } cpu_src;
 
-static gk_status fetch_cpu(void *src, int64_t r, int64_t n, int32_t *buf)
+static gk_status fetch_cpu(void *src, int64_t r, int64_t n, void *out)
 {
     cpu_src *c = src;
+    int32_t *buf = out;
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; i++)
         gk__apsp_cpu_part_get_row(c->p, r + i, buf + i * (int64_t)c->V);
@@ -201,27 +166,6 @@ static gk_status fetch_cpu(void *src, int64_t r, int64_t n, int32_t *buf)
 }
 
 /* ------------------------------------------------------------------ CPU ranks */
-
-/* One block per rank, panels by broadcast. */
-static gk_status cpu_rounds(const gk_comm *comm, const layout *l, gk_apsp_cpu_part *p, gk_apsp_dist_report *rep)
-{
-    gk_status st = GK_OK;
-    int me = gk__comm_rank(comm);
-    int32_t *buf = gk__apsp_cpu_part_panel_buffer(p);
-    size_t bytes = gk__apsp_cpu_part_panel_bytes(p);
-    for (int k = 0, g = 0; k < l->nt && !st; k++) {
-        while (l->first[g + 1] <= k) g++;
-        const int32_t *panel = g == me ? gk__apsp_cpu_part_pivot(p, k) : buf;
-        double t0 = gk__wtime();
-        st = gk__comm_bcast(comm, (void *)panel, bytes, g);
-        double t = gk__wtime() - t0;
-        rep->exchange_busy += t;
-        rep->exchange_stall += t;
-        if (!st)
-            gk__apsp_cpu_part_update(p, k, panel);
-    }
-    return st;
-}
 
 static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int32_t V, int32_t E,
                            gk_apsp_dist_report *rep)
@@ -252,7 +196,10 @@ static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int3
         goto leave;
     rep->distribute = gk__wtime() - t0;
     t0 = gk__wtime();
-    st = gk__comm_agree(comm, cpu_rounds(comm, &l, p, rep));
+    double wait = 0;
+    st = gk__comm_agree(comm, gk__apsp_cpu_part_rounds(p, comm, l.first, l.nt, &wait));
+    rep->exchange_busy += wait;
+    rep->exchange_stall += wait;
     rep->compute = gk__wtime() - t0;
     if (st)
         goto leave;
@@ -263,7 +210,7 @@ static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int3
     st = gk__xmalloc((void **)&buf, (size_t)chunk * (size_t)V * 4, "the output buffer");
     st = gk__comm_agree(comm, st);
     if (!st)
-        st = write_rows(comm, out, V, rows_lo(&l, rank), rows_hi(&l, rank), fetch_cpu, &src, buf, chunk);
+        st = write_rows(comm, out, &l, rows_lo(&l, rank), rows_hi(&l, rank), fetch_cpu, &src, buf, chunk);
     rep->write = gk__wtime() - t0;
 leave:
     gk__ctx_threads_leave(threads);
@@ -285,7 +232,7 @@ typedef struct gpu_set {
     const layout *l;
 } gpu_set;
 
-static gk_status fetch_gpu(void *src, int64_t r, int64_t n, int32_t *buf)
+static gk_status fetch_gpu(void *src, int64_t r, int64_t n, void *buf)
 {
     gpu_set *g = src;
     int b = block_of(g->l, r) - g->l->g0;
@@ -406,25 +353,8 @@ static gk_status solve_gpu(gk_context *ctx, gk_infile *in, const char *out, int3
     int64_t chunk = ((int64_t)256 << 20) / ((int64_t)V * 4);
     if (chunk < 1) chunk = 1;
     st = gk__comm_agree(comm, gk__apsp_pinned((void **)&buf, (size_t)chunk * (size_t)V * 4));
-    for (int i = 0; i < l.nmine && !st; i++) {
-        /* block by block, so that a chunk never spans two GPUs */
-        int bi = l.g0 + i;
-        if (comm)
-            st = write_rows(comm, out, V, rows_lo(&l, bi), rows_hi(&l, bi), fetch_gpu, &g, buf, chunk);
-    }
-    if (!st && !comm) {
-        /* one process: the rows in order, each chunk from its GPU */
-        gk_outfile o;
-        if (!(st = gk__out_open(&o, out))) {
-            for (int i = 0; i < l.nmine && !st; i++)
-                for (int64_t r = rows_lo(&l, i), hi = rows_hi(&l, i); r < hi && !st; r += chunk) {
-                    int64_t n = hi - r < chunk ? hi - r : chunk;
-                    if (!(st = gk__apsp_part_download(g.parts[i], r, n, buf)))
-                        st = gk__out_write(&o, buf, (size_t)n * (size_t)V * 4);
-                }
-            st = gk__out_close(&o, st);
-        }
-    }
+    if (!st)    /* this process's blocks, each chunk from its GPU */
+        st = write_rows(comm, out, &l, rows_lo(&l, l.g0), rows_hi(&l, l.g0 + l.nmine - 1), fetch_gpu, &g, buf, chunk);
     rep->write = gk__wtime() - t0;
 out:
     gk__apsp_pinned_free(buf);

@@ -11,9 +11,10 @@
 #include "api/commands.h"
 #include "api/dist.h"
 #include "core/comm.h"
+#include "core/dist.h"
 #include "core/io.h"
 #include "core/rng.h"
-#include "cpu/stencil_cpu.h"
+#include "cpu/stencil_slab.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/stencil_gpu.h"
 #include "gpu/stencil_multi.h"
@@ -42,12 +43,11 @@ typedef struct slabs {
 static gk_status slabs_make(slabs *l, int nx, int ny, int nz, int P, int want_h)
 {
     l->nx = nx; l->ny = ny; l->nz = nz; l->P = P;
-    if (!(l->first = malloc((size_t)(P + 1) * sizeof *l->first)))
-        return gk__fail(GK_ENOMEM, "cannot allocate the slab layout");
+    gk_status st = gk__dist_split(&l->first, nz, P);
+    if (st)
+        return st;
     l->thin = INT_MAX;
     l->thick = 0;
-    for (int g = 0; g <= P; g++)
-        l->first[g] = (int)((int64_t)g * nz / P);
     for (int g = 0; g < P; g++) {
         int d = l->first[g + 1] - l->first[g];
         if (d > 0 && d < l->thin) l->thin = d;
@@ -200,103 +200,23 @@ static gk_status source_close(source *s, const slabs *l, int read_last)
 
 /* ------------------------------------------------------------------ output */
 
-typedef gk_status (*fetch_fn)(void *src, int z, int n, double *buf);
-
-/* Planes lo .. hi-1 (this process's) to OUTPUT through buf, at most
- * `chunk` planes at a time and never across a slab boundary (fetch serves
- * one slab).  One process: gk's atomic output, planes in order.  Several:
- * rank 0 makes a named temp file (or opens a device in place), every rank
- * writes its planes at their offsets, rank 0 renames it when every rank
- * succeeded. */
-static gk_status write_planes(const gk_comm *comm, const char *out, const slabs *l, int lo, int hi, fetch_fn fetch,
-                              void *src, double *buf, int chunk)
+/* This process's planes lo .. hi - 1 to OUTPUT (gk__dist_write), at most
+ * `chunk` planes at a time through buf, never across a slab boundary
+ * (fetch serves one slab).  One process: every plane, in order. */
+static gk_status write_planes(const gk_comm *comm, const char *out, const slabs *l, int lo, int hi,
+                              gk__dist_fetch fetch, void *src, double *buf, int chunk)
 {
-    gk_status st = GK_OK;
-    size_t pb = plane_bytes(l);
-    if (gk__comm_size(comm) == 1) {
-        gk_outfile o;
-        if ((st = gk__out_open(&o, out)))
-            return st;
-        for (int g = 0; g < l->P && !st; g++)
-            for (int z = l->first[g]; z < l->first[g + 1] && !st; z += chunk) {
-                int n = l->first[g + 1] - z < chunk ? l->first[g + 1] - z : chunk;
-                if (!(st = fetch(src, z, n, buf)))
-                    st = gk__out_write(&o, buf, (size_t)n * pb);
-            }
-        return gk__out_close(&o, st);
-    }
-    gk__comm_out so;
-    if ((st = gk__comm_out_open(&so, comm, out)))
-        return st;
-    for (int z = lo; z < hi && !st; z += chunk) {
-        int n = hi - z < chunk ? hi - z : chunk;
-        if (!(st = fetch(src, z, n, buf)))
-            st = gk__comm_out_pwrite(&so, buf, (size_t)n * pb, (uint64_t)z * pb);
-    }
-    return gk__comm_out_close(&so, st);
+    if (gk__comm_size(comm) == 1)
+        lo = 0, hi = l->nz;
+    return gk__dist_write(comm, out, l->first, l->P, 1, l->nz, lo, hi, plane_bytes(l), fetch, src, buf, chunk);
 }
 
 /* ------------------------------------------------------------------ CPU ranks */
 
-/* A CPU rank's slab: the CPU backend's grid on planes [e0, e1). */
-typedef struct cpu_slab {
-    gk_stencil_cpu *g;
-    int nx, ny, z0, z1, e0, e1;
-} cpu_slab;
-
-static void cpu_rows(cpu_slab *c, int z, int n, double *buf, int put)
+static gk_status fetch_cpu(void *src, int64_t z, int64_t n, void *buf)
 {
-    int64_t px, py;
-    double *p0 = gk__stencil_cpu_plane(c->g, z - c->e0, &px, &py);
-    int nx = c->nx, ny = c->ny;
-#ifdef _OPENMP
-#pragma omp parallel for collapse(2) schedule(static)
-#endif
-    for (int k = 0; k < n; k++)
-        for (int y = 0; y < ny; y++) {
-            double *row = p0 + (int64_t)k * px * py + (int64_t)(y + 1) * px + GK_STENCIL_CPU_XOFF;
-            double *b = buf + ((int64_t)k * ny + y) * nx;
-            if (put)
-                memcpy(row, b, (size_t)nx * sizeof *b);
-            else
-                memcpy(b, row, (size_t)nx * sizeof *b);
-        }
-}
-
-static gk_status fetch_cpu(void *src, int z, int n, double *buf)
-{
-    cpu_rows(src, z, n, buf, 0);
+    gk__stencil_cpu_slab_rows(src, (int)z, (int)n, buf, 0);
     return GK_OK;
-}
-
-/* The rounds: halo planes by sendrecv straight from and into the grid
- * (padded planes are contiguous), then t steps over the extended range. */
-static gk_status cpu_rounds(const gk_comm *comm, const slabs *l, int me, cpu_slab *c, int steps,
-                            gk_stencil_dist_report *rep)
-{
-    gk_status st = GK_OK;
-    int lo = below(l, me), hi = above(l, me);
-    int64_t px, py;
-    gk__stencil_cpu_plane(c->g, 0, &px, &py);
-    size_t pb = (size_t)(px * py) * sizeof(double);
-    for (int s = 0; s < steps && !st; s += l->H) {
-        int t = steps - s < l->H ? steps - s : l->H;
-        int mlo = lo >= 0 ? t : 0, mhi = hi >= 0 ? t : 0;
-        double t0 = gk__wtime();
-        double *slo = gk__stencil_cpu_plane(c->g, c->z0 - c->e0, NULL, NULL);
-        double *rlo = gk__stencil_cpu_plane(c->g, c->z0 - c->e0 - mlo, NULL, NULL);
-        double *shi = gk__stencil_cpu_plane(c->g, c->z1 - c->e0 - mhi, NULL, NULL);
-        double *rhi = gk__stencil_cpu_plane(c->g, c->z1 - c->e0, NULL, NULL);
-        if ((st = gk__comm_sendrecv(comm, slo, (size_t)mlo * pb, mlo ? lo : -1, rhi, (size_t)mhi * pb, mhi ? hi : -1))
-            || (st = gk__comm_sendrecv(comm, shi, (size_t)mhi * pb, mhi ? hi : -1, rlo, (size_t)mlo * pb,
-                                       mlo ? lo : -1)))
-            break;
-        double dt = gk__wtime() - t0;
-        rep->exchange_busy += dt;
-        rep->exchange_stall += dt;
-        st = gk__stencil_cpu_steps(c->g, t, t);
-    }
-    return st;
 }
 
 static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const char *out, const double *coeffs,
@@ -304,7 +224,7 @@ static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const cha
 {
     const gk_comm *comm = ctx->comm;
     int me = gk__comm_rank(comm);
-    cpu_slab c;
+    gk_stencil_cpu_slab c;
     memset(&c, 0, sizeof c);
     c.nx = l->nx; c.ny = l->ny;
     c.z0 = l->first[me]; c.z1 = l->first[me + 1];
@@ -324,7 +244,7 @@ static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const cha
     for (int z = c.z0; z < c.z1 && !st; z += chunk) {
         int n = c.z1 - z < chunk ? c.z1 - z : chunk;
         if (!(st = source_planes(src, l, z, n, buf)))
-            cpu_rows(&c, z, n, buf, 1);
+            gk__stencil_cpu_slab_rows(&c, z, n, buf, 1);
     }
     gk_status cst = source_close(src, l, c.z1 == l->nz);
     if (!st) st = cst;
@@ -332,7 +252,11 @@ static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const cha
         goto out;
     rep->read = gk__wtime() - t0;
     t0 = gk__wtime();
-    st = gk__comm_agree(comm, mine ? cpu_rounds(comm, l, me, &c, steps, rep) : GK_OK);
+    double wait = 0;
+    st = gk__comm_agree(comm, mine ? gk__stencil_cpu_slab_rounds(&c, comm, below(l, me), above(l, me), l->H, steps, &wait)
+                                   : GK_OK);
+    rep->exchange_busy += wait;
+    rep->exchange_stall += wait;
     rep->compute = gk__wtime() - t0;
     if (st || !out)
         goto out;
@@ -359,13 +283,13 @@ typedef struct gpu_set {
     const slabs *l;
 } gpu_set;
 
-static gk_status fetch_gpu(void *src, int z, int n, double *buf)
+static gk_status fetch_gpu(void *src, int64_t z, int64_t n, void *buf)
 {
     gpu_set *s = src;
     for (int i = 0; i < s->n; i++)
         if (z >= s->l->first[s->g[i]] && z < s->l->first[s->g[i] + 1])
-            return gk__stencil_part_get(s->parts[i], z, n, buf);
-    return gk__fail(GK_EINVAL, "stencil: plane %d is not on this process", z);
+            return gk__stencil_part_get(s->parts[i], (int)z, (int)n, buf);
+    return gk__fail(GK_EINVAL, "stencil: plane %lld is not on this process", (long long)z);
 }
 
 static void gpus_close(gpu_set *s)
