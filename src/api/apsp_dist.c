@@ -372,18 +372,7 @@ out:
 static void dist_report_init(gk_context *ctx, gk_apsp_dist_report *rep)
 {
     memset(rep, 0, sizeof *rep);
-    gk__ctx_report_init(ctx, &rep->run);
-    rep->ranks = gk__comm_size(ctx->comm);
-    rep->gpus = ctx->backend == GK_BACKEND_GPU ? ctx->ngpus * rep->ranks : 0;
-    if (ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1) {
-        size_t l = strlen(rep->run.device);
-        for (int i = 1; i < ctx->ngpus && l + 16 < sizeof rep->run.device; i++, l = strlen(rep->run.device))
-            snprintf(rep->run.device + l, sizeof rep->run.device - l, ", GPU %d", ctx->gpus[i]);
-    }
-    if (rep->ranks > 1) {
-        size_t l = strlen(rep->run.device);
-        snprintf(rep->run.device + l, sizeof rep->run.device - l, "; %d ranks", rep->ranks);
-    }
+    gk__dist_report_init(ctx, &rep->run, &rep->ranks, &rep->gpus);
     snprintf(rep->exchange, sizeof rep->exchange, "%s", rep->ranks > 1 ? "MPI broadcast" : "none (one process)");
 }
 
@@ -396,12 +385,7 @@ gk_status gk__apsp_run_file_cfg(gk_context *ctx, const char *input, const char *
     gk_config cfg;
     gk_status st = GK_OK;
     dist_report_init(ctx, rep);
-    if (comm && ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1)
-        st = gk__fail(GK_EINVAL, "under mpirun each rank drives one GPU (%d ranks were given %d GPUs each)",
-                      comm->size, ctx->ngpus);
-    else if (comm && (!strcmp(input, "-") || !strcmp(output, "-")))
-        st = gk__fail(GK_EINVAL, "standard %s cannot be shared by %d ranks; name a file",
-                      !strcmp(input, "-") ? "input" : "output", comm->size);
+    st = gk__dist_check(ctx, input, output);
     gk_infile in;
     int32_t V = 0, E = 0;
     int opened = 0;
@@ -468,10 +452,7 @@ gk_status gk__apsp_bench_multi(gk_context *ctx, int64_t n, const char *config, g
     gk_config cfg;
     gk_status st;
     gk__ctx_report_init(ctx, &rep);
-    if (comm && ctx->ngpus > 1)
-        st = gk__fail(GK_EINVAL, "under mpirun each rank drives one GPU (%d ranks were given %d GPUs each)",
-                      comm->size, ctx->ngpus);
-    else
+    if (!(st = gk__dist_check(ctx, NULL, NULL)))
         st = gk__ctx_config(ctx, "apsp", n, config, &cfg, &rep);
     if ((st = gk__comm_agree(comm, st)))
         return st;

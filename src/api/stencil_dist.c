@@ -447,19 +447,8 @@ out:
 static void dist_report_init(gk_context *ctx, gk_stencil_dist_report *rep)
 {
     memset(rep, 0, sizeof *rep);
-    gk__ctx_report_init(ctx, &rep->run);
-    rep->ranks = gk__comm_size(ctx->comm);
-    rep->gpus = ctx->backend == GK_BACKEND_GPU ? ctx->ngpus * rep->ranks : 0;
+    gk__dist_report_init(ctx, &rep->run, &rep->ranks, &rep->gpus);
     rep->write = -1;
-    if (ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1) {
-        size_t l = strlen(rep->run.device);
-        for (int i = 1; i < ctx->ngpus && l + 16 < sizeof rep->run.device; i++, l = strlen(rep->run.device))
-            snprintf(rep->run.device + l, sizeof rep->run.device - l, ", GPU %d", ctx->gpus[i]);
-    }
-    if (rep->ranks > 1) {
-        size_t l = strlen(rep->run.device);
-        snprintf(rep->run.device + l, sizeof rep->run.device - l, "; %d ranks", rep->ranks);
-    }
     snprintf(rep->exchange, sizeof rep->exchange, "%s", rep->ranks > 1 ? "MPI send/receive" : "none (one process)");
 }
 
@@ -470,9 +459,8 @@ static gk_status dist_setup(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz,
 {
     const gk_comm *comm = ctx->comm;
     gk_status st;
-    if (comm && ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1)
-        return gk__fail(GK_EINVAL, "under mpirun each rank drives one GPU (%d ranks were given %d GPUs each)",
-                        comm->size, ctx->ngpus);
+    if ((st = gk__dist_check(ctx, NULL, NULL)))
+        return st;
     if (comm && !comm->sendrecv)
         return gk__fail(GK_EINVAL, "the communicator has no sendrecv (needed between the ranks of a stencil)");
     if ((st = gk_stencil_check_size(nx, ny, nz, steps)))
@@ -506,9 +494,8 @@ gk_status gk__stencil_run_file_cfg(gk_context *ctx, const char *input, uint64_t 
     int P = 1, want_h = 1;
     dist_report_init(ctx, rep);
     gk_status st = dist_setup(ctx, nx, ny, nz, steps, config, &cfg, &rep->run, &P, &want_h);
-    if (!st && comm && ((input && !strcmp(input, "-")) || (output && !strcmp(output, "-"))))
-        st = gk__fail(GK_EINVAL, "standard %s cannot be shared by %d ranks; name a file",
-                      input && !strcmp(input, "-") ? "input" : "output", comm->size);
+    if (!st)
+        st = gk__dist_check(ctx, input, output);
     if (!st)
         st = slabs_make(&l, (int)nx, (int)ny, (int)nz, P, want_h);
     if (!st)

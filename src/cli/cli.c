@@ -286,8 +286,8 @@ static gk_context *context_for(gk_backend want, int lenient)
     }
     o.backend = want;
     o.comm = cli_comm;
-    if ((st = gk_context_create(&ctx, &o)))
-        cli_die_status(st);
+    /* under mpirun a rank may lack its GPU: every rank dies together */
+    cli_agree(gk_context_create(&ctx, &o), 1);
     return ctx;
 }
 
@@ -390,8 +390,7 @@ gk_context *cli_gpus_context(gk_backend want, const char *gpus)
     o.comm = cli_comm;
     if (want == GK_BACKEND_CPU)
         cli_usage_error("--gpus and --device=cpu contradict each other");
-    if ((st = gk_context_create(&ctx, &o)))
-        cli_die_status(st);
+    cli_agree(gk_context_create(&ctx, &o), 1);   /* under mpirun: every rank together */
     return ctx;
 }
 
