@@ -121,7 +121,7 @@ done
 
 # ---- a temp file of a job whose every process died is removed by the next run
 rm -rf "$T/w"; mkdir "$T/w"
-host=$(hostname | tr -c 'A-Za-z0-9.\n_-' '_')
+host=$(uname -n | tr -c 'A-Za-z0-9.\n_-' '_')
 sh -c 'exit 0' & dead=$!; wait $dead          # a pid that no longer runs
 echo stale >"$T/w/out.gk-mpi-$dead-$host.AbC123"
 echo other >"$T/w/out.gk-mpi-$$-$host.XyZ789"  # its writer (this shell) still runs

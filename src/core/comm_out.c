@@ -121,7 +121,7 @@ gk_status gk__comm_out_open(gk__comm_out *s, const gk_comm *comm, const char *ou
         if (!(st = gk__out_open_named(&s->o, out, name[0] ? name : NULL))) {
             s->opened = 1;
             s->fd = s->o.fd;
-            if ((s->o.kind == GK__OUT_NAMED) != (name[0] != '\0'))
+            if (s->o.kind != (name[0] ? GK__OUT_NAMED : GK__OUT_INPLACE))
                 st = gk__fail(GK_EIO, "%s: changed while being opened", out);
         }
     }
