@@ -2,8 +2,11 @@
  * (file to file, rows spread over the context's GPUs and over the ranks of
  * its gk_comm, no process holding the whole matrix) and gk__apsp_bench_multi.
  * The row-block engines are src/gpu/apsp_multi.c (GPUs) and
- * src/cpu/apsp_rows.c (CPU ranks); the collectives are src/core/comm.c over
- * the caller's communicator, NCCL is src/gpu/comm_nccl.c. */
+ * src/cpu/apsp_rows.c (CPU ranks, their rounds included); the split and the
+ * write every rank makes into one output are src/core/dist.c (shared with
+ * the stencil); the collectives and the ranks' check of their input are
+ * src/core/comm.c over the caller's communicator, NCCL is
+ * src/gpu/comm_nccl.c. */
 #include "api/context.h"
 #include "api/commands.h"
 #include "api/dist.h"

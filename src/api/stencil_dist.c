@@ -2,9 +2,10 @@
  * process: gk_stencil_run_file (file to file, z slabs over the context's
  * GPUs and over the ranks of its gk_comm, no process holding the whole
  * grid) and gk__stencil_bench_multi.  The GPU slab engine is
- * src/gpu/stencil_multi.c; a CPU rank's slab is the CPU backend's grid
- * (src/cpu/stencil_cpu.c) on its planes plus the halo, driven here; the
- * collectives and sendrecv are src/core/comm.c over the caller's
+ * src/gpu/stencil_multi.c; a CPU rank's slab and its rounds are
+ * src/cpu/stencil_slab.c; the split and the write every rank makes into one
+ * output are src/core/dist.c (shared with APSP); the collectives, sendrecv
+ * and the ranks' check of their input are src/core/comm.c over the caller's
  * communicator, NCCL is src/gpu/comm_nccl.c.  Why slabs along z, and why
  * the halo is H planes deep, is in src/gpu/stencil_multi.h. */
 #include "api/context.h"
