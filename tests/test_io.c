@@ -248,7 +248,9 @@ static void test_outputs(void)
     /* The named fallback: PATH.tmp.XXXXXX, removed by
      * gk_remove_partial_outputs (what the CLI's SIGINT/SIGTERM handler
      * calls) and by a failed close. */
-    st = gk__out_open_named(&o, out);
+    char tmp[4096];
+    gk__out_temp_name(tmp, sizeof tmp, out, "tmp");
+    st = gk__out_open_named(&o, out, tmp);
     gk__out_write(&o, "x", 1);
     name[0] = '\0';
     int k = entries(sub, name, sizeof name);
@@ -257,7 +259,8 @@ static void test_outputs(void)
     is_int(entries(sub, NULL, 0), 0, "gk_remove_partial_outputs removes it");
     st = gk__out_close(&o, GK_EIO);
     ok(st == GK_EIO && entries(sub, NULL, 0) == 0, "and a failed close leaves nothing");
-    st = gk__out_open_named(&o, out);
+    gk__out_temp_name(tmp, sizeof tmp, out, "tmp");
+    st = gk__out_open_named(&o, out, tmp);
     if (!st) st = gk__out_close(&o, gk__out_write(&o, "named", 5));
     ok(st == GK_OK && file_is(out, "named", 5) && entries(sub, NULL, 0) == 1, "named fallback commits");
     empty_dir(sub);

@@ -2,13 +2,17 @@
  * (file to file, rows spread over the context's GPUs and over the ranks of
  * its gk_comm, no process holding the whole matrix) and gk__apsp_bench_multi.
  * The row-block engines are src/gpu/apsp_multi.c (GPUs) and
- * src/cpu/apsp_rows.c (CPU ranks); the collectives are src/core/comm.c over
- * the caller's communicator, NCCL is src/gpu/comm_nccl.c. */
+ * src/cpu/apsp_rows.c (CPU ranks, their rounds included); the split and the
+ * write every rank makes into one output are src/core/dist.c (shared with
+ * the stencil); the collectives and the ranks' check of their input are
+ * src/core/comm.c over the caller's communicator, NCCL is
+ * src/gpu/comm_nccl.c. */
 #include "api/context.h"
 #include "api/commands.h"
 #include "api/dist.h"
 #include "core/apsp_formats.h"
 #include "core/comm.h"
+#include "core/dist.h"
 #include "core/io.h"
 #include "cpu/apsp_cpu.h"
 #ifdef GK_HAVE_CUDA
@@ -44,11 +48,7 @@ static gk_status layout_make(layout *l, int32_t V, int T, int nglobal, int g0, i
     l->nglobal = nglobal;
     l->g0 = g0;
     l->nmine = nmine;
-    if (!(l->first = malloc((size_t)(nglobal + 1) * sizeof *l->first)))
-        return gk__fail(GK_ENOMEM, "cannot allocate the row layout");
-    for (int g = 0; g <= nglobal; g++)
-        l->first[g] = (int)((int64_t)g * l->nt / nglobal);
-    return GK_OK;
+    return gk__dist_split(&l->first, l->nt, nglobal);
 }
 
 /* Rows of block g within [0, V). */
@@ -56,15 +56,7 @@ static int64_t rows_lo(const layout *l, int g) { int64_t r = (int64_t)l->first[g
 static int64_t rows_hi(const layout *l, int g) { int64_t r = (int64_t)l->first[g + 1] * l->T; return r < l->V ? r : l->V; }
 
 /* The block of row r. */
-static int block_of(const layout *l, int64_t r)
-{
-    int t = (int)(r / l->T), lo = 0, hi = l->nglobal - 1;
-    while (lo < hi) {               /* the last g with first[g] <= t */
-        int mid = (lo + hi + 1) / 2;
-        if (l->first[mid] <= t) lo = mid; else hi = mid - 1;
-    }
-    return lo;
-}
+static int block_of(const layout *l, int64_t r) { return gk__dist_part_of(l->first, l->nglobal, r / l->T); }
 
 /* ------------------------------------------------------------------ input */
 
@@ -107,10 +99,20 @@ static gk_status read_header(gk_infile *in, int32_t *V, int32_t *E)
     return GK_OK;
 }
 
+/* The ranks read the same graph: the checksum of every edge's bytes (every
+ * rank reads them all). */
+static gk_status same_edges(const gk_comm *comm, const char *path, uint64_t sum)
+{
+    static const char *const names[] = { "checksum of the edges" };
+    int64_t v = (int64_t)sum;
+    return gk__comm_same(comm, path, &v, names, 1);
+}
+
 /* Every edge validated (as gk__apsp_read does); those of this process's
  * blocks kept, bucket b[g - g0]. */
-static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b, int32_t *max_w)
+static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b, int32_t *max_w, uint64_t *sum)
 {
+    uint64_t h = 0;
     gk_status st = GK_OK;
     const char *path = in->name;
     int32_t *buf = NULL, wmax = 0, V = l->V;
@@ -121,6 +123,7 @@ static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b,
         int64_t m = E - e0 < CHUNK_EDGES ? E - e0 : CHUNK_EDGES;
         if ((st = gk__read_exact(in->f, path, buf, (size_t)m * 12, "the edges")))
             break;
+        h = gk__checksum(h, buf, (size_t)m * 12);
         for (int64_t e = 0; e < m && !st; e++) {
             int32_t s = buf[3 * e], t = buf[3 * e + 1], w = buf[3 * e + 2];
             if ((st = gk__nthu_edge_check(path, e0 + e, s, t, w, V)))
@@ -138,50 +141,27 @@ static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b,
     }
     free(buf);
     *max_w = wmax;
+    *sum = h;
     return st;
 }
 
 /* ------------------------------------------------------------------ output */
 
-typedef gk_status (*fetch_fn)(void *src, int64_t r, int64_t n, int32_t *buf);
-
-/* This process's rows lo .. hi - 1 to OUTPUT, chunk rows at a time through
- * buf.  One process: gk's atomic output (temp file + rename, or a device or
- * standard output in place), rows in order.  Several: rank 0 makes a named
- * temp file (or opens a device in place), every rank writes its rows at
- * their offsets, rank 0 renames it when every rank succeeded. */
-static gk_status write_rows(const gk_comm *comm, const char *out, int32_t V, int64_t lo, int64_t hi,
-                            fetch_fn fetch, void *src, int32_t *buf, int64_t chunk)
+/* This process's rows lo .. hi - 1 to OUTPUT (gk__dist_write), chunk rows
+ * at a time through buf. */
+static gk_status write_rows(const gk_comm *comm, const char *out, const layout *l, int64_t lo, int64_t hi,
+                            gk__dist_fetch fetch, void *src, int32_t *buf, int64_t chunk)
 {
-    gk_status st = GK_OK;
-    size_t row = (size_t)V * sizeof(int32_t);
-    if (gk__comm_size(comm) == 1) {
-        gk_outfile o;
-        if ((st = gk__out_open(&o, out)))
-            return st;
-        for (int64_t r = lo; r < hi && !st; r += chunk) {
-            int64_t n = hi - r < chunk ? hi - r : chunk;
-            if (!(st = fetch(src, r, n, buf)))
-                st = gk__out_write(&o, buf, (size_t)n * row);
-        }
-        return gk__out_close(&o, st);
-    }
-    gk__comm_out so;
-    if ((st = gk__comm_out_open(&so, comm, out)))
-        return st;
-    for (int64_t r = lo; r < hi && !st; r += chunk) {
-        int64_t n = hi - r < chunk ? hi - r : chunk;
-        if (!(st = fetch(src, r, n, buf)))
-            st = gk__comm_out_pwrite(&so, buf, (size_t)n * row, (uint64_t)r * row);
-    }
-    return gk__comm_out_close(&so, st);
+    return gk__dist_write(comm, out, l->first, l->nglobal, l->T, l->V, lo, hi, (size_t)l->V * sizeof(int32_t), fetch,
+                          src, buf, chunk);
 }
 
 typedef struct cpu_src { gk_apsp_cpu_part *p; int32_t V; } cpu_src;
 
-static gk_status fetch_cpu(void *src, int64_t r, int64_t n, int32_t *buf)
+static gk_status fetch_cpu(void *src, int64_t r, int64_t n, void *out)
 {
     cpu_src *c = src;
+    int32_t *buf = out;
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; i++)
         gk__apsp_cpu_part_get_row(c->p, r + i, buf + i * (int64_t)c->V);
@@ -189,27 +169,6 @@ static gk_status fetch_cpu(void *src, int64_t r, int64_t n, int32_t *buf)
 }
 
 /* ------------------------------------------------------------------ CPU ranks */
-
-/* One block per rank, panels by broadcast. */
-static gk_status cpu_rounds(const gk_comm *comm, const layout *l, gk_apsp_cpu_part *p, gk_apsp_dist_report *rep)
-{
-    gk_status st = GK_OK;
-    int me = gk__comm_rank(comm);
-    int32_t *buf = gk__apsp_cpu_part_panel_buffer(p);
-    size_t bytes = gk__apsp_cpu_part_panel_bytes(p);
-    for (int k = 0, g = 0; k < l->nt && !st; k++) {
-        while (l->first[g + 1] <= k) g++;
-        const int32_t *panel = g == me ? gk__apsp_cpu_part_pivot(p, k) : buf;
-        double t0 = gk__wtime();
-        st = gk__comm_bcast(comm, (void *)panel, bytes, g);
-        double t = gk__wtime() - t0;
-        rep->exchange_busy += t;
-        rep->exchange_stall += t;
-        if (!st)
-            gk__apsp_cpu_part_update(p, k, panel);
-    }
-    return st;
-}
 
 static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int32_t V, int32_t E,
                            gk_apsp_dist_report *rep)
@@ -220,12 +179,13 @@ static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int3
     edges b = { 0 };
     gk_apsp_cpu_part *p = NULL;
     int32_t *buf = NULL;
+    uint64_t sum = 0;
     gk_status st = layout_make(&l, V, GK_APSP_CPU_TILE, size, rank, 1);
     double t0 = gk__wtime();
     if (!st)
-        st = read_edges(in, &l, E, &b, &rep->max_w);
+        st = read_edges(in, &l, E, &b, &rep->max_w, &sum);
     gk__in_close(in);
-    if ((st = gk__comm_agree(comm, st)))
+    if ((st = gk__comm_agree(comm, st)) || (st = same_edges(comm, in->name, sum)))
         goto out;
     rep->read += gk__wtime() - t0;
     t0 = gk__wtime();
@@ -239,7 +199,10 @@ static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int3
         goto leave;
     rep->distribute = gk__wtime() - t0;
     t0 = gk__wtime();
-    st = gk__comm_agree(comm, cpu_rounds(comm, &l, p, rep));
+    double wait = 0;
+    st = gk__comm_agree(comm, gk__apsp_cpu_part_rounds(p, comm, l.first, l.nt, &wait));
+    rep->exchange_busy += wait;
+    rep->exchange_stall += wait;
     rep->compute = gk__wtime() - t0;
     if (st)
         goto leave;
@@ -250,7 +213,7 @@ static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int3
     st = gk__xmalloc((void **)&buf, (size_t)chunk * (size_t)V * 4, "the output buffer");
     st = gk__comm_agree(comm, st);
     if (!st)
-        st = write_rows(comm, out, V, rows_lo(&l, rank), rows_hi(&l, rank), fetch_cpu, &src, buf, chunk);
+        st = write_rows(comm, out, &l, rows_lo(&l, rank), rows_hi(&l, rank), fetch_cpu, &src, buf, chunk);
     rep->write = gk__wtime() - t0;
 leave:
     gk__ctx_threads_leave(threads);
@@ -272,7 +235,7 @@ typedef struct gpu_set {
     const layout *l;
 } gpu_set;
 
-static gk_status fetch_gpu(void *src, int64_t r, int64_t n, int32_t *buf)
+static gk_status fetch_gpu(void *src, int64_t r, int64_t n, void *buf)
 {
     gpu_set *g = src;
     int b = block_of(g->l, r) - g->l->g0;
@@ -357,12 +320,13 @@ static gk_status solve_gpu(gk_context *ctx, gk_infile *in, const char *out, int3
     int saved = -1, entered = 0, mode = 0;
     memset(b, 0, sizeof b);
     memset(&g, 0, sizeof g);
+    uint64_t sum = 0;
     gk_status st = layout_make(&l, V, gk__apsp_part_tile(cfg), size * G, rank * G, G);
     double t0 = gk__wtime();
     if (!st)
-        st = read_edges(in, &l, E, b, &rep->max_w);
+        st = read_edges(in, &l, E, b, &rep->max_w, &sum);
     gk__in_close(in);
-    if ((st = gk__comm_agree(comm, st)))
+    if ((st = gk__comm_agree(comm, st)) || (st = same_edges(comm, in->name, sum)))
         goto out;
     rep->read += gk__wtime() - t0;
     if ((st = gk__comm_agree(comm, gk__ctx_gpu_enter(ctx, &saved))))
@@ -392,25 +356,8 @@ static gk_status solve_gpu(gk_context *ctx, gk_infile *in, const char *out, int3
     int64_t chunk = ((int64_t)256 << 20) / ((int64_t)V * 4);
     if (chunk < 1) chunk = 1;
     st = gk__comm_agree(comm, gk__apsp_pinned((void **)&buf, (size_t)chunk * (size_t)V * 4));
-    for (int i = 0; i < l.nmine && !st; i++) {
-        /* block by block, so that a chunk never spans two GPUs */
-        int bi = l.g0 + i;
-        if (comm)
-            st = write_rows(comm, out, V, rows_lo(&l, bi), rows_hi(&l, bi), fetch_gpu, &g, buf, chunk);
-    }
-    if (!st && !comm) {
-        /* one process: the rows in order, each chunk from its GPU */
-        gk_outfile o;
-        if (!(st = gk__out_open(&o, out))) {
-            for (int i = 0; i < l.nmine && !st; i++)
-                for (int64_t r = rows_lo(&l, i), hi = rows_hi(&l, i); r < hi && !st; r += chunk) {
-                    int64_t n = hi - r < chunk ? hi - r : chunk;
-                    if (!(st = gk__apsp_part_download(g.parts[i], r, n, buf)))
-                        st = gk__out_write(&o, buf, (size_t)n * (size_t)V * 4);
-                }
-            st = gk__out_close(&o, st);
-        }
-    }
+    if (!st)    /* this process's blocks, each chunk from its GPU */
+        st = write_rows(comm, out, &l, rows_lo(&l, l.g0), rows_hi(&l, l.g0 + l.nmine - 1), fetch_gpu, &g, buf, chunk);
     rep->write = gk__wtime() - t0;
 out:
     gk__apsp_pinned_free(buf);
@@ -428,18 +375,7 @@ out:
 static void dist_report_init(gk_context *ctx, gk_apsp_dist_report *rep)
 {
     memset(rep, 0, sizeof *rep);
-    gk__ctx_report_init(ctx, &rep->run);
-    rep->ranks = gk__comm_size(ctx->comm);
-    rep->gpus = ctx->backend == GK_BACKEND_GPU ? ctx->ngpus * rep->ranks : 0;
-    if (ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1) {
-        size_t l = strlen(rep->run.device);
-        for (int i = 1; i < ctx->ngpus && l + 16 < sizeof rep->run.device; i++, l = strlen(rep->run.device))
-            snprintf(rep->run.device + l, sizeof rep->run.device - l, ", GPU %d", ctx->gpus[i]);
-    }
-    if (rep->ranks > 1) {
-        size_t l = strlen(rep->run.device);
-        snprintf(rep->run.device + l, sizeof rep->run.device - l, "; %d ranks", rep->ranks);
-    }
+    gk__dist_report_init(ctx, &rep->run, &rep->ranks, &rep->gpus);
     snprintf(rep->exchange, sizeof rep->exchange, "%s", rep->ranks > 1 ? "MPI broadcast" : "none (one process)");
 }
 
@@ -452,12 +388,7 @@ gk_status gk__apsp_run_file_cfg(gk_context *ctx, const char *input, const char *
     gk_config cfg;
     gk_status st = GK_OK;
     dist_report_init(ctx, rep);
-    if (comm && ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1)
-        st = gk__fail(GK_EINVAL, "under mpirun each rank drives one GPU (%d ranks were given %d GPUs each)",
-                      comm->size, ctx->ngpus);
-    else if (comm && (!strcmp(input, "-") || !strcmp(output, "-")))
-        st = gk__fail(GK_EINVAL, "standard %s cannot be shared by %d ranks; name a file",
-                      !strcmp(input, "-") ? "input" : "output", comm->size);
+    st = gk__dist_check(ctx, input, output);
     gk_infile in;
     int32_t V = 0, E = 0;
     int opened = 0;
@@ -468,7 +399,9 @@ gk_status gk__apsp_run_file_cfg(gk_context *ctx, const char *input, const char *
     }
     if (!st)
         st = gk__ctx_config(ctx, "apsp", V, config, &cfg, &rep->run);
-    if ((st = gk__comm_agree(comm, st))) {
+    static const char *const hdr_names[] = { "V", "E" };
+    int64_t hdr[2] = { V, E };
+    if ((st = gk__comm_agree(comm, st)) || (st = gk__comm_same(comm, input, hdr, hdr_names, 2))) {
         if (opened) gk__in_close(&in);
         return st;
     }
@@ -522,10 +455,7 @@ gk_status gk__apsp_bench_multi(gk_context *ctx, int64_t n, const char *config, g
     gk_config cfg;
     gk_status st;
     gk__ctx_report_init(ctx, &rep);
-    if (comm && ctx->ngpus > 1)
-        st = gk__fail(GK_EINVAL, "under mpirun each rank drives one GPU (%d ranks were given %d GPUs each)",
-                      comm->size, ctx->ngpus);
-    else
+    if (!(st = gk__dist_check(ctx, NULL, NULL)))
         st = gk__ctx_config(ctx, "apsp", n, config, &cfg, &rep);
     if ((st = gk__comm_agree(comm, st)))
         return st;

@@ -15,6 +15,7 @@
 #include "core/internal.h"       /* gk__wtime, gk__host_memory_check, gk__gpu_selftest, kernel configurations */
 #include "core/parse.h"          /* gk__parse_* */
 #include "core/io.h"             /* gk__output_check */
+#include "core/comm.h"           /* gk__comm_agree: the commands' checks that may fail on one rank */
 #include "core/apsp_formats.h"   /* gk__apsp_graph, gk__format_for_output */
 #include "core/stencil_core.h"   /* gk__stencil_compare */
 #include "core/gemm_core.h"      /* gk__gemm_compare */

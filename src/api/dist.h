@@ -14,4 +14,10 @@ gk_status gk__stencil_run_file_cfg(gk_context *ctx, const char *input, uint64_t 
                                    int64_t steps, const char *config, gk_exchange exchange,
                                    gk_stencil_dist_report *report);
 
+/* dist_common.c: the checks of a run past one process (one GPU per rank;
+ * standard input or output not shared by ranks; NULL: not used) and the
+ * report's device line ("GPU 0, GPU 1; 2 ranks"), ranks and GPUs. */
+gk_status gk__dist_check(const gk_context *ctx, const char *input, const char *output);
+void gk__dist_report_init(gk_context *ctx, gk_report *run, int *ranks, int *gpus);
+
 #endif /* GK_API_DIST_H */

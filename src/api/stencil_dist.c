@@ -2,18 +2,20 @@
  * process: gk_stencil_run_file (file to file, z slabs over the context's
  * GPUs and over the ranks of its gk_comm, no process holding the whole
  * grid) and gk__stencil_bench_multi.  The GPU slab engine is
- * src/gpu/stencil_multi.c; a CPU rank's slab is the CPU backend's grid
- * (src/cpu/stencil_cpu.c) on its planes plus the halo, driven here; the
- * collectives and sendrecv are src/core/comm.c over the caller's
+ * src/gpu/stencil_multi.c; a CPU rank's slab and its rounds are
+ * src/cpu/stencil_slab.c; the split and the write every rank makes into one
+ * output are src/core/dist.c (shared with APSP); the collectives, sendrecv
+ * and the ranks' check of their input are src/core/comm.c over the caller's
  * communicator, NCCL is src/gpu/comm_nccl.c.  Why slabs along z, and why
  * the halo is H planes deep, is in src/gpu/stencil_multi.h. */
 #include "api/context.h"
 #include "api/commands.h"
 #include "api/dist.h"
 #include "core/comm.h"
+#include "core/dist.h"
 #include "core/io.h"
 #include "core/rng.h"
-#include "cpu/stencil_cpu.h"
+#include "cpu/stencil_slab.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/stencil_gpu.h"
 #include "gpu/stencil_multi.h"
@@ -42,12 +44,11 @@ typedef struct slabs {
 static gk_status slabs_make(slabs *l, int nx, int ny, int nz, int P, int want_h)
 {
     l->nx = nx; l->ny = ny; l->nz = nz; l->P = P;
-    if (!(l->first = malloc((size_t)(P + 1) * sizeof *l->first)))
-        return gk__fail(GK_ENOMEM, "cannot allocate the slab layout");
+    gk_status st = gk__dist_split(&l->first, nz, P);
+    if (st)
+        return st;
     l->thin = INT_MAX;
     l->thick = 0;
-    for (int g = 0; g <= P; g++)
-        l->first[g] = (int)((int64_t)g * nz / P);
     for (int g = 0; g < P; g++) {
         int d = l->first[g + 1] - l->first[g];
         if (d > 0 && d < l->thin) l->thin = d;
@@ -149,6 +150,39 @@ static gk_status source_planes(source *s, const slabs *l, int z, int n, double *
     return GK_OK;
 }
 
+/* Under mpirun: the ranks agree on the problem (the size, the steps, the
+ * seed, the coefficients) and on the input they read.  Each rank reads only
+ * its own planes, so no rank sees every byte: every rank also reads the
+ * first plane of every slab and the last plane (P + 1 planes, whatever the
+ * grid's size), and their checksum must be the same everywhere.  A file
+ * that differs only inside a slab is not caught (gk(1) says so). */
+static gk_status source_agree(source *s, const slabs *l, const gk_comm *comm, const char *input, int64_t steps,
+                              const double *coeffs)
+{
+    static const char *const names[] = { "nx", "ny", "nz", "steps", "seed", "checksum of the coefficients",
+                                         "checksum of the sampled planes" };
+    if (gk__comm_size(comm) <= 1)
+        return GK_OK;
+    gk_status st = GK_OK;
+    uint64_t sum = 0;
+    double *plane = NULL;
+    if (s->have && !(st = gk__xmalloc((void **)&plane, plane_bytes(l), "a sampled plane"))) {
+        for (int g = 0; g <= l->P && !st; g++) {
+            int z = g < l->P ? l->first[g] : l->nz - 1;
+            if (g < l->P && !slab_size(l, g))
+                continue;
+            if (!(st = source_planes(s, l, z, 1, plane)))
+                sum = gk__checksum(sum, plane, plane_bytes(l));
+        }
+        free(plane);
+    }
+    int64_t v[7] = { l->nx, l->ny, l->nz, steps, s->have ? 0 : (int64_t)s->seed,
+                     (int64_t)gk__checksum(0, coeffs, GK_STENCIL_NCOEFFS * sizeof *coeffs), (int64_t)sum };
+    if ((st = gk__comm_agree(comm, st)))
+        return st;
+    return gk__comm_same(comm, input ? input : "the stencil", v, names, 7);
+}
+
 /* After the last plane: a stream (one process) must end there. */
 static gk_status source_close(source *s, const slabs *l, int read_last)
 {
@@ -167,103 +201,23 @@ static gk_status source_close(source *s, const slabs *l, int read_last)
 
 /* ------------------------------------------------------------------ output */
 
-typedef gk_status (*fetch_fn)(void *src, int z, int n, double *buf);
-
-/* Planes lo .. hi-1 (this process's) to OUTPUT through buf, at most
- * `chunk` planes at a time and never across a slab boundary (fetch serves
- * one slab).  One process: gk's atomic output, planes in order.  Several:
- * rank 0 makes a named temp file (or opens a device in place), every rank
- * writes its planes at their offsets, rank 0 renames it when every rank
- * succeeded. */
-static gk_status write_planes(const gk_comm *comm, const char *out, const slabs *l, int lo, int hi, fetch_fn fetch,
-                              void *src, double *buf, int chunk)
+/* This process's planes lo .. hi - 1 to OUTPUT (gk__dist_write), at most
+ * `chunk` planes at a time through buf, never across a slab boundary
+ * (fetch serves one slab).  One process: every plane, in order. */
+static gk_status write_planes(const gk_comm *comm, const char *out, const slabs *l, int lo, int hi,
+                              gk__dist_fetch fetch, void *src, double *buf, int chunk)
 {
-    gk_status st = GK_OK;
-    size_t pb = plane_bytes(l);
-    if (gk__comm_size(comm) == 1) {
-        gk_outfile o;
-        if ((st = gk__out_open(&o, out)))
-            return st;
-        for (int g = 0; g < l->P && !st; g++)
-            for (int z = l->first[g]; z < l->first[g + 1] && !st; z += chunk) {
-                int n = l->first[g + 1] - z < chunk ? l->first[g + 1] - z : chunk;
-                if (!(st = fetch(src, z, n, buf)))
-                    st = gk__out_write(&o, buf, (size_t)n * pb);
-            }
-        return gk__out_close(&o, st);
-    }
-    gk__comm_out so;
-    if ((st = gk__comm_out_open(&so, comm, out)))
-        return st;
-    for (int z = lo; z < hi && !st; z += chunk) {
-        int n = hi - z < chunk ? hi - z : chunk;
-        if (!(st = fetch(src, z, n, buf)))
-            st = gk__comm_out_pwrite(&so, buf, (size_t)n * pb, (uint64_t)z * pb);
-    }
-    return gk__comm_out_close(&so, st);
+    if (gk__comm_size(comm) == 1)
+        lo = 0, hi = l->nz;
+    return gk__dist_write(comm, out, l->first, l->P, 1, l->nz, lo, hi, plane_bytes(l), fetch, src, buf, chunk);
 }
 
 /* ------------------------------------------------------------------ CPU ranks */
 
-/* A CPU rank's slab: the CPU backend's grid on planes [e0, e1). */
-typedef struct cpu_slab {
-    gk_stencil_cpu *g;
-    int nx, ny, z0, z1, e0, e1;
-} cpu_slab;
-
-static void cpu_rows(cpu_slab *c, int z, int n, double *buf, int put)
+static gk_status fetch_cpu(void *src, int64_t z, int64_t n, void *buf)
 {
-    int64_t px, py;
-    double *p0 = gk__stencil_cpu_plane(c->g, z - c->e0, &px, &py);
-    int nx = c->nx, ny = c->ny;
-#ifdef _OPENMP
-#pragma omp parallel for collapse(2) schedule(static)
-#endif
-    for (int k = 0; k < n; k++)
-        for (int y = 0; y < ny; y++) {
-            double *row = p0 + (int64_t)k * px * py + (int64_t)(y + 1) * px + GK_STENCIL_CPU_XOFF;
-            double *b = buf + ((int64_t)k * ny + y) * nx;
-            if (put)
-                memcpy(row, b, (size_t)nx * sizeof *b);
-            else
-                memcpy(b, row, (size_t)nx * sizeof *b);
-        }
-}
-
-static gk_status fetch_cpu(void *src, int z, int n, double *buf)
-{
-    cpu_rows(src, z, n, buf, 0);
+    gk__stencil_cpu_slab_rows(src, (int)z, (int)n, buf, 0);
     return GK_OK;
-}
-
-/* The rounds: halo planes by sendrecv straight from and into the grid
- * (padded planes are contiguous), then t steps over the extended range. */
-static gk_status cpu_rounds(const gk_comm *comm, const slabs *l, int me, cpu_slab *c, int steps,
-                            gk_stencil_dist_report *rep)
-{
-    gk_status st = GK_OK;
-    int lo = below(l, me), hi = above(l, me);
-    int64_t px, py;
-    gk__stencil_cpu_plane(c->g, 0, &px, &py);
-    size_t pb = (size_t)(px * py) * sizeof(double);
-    for (int s = 0; s < steps && !st; s += l->H) {
-        int t = steps - s < l->H ? steps - s : l->H;
-        int mlo = lo >= 0 ? t : 0, mhi = hi >= 0 ? t : 0;
-        double t0 = gk__wtime();
-        double *slo = gk__stencil_cpu_plane(c->g, c->z0 - c->e0, NULL, NULL);
-        double *rlo = gk__stencil_cpu_plane(c->g, c->z0 - c->e0 - mlo, NULL, NULL);
-        double *shi = gk__stencil_cpu_plane(c->g, c->z1 - c->e0 - mhi, NULL, NULL);
-        double *rhi = gk__stencil_cpu_plane(c->g, c->z1 - c->e0, NULL, NULL);
-        if ((st = gk__comm_sendrecv(comm, slo, (size_t)mlo * pb, mlo ? lo : -1, rhi, (size_t)mhi * pb, mhi ? hi : -1))
-            || (st = gk__comm_sendrecv(comm, shi, (size_t)mhi * pb, mhi ? hi : -1, rlo, (size_t)mlo * pb,
-                                       mlo ? lo : -1)))
-            break;
-        double dt = gk__wtime() - t0;
-        rep->exchange_busy += dt;
-        rep->exchange_stall += dt;
-        st = gk__stencil_cpu_steps(c->g, t, t);
-    }
-    return st;
 }
 
 static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const char *out, const double *coeffs,
@@ -271,7 +225,7 @@ static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const cha
 {
     const gk_comm *comm = ctx->comm;
     int me = gk__comm_rank(comm);
-    cpu_slab c;
+    gk_stencil_cpu_slab c;
     memset(&c, 0, sizeof c);
     c.nx = l->nx; c.ny = l->ny;
     c.z0 = l->first[me]; c.z1 = l->first[me + 1];
@@ -291,7 +245,7 @@ static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const cha
     for (int z = c.z0; z < c.z1 && !st; z += chunk) {
         int n = c.z1 - z < chunk ? c.z1 - z : chunk;
         if (!(st = source_planes(src, l, z, n, buf)))
-            cpu_rows(&c, z, n, buf, 1);
+            gk__stencil_cpu_slab_rows(&c, z, n, buf, 1);
     }
     gk_status cst = source_close(src, l, c.z1 == l->nz);
     if (!st) st = cst;
@@ -299,7 +253,11 @@ static gk_status run_cpu(gk_context *ctx, const slabs *l, source *src, const cha
         goto out;
     rep->read = gk__wtime() - t0;
     t0 = gk__wtime();
-    st = gk__comm_agree(comm, mine ? cpu_rounds(comm, l, me, &c, steps, rep) : GK_OK);
+    double wait = 0;
+    st = gk__comm_agree(comm, mine ? gk__stencil_cpu_slab_rounds(&c, comm, below(l, me), above(l, me), l->H, steps, &wait)
+                                   : GK_OK);
+    rep->exchange_busy += wait;
+    rep->exchange_stall += wait;
     rep->compute = gk__wtime() - t0;
     if (st || !out)
         goto out;
@@ -326,13 +284,13 @@ typedef struct gpu_set {
     const slabs *l;
 } gpu_set;
 
-static gk_status fetch_gpu(void *src, int z, int n, double *buf)
+static gk_status fetch_gpu(void *src, int64_t z, int64_t n, void *buf)
 {
     gpu_set *s = src;
     for (int i = 0; i < s->n; i++)
         if (z >= s->l->first[s->g[i]] && z < s->l->first[s->g[i] + 1])
-            return gk__stencil_part_get(s->parts[i], z, n, buf);
-    return gk__fail(GK_EINVAL, "stencil: plane %d is not on this process", z);
+            return gk__stencil_part_get(s->parts[i], (int)z, (int)n, buf);
+    return gk__fail(GK_EINVAL, "stencil: plane %lld is not on this process", (long long)z);
 }
 
 static void gpus_close(gpu_set *s)
@@ -490,19 +448,8 @@ out:
 static void dist_report_init(gk_context *ctx, gk_stencil_dist_report *rep)
 {
     memset(rep, 0, sizeof *rep);
-    gk__ctx_report_init(ctx, &rep->run);
-    rep->ranks = gk__comm_size(ctx->comm);
-    rep->gpus = ctx->backend == GK_BACKEND_GPU ? ctx->ngpus * rep->ranks : 0;
+    gk__dist_report_init(ctx, &rep->run, &rep->ranks, &rep->gpus);
     rep->write = -1;
-    if (ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1) {
-        size_t l = strlen(rep->run.device);
-        for (int i = 1; i < ctx->ngpus && l + 16 < sizeof rep->run.device; i++, l = strlen(rep->run.device))
-            snprintf(rep->run.device + l, sizeof rep->run.device - l, ", GPU %d", ctx->gpus[i]);
-    }
-    if (rep->ranks > 1) {
-        size_t l = strlen(rep->run.device);
-        snprintf(rep->run.device + l, sizeof rep->run.device - l, "; %d ranks", rep->ranks);
-    }
     snprintf(rep->exchange, sizeof rep->exchange, "%s", rep->ranks > 1 ? "MPI send/receive" : "none (one process)");
 }
 
@@ -513,9 +460,8 @@ static gk_status dist_setup(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz,
 {
     const gk_comm *comm = ctx->comm;
     gk_status st;
-    if (comm && ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 1)
-        return gk__fail(GK_EINVAL, "under mpirun each rank drives one GPU (%d ranks were given %d GPUs each)",
-                        comm->size, ctx->ngpus);
+    if ((st = gk__dist_check(ctx, NULL, NULL)))
+        return st;
     if (comm && !comm->sendrecv)
         return gk__fail(GK_EINVAL, "the communicator has no sendrecv (needed between the ranks of a stencil)");
     if ((st = gk_stencil_check_size(nx, ny, nz, steps)))
@@ -549,14 +495,13 @@ gk_status gk__stencil_run_file_cfg(gk_context *ctx, const char *input, uint64_t 
     int P = 1, want_h = 1;
     dist_report_init(ctx, rep);
     gk_status st = dist_setup(ctx, nx, ny, nz, steps, config, &cfg, &rep->run, &P, &want_h);
-    if (!st && comm && ((input && !strcmp(input, "-")) || (output && !strcmp(output, "-"))))
-        st = gk__fail(GK_EINVAL, "standard %s cannot be shared by %d ranks; name a file",
-                      input && !strcmp(input, "-") ? "input" : "output", comm->size);
+    if (!st)
+        st = gk__dist_check(ctx, input, output);
     if (!st)
         st = slabs_make(&l, (int)nx, (int)ny, (int)nz, P, want_h);
     if (!st)
         st = source_open(&src, &l, input, seed, comm);
-    if ((st = gk__comm_agree(comm, st))) {
+    if ((st = gk__comm_agree(comm, st)) || (st = source_agree(&src, &l, comm, input, steps, coeffs))) {
         source_close(&src, &l, 0);
         free(l.first);
         return st;

@@ -18,6 +18,10 @@ FILE *cli_report;     /* NULL until cli_report_to: stdout */
 const char *cli_cmd = "gk";
 const gk_comm *cli_comm;
 int cli_quiet;
+/* Set once this process has begun to exit on its own (an agreed failure
+ * under mpirun ends every rank, and mpirun may SIGTERM a rank still in
+ * exit): the signal note below is then not a second message. */
+static volatile sig_atomic_t ending;
 
 /* One line on stderr: control characters in the message (which may echo
  * user input) are escaped, so a newline in an option never splits it. */
@@ -40,6 +44,7 @@ static void vmessage(const char *prefix, const char *fmt, va_list ap)
 void cli_die(const char *fmt, ...)
 {
     va_list ap;
+    ending = 1;
     va_start(ap, fmt);
     vmessage("", fmt, ap);
     va_end(ap);
@@ -55,6 +60,7 @@ void cli_die_status(gk_status st)
 void cli_usage_error(const char *fmt, ...)
 {
     va_list ap;
+    ending = 1;
     va_start(ap, fmt);
     vmessage("", fmt, ap);
     va_end(ap);
@@ -165,9 +171,49 @@ void cli_check_output(const char *out, const char *in)
         cli_die("%s", gk_last_error());
 }
 
+/* Under mpirun, a rank that dies (SIGKILL, a crash) cannot speak, and
+ * mpirun then ends the others with SIGTERM: ranks 0 and 1 (one of which
+ * survives whichever rank died) say so in one line.  Only what is
+ * async-signal-safe: the line is assembled by hand and written with write. */
+static void mpi_signal_note(int sig)
+{
+    if (!cli_comm || cli_comm->rank > 1 || ending)
+        return;
+    char line[200], num[24];
+    size_t n = 0;
+    int r = cli_comm->rank, k = 0;
+    const char *parts[] = { "gk: rank ", r ? "1" : "0", ": stopped by signal ", NULL,
+                            " (mpirun ends every rank when one dies or the job is interrupted)\n" };
+    for (int v = sig; k == 0 || v; v /= 10)
+        num[k++] = (char)('0' + v % 10);
+    for (int i = 0; i < 5; i++) {
+        if (i == 3) {
+            while (k && n < sizeof line) line[n++] = num[--k];
+            continue;
+        }
+        for (const char *p = parts[i]; *p && n < sizeof line; p++) line[n++] = *p;
+    }
+    ssize_t w = write(2, line, n);
+    (void)w;
+}
+
+void cli_agree(gk_status st, int code)
+{
+    int64_t c = st ? code : 0;
+    /* every rank learns whether any failed; then, all of them, the largest
+       exit status a failing rank asked for */
+    if (cli_comm && (st = gk__comm_agree(cli_comm, st)) && gk__comm_max_i64(cli_comm, &c, 1) != GK_OK)
+        c = 1;
+    if (st && c == 2)
+        cli_usage_error("%s", gk_last_error());
+    if (st)
+        cli_die_status(st);
+}
+
 static void on_fatal_signal(int sig)
 {
     gk_remove_partial_outputs();
+    mpi_signal_note(sig);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -240,8 +286,8 @@ static gk_context *context_for(gk_backend want, int lenient)
     }
     o.backend = want;
     o.comm = cli_comm;
-    if ((st = gk_context_create(&ctx, &o)))
-        cli_die_status(st);
+    /* under mpirun a rank may lack its GPU: every rank dies together */
+    cli_agree(gk_context_create(&ctx, &o), 1);
     return ctx;
 }
 
@@ -344,8 +390,7 @@ gk_context *cli_gpus_context(gk_backend want, const char *gpus)
     o.comm = cli_comm;
     if (want == GK_BACKEND_CPU)
         cli_usage_error("--gpus and --device=cpu contradict each other");
-    if ((st = gk_context_create(&ctx, &o)))
-        cli_die_status(st);
+    cli_agree(gk_context_create(&ctx, &o), 1);   /* under mpirun: every rank together */
     return ctx;
 }
 
@@ -372,6 +417,7 @@ void cli_report_to(const char *data_out)
 
 int cli_finish(int rc)
 {
+    ending = 1;
     /* a report or data lost to a full or closed stdout is a failure */
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: standard output: write failed: %s\n", cli_prog, strerror(errno ? errno : EIO));

@@ -47,6 +47,13 @@ const char *cli_path(const char *opt, const char *arg);
 /* Before any work: die with one line if OUTPUT cannot be written (see
  * gk__output_check) or is the same file as INPUT (in may be NULL). */
 void cli_check_output(const char *out, const char *in);
+/* Under mpirun, a check that may fail on some ranks and not on others (a
+ * file one rank cannot see, an output directory that differs): every rank
+ * passes its own status, and all die together, with the lowest failing
+ * rank's message and exit status `code` (2: a usage error), or all go on.
+ * A rank that died alone would leave the others blocked in a collective.
+ * Without mpirun: dies on its own failure. */
+void cli_agree(gk_status st, int code);
 
 /* Remove a half-written output when SIGINT, SIGTERM or SIGHUP arrives. */
 void cli_cleanup_on_signals(void);

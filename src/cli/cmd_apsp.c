@@ -241,18 +241,26 @@ int cmd_apsp(int argc, char **argv)
     if (dist && prec_given == 1 && ao.precision == 16)
         cli_usage_error("--precision=16: the rows over several GPUs or ranks run in 32 bits only");
     if (dist) {
+        /* what each rank sees of the files (under mpirun, ranks may have
+           other directories or nodes): agreed before anyone dies */
         gk_format f = ifmt;
-        if (f == GK_FORMAT_AUTO && gk_format_detect(in, &f))
-            cli_die_status(GK_EIO);
-        if (f != GK_FORMAT_NTHU)
-            cli_usage_error("--gpus, --exchange and mpirun read NTHU inputs only (this one is %s)", gk_format_name(f));
-        if (undirected || vertices)
-            cli_usage_error("--gpus, --exchange and mpirun take the NTHU graph as it is: not with %s",
-                            undirected ? "--undirected" : "--vertices");
-        if ((ofmt != GK_FORMAT_AUTO ? ofmt : gk__format_for_output(out, GK_FORMAT_NTHU)) != GK_FORMAT_NTHU)
-            cli_usage_error("--gpus, --exchange and mpirun write raw (nthu) outputs only");
-    }
-    cli_check_output(out, in);
+        int code = 2;
+        gk_status cst = GK_OK;
+        if (f == GK_FORMAT_AUTO && (cst = gk_format_detect(in, &f)))
+            code = 1;
+        else if (f != GK_FORMAT_NTHU)
+            cst = gk__fail(GK_EINVAL, "--gpus, --exchange and mpirun read NTHU inputs only (this one is %s)",
+                           gk_format_name(f));
+        else if (undirected || vertices)
+            cst = gk__fail(GK_EINVAL, "--gpus, --exchange and mpirun take the NTHU graph as it is: not with %s",
+                           undirected ? "--undirected" : "--vertices");
+        else if ((ofmt != GK_FORMAT_AUTO ? ofmt : gk__format_for_output(out, GK_FORMAT_NTHU)) != GK_FORMAT_NTHU)
+            cst = gk__fail(GK_EINVAL, "--gpus, --exchange and mpirun write raw (nthu) outputs only");
+        else if ((cst = gk__output_check(out, in)))
+            code = 1;
+        cli_agree(cst, code);
+    } else
+        cli_check_output(out, in);
     if (ofmt == GK_FORMAT_AUTO) {   /* a graph format's name gets the raw matrix all the same: say so */
         gk_format named = gk__format_for_output(out, GK_FORMAT_NTHU);
         if (named == GK_FORMAT_GR || named == GK_FORMAT_MTX || named == GK_FORMAT_EDGES)

@@ -177,15 +177,19 @@ int cmd_stencil(int argc, char **argv)
     cli_check_config("stencil", so.config);
     if (input && coeffs && !strcmp(input, "-") && !strcmp(coeffs, "-"))
         cli_usage_error("--input and --coeffs cannot both be standard input");
+    /* what each rank sees of the files (under mpirun, ranks may have other
+       directories or nodes): agreed before anyone dies */
+    st = GK_OK;
     if (output) {
-        cli_check_output(output, input);
-        if (coeffs)                 /* the coefficient file is an input too */
-            cli_check_output(output, coeffs);
+        st = gk__output_check(output, input);
+        if (!st && coeffs)          /* the coefficient file is an input too */
+            st = gk__output_check(output, coeffs);
     }
     double cf[GK_STENCIL_NCOEFFS];
     memcpy(cf, gk_stencil_default_coeffs, sizeof cf);
-    if (coeffs && (st = gk_stencil_coeffs_read(coeffs, cf)))
-        cli_die_status(st);
+    if (!st && coeffs)
+        st = gk_stencil_coeffs_read(coeffs, cf);
+    cli_agree(st, 1);
     cli_check_gpus(gpus);                   /* usage errors before any work */
     if (gpus || exg || cli_comm) {
         if (so.check)

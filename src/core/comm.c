@@ -80,3 +80,46 @@ gk_status gk__comm_agree(const gk_comm *c, gk_status st)
     m.msg[sizeof m.msg - 1] = '\0';
     return gk__fail((gk_status)m.st, "%s", m.msg);
 }
+
+gk_status gk__comm_same(const gk_comm *c, const char *path, const int64_t *v, const char *const *names, int n)
+{
+    if (!c || c->size <= 1)
+        return GK_OK;
+    int64_t ref[8];
+    if (n > 8)
+        return gk__fail(GK_EINVAL, "gk__comm_same: %d values (at most 8)", n);
+    memcpy(ref, v, (size_t)n * sizeof *v);
+    gk_status st = gk__comm_bcast(c, ref, (size_t)n * sizeof *ref, 0);
+    for (int i = 0; i < n && !st; i++) {
+        if (v[i] == ref[i])
+            continue;
+        if (!strncmp(names[i], "checksum", 8))
+            st = gk__fail(GK_EINVAL, "%s: rank %d reads other bytes than rank 0 (%s %016llx, not %016llx): "
+                          "every rank must read the same input", path, c->rank, names[i],
+                          (unsigned long long)v[i], (unsigned long long)ref[i]);
+        else
+            st = gk__fail(GK_EINVAL, "%s: rank %d reads %s = %lld, rank 0 %lld: every rank must read the same input",
+                          path, c->rank, names[i], (long long)v[i], (long long)ref[i]);
+    }
+    return gk__comm_agree(c, st);
+}
+
+uint64_t gk__checksum(uint64_t h, const void *p, size_t n)
+{
+    /* four independent 64-bit lanes over 8-byte words (fast enough to run
+       over every byte a rank reads), folded with the tail */
+    const unsigned char *b = p;
+    uint64_t l[4] = { h ^ 0x9e3779b97f4a7c15ull, h + 0xbf58476d1ce4e5b9ull, ~h, h * 0x94d049bb133111ebull };
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++) {
+            uint64_t w;
+            memcpy(&w, b + i + 8 * k, 8);
+            l[k] = (l[k] ^ w) * 0x100000001b3ull;
+            l[k] ^= l[k] >> 29;
+        }
+    uint64_t r = (l[0] ^ (l[1] << 1)) + (l[2] ^ (l[3] << 3)) + (uint64_t)n;
+    for (; i < n; i++)
+        r = (r ^ b[i]) * 0x100000001b3ull;
+    return r;
+}

@@ -31,15 +31,27 @@ gk_status gk__comm_sendrecv(const gk_comm *c, const void *sbuf, size_t sbytes, i
  * every rank fails together, with one message. */
 gk_status gk__comm_agree(const gk_comm *c, gk_status st);
 
+/* The ranks agree on what they read: every rank passes the n (<= 8) values
+ * that describe its input (sizes, a checksum of the bytes it uses; names[i]
+ * names value i, "checksum" values print in hex); each compares them with
+ * rank 0's, and all fail together, with the lowest differing rank's
+ * message naming PATH, or all return GK_OK.  Ranks that read other files
+ * (other directories, other nodes) would otherwise compute a silent mix. */
+gk_status gk__comm_same(const gk_comm *c, const char *path, const int64_t *v, const char *const *names, int n);
+
+/* FNV-1a-style 64-bit checksum of bytes, continued from h (start: 0). */
+uint64_t gk__checksum(uint64_t h, const void *p, size_t n);
+
 /* One output file that every rank writes at its own offsets (comm_out.c):
  * open and close are collective (every rank fails together, with one
- * message; nothing is left behind on failure); pwrite is each rank's own.
- * With one process it is gk's ordinary atomic output. */
+ * message; nothing is left behind on failure, nor when a rank is killed:
+ * see comm_out.c); pwrite is each rank's own. */
 typedef struct gk__comm_out {
     const gk_comm *comm;
     const char *path;
     gk_outfile o;                  /* rank 0's */
-    int rank, fd, opened;
+    char tmp[4112];                /* the other ranks': the temp file's name */
+    int rank, fd, opened, tracked;
 } gk__comm_out;
 gk_status gk__comm_out_open(gk__comm_out *s, const gk_comm *comm, const char *out);
 gk_status gk__comm_out_pwrite(gk__comm_out *s, const void *buf, size_t bytes, uint64_t offset);

@@ -104,7 +104,7 @@ void gk__in_close(gk_infile *in)
 #define MAX_OPEN 16
 static char *volatile open_tmp[MAX_OPEN];
 
-static void track(char *tmp, int on)
+void gk__out_track(char *tmp, int on)
 {
     for (int i = 0; i < MAX_OPEN; i++) {
         char *expect = on ? NULL : tmp;
@@ -165,8 +165,8 @@ gk_status gk__out_target(const char *path, char *target, size_t n)
     return GK_OK;
 }
 
-/* TARGET.tmp.XXXXXX with six random letters and digits. */
-static void temp_name(char *buf, size_t n, const char *target)
+/* TARGET.TAG.XXXXXX with six random letters and digits (TAG: "tmp"). */
+void gk__out_temp_name(char *buf, size_t n, const char *target, const char *tag)
 {
     static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     static unsigned long counter;
@@ -179,7 +179,7 @@ static void temp_name(char *buf, size_t n, const char *target)
     for (int i = 0; i < 6; i++, x /= 62)
         s[i] = abc[x % 62];
     s[6] = '\0';
-    snprintf(buf, n, "%s.tmp.%s", target, s);
+    snprintf(buf, n, "%s.%s.%s", target, tag, s);
 }
 
 /* Give the link of an O_TMPFILE file the name `name`: through /proc, or
@@ -203,13 +203,17 @@ static int link_unnamed(int fd, const char *name)
     return -1;
 }
 
-static gk_status out_open(gk_outfile *o, const char *path, int named);
+static gk_status out_open(gk_outfile *o, const char *path, const char *fixed);
 
-gk_status gk__out_open(gk_outfile *o, const char *path) { return out_open(o, path, 0); }
-gk_status gk__out_open_named(gk_outfile *o, const char *path) { return out_open(o, path, 1); }
+gk_status gk__out_open(gk_outfile *o, const char *path) { return out_open(o, path, NULL); }
 
-/* named: a regular file goes through a named temp file, never O_TMPFILE. */
-static gk_status out_open(gk_outfile *o, const char *path, int named)
+gk_status gk__out_open_named(gk_outfile *o, const char *path, const char *tmp)
+{
+    return out_open(o, path, tmp);
+}
+
+/* fixed: the named temp file's name, chosen by the caller (no O_TMPFILE). */
+static gk_status out_open(gk_outfile *o, const char *path, const char *fixed)
 {
     memset(o, 0, sizeof *o);
     o->fd = -1;
@@ -252,7 +256,7 @@ static gk_status out_open(gk_outfile *o, const char *path, int named)
     mode_t mode = exists ? (sb.st_mode & 07777) : 0666;   /* a new file: the umask applies */
     int fd = -1;
 #ifdef O_TMPFILE
-    if (!named) {
+    if (!fixed) {
         fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
         if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOTSUP)
             return gk__fail(GK_EIO, "%s: cannot create: %s", path, strerror(errno));
@@ -268,9 +272,16 @@ static gk_status out_open(gk_outfile *o, const char *path, int named)
 #endif
     if (fd >= 0)
         o->kind = GK__OUT_UNNAMED;
-    else {
+    else if (fixed) {
+        if (snprintf(o->tmp, sizeof o->tmp, "%s", fixed) >= (int)sizeof o->tmp)
+            return gk__fail(GK_EIO, "%s: cannot create: %s", path, strerror(ENAMETOOLONG));
+        if ((fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, mode)) < 0)
+            return gk__fail(GK_EIO, "%s: cannot create %s: %s", path, o->tmp, strerror(errno));
+        o->kind = GK__OUT_NAMED;
+        gk__out_track(o->tmp, 1);
+    } else {
         for (int tries = 0; fd < 0 && tries < 100; tries++) {
-            temp_name(o->tmp, sizeof o->tmp, o->target);
+            gk__out_temp_name(o->tmp, sizeof o->tmp, o->target, "tmp");
             if (strlen(o->target) + 11 >= sizeof o->tmp) {
                 errno = ENAMETOOLONG;
                 break;
@@ -282,7 +293,7 @@ static gk_status out_open(gk_outfile *o, const char *path, int named)
         if (fd < 0)
             return gk__fail(GK_EIO, "%s: cannot create: %s", path, strerror(errno));
         o->kind = GK__OUT_NAMED;
-        track(o->tmp, 1);
+        gk__out_track(o->tmp, 1);
     }
     if (exists) {
         /* Keep the old file's owner (where allowed) and mode. */
@@ -294,7 +305,7 @@ static gk_status out_open(gk_outfile *o, const char *path, int named)
             close(fd);
             if (o->kind == GK__OUT_NAMED) {
                 unlink(o->tmp);
-                track(o->tmp, 0);
+                gk__out_track(o->tmp, 0);
             }
             o->kind = 0;
             return gk__fail(GK_EIO, "%s: cannot set the mode: %s", path, strerror(e));
@@ -330,20 +341,20 @@ static gk_status commit_unnamed(gk_outfile *o)
         return gk__fail(GK_EIO, "%s: cannot create: %s", o->path, strerror(errno));
     int r = -1;
     for (int tries = 0; r != 0 && tries < 100; tries++) {
-        temp_name(o->tmp, sizeof o->tmp, o->target);
+        gk__out_temp_name(o->tmp, sizeof o->tmp, o->target, "tmp");
         r = link_unnamed(o->fd, o->tmp);
         if (r != 0 && errno != EEXIST)
             break;
     }
     if (r != 0)
         return gk__fail(GK_EIO, "%s: cannot create: %s", o->path, strerror(errno));
-    track(o->tmp, 1);
+    gk__out_track(o->tmp, 1);
     gk_status st = GK_OK;
     if (rename(o->tmp, o->target) != 0) {
         st = gk__fail(GK_EIO, "%s: cannot rename from %s: %s", o->path, o->tmp, strerror(errno));
         unlink(o->tmp);
     }
-    track(o->tmp, 0);
+    gk__out_track(o->tmp, 0);
     return st;
 }
 
@@ -372,7 +383,7 @@ gk_status gk__out_close(gk_outfile *o, gk_status st)
             st = gk__fail(GK_EIO, "%s: cannot rename from %s: %s", o->path, o->tmp, strerror(errno));
         if (st != GK_OK)
             unlink(o->tmp);
-        track(o->tmp, 0);
+        gk__out_track(o->tmp, 0);
     }
     o->fd = -1;
     return st;

@@ -58,11 +58,15 @@ typedef struct gk_outfile {
 } gk_outfile;
 
 gk_status gk__out_open(gk_outfile *o, const char *path);
-/* The same, but a regular file always goes through PATH.tmp.XXXXXX (never
- * O_TMPFILE): what other processes must open by name (comm_out.c), and the
- * tests of that fallback.  A parameter, not a process-wide switch: another
- * thread's output at the same time is not affected. */
-gk_status gk__out_open_named(gk_outfile *o, const char *path);
+/* gk__out_open with the named temp file `tmp` (created with O_EXCL, never
+ * unnamed), for a file that other processes open by that name
+ * (src/core/comm_out.c); devices and FIFOs are still written in place. */
+gk_status gk__out_open_named(gk_outfile *o, const char *path, const char *tmp);
+/* TARGET.TAG.XXXXXX, six random letters and digits. */
+void gk__out_temp_name(char *buf, size_t n, const char *target, const char *tag);
+/* Add (on) or remove the name `tmp` from the files gk_remove_partial_outputs()
+ * unlinks; the buffer must live until it is removed. */
+void gk__out_track(char *tmp, int on);
 gk_status gk__out_write(gk_outfile *o, const void *buf, size_t n);
 gk_status gk__out_close(gk_outfile *o, gk_status st);
 gk_status gk__write_file_atomic(const char *path, const void *data, size_t n);

@@ -3,6 +3,7 @@
 #define GK_APSP_CPU_H
 
 #include "core/internal.h"
+#include "core/comm.h"
 
 /* In place: blocked Floyd-Warshall on a tile-major padded copy (V*V*4 bytes
  * more), OpenMP across tiles, the AVX-512/AVX2/generic min-plus micro-kernel
@@ -40,6 +41,12 @@ int32_t *gk__apsp_cpu_part_panel_buffer(gk_apsp_cpu_part *p);
 void gk__apsp_cpu_part_update(gk_apsp_cpu_part *p, int64_t k, const int32_t *panel);
 /* Copy local row r (global index), V entries. */
 void gk__apsp_cpu_part_get_row(const gk_apsp_cpu_part *p, int64_t r, int32_t *row);
+/* A CPU rank's rounds (one part per rank, rank g owning tile rows first[g]
+ * .. first[g + 1] - 1 of nt): for each pivot tile row k, its owner
+ * broadcasts the panel over comm and every rank updates its rows.  *wait:
+ * the seconds spent in the broadcasts (the CPU computes nothing meanwhile). */
+gk_status gk__apsp_cpu_part_rounds(gk_apsp_cpu_part *p, const gk_comm *comm, const int *first, int nt,
+                                   double *wait);
 
 /* ---- the exact 16-bit path ----
  *

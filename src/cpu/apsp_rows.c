@@ -1,5 +1,6 @@
-/* apsp_rows.c - one rank's rows of a distributed APSP run on the CPU (the
- * front door src/api/apsp_dist.c moves the panels between ranks).  The same
+/* apsp_rows.c - one rank's rows of a distributed APSP run on the CPU and
+ * its rounds (panels broadcast over the caller's gk_comm; the front door
+ * src/api/apsp_dist.c reads, distributes and writes).  The same
  * tiles and micro-kernels as the single-process CPU code (apsp.c). */
 #include "cpu/apsp_cpu.h"
 #include "core/checked.h"
@@ -119,4 +120,23 @@ void gk__apsp_cpu_part_update(gk_apsp_cpu_part *p, int64_t k, const int32_t *pan
                 if (li != lk && bj != k)
                     p->minplus(TILE(p, li, bj), TILE(p, li, k), panel + bj * BB);
     }
+}
+
+gk_status gk__apsp_cpu_part_rounds(gk_apsp_cpu_part *p, const gk_comm *comm, const int *first, int nt,
+                                   double *wait)
+{
+    gk_status st = GK_OK;
+    int me = gk__comm_rank(comm);
+    int32_t *buf = gk__apsp_cpu_part_panel_buffer(p);
+    size_t bytes = gk__apsp_cpu_part_panel_bytes(p);
+    for (int k = 0, g = 0; k < nt && !st; k++) {
+        while (first[g + 1] <= k) g++;
+        const int32_t *panel = g == me ? gk__apsp_cpu_part_pivot(p, k) : buf;
+        double t0 = gk__wtime();
+        st = gk__comm_bcast(comm, (void *)panel, bytes, g);
+        *wait += gk__wtime() - t0;
+        if (!st)
+            gk__apsp_cpu_part_update(p, k, panel);
+    }
+    return st;
 }
