@@ -172,8 +172,18 @@ static void on_fatal_signal(int sig)
     raise(sig);
 }
 
+void cli_ignore_file_limits(void)
+{
+    /* Past `ulimit -f` the kernel sends SIGXFSZ, whose default action ends
+     * the process without a word; ignored, the write fails with EFBIG and
+     * the writer (core/io.c) reports it naming the file and removes the
+     * partial output. */
+    signal(SIGXFSZ, SIG_IGN);
+}
+
 void cli_cleanup_on_signals(void)
 {
+    cli_ignore_file_limits();
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);

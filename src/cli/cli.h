@@ -48,8 +48,12 @@ const char *cli_path(const char *opt, const char *arg);
  * gk__output_check) or is the same file as INPUT (in may be NULL). */
 void cli_check_output(const char *out, const char *in);
 
-/* Remove a half-written output when SIGINT, SIGTERM or SIGHUP arrives. */
+/* Remove a half-written output when SIGINT, SIGTERM or SIGHUP arrives;
+ * and cli_ignore_file_limits. */
 void cli_cleanup_on_signals(void);
+/* Ignore SIGXFSZ: a write past `ulimit -f` then fails with EFBIG, which the
+ * library reports as an error naming the file. */
+void cli_ignore_file_limits(void);
 
 /* Strict number parsing for options: whole string, in range, else usage
  * error naming the option. */

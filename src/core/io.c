@@ -312,6 +312,22 @@ gk_status gk__out_open(gk_outfile *o, const char *path)
     return GK_OK;
 }
 
+const char *gk__write_strerror(int e)
+{
+    switch (e) {
+    case EFBIG:
+        return "File too large (past the file size limit: ulimit -f, or the file system's largest file)";
+    case ENOSPC:
+        return "No space left on device";
+#ifdef EDQUOT
+    case EDQUOT:
+        return "Disk quota exceeded";
+#endif
+    default:
+        return strerror(e);
+    }
+}
+
 gk_status gk__out_write(gk_outfile *o, const void *buf, size_t n)
 {
     const char *p = buf;
@@ -321,7 +337,7 @@ gk_status gk__out_write(gk_outfile *o, const void *buf, size_t n)
             continue;
         if (w <= 0)
             return gk__fail(GK_EIO, "%s: write failed: %s", o->path,
-                            w < 0 ? strerror(errno) : "no progress");
+                            w < 0 ? gk__write_strerror(errno) : "no progress");
         p += w;
         n -= (size_t)w;
     }
@@ -362,19 +378,19 @@ gk_status gk__out_close(gk_outfile *o, gk_status st)
     o->kind = 0;
     if (kind == GK__OUT_INPLACE) {
         if (o->own_fd && close(o->fd) != 0 && errno != EINTR && st == GK_OK)
-            st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, strerror(errno));
+            st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, gk__write_strerror(errno));
         o->fd = -1;
         return st;
     }
     if (st == GK_OK && fsync(o->fd) != 0 && errno != EINVAL)
-        st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, strerror(errno));
+        st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, gk__write_strerror(errno));
     if (kind == GK__OUT_UNNAMED) {
         if (st == GK_OK)
             st = commit_unnamed(o);
         close(o->fd);                     /* unlinked unless committed */
     } else {
         if (close(o->fd) != 0 && errno != EINTR && st == GK_OK)
-            st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, strerror(errno));
+            st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, gk__write_strerror(errno));
         if (st == GK_OK && rename(o->tmp, o->target) != 0)
             st = gk__fail(GK_EIO, "%s: cannot rename from %s: %s", o->path, o->tmp, strerror(errno));
         if (st != GK_OK)

@@ -59,6 +59,10 @@ typedef struct gk_outfile {
 } gk_outfile;
 
 gk_status gk__out_open(gk_outfile *o, const char *path);
+/* strerror for a failed write, saying where the limit comes from for
+ * EFBIG (`ulimit -f`: the commands ignore SIGXFSZ, so the write fails
+ * instead of the process ending); every writer's messages use it. */
+const char *gk__write_strerror(int e);
 gk_status gk__out_write(gk_outfile *o, const void *buf, size_t n);
 gk_status gk__out_close(gk_outfile *o, gk_status st);
 gk_status gk__write_file_atomic(const char *path, const void *data, size_t n);

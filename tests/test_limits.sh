@@ -1,0 +1,37 @@
+#!/bin/sh
+# Resource limits end with a gk message: past `ulimit -f` every writer
+# fails with one line naming the file (EFBIG, not death by SIGXFSZ), exit
+# 1, no temp file left and the old output intact.  Each limit is set in a
+# subshell, so the test is deterministic.
+. "$top_srcdir/tests/tap.sh"
+T=$t_tmp
+
+"$GK" gen apsp --vertices=300 --edges=3000 --seed=5 "$T/g.nthu" || exit 1
+"$GK" gen grid --size=40 "$T/grid.in" || exit 1
+
+# limited CMD...: CMD under `ulimit -f 10` (5 to 10 KiB: the outputs below are larger)
+limited() { (ulimit -f 10 && exec "$@"); }
+check() {  # NAME OUTPUT CMD...
+  name=$1 out=$2; shift 2
+  echo old >"$out"
+  t_fails "$name past ulimit -f: one gk line naming the file" 1 \
+    "^gk: $out: write failed: File too large (past the file size limit: ulimit -f" limited "$@"
+  [ "$(cat "$out")" = old ] && [ -z "$(ls "$T" | grep '\.tmp\.')" ]
+  t_result $? "$name: the old output is intact, no temp file left"
+}
+check "gk apsp" "$T/res" "$GK" apsp --device=cpu "$T/g.nthu" "$T/res"
+check "gk apsp (npy)" "$T/out.npy" "$GK" apsp --device=cpu "$T/g.nthu" "$T/out.npy"
+check "gk convert" "$T/out.gr" "$GK" convert "$T/g.nthu" "$T/out.gr"
+check "gk convert (mtx)" "$T/out.mtx" "$GK" convert "$T/g.nthu" "$T/out.mtx"
+check "gk gen apsp" "$T/out.nthu" "$GK" gen apsp --vertices=300 --edges=3000 "$T/out.nthu"
+check "gk gen apsp (edges)" "$T/out.edges" "$GK" gen apsp --vertices=300 --edges=3000 "$T/out.edges"
+check "gk stencil" "$T/out.grid" "$GK" stencil --device=cpu --size=40 --steps=1 --input="$T/grid.in" --output="$T/out.grid"
+check "gk gen grid" "$T/out2.grid" "$GK" gen grid --size=40 "$T/out2.grid"
+# standard output redirected into a file past the limit
+(ulimit -f 10 && exec "$GK" apsp --device=cpu "$T/g.nthu" - >"$T/stdout.out" 2>"$T/err"); rc=$?
+[ $rc = 1 ] && grep -q "^gk: standard output: write failed: File too large" "$T/err"
+t_result $? "gk apsp to standard output past ulimit -f: a gk line, exit 1"
+# under the limit everything works as before
+(ulimit -f 100000 && exec "$GK" apsp --device=cpu "$T/g.nthu" "$T/ok.out"); rc=$?
+[ $rc = 0 ] && [ "$(wc -c <"$T/ok.out")" = 360000 ]; t_result $? "a limit that is not reached changes nothing"
+t_done
