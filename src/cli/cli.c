@@ -78,6 +78,13 @@ void cli_warn_edge_list(const char *path, int32_t max_id, int32_t V)
                  "read it with --vertices=%d", path, max_id + 1, V - 1, V);
 }
 
+void cli_warn_one_based(const char *path, int32_t min_id)
+{
+    if (min_id == 1)
+        cli_warn("%s: no edge names vertex 0 (the smallest id is 1); if the ids are 1-based, read it with "
+                 "--one-based (as it is, vertex 0 has no edge)", path);
+}
+
 void cli_version(void)
 {
     printf("%s (gk) %s\n", cli_prog, gk_version());

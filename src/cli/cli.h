@@ -29,6 +29,9 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An edge list written to path records no vertex count: warn when vertices
  * max_id + 1 .. V - 1 have no edge (they are lost on reading). */
 void cli_warn_edge_list(const char *path, int32_t max_id, int32_t V);
+/* An edge list read 0-based whose smallest vertex id is 1 (min_id): warn
+ * that it may be 1-based (--one-based). */
+void cli_warn_one_based(const char *path, int32_t min_id);
 void cli_version(void);
 
 /* getopt_long over opts with gk's messages: an unknown option, a missing

@@ -23,6 +23,11 @@ typedef struct gk_infile {
 } gk_infile;
 
 gk_status gk__in_open(gk_infile *in, const char *path);
+/* Format detection on standard input: its first GK__PEEK_BYTES bytes (fewer
+ * at its end) in *buf, read once; the next gk__in_open("-") gives them back
+ * before the rest of the stream. */
+#define GK__PEEK_BYTES 256
+gk_status gk__stdin_peek(const unsigned char **buf, size_t *n);
 /* GK_OK when the stream has no byte left, else a GK_EFORMAT naming what
  * the data should have ended after. */
 gk_status gk__in_expect_end(gk_infile *in, const char *after);
