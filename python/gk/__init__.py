@@ -226,7 +226,10 @@ def read_graph(path, *, format="auto", undirected=False, vertices=None):
     """Read a graph file (nthu, gr, mtx, edges; format "auto": by the name and
     the first bytes) into gk's initial matrix: int32 V x V, INF for no edge, 0
     on the diagonal, the smallest weight of duplicate edges, self-loops
-    ignored.  A broken rule raises FormatError naming the file and line."""
+    ignored.  A broken rule raises FormatError naming the file and line (the
+    text formats' rules are gk(1)'s GRAPH FORMATS: a UTF-8 byte-order mark
+    is skipped, decimal numbers only).  A name with a NUL byte raises
+    ValueError, as open() does."""
     fmt = ctypes.c_int()
     if lib.gk_format_parse(str(format).encode(), ctypes.byref(fmt)) != _lib.GK_OK or \
             fmt.value == _lib.GK_FORMAT_NPY:
