@@ -55,4 +55,21 @@ else
   [ $rc = 0 ] && [ "$(sed -n 3p "$T/m.mtx" | cut -d' ' -f3)" -le 40000 ]
   t_result $? "gk convert of it to mtx (its distinct pairs) in the same limit"
 fi
+
+# ---- threads under an address-space limit: 64 OpenMP threads of 8 MiB
+# stacks cannot fit in 195 MiB; libgomp would print "Thread creation
+# failed" and exit.  gk says how many fit and runs with them.
+if [ -n "${GK_SANITIZERS:-}" ]; then
+  t_skip "address-space limits do not apply under the sanitizers" "64 threads asked under ulimit -v"
+  t_skip "address-space limits do not apply under the sanitizers" "and the distances"
+else
+  "$GK" apsp --device=cpu "$T/g.nthu" "$T/t.want" || exit 1
+  (ulimit -s 8192 && ulimit -v 200000 && OMP_NUM_THREADS=64 exec "$GK" apsp --device=cpu "$T/g.nthu" "$T/t.out") \
+    >/dev/null 2>"$T/t.err"; rc=$?
+  [ $rc = 0 ] && [ "$(grep -c . "$T/t.err")" = 1 ] && ! grep -q libgomp "$T/t.err" &&
+    grep -q "^gk: warning: the address-space limit (ulimit -v: .*) leaves room for [0-9]* OpenMP threads\{0,1\} (each maps a 8.0 MiB stack), not 64: running with [0-9]*$" "$T/t.err"
+  r=$?; [ $r = 0 ] || t_diag "exit $rc" "$(cat "$T/t.err")"
+  t_result $r "64 threads asked under ulimit -v: one gk warning with the count that fits, not libgomp's exit"
+  cmp -s "$T/t.out" "$T/t.want"; t_result $? "and the distances are the same"
+fi
 t_done

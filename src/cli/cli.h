@@ -54,6 +54,13 @@ void cli_check_output(const char *out, const char *in);
 /* Remove a half-written output when SIGINT, SIGTERM or SIGHUP arrives;
  * and cli_ignore_file_limits. */
 void cli_cleanup_on_signals(void);
+/* At start-up, before any OpenMP region or MPI: under an address-space
+ * limit that leaves no room for OpenMP's threads (gk__threads_fit_limits),
+ * warn, set OMP_NUM_THREADS to the count that fits and start the command
+ * again (argv: main's); cli_max_threads is that count where the start
+ * again failed (0: none), and the contexts gk makes use no more. */
+void cli_fit_threads(char **argv);
+extern int cli_max_threads;
 /* Ignore SIGXFSZ: a write past `ulimit -f` then fails with EFBIG, which the
  * library reports as an error naming the file. */
 void cli_ignore_file_limits(void);
