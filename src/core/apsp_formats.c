@@ -318,6 +318,11 @@ static gk_status edges_begin(gk_edges *g, int32_t V, int64_t edges_hint, const c
 static gk_status edges_push(gk_edges *g, int32_t s, int32_t t, int32_t w, const char *path)
 {
     gk_status st;
+    if (g->mode == GK__EDGES_LIST) {
+        if (g->E == g->cap && (st = edges_reserve(g, g->E + 1, path)))
+            return st;
+        g->s[g->E] = s, g->t[g->E] = t, g->w[g->E] = w;
+    }
     g->E++;
     if (w > g->max_w) g->max_w = w;
     if (s > g->max_id) g->max_id = s;
@@ -336,13 +341,7 @@ static gk_status edges_push(gk_edges *g, int32_t s, int32_t t, int32_t w, const 
                 return st;
         }
         matrix_put(g, s, t, w);
-        return GK_OK;
     }
-    g->E--;
-    if (g->E == g->cap && (st = edges_reserve(g, g->E + 1, path)))
-        return st;
-    g->s[g->E] = s, g->t[g->E] = t, g->w[g->E] = w;
-    g->E++;
     return GK_OK;
 }
 
