@@ -121,7 +121,8 @@ gk_status gk_format_detect(const char *path, gk_format *out)
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         gk_format f = by_extension(path);
         if (f == GK_FORMAT_NPY)
-            return gk__fail(GK_EINVAL, "%s: .npy holds a distance matrix, not a graph: give --format for a graph", path);
+            return gk__fail(GK_EINVAL, "%s: .npy holds a distance matrix, not a graph: give --format for a graph",
+                            path);
         if (f != GK_FORMAT_AUTO) *out = f;
         return GK_OK;
     }
@@ -463,17 +464,30 @@ static char *printable(char *s)
     return s;
 }
 
-/* A vertex field in [lo, hi]; what: "arc 5 -> 0", "entry (3, 7)", ... */
-static gk_status vertex(text *r, const char *f, const char *name, long long lo, long long hi, const char *what,
+/* What a line holds, for messages ("arc 5 -> 0", "entry (3, 7)"): made
+ * only when a message needs it (not for each of millions of good lines). */
+typedef struct item {
+    const char *fmt, *a, *b;     /* fmt takes a and b (%.20s each) */
+    char buf[96];
+} item;
+
+static const char *item_text(item *it)
+{
+    snprintf(it->buf, sizeof it->buf, it->fmt, it->a, it->b);
+    return printable(it->buf);
+}
+
+/* A vertex field in [lo, hi]. */
+static gk_status vertex(text *r, const char *f, const char *name, long long lo, long long hi, item *what,
                         long long *v)
 {
     char b[64];
     if (parse_int(f, v))
-        return gk__fail(GK_EFORMAT, "%s:%lld: %s: %s '%s' is not an integer", r->path, r->no, what, name,
-                        shown(f, b, sizeof b));
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: %s '%s' is not an integer", r->path, r->no, item_text(what),
+                        name, shown(f, b, sizeof b));
     if (*v < lo || *v > hi)
-        return gk__fail(GK_EFORMAT, "%s:%lld: %s: vertex %lld is outside [%lld, %lld]", r->path, r->no, what, *v,
-                        lo, hi);
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: vertex %lld is outside [%lld, %lld]", r->path, r->no,
+                        item_text(what), *v, lo, hi);
     return GK_OK;
 }
 
@@ -499,7 +513,7 @@ static int decimal_number(const char *s)
 
 /* A weight field: an integer, or (real) a decimal number with an integral
  * value, in [0, GK_APSP_MAX_WEIGHT]. */
-static gk_status weight(text *r, const char *f, int real, const char *what, int32_t *w)
+static gk_status weight(text *r, const char *f, int real, item *what, int32_t *w)
 {
     char b[64];
     long long v;
@@ -509,22 +523,23 @@ static gk_status weight(text *r, const char *f, int real, const char *what, int3
         double d = real ? strtod(f, &end) : 0;
         int underflow = real && errno == ERANGE && d == 0 && end != f;   /* 1e-400: not 0 */
         if (real && !decimal_number(f))
-            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not a decimal number", r->path, r->no, what,
-                            shown(f, b, sizeof b));
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not a decimal number", r->path, r->no,
+                            item_text(what), shown(f, b, sizeof b));
         if (!real || *end || end == f || isspace((unsigned char)*f))
-            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not an integer", r->path, r->no, what,
-                            shown(f, b, sizeof b));
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not an integer", r->path, r->no,
+                            item_text(what), shown(f, b, sizeof b));
         if (underflow || !isfinite(d) || d != floor(d))
             return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is not an integer (gk's weights are integers "
-                            "in [0, %d])", r->path, r->no, what, shown(f, b, sizeof b), GK_APSP_MAX_WEIGHT);
+                            "in [0, %d])", r->path, r->no, item_text(what), shown(f, b, sizeof b),
+                            GK_APSP_MAX_WEIGHT);
         if (d < 0 || d > GK_APSP_MAX_WEIGHT)
-            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is outside [0, %d]", r->path, r->no, what,
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is outside [0, %d]", r->path, r->no, item_text(what),
                             shown(f, b, sizeof b), GK_APSP_MAX_WEIGHT);
         *w = (int32_t)d;
         return GK_OK;
     }
     if (v < 0 || v > GK_APSP_MAX_WEIGHT)
-        return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %lld is outside [0, %d]", r->path, r->no, what, v,
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %lld is outside [0, %d]", r->path, r->no, item_text(what), v,
                         GK_APSP_MAX_WEIGHT);
     *w = (int32_t)v;
     return GK_OK;
@@ -546,7 +561,7 @@ static gk_status read_gr(text *r, gk_edges *g)
 {
     gk_status st = GK_OK;
     long long n = -1, m = 0, pline = 0;
-    char b[64], what[96];
+    char b[64];
     int k;
     while ((k = next_line(r, &st)) > 0) {
         char *p = r->line, *f = field(&p);
@@ -579,12 +594,11 @@ static gk_status read_gr(text *r, gk_edges *g)
             const char *fu = field(&p), *fv = field(&p), *fw = field(&p);
             if (!fw)
                 return gk__fail(GK_EFORMAT, "%s:%lld: an arc line must be 'a U V W'", r->path, r->no);
-            snprintf(what, sizeof what, "arc %.20s -> %.20s", fu, fv);
-            printable(what);
+            item what = { "arc %.20s -> %.20s", fu, fv, "" };
             long long u, v;
             int32_t w;
-            if ((st = vertex(r, fu, "tail", 1, n, what, &u)) || (st = vertex(r, fv, "head", 1, n, what, &v)) ||
-                (st = weight(r, fw, 0, what, &w)) || (st = extra_field(r, p, "'a U V W'")) ||
+            if ((st = vertex(r, fu, "tail", 1, n, &what, &u)) || (st = vertex(r, fv, "head", 1, n, &what, &v)) ||
+                (st = weight(r, fw, 0, &what, &w)) || (st = extra_field(r, p, "'a U V W'")) ||
                 (st = edges_push(g, (int32_t)(u - 1), (int32_t)(v - 1), w, r->path)))
                 return st;
         } else
@@ -608,7 +622,7 @@ static gk_status read_gr(text *r, gk_edges *g)
 static gk_status read_mtx(text *r, gk_edges *g)
 {
     gk_status st = GK_OK;
-    char b[64], what[96];
+    char b[64];
     int k = next_line(r, &st);
     if (k < 0) return st;
     if (k == 0)
@@ -669,12 +683,11 @@ static gk_status read_mtx(text *r, gk_edges *g)
         const char *fj = field(&p), *fw = pattern ? "1" : field(&p);
         if (!fj || !fw)
             return gk__fail(GK_EFORMAT, "%s:%lld: an entry must be %s", r->path, r->no, want);
-        snprintf(what, sizeof what, "entry (%.20s, %.20s)", f, fj);
-        printable(what);
+        item what = { "entry (%.20s, %.20s)", f, fj, "" };
         long long i, j;
         int32_t w;
-        if ((st = vertex(r, f, "row", 1, n, what, &i)) || (st = vertex(r, fj, "column", 1, n, what, &j)) ||
-            (st = weight(r, fw, real, what, &w)) || (st = extra_field(r, p, want)) ||
+        if ((st = vertex(r, f, "row", 1, n, &what, &i)) || (st = vertex(r, fj, "column", 1, n, &what, &j)) ||
+            (st = weight(r, fw, real, &what, &w)) || (st = extra_field(r, p, want)) ||
             (st = edges_push(g, (int32_t)(i - 1), (int32_t)(j - 1), w, r->path)))
             return st;
         if (symmetric && i != j && (st = edges_push(g, (int32_t)(j - 1), (int32_t)(i - 1), w, r->path)))
@@ -696,7 +709,6 @@ static gk_status read_mtx(text *r, gk_edges *g)
 static gk_status read_edges(text *r, int32_t vertices, int one_based, gk_edges *g)
 {
     gk_status st = GK_OK;
-    char what[96];
     int k;
     /* ids in [lo, hi]: V = largest id + 1 must fit (0-based), --vertices bounds them */
     long long lo = one_based ? 1 : 0, hi = (vertices > 0 ? vertices - 1 : INT32_MAX - 2) + lo;
@@ -713,12 +725,11 @@ static gk_status read_edges(text *r, int32_t vertices, int one_based, gk_edges *
             return gk__fail(GK_EFORMAT, "%s:%lld: an edge line must be 'SRC DST W'%s", r->path, r->no,
                             strchr(fs, ',') || (ft && strchr(ft, ',')) ? " (fields separated by spaces or tabs, "
                             "not commas)" : "");
-        snprintf(what, sizeof what, "edge %.20s -> %.20s", fs, ft);
-        printable(what);
+        item what = { "edge %.20s -> %.20s", fs, ft, "" };
         long long s, t;
         int32_t w;
-        if ((st = vertex(r, fs, "src", lo, hi, what, &s)) || (st = vertex(r, ft, "dst", lo, hi, what, &t)) ||
-            (st = weight(r, fw, 0, what, &w)) || (st = extra_field(r, p, "'SRC DST W'")) ||
+        if ((st = vertex(r, fs, "src", lo, hi, &what, &s)) || (st = vertex(r, ft, "dst", lo, hi, &what, &t)) ||
+            (st = weight(r, fw, 0, &what, &w)) || (st = extra_field(r, p, "'SRC DST W'")) ||
             (st = edges_push(g, (int32_t)(s - lo), (int32_t)(t - lo), w, r->path)))
             return st;
     }
