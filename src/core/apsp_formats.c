@@ -233,6 +233,8 @@ static gk_status matrix_grow(gk_edges *g, int64_t side)
     if (st) return st;
     for (int64_t i = 0; i < g->dcap; i++)
         memcpy(d + i * side, g->dist + i * g->dcap, (size_t)g->dcap * sizeof *d);
+    for (int64_t i = g->dcap; g->keep_loops && i < side; i++)
+        d[i * side + i] = GK_APSP_INF;                   /* the diagonal holds self-loops */
     free(g->dist);
     g->dist = d;
     g->dcap = side;
@@ -241,7 +243,7 @@ static gk_status matrix_grow(gk_edges *g, int64_t side)
 
 static void matrix_put(gk_edges *g, int32_t s, int32_t t, int32_t w)
 {
-    if (s == t) return;                                  /* self-loops are ignored */
+    if (s == t && !g->keep_loops) return;                /* self-loops are ignored */
     int32_t *c = g->dist + (int64_t)s * g->dcap + t;
     if (w < *c) *c = w;                                  /* duplicates keep the minimum */
     c = g->dist + (int64_t)t * g->dcap + s;
@@ -1152,6 +1154,34 @@ static gk_status dedup_to_list(gk_edges *g)
     return st;
 }
 
+/* matrix -> list: the entries of the matrix (each below INF: an edge;
+ * the diagonal holds self-loops), in row order: sorted by (src, dst), as
+ * merge_duplicates leaves them. */
+static gk_status matrix_to_list(gk_edges *g)
+{
+    gk_status st;
+    int64_t n = g->dcap, m = 0;
+    for (int64_t i = 0; i < n * n; i++)
+        m += g->dist[i] != GK_APSP_INF;
+    int32_t *d = g->dist;
+    g->dist = NULL;
+    g->dcap = 0;
+    g->mode = GK__EDGES_LIST;
+    g->E = 0;
+    if ((st = edges_reserve(g, m ? m : 1, g->path))) {
+        free(d);
+        return st;
+    }
+    for (int64_t i = 0, e = 0; i < n; i++)
+        for (int64_t j = 0; j < n; j++)
+            if (d[i * n + j] != GK_APSP_INF)
+                g->s[e] = (int32_t)i, g->t[e] = (int32_t)j, g->w[e] = d[i * n + j], e++;
+    free(d);
+    g->E = m;
+    g->distinct = 1;
+    return GK_OK;
+}
+
 gk_status gk__graph_convert_flags(const char *in, gk_format in_format, const char *out, gk_format out_format,
                                   int flags, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id,
                                   int32_t *min_id)
@@ -1164,8 +1194,11 @@ gk_status gk__graph_convert_flags(const char *in, gk_format in_format, const cha
     if (out_format == GK_FORMAT_MTX) {
         /* the output holds each pair once: read them so */
         g.mode = GK__EDGES_DEDUP;
+        g.to_matrix = 1;          /* a matrix once smaller than the pairs, self-loops on its diagonal */
+        g.keep_loops = 1;
         g.undirected = (flags & GK__READ_UNDIRECTED) != 0;
-        if ((st = edges_read_into(in, in_format, flags, vertices, &g)) || (st = dedup_to_list(&g)))
+        if ((st = edges_read_into(in, in_format, flags, vertices, &g)) ||
+            (st = g.mode == GK__EDGES_MATRIX ? matrix_to_list(&g) : dedup_to_list(&g)))
             goto out;
     } else {
         if ((st = gk__edges_read_flags(in, in_format, flags, vertices, &g)))

@@ -62,6 +62,7 @@ typedef struct gk_edges {
     int mode;                /* GK__EDGES_LIST (0), _DEDUP or _MATRIX */
     int to_matrix;           /* dedup may turn into matrix (the result is the matrix) */
     int undirected;          /* dedup and matrix: store each edge both ways */
+    int keep_loops;          /* matrix: self-loops kept on the diagonal (INF: none), not 0 */
     int32_t known_V;         /* the vertex count the header or --vertices gave (0: unknown) */
     uint64_t *hkey;          /* dedup: (src << 32 | dst), ~0 for an empty slot */
     int32_t *hw;
