@@ -96,7 +96,100 @@ if mkfifo "$T/pipe.gr" 2>/dev/null; then
 else
   echo "ok $((t_n = t_n + 1)) - a FIFO named .gr # SKIP mkfifo failed"
 fi
-t_fails "an edge list on standard input without --format" 1 "standard input" "$GK" apsp - "$T/x" <"$T/g.edges"
+# standard input is sniffed like a file: its first bytes kept for the reader
+for f in gr mtx edges nthu; do
+  cat "$T/g.$f" | "$GK" apsp --device=cpu - "$T/sniff.$f.out" && cmp -s "$T/sniff.$f.out" "$T/g.want"
+  t_result $? "a .$f graph piped into standard input without --format: detected, same distances"
+done
+cat "$T/g.gr" | "$GK" convert - "$T/sniff.nthu" && cmp -s "$T/sniff.nthu" "$T/g.nthu"
+t_result $? "convert: a piped .gr detected"
+printf 'src,dst,w\n0,1,5\n' >"$T/edges.csv"
+t_fails "text of no known format: detection says what it saw and names --format" 1 \
+  "edges.csv: looks like text, not the NTHU binary format (first bytes 'src,dst,w'); name the format with --format=edges|gr|mtx" \
+  "$GK" apsp "$T/edges.csv" "$T/x.npy"
+t_fails "the same on standard input" 1 "standard input: looks like text.*--format=" \
+  sh -c 'printf "src,dst,w\n" | exec "$1" apsp - "$2"' sh "$GK" "$T/x.npy"
+printf '0,1,5\n' >"$T/c.csv"
+t_fails "a comma-separated edge list: the commas named" 1 "c.csv:1: an edge line must be 'SRC DST W' (fields separated by spaces or tabs, not commas)" \
+  "$GK" apsp "$T/c.csv" "$T/x.npy"
+[ ! -e "$T/x.npy" ]; t_result $? "and no output"
+
+# ---- a UTF-8 byte-order mark is skipped (documented); CR-only line ends named
+printf '\357\273\277c bom\np sp 4 5\na 1 2 3\na 2 3 0\na 1 2 1\na 3 3 4\na 4 1 7\n' >"$T/bom.gr"
+printf '\357\273\277%%%%MatrixMarket matrix coordinate integer general\n4 4 5\n1 2 3\n2 3 0\n1 2 1\n3 3 4\n4 1 7\n' >"$T/bom.mtx"
+printf '\357\273\2770 1 3\n1 2 0\n0 1 1\n2 2 4\n3 0 7\n' >"$T/bom.edges"
+for f in gr mtx edges; do
+  "$GK" apsp --device=cpu "$T/bom.$f" "$T/bom.$f.out" && cmp -s "$T/bom.$f.out" "$T/s.want"
+  t_result $? ".$f starting with a UTF-8 byte-order mark: read as without it"
+  cp "$T/bom.$f" "$T/bomnoext$f"
+  "$GK" apsp --device=cpu "$T/bomnoext$f" "$T/bomnoext.out" && cmp -s "$T/bomnoext.out" "$T/s.want"
+  t_result $? "and detected as $f without an extension"
+done
+printf 'p sp 4 1\ra 1 2 3\r' >"$T/cr.gr"
+t_fails "CR-only line ends are named" 1 "cr.gr:1: a carriage return (CR) inside the line: lines must end with LF or CR LF" \
+  "$GK" apsp "$T/cr.gr" "$T/x"
+printf 'p sp 4 1\r\na 1 2 3\r\n' >"$T/crlf.gr"
+t_ok "CR LF line ends are read" "$GK" apsp --device=cpu "$T/crlf.gr" "$T/crlf.out"
+# empty files: no line 0
+for f in gr mtx edges; do
+  : >"$T/empty.$f"
+  t_fails "an empty .$f: 'the file is empty', no line number" 1 "^gk: [^:]*empty\.$f: the file is empty" \
+    "$GK" apsp "$T/empty.$f" "$T/x"
+done
+# numbers: decimal only (no hexadecimal floats, inf or nan); a leading + is accepted
+for v in 0x1p4 0x10 inf nan 1e 1.e5x; do
+  printf '%%%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 %s\n' $v >"$T/num.mtx"
+  t_fails "mtx real '$v' is refused" 1 "num.mtx:3: entry (1, 2): weight '$v' is not a decimal number" \
+    "$GK" apsp "$T/num.mtx" "$T/x"
+done
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n+1 +2 +1.6e1\n2 1 .5e1\n' >"$T/plus.mtx"
+i32 0 16 5 0 >"$T/plus.want"
+"$GK" apsp --device=cpu "$T/plus.mtx" "$T/plus.out" && cmp -s "$T/plus.out" "$T/plus.want"
+t_result $? "mtx: '+1', '+1.6e1' and '.5e1' are read (16 and 5)"
+printf '+0 +1 +7\n' >"$T/plus.edges"
+i32 0 7 $I 0 >"$T/plus.ewant"
+"$GK" apsp --device=cpu "$T/plus.edges" "$T/plus.eout" && cmp -s "$T/plus.eout" "$T/plus.ewant"
+t_result $? "edges: a leading + is accepted"
+
+# ---- 1-based edge lists: a warning, and --one-based reads them so
+printf '1 2 3\n2 3 0\n1 2 1\n3 3 4\n4 1 7\n' >"$T/one.edges"
+"$GK" apsp --device=cpu "$T/one.edges" "$T/one0.out" 2>"$T/one.err"; rc=$?
+[ $rc = 0 ] && [ "$(grep -c . "$T/one.err")" = 1 ] && grep -q "one.edges: no edge names vertex 0 (the smallest id is 1).*--one-based" "$T/one.err"
+t_result $? "an edge list that never names 0 and names 1: one warning line"
+t_ok "--one-based" "$GK" apsp --device=cpu --one-based "$T/one.edges" "$T/one.out"
+cmp -s "$T/one.out" "$T/s.want" && [ ! -s "$T/err" ]; t_result $? "--one-based: the hand-worked distances, no warning"
+"$GK" convert --one-based "$T/one.edges" "$T/one.gr" 2>"$T/one.err" && [ ! -s "$T/one.err" ] \
+  && "$GK" apsp --device=cpu "$T/one.gr" "$T/one.gr.out" && cmp -s "$T/one.gr.out" "$T/s.want"
+t_result $? "convert --one-based: the same graph"
+"$GK" convert "$T/one.edges" "$T/one0.gr" 2>"$T/one.err"; grep -q "no edge names vertex 0" "$T/one.err"
+t_result $? "convert warns too"
+printf '0 1 3\n' | "$GK" apsp --device=cpu - "$T/z.out" 2>"$T/z.err" && [ ! -s "$T/z.err" ]
+t_result $? "no warning when vertex 0 has an edge"
+t_ok "--one-based with --vertices" "$GK" apsp --device=cpu --one-based --vertices=4 "$T/one.edges" "$T/one4.out"
+cmp -s "$T/one4.out" "$T/s.want"; t_result $? "and the same distances"
+t_fails "--one-based: id 0 refused" 1 "z0.edges:1: edge 0 -> 1: vertex 0 is outside \\[1, " \
+  sh -c 'printf "0 1 3\n" >"$1/z0.edges"; exec "$2" apsp --one-based "$1/z0.edges" "$1/x"' sh "$T" "$GK"
+t_fails "--one-based on a .gr file" 1 "s.gr: --one-based applies to edge lists; a gr file has its own numbering (1-based)" \
+  "$GK" apsp --one-based "$T/s.gr" "$T/x"
+t_fails "--one-based on an nthu file" 1 "s.nthu: --one-based applies to edge lists" "$GK" convert --one-based "$T/s.nthu" "$T/x.gr"
+
+# ---- duplicates merged in bounded memory: an edge list of 20 000 lines over
+# 60 vertices (more distinct pairs than the first table holds: gk switches to
+# the 60 x 60 matrix) plus self-loops, converted to mtx and checked against
+# an awk reference (the smallest weight of each pair, sorted, 1-based)
+"$GK" gen apsp --vertices=60 --edges=20000 --seed=11 --max-weight=50 "$T/dup.edges" 2>/dev/null
+printf '5 5 9\n5 5 3\n59 59 0\n' >>"$T/dup.edges"
+t_ok "convert a duplicate-heavy edge list with self-loops to mtx" "$GK" convert "$T/dup.edges" "$T/dup.mtx"
+grep -v '^#' "$T/dup.edges" | awk '{ k = ($1 + 1) " " ($2 + 1); if (!(k in m) || $3 < m[k]) m[k] = $3 }
+  END { for (k in m) print k, m[k] }' | sort -n -k1,1 -k2,2 >"$T/dup.ref"
+tail -n +4 "$T/dup.mtx" >"$T/dup.body"
+cmp -s "$T/dup.body" "$T/dup.ref" && [ "$(sed -n 3p "$T/dup.mtx")" = "60 60 $(wc -l <"$T/dup.ref")" ]
+t_result $? "mtx: each pair once with its smallest weight, self-loops kept, sorted (awk reference)"
+"$GK" convert "$T/dup.edges" "$T/dup.nthu" && "$GK" apsp --device=cpu "$T/dup.nthu" "$T/dup.want" &&
+  "$GK" apsp --device=cpu "$T/dup.edges" "$T/dup.out" && cmp -s "$T/dup.out" "$T/dup.want" &&
+  "$GK" apsp --device=cpu --undirected "$T/dup.nthu" "$T/dup.uwant" &&
+  "$GK" apsp --device=cpu --undirected "$T/dup.edges" "$T/dup.uout" && cmp -s "$T/dup.uout" "$T/dup.uwant"
+t_result $? "apsp of it (directed and undirected) = apsp of the nthu file (read as a list)"
 
 # ---- .npy output
 t_ok "apsp --output-format=npy" "$GK" apsp --output-format=npy --device=cpu "$T/g.gr" "$T/g.out.npy"

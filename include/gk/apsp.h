@@ -132,7 +132,16 @@ GK_API gk_status gk_apsp_random_matrix(int32_t *dist, int64_t V, double density,
  * Weights are integers in [0, GK_APSP_MAX_WEIGHT] in every format;
  * duplicate edges keep the smallest weight, self-loops are ignored.  Every
  * broken rule fails with GK_EFORMAT and one line naming the file and the
- * line or item ("g.gr:12: arc 5 -> 0: vertex 0 is outside [1, 4]"). */
+ * line or item ("g.gr:12: arc 5 -> 0: vertex 0 is outside [1, 4]").
+ *
+ * The text formats (gr, mtx, edges): lines end with LF or CR LF (a CR alone
+ * inside a line is refused, naming it); a UTF-8 byte-order mark at the start
+ * is skipped; numbers are decimal and may have a leading '+' ("+1"); an mtx
+ * real is [+-]digits[.digits][(e|E)[+-]digits] with an integral value
+ * (hexadecimal floats such as 0x1p4, inf and nan are refused); fields are
+ * separated by blanks; an empty file is refused as such.  They are read a
+ * line at a time into the distinct (src, dst) pairs or the matrix, never
+ * held as text. */
 typedef enum gk_format {
     GK_FORMAT_AUTO = 0,
     GK_FORMAT_NTHU,
@@ -150,9 +159,12 @@ GK_API const char *gk_format_name(gk_format f);
 /* The format of an input graph: a Matrix Market banner, else the extension
  * (.gr; .mtx, .mm; .edges, .el, .txt, .tsv; .nthu, .bin), else a file of the
  * NTHU size 8 + 12E, else the first bytes of text ("c" or "p": gr, "%": mtx,
- * "#" or a digit: edges), else nthu.  "-" (standard input) and other
- * streams (FIFOs, devices) cannot be looked at ahead: by the extension, else
- * nthu. */
+ * "#" or a digit: edges; a UTF-8 byte-order mark skipped), else nthu for
+ * binary bytes; text of none of these fails with GK_EFORMAT quoting its
+ * first bytes.  "-" (standard input) is looked at the same way: its first
+ * 256 bytes are read and kept, and the next read of "-" gets them back
+ * first.  Other streams (FIFOs, devices) cannot be looked at ahead: by the
+ * extension, else nthu. */
 GK_API gk_status gk_format_detect(const char *path, gk_format *out);
 
 /* Read a graph (format AUTO: gk_format_detect's choice) and build the

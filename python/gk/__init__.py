@@ -215,18 +215,31 @@ def _from_malloc(ptr, V):
     return np.frombuffer(buf, dtype=np.int32).reshape(V, V)
 
 
+def _path(fname, path):
+    """A file name as bytes for the C library.  An embedded NUL byte would
+    cut the name short in C (and read or write another file): ValueError,
+    as open() raises."""
+    b = os.fsencode(path)
+    if b"\0" in b:
+        raise ValueError("%s: embedded null byte in the file name %r" % (fname, path))
+    return b
+
+
 def read_graph(path, *, format="auto", undirected=False, vertices=None):
     """Read a graph file (nthu, gr, mtx, edges; format "auto": by the name and
     the first bytes) into gk's initial matrix: int32 V x V, INF for no edge, 0
     on the diagonal, the smallest weight of duplicate edges, self-loops
-    ignored.  A broken rule raises FormatError naming the file and line."""
+    ignored.  A broken rule raises FormatError naming the file and line (the
+    text formats' rules are gk(1)'s GRAPH FORMATS: a UTF-8 byte-order mark
+    is skipped, decimal numbers only).  A name with a NUL byte raises
+    ValueError, as open() does."""
     fmt = ctypes.c_int()
     if lib.gk_format_parse(str(format).encode(), ctypes.byref(fmt)) != _lib.GK_OK or \
             fmt.value == _lib.GK_FORMAT_NPY:
         raise ValueError("read_graph: format=%r: want 'auto', 'nthu', 'gr', 'mtx' or 'edges'" % (format,))
     ptr = _lib._i32p()
     V, E, maxw = ctypes.c_int64(), ctypes.c_int64(), ctypes.c_int32()
-    _check(lib.gk_apsp_read_format(os.fsencode(path), fmt.value, 1 if undirected else 0,
+    _check(lib.gk_apsp_read_format(_path("read_graph", path), fmt.value, 1 if undirected else 0,
                                    int(vertices or 0), ctypes.byref(ptr), ctypes.byref(V),
                                    ctypes.byref(E), ctypes.byref(maxw)))
     return _from_malloc(ptr, V.value)
@@ -265,7 +278,7 @@ def _integral(np, fname, what, values, lo, hi, where):
         bad = ~np.isfinite(values) | (values != np.floor(values))
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ValueError("%s: %s %s = %r is not an integer: gk's %ss are integers in [%d, %d]"
+            raise ValueError("%s: %s %s = %r is not an integer: gk's %s values are integers in [%d, %d]"
                              % (fname, where(i), what, float(values[i]), what, lo, hi))
     elif values.dtype.kind not in "iub":
         raise ValueError("%s: %s values of dtype %s: want integers" % (fname, what, values.dtype))
@@ -490,7 +503,7 @@ def write_distances(path, dist, *, format="auto"):
     if lib.gk_format_parse(str(format).encode(), ctypes.byref(fmt)) != _lib.GK_OK or \
             fmt.value not in (_lib.GK_FORMAT_AUTO, _lib.GK_FORMAT_NTHU, _lib.GK_FORMAT_NPY):
         raise ValueError("write_distances: format=%r: want 'auto', 'nthu' or 'npy'" % (format,))
-    _check(lib.gk_apsp_write_format(os.fsencode(path), fmt.value, d.ctypes.data, d.shape[0]))
+    _check(lib.gk_apsp_write_format(_path("write_distances", path), fmt.value, d.ctypes.data, d.shape[0]))
 
 
 def convert(src, dst, *, format="auto", output_format="auto", undirected=False, vertices=None):
@@ -502,7 +515,7 @@ def convert(src, dst, *, format="auto", output_format="auto", undirected=False, 
                 f.value == _lib.GK_FORMAT_NPY:
             raise ValueError("convert: %s=%r: want 'auto', 'nthu', 'gr', 'mtx' or 'edges'" % (name, val))
     V, E, mx = ctypes.c_int64(), ctypes.c_int64(), ctypes.c_int64()
-    _check(lib.gk_graph_convert(os.fsencode(src), fi.value, os.fsencode(dst), fo.value,
+    _check(lib.gk_graph_convert(_path("convert", src), fi.value, _path("convert", dst), fo.value,
                                 1 if undirected else 0, int(vertices or 0), ctypes.byref(V),
                                 ctypes.byref(E), ctypes.byref(mx)))
     return V.value, E.value

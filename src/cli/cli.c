@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <float.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <math.h>
@@ -82,6 +83,13 @@ void cli_warn_edge_list(const char *path, int32_t max_id, int32_t V)
     if (max_id + 1 < V)
         cli_warn("%s: vertices %d to %d have no edge and an edge list does not record them: "
                  "read it with --vertices=%d", path, max_id + 1, V - 1, V);
+}
+
+void cli_warn_one_based(const char *path, int32_t min_id)
+{
+    if (min_id == 1)
+        cli_warn("%s: no edge names vertex 0 (the smallest id is 1); if the ids are 1-based, read it with "
+                 "--one-based (as it is, vertex 0 has no edge)", path);
 }
 
 void cli_version(void)
@@ -218,8 +226,43 @@ static void on_fatal_signal(int sig)
     raise(sig);
 }
 
+void cli_ignore_file_limits(void)
+{
+    /* Past `ulimit -f` the kernel sends SIGXFSZ, whose default action ends
+     * the process without a word; ignored, the write fails with EFBIG and
+     * the writer (core/io.c) reports it naming the file and removes the
+     * partial output. */
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+int cli_max_threads;
+
+void cli_fit_threads(char **argv)
+{
+    int want, fit = gk__threads_fit_limits(&want);
+    if (fit >= want)
+        return;
+    char l[32], s[32], n[16];
+    struct rlimit rl;
+    getrlimit(RLIMIT_AS, &rl);
+    cli_warn("the address-space limit (ulimit -v: %s) leaves room for %d OpenMP thread%s (each maps a %s stack), "
+             "not %d: running with %d", gk__human_bytes((double)rl.rlim_cur, l, sizeof l), fit, fit == 1 ? "" : "s",
+             gk__human_bytes((double)gk__thread_stack_bytes(), s, sizeof s), want, fit);
+    cli_max_threads = fit;
+    /* OMP_NUM_THREADS is read once, when libgomp loads, and sets the count
+       of every thread's teams (omp_set_num_threads only the caller's): so
+       start again with it.  Each start lowers it, so this ends. */
+    snprintf(n, sizeof n, "%d", fit);
+    if (setenv("OMP_NUM_THREADS", n, 1) == 0) {
+        fflush(NULL);
+        execv("/proc/self/exe", argv);
+    }
+    gk__threads_start(fit);         /* no exec: this thread's teams at least */
+}
+
 void cli_cleanup_on_signals(void)
 {
+    cli_ignore_file_limits();
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);
@@ -286,6 +329,8 @@ static gk_context *context_for(gk_backend want, int lenient)
     }
     o.backend = want;
     o.comm = cli_comm;
+    if (cli_max_threads && (o.threads <= 0 || o.threads > cli_max_threads))
+        o.threads = cli_max_threads;        /* the team that fits the address-space limit */
     /* under mpirun a rank may lack its GPU: every rank dies together */
     cli_agree(gk_context_create(&ctx, &o), 1);
     return ctx;
@@ -384,6 +429,8 @@ gk_context *cli_gpus_context(gk_backend want, const char *gpus)
     if ((st = gk_context_options_from_env(&o)))
         cli_die_status(st);
     cli_parse_gpus(gpus, &o);
+    if (cli_max_threads && (o.threads <= 0 || o.threads > cli_max_threads))
+        o.threads = cli_max_threads;
     if (o.ngpus > 1 && cli_comm)
         cli_usage_error("--gpus: under mpirun each rank drives one GPU (the node-local rank's); drop --gpus");
     o.backend = GK_BACKEND_GPU;

@@ -29,6 +29,9 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An edge list written to path records no vertex count: warn when vertices
  * max_id + 1 .. V - 1 have no edge (they are lost on reading). */
 void cli_warn_edge_list(const char *path, int32_t max_id, int32_t V);
+/* An edge list read 0-based whose smallest vertex id is 1 (min_id): warn
+ * that it may be 1-based (--one-based). */
+void cli_warn_one_based(const char *path, int32_t min_id);
 void cli_version(void);
 
 /* getopt_long over opts with gk's messages: an unknown option, a missing
@@ -55,8 +58,19 @@ void cli_check_output(const char *out, const char *in);
  * Without mpirun: dies on its own failure. */
 void cli_agree(gk_status st, int code);
 
-/* Remove a half-written output when SIGINT, SIGTERM or SIGHUP arrives. */
+/* Remove a half-written output when SIGINT, SIGTERM or SIGHUP arrives;
+ * and cli_ignore_file_limits. */
 void cli_cleanup_on_signals(void);
+/* At start-up, before any OpenMP region or MPI: under an address-space
+ * limit that leaves no room for OpenMP's threads (gk__threads_fit_limits),
+ * warn, set OMP_NUM_THREADS to the count that fits and start the command
+ * again (argv: main's); cli_max_threads is that count where the start
+ * again failed (0: none), and the contexts gk makes use no more. */
+void cli_fit_threads(char **argv);
+extern int cli_max_threads;
+/* Ignore SIGXFSZ: a write past `ulimit -f` then fails with EFBIG, which the
+ * library reports as an error naming the file. */
+void cli_ignore_file_limits(void);
 
 /* Strict number parsing for options: whole string, in range, else usage
  * error naming the option. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 enum { O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
-       O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED,
+       O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED, O_ONE_BASED,
        O_GPUS, O_EXCHANGE, O_PRECISION };
 
 /* After a run that succeeded (a failed one says only why it failed): a
@@ -149,11 +149,13 @@ static void apsp_usage(void)
            "or .npy (unreachable: 1073741823).  INPUT or OUTPUT '-': standard input/output.\n\n"
            "  --format=auto|nthu|gr|mtx|edges  the INPUT format (auto: a Matrix Market\n"
            "                         banner, the name's extension, a consistent NTHU size,\n"
-           "                         then the first bytes; standard input is nthu unless\n"
-           "                         given)\n"
+           "                         then the first bytes; standard input by its first\n"
+           "                         bytes)\n"
            "  --undirected           each edge goes both ways\n"
            "  --vertices=N           an edge list has at least N vertices (default: the\n"
            "                         largest vertex id + 1)\n"
+           "  --one-based            an edge list's vertex ids start at 1 (gr and mtx\n"
+           "                         files are 1-based already)\n"
            "  --output-format=auto|nthu|npy  the OUTPUT format (auto: npy for a .npy name)\n"
            "  --device=auto|cpu|gpu  where to run (auto: the GPU when one is usable)\n"
            "  --check                recompute on the CPU and compare every entry\n"
@@ -187,7 +189,7 @@ int cmd_apsp(int argc, char **argv)
         { "verbose", no_argument, 0, O_VERBOSE }, { "config", required_argument, 0, O_CONFIG },
         { "format", required_argument, 0, O_FORMAT }, { "output-format", required_argument, 0, O_OFORMAT },
         { "undirected", no_argument, 0, O_UNDIRECTED }, { "vertices", required_argument, 0, O_VERTICES },
-        { "gpus", required_argument, 0, O_GPUS }, { "exchange", required_argument, 0, O_EXCHANGE },
+        { "one-based", no_argument, 0, O_ONE_BASED }, { "gpus", required_argument, 0, O_GPUS }, { "exchange", required_argument, 0, O_EXCHANGE },
         { "precision", required_argument, 0, O_PRECISION },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_backend want = GK_BACKEND_AUTO;
@@ -197,7 +199,7 @@ int cmd_apsp(int argc, char **argv)
     gk_format ifmt = GK_FORMAT_AUTO, ofmt = GK_FORMAT_AUTO;
     gk_exchange ex = GK_EXCHANGE_AUTO;
     const char *gpus = NULL;
-    int timing = 0, json = 0, verbose = 0, undirected = 0, c, exg = 0;
+    int timing = 0, json = 0, verbose = 0, undirected = 0, one_based = 0, c, exg = 0;
     int32_t vertices = 0;
     double start = gk__wtime();
     optind = 1;
@@ -212,6 +214,7 @@ int cmd_apsp(int argc, char **argv)
         case O_FORMAT: ifmt = cli_parse_format("--format", optarg, 0); break;
         case O_OFORMAT: ofmt = cli_parse_format("--output-format", optarg, 1); break;
         case O_UNDIRECTED: undirected = 1; break;
+        case O_ONE_BASED: one_based = 1; break;
         case O_VERTICES: vertices = (int32_t)cli_parse_i64("--vertices", optarg, 1, INT32_MAX - 1); break;
         case O_GPUS: gpus = optarg; break;
         case O_PRECISION:
@@ -251,9 +254,9 @@ int cmd_apsp(int argc, char **argv)
         else if (f != GK_FORMAT_NTHU)
             cst = gk__fail(GK_EINVAL, "--gpus, --exchange and mpirun read NTHU inputs only (this one is %s)",
                            gk_format_name(f));
-        else if (undirected || vertices)
+        else if (undirected || vertices || one_based)
             cst = gk__fail(GK_EINVAL, "--gpus, --exchange and mpirun take the NTHU graph as it is: not with %s",
-                           undirected ? "--undirected" : "--vertices");
+                           undirected ? "--undirected" : vertices ? "--vertices" : "--one-based");
         else if ((ofmt != GK_FORMAT_AUTO ? ofmt : gk__format_for_output(out, GK_FORMAT_NTHU)) != GK_FORMAT_NTHU)
             cst = gk__fail(GK_EINVAL, "--gpus, --exchange and mpirun write raw (nthu) outputs only");
         else if ((cst = gk__output_check(out, in)))
@@ -298,7 +301,8 @@ int cmd_apsp(int argc, char **argv)
     int32_t V = 0, maxw = 0;
     int64_t E = 0;
     double t0 = gk__wtime();
-    gk_status rst = gk__apsp_graph_read(in, ifmt, undirected, vertices, &gr);
+    gk_status rst = gk__apsp_graph_read_flags(in, ifmt, (undirected ? GK__READ_UNDIRECTED : 0) |
+                                              (one_based ? GK__READ_ONE_BASED : 0), vertices, &gr);
     double read = gk__wtime() - t0;
     if (threaded) {
         gk_cpu_topology topo;   /* loaded once per process: the context finds it */
@@ -313,6 +317,8 @@ int cmd_apsp(int argc, char **argv)
     if (rst)
         cli_die_status(rst);
     gk__apsp_graph_info(gr, &V, &E, &maxw);
+    if (gr->format == GK_FORMAT_EDGES && !one_based)
+        cli_warn_one_based(gr->name, gr->min_id);
 
     gk_report rep;
     gk__apsp_write_report wr;

@@ -15,16 +15,16 @@ gk_format cli_parse_format(const char *opt, const char *text, int matrix)
     return f;
 }
 
-enum { O_FORMAT = 256, O_OFORMAT, O_UNDIRECTED, O_VERTICES };
+enum { O_FORMAT = 256, O_OFORMAT, O_UNDIRECTED, O_VERTICES, O_ONE_BASED };
 
 int cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "format", required_argument, 0, O_FORMAT }, { "output-format", required_argument, 0, O_OFORMAT },
         { "undirected", no_argument, 0, O_UNDIRECTED }, { "vertices", required_argument, 0, O_VERTICES },
-        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+        { "one-based", no_argument, 0, O_ONE_BASED }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_format ifmt = GK_FORMAT_AUTO, ofmt = GK_FORMAT_AUTO;
-    int undirected = 0, c;
+    int undirected = 0, one_based = 0, c;
     int32_t vertices = 0;
     optind = 1;
     while ((c = cli_getopt(argc, argv, opts)) != -1) {
@@ -32,6 +32,7 @@ int cmd_convert(int argc, char **argv)
         case O_FORMAT: ifmt = cli_parse_format("--format", optarg, 0); break;
         case O_OFORMAT: ofmt = cli_parse_format("--output-format", optarg, 0); break;
         case O_UNDIRECTED: undirected = 1; break;
+        case O_ONE_BASED: one_based = 1; break;
         case O_VERTICES: vertices = (int32_t)cli_parse_i64("--vertices", optarg, 1, INT32_MAX - 1); break;
         case 'h':
             printf("Usage: gk convert [OPTION]... INPUT OUTPUT\n"
@@ -41,11 +42,13 @@ int cmd_convert(int argc, char **argv)
                    "they are, except that Matrix Market output merges duplicates into the\n"
                    "smallest weight.  INPUT or OUTPUT '-': standard input/output.\n\n"
                    "  --format=auto|nthu|gr|mtx|edges  the INPUT format (auto: the name, then the\n"
-                   "                         first bytes; standard input is nthu unless given)\n"
+                   "                         first bytes; standard input by its first bytes)\n"
                    "  --output-format=auto|nthu|gr|mtx|edges  the OUTPUT format (auto: by the\n"
                    "                         name's extension, else nthu)\n"
                    "  --undirected           write each edge both ways\n"
                    "  --vertices=N           an edge-list INPUT has at least N vertices\n"
+                   "  --one-based            an edge-list INPUT's vertex ids start at 1 (gr and\n"
+                   "                         mtx files are 1-based already)\n"
                    "  -h, --help             display this help and exit\n");
             return 0;
         }
@@ -53,11 +56,17 @@ int cmd_convert(int argc, char **argv)
     cli_operands(argc, argv, 2, "INPUT and OUTPUT");
     const char *in = argv[optind], *out = argv[optind + 1];
     cli_check_output(out, in);
-    int64_t V, max_id;
+    int32_t V, max_id, min_id;
     int64_t E;
-    gk_status st = gk_graph_convert(in, ifmt, out, ofmt, undirected, vertices, &V, &E, &max_id);
+    gk_format f = ifmt;
+    if (f == GK_FORMAT_AUTO && gk_format_detect(in, &f))
+        cli_die_status(GK_EFORMAT);
+    gk_status st = gk__graph_convert_flags(in, f, out, ofmt, (undirected ? GK__READ_UNDIRECTED : 0) |
+                                           (one_based ? GK__READ_ONE_BASED : 0), vertices, &V, &E, &max_id, &min_id);
     if (st)
         cli_die_status(st);
+    if (f == GK_FORMAT_EDGES && !one_based)
+        cli_warn_one_based(strcmp(in, "-") ? in : "standard input", min_id);
     if (ofmt == GK_FORMAT_AUTO)
         ofmt = gk__format_for_output(out, GK_FORMAT_NTHU);
     if (ofmt == GK_FORMAT_EDGES)

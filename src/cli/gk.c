@@ -57,6 +57,7 @@ static int run(int (*f)(int, char **), const char *a, const char *b, int argc, c
 static int gk_main(int argc, char **argv)
 {
     cli_cleanup_on_signals();
+    cli_fit_threads(argv);          /* before any OpenMP region: a limit is a warning, not libgomp's exit */
     /* under mpirun only: MPI, one communicator; rank 0 alone prints */
     if ((cli_comm = cli_mpi_start(&argc, &argv)) && cli_comm->rank != 0) {
         cli_quiet = 1;

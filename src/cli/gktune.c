@@ -47,6 +47,7 @@ static void on_signal(int sig)
 
 static int gktune_main(int argc, char **argv)
 {
+    cli_ignore_file_limits();       /* a cache or CSV past `ulimit -f`: an error, not SIGXFSZ */
     if (argc == 2 && !strcmp(argv[1], "--worker"))   /* the measuring process (internal): */
         return gk__tune_worker_main(cli_context(GK_BACKEND_AUTO), 0, 1);   /* same GPU as the parent */
 

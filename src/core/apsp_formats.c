@@ -9,6 +9,7 @@
 #include "core/apsp_formats.h"
 #include "core/checked.h"
 #include "core/io.h"
+#include "core/rng.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -60,13 +61,58 @@ gk_format gk__format_for_output(const char *path, gk_format fallback)
     return f == GK_FORMAT_AUTO ? fallback : f;
 }
 
+/* The format of the first n bytes b of name (size: the file's size, -1
+ * for a stream), when its extension said nothing. */
+static gk_status detect_bytes(const char *name, const unsigned char *b, size_t n, int64_t size, gk_format *out)
+{
+    *out = GK_FORMAT_NTHU;
+    if (n >= 8 && size >= 0) {          /* a self-consistent NTHU header */
+        int32_t hdr[2];
+        memcpy(hdr, b, sizeof hdr);
+        if (hdr[0] >= 1 && hdr[1] >= 0 && size == 8 + 12 * (int64_t)hdr[1])
+            return GK_OK;
+    }
+    size_t i = n >= 3 && !memcmp(b, "\xef\xbb\xbf", 3) ? 3 : 0;   /* a UTF-8 byte-order mark */
+    for (size_t k = i; k < n; k++)
+        if (!(isprint(b[k]) || b[k] == '\n' || b[k] == '\r' || b[k] == '\t'))
+            return GK_OK;               /* binary: nthu, whose reader says what is wrong */
+    while (i < n && isspace(b[i])) i++;
+    if (i == n) return GK_OK;           /* empty: the nthu reader says so */
+    if (b[i] == 'c' || b[i] == 'p') *out = GK_FORMAT_GR;
+    else if (b[i] == '%') *out = GK_FORMAT_MTX;
+    else if (b[i] == '#' || isdigit(b[i])) *out = GK_FORMAT_EDGES;
+    else {
+        /* text of no format gk knows (a CSV header, a word): not NTHU, whose
+         * reader would only say that the size is wrong */
+        char first[48];
+        size_t k = 0;
+        for (; k < 32 && i + k < n && b[i + k] != '\n' && b[i + k] != '\r'; k++)
+            first[k] = b[i + k] == '\t' ? ' ' : (char)b[i + k];
+        first[k] = '\0';
+        return gk__fail(GK_EFORMAT, "%s: looks like text, not the NTHU binary format (first bytes '%s%s'); "
+                        "name the format with --format=edges|gr|mtx", name, first,
+                        i + k < n && b[i + k] != '\n' && b[i + k] != '\r' ? "..." : "");
+    }
+    return GK_OK;
+}
+
 gk_status gk_format_detect(const char *path, gk_format *out)
 {
     *out = GK_FORMAT_NTHU;
     if (!path || !*path)
         return gk__fail(GK_EINVAL, "empty input file name");
-    if (!strcmp(path, "-"))
-        return GK_OK;
+    if (!strcmp(path, "-")) {
+        /* standard input: its first bytes, kept for the reader */
+        const unsigned char *b;
+        size_t n;
+        gk_status st = gk__stdin_peek(&b, &n);
+        if (st) return st;
+        if (n >= 14 && !memcmp(b, "%%MatrixMarket", 14)) {
+            *out = GK_FORMAT_MTX;
+            return GK_OK;
+        }
+        return detect_bytes("standard input", b, n, -1, out);
+    }
     /* Only a regular file is opened and looked into: opening a FIFO, then
      * closing it and opening it again for the reader, loses what its writer
      * sent in between (and can leave the reader waiting for a writer that
@@ -75,19 +121,19 @@ gk_status gk_format_detect(const char *path, gk_format *out)
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         gk_format f = by_extension(path);
         if (f == GK_FORMAT_NPY)
-            return gk__fail(GK_EINVAL, "%s: .npy holds a distance matrix, not a graph: give --format for a graph", path);
+            return gk__fail(GK_EINVAL, "%s: .npy holds a distance matrix, not a graph: give --format for a graph",
+                            path);
         if (f != GK_FORMAT_AUTO) *out = f;
         return GK_OK;
     }
     gk_infile in;
     gk_status st = gk__in_open(&in, path);
     if (st) return st;
-    /* Only a regular file is looked into: reading a FIFO or a device
-     * would take the bytes from the reader. */
-    unsigned char b[256];
+    unsigned char b[GK__PEEK_BYTES];
     size_t n = in.size >= 0 ? fread(b, 1, sizeof b, in.f) : 0;
     gk__in_close(&in);
-    if (n >= 14 && !memcmp(b, "%%MatrixMarket", 14)) {
+    size_t bom = n >= 3 && !memcmp(b, "\xef\xbb\xbf", 3) ? 3 : 0;
+    if (n >= 14 + bom && !memcmp(b + bom, "%%MatrixMarket", 14)) {
         *out = GK_FORMAT_MTX;
         return GK_OK;
     }
@@ -98,23 +144,7 @@ gk_status gk_format_detect(const char *path, gk_format *out)
         *out = f;
         return GK_OK;
     }
-    if (n >= 8 && in.size >= 0) {       /* a self-consistent NTHU header */
-        int32_t hdr[2];
-        memcpy(hdr, b, sizeof hdr);
-        if (hdr[0] >= 1 && hdr[1] >= 0 && in.size == 8 + 12 * (int64_t)hdr[1])
-            return GK_OK;
-    }
-    size_t i = 0;
-    for (; i < n; i++)
-        if (!(isprint(b[i]) || b[i] == '\n' || b[i] == '\r' || b[i] == '\t'))
-            return GK_OK;               /* binary: nthu, whose reader says what is wrong */
-    i = 0;
-    while (i < n && isspace(b[i])) i++;
-    if (i == n) return GK_OK;
-    if (b[i] == 'c' || b[i] == 'p') *out = GK_FORMAT_GR;
-    else if (b[i] == '%') *out = GK_FORMAT_MTX;
-    else if (b[i] == '#' || isdigit(b[i])) *out = GK_FORMAT_EDGES;
-    return GK_OK;
+    return detect_bytes(path, b, n, in.size, out);
 }
 
 /* ---- edge lists in memory ---- */
@@ -124,13 +154,19 @@ void gk__edges_free(gk_edges *g)
     free(g->s);
     free(g->t);
     free(g->w);
+    free(g->hkey);
+    free(g->hw);
+    free(g->dist);
     g->s = g->t = g->w = NULL;
-    g->E = g->cap = 0;
+    g->hkey = NULL;
+    g->hw = NULL;
+    g->dist = NULL;
+    g->E = g->cap = g->hcap = g->hn = g->dcap = 0;
 }
 
 static gk_status edges_reserve(gk_edges *g, int64_t want, const char *path)
 {
-    if (want <= g->cap)
+    if (want <= g->cap || g->mode != GK__EDGES_LIST)
         return GK_OK;
     int64_t cap = g->cap ? g->cap : 1024;
     while (cap < want)
@@ -152,17 +188,163 @@ static gk_status edges_reserve(gk_edges *g, int64_t want, const char *path)
     return GK_OK;
 }
 
+#define HASH_EMPTY (~(uint64_t)0)
+
+/* dedup: an empty table of cap slots (a power of two). */
+static gk_status hash_alloc(int64_t cap, uint64_t **key, int32_t **w, const char *path)
+{
+    *key = malloc((size_t)cap * sizeof **key);
+    *w = malloc((size_t)cap * sizeof **w);
+    if (!*key || !*w) {
+        free(*key);
+        free(*w);
+        *key = NULL;
+        *w = NULL;
+        return gk__fail(GK_ENOMEM, "%s: cannot allocate memory for %lld distinct edges", path, (long long)cap / 2);
+    }
+    memset(*key, 0xff, (size_t)cap * sizeof **key);
+    return GK_OK;
+}
+
+/* The pair (s, t) with weight w into the table: the smaller weight stays. */
+static void hash_put(uint64_t *key, int32_t *hw, int64_t cap, int64_t *n, uint64_t k, int32_t w)
+{
+    uint64_t mask = (uint64_t)cap - 1, i = gk__mix64(k) & mask;
+    for (;; i = (i + 1) & mask) {
+        if (key[i] == k) {
+            if (w < hw[i]) hw[i] = w;
+            return;
+        }
+        if (key[i] == HASH_EMPTY) {
+            key[i] = k;
+            hw[i] = w;
+            ++*n;
+            return;
+        }
+    }
+}
+
+/* matrix: the V x V matrix replaced by a side x side one (side > dcap),
+ * INF off the diagonal where nothing was put. */
+static gk_status matrix_grow(gk_edges *g, int64_t side)
+{
+    int32_t *d;
+    gk_status st = gk__apsp_alloc_matrix(g->path, (int32_t)side, &d);
+    if (st) return st;
+    for (int64_t i = 0; i < g->dcap; i++)
+        memcpy(d + i * side, g->dist + i * g->dcap, (size_t)g->dcap * sizeof *d);
+    for (int64_t i = g->dcap; g->keep_loops && i < side; i++)
+        d[i * side + i] = GK_APSP_INF;                   /* the diagonal holds self-loops */
+    free(g->dist);
+    g->dist = d;
+    g->dcap = side;
+    return GK_OK;
+}
+
+static void matrix_put(gk_edges *g, int32_t s, int32_t t, int32_t w)
+{
+    if (s == t && !g->keep_loops) return;                /* self-loops are ignored */
+    int32_t *c = g->dist + (int64_t)s * g->dcap + t;
+    if (w < *c) *c = w;                                  /* duplicates keep the minimum */
+    c = g->dist + (int64_t)t * g->dcap + s;
+    if (g->undirected && w < *c) *c = w;
+}
+
+/* dedup -> matrix: once the table would take more memory than the matrix of
+ * the vertices seen (or known), the matrix is the smaller way to hold the
+ * graph. */
+static gk_status dedup_to_matrix(gk_edges *g, int64_t side)
+{
+    gk_status st;
+    g->dcap = 0;
+    if ((st = matrix_grow(g, side)))
+        return st;
+    g->mode = GK__EDGES_MATRIX;
+    for (int64_t i = 0; i < g->hcap; i++)
+        if (g->hkey[i] != HASH_EMPTY)
+            matrix_put(g, (int32_t)(g->hkey[i] >> 32), (int32_t)(g->hkey[i] & 0xffffffffu), g->hw[i]);
+    free(g->hkey);
+    free(g->hw);
+    g->hkey = NULL;
+    g->hw = NULL;
+    g->hcap = g->hn = 0;
+    return GK_OK;
+}
+
+static gk_status dedup_put(gk_edges *g, int32_t s, int32_t t, int32_t w)
+{
+    gk_status st;
+    if (!g->hcap) {
+        if ((st = hash_alloc(4096, &g->hkey, &g->hw, g->path)))
+            return st;
+        g->hcap = 4096;
+    }
+    if (2 * (g->hn + 2) > g->hcap) {
+        int64_t cap = 2 * g->hcap;
+        int64_t side = g->known_V ? g->known_V : (int64_t)g->max_id + 1;
+        if (g->to_matrix && (uint64_t)cap * 12 > (uint64_t)side * (uint64_t)side * 4) {
+            if ((st = dedup_to_matrix(g, side)))
+                return st;
+            matrix_put(g, s, t, w);
+            return GK_OK;
+        }
+        uint64_t *key;
+        int32_t *hw;
+        if ((uint64_t)cap * 12 > gk__max_object_bytes())
+            return gk__fail(GK_ENOMEM, "%s: %lld distinct edges do not fit in memory", g->path, (long long)g->hn);
+        if ((st = hash_alloc(cap, &key, &hw, g->path)))
+            return st;
+        int64_t n = 0;
+        for (int64_t i = 0; i < g->hcap; i++)
+            if (g->hkey[i] != HASH_EMPTY)
+                hash_put(key, hw, cap, &n, g->hkey[i], g->hw[i]);
+        free(g->hkey);
+        free(g->hw);
+        g->hkey = key;
+        g->hw = hw;
+        g->hcap = cap;
+    }
+    hash_put(g->hkey, g->hw, g->hcap, &g->hn, (uint64_t)s << 32 | (uint32_t)t, w);
+    if (g->undirected && s != t)
+        hash_put(g->hkey, g->hw, g->hcap, &g->hn, (uint64_t)t << 32 | (uint32_t)s, w);
+    return GK_OK;
+}
+
+/* The header (or --vertices) gave the vertex count. */
+static gk_status edges_begin(gk_edges *g, int32_t V, int64_t edges_hint, const char *path)
+{
+    g->V = V;
+    g->known_V = V;
+    return edges_reserve(g, edges_hint < (1 << 20) ? edges_hint : (1 << 20), path);
+}
+
 static gk_status edges_push(gk_edges *g, int32_t s, int32_t t, int32_t w, const char *path)
 {
-    if (g->E == g->cap) {
-        gk_status st = edges_reserve(g, g->E + 1, path);
-        if (st) return st;
+    gk_status st;
+    if (g->mode == GK__EDGES_LIST) {
+        if (g->E == g->cap && (st = edges_reserve(g, g->E + 1, path)))
+            return st;
+        g->s[g->E] = s, g->t[g->E] = t, g->w[g->E] = w;
     }
-    g->s[g->E] = s, g->t[g->E] = t, g->w[g->E] = w;
     g->E++;
     if (w > g->max_w) g->max_w = w;
     if (s > g->max_id) g->max_id = s;
     if (t > g->max_id) g->max_id = t;
+    if (s < g->min_id) g->min_id = s;
+    if (t < g->min_id) g->min_id = t;
+    if (g->mode == GK__EDGES_DEDUP)
+        return dedup_put(g, s, t, w);
+    if (g->mode == GK__EDGES_MATRIX) {
+        int32_t hi = s > t ? s : t;
+        if (hi >= g->dcap) {                             /* ids past the matrix: a larger one */
+            int64_t side = g->dcap + g->dcap / 8 + 1;
+            if (side <= hi) side = (int64_t)hi + 1;
+            if (g->known_V && side > g->known_V) side = g->known_V;
+            if ((st = matrix_grow(g, side)))
+                return st;
+        }
+        matrix_put(g, s, t, w);
+    }
     return GK_OK;
 }
 
@@ -190,7 +372,7 @@ static int next_line(text *r, gk_status *st)
     size_t n = 0;
     int c = EOF;
     errno = 0;
-    while ((c = getc(r->in.f)) != EOF) {
+    while ((c = getc_unlocked(r->in.f)) != EOF) {   /* one thread reads: no lock per byte */
         if (c == '\0') {
             *st = gk__fail(GK_EFORMAT, "%s:%lld: a NUL byte: not a text file (give --format if it is another format)",
                            r->path, r->no + 1);
@@ -224,6 +406,19 @@ static int next_line(text *r, gk_status *st)
     r->no++;
     while (n > 0 && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
         r->line[--n] = '\0';
+    /* A UTF-8 byte-order mark (what some Windows editors put first) is
+     * skipped: it is no part of the text (documented in gk/apsp.h). */
+    if (r->no == 1 && n >= 3 && !memcmp(r->line, "\xef\xbb\xbf", 3)) {
+        memmove(r->line, r->line + 3, n - 2);
+        n -= 3;
+    }
+    /* A CR inside a line: the lines end with CR alone (classic Mac), and
+     * the whole file would be read as one line. */
+    if (memchr(r->line, '\r', n)) {
+        *st = gk__fail(GK_EFORMAT, "%s:%lld: a carriage return (CR) inside the line: lines must end with LF or "
+                       "CR LF, not CR alone", r->path, r->no);
+        return -1;
+    }
     return 1;
 }
 
@@ -271,46 +466,82 @@ static char *printable(char *s)
     return s;
 }
 
-/* A vertex field in [lo, hi]; what: "arc 5 -> 0", "entry (3, 7)", ... */
-static gk_status vertex(text *r, const char *f, const char *name, long long lo, long long hi, const char *what,
+/* What a line holds, for messages ("arc 5 -> 0", "entry (3, 7)"): made
+ * only when a message needs it (not for each of millions of good lines). */
+typedef struct item {
+    const char *fmt, *a, *b;     /* fmt takes a and b (%.20s each) */
+    char buf[96];
+} item;
+
+static const char *item_text(item *it)
+{
+    snprintf(it->buf, sizeof it->buf, it->fmt, it->a, it->b);
+    return printable(it->buf);
+}
+
+/* A vertex field in [lo, hi]. */
+static gk_status vertex(text *r, const char *f, const char *name, long long lo, long long hi, item *what,
                         long long *v)
 {
     char b[64];
     if (parse_int(f, v))
-        return gk__fail(GK_EFORMAT, "%s:%lld: %s: %s '%s' is not an integer", r->path, r->no, what, name,
-                        shown(f, b, sizeof b));
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: %s '%s' is not an integer", r->path, r->no, item_text(what),
+                        name, shown(f, b, sizeof b));
     if (*v < lo || *v > hi)
-        return gk__fail(GK_EFORMAT, "%s:%lld: %s: vertex %lld is outside [%lld, %lld]", r->path, r->no, what, *v,
-                        lo, hi);
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: vertex %lld is outside [%lld, %lld]", r->path, r->no,
+                        item_text(what), *v, lo, hi);
     return GK_OK;
 }
 
-/* A weight field: an integer, or (real) a number with an integral value, in
- * [0, GK_APSP_MAX_WEIGHT]. */
-static gk_status weight(text *r, const char *f, int real, const char *what, int32_t *w)
+/* A decimal number as Matrix Market writes reals: [+-]digits[.digits]
+ * [(e|E)[+-]digits], or with the digits after the point only.  strtod
+ * alone would also take hexadecimal floats (0x1p4), "inf" and "nan". */
+static int decimal_number(const char *s)
+{
+    int digits = 0;
+    if (*s == '+' || *s == '-') s++;
+    while (isdigit((unsigned char)*s)) s++, digits++;
+    if (*s == '.')
+        for (s++; isdigit((unsigned char)*s); s++) digits++;
+    if (!digits) return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-') s++;
+        if (!isdigit((unsigned char)*s)) return 0;
+        while (isdigit((unsigned char)*s)) s++;
+    }
+    return *s == '\0';
+}
+
+/* A weight field: an integer, or (real) a decimal number with an integral
+ * value, in [0, GK_APSP_MAX_WEIGHT]. */
+static gk_status weight(text *r, const char *f, int real, item *what, int32_t *w)
 {
     char b[64];
     long long v;
     if (parse_int(f, &v)) {
         char *end;
         errno = 0;
-        errno = 0;
         double d = real ? strtod(f, &end) : 0;
         int underflow = real && errno == ERANGE && d == 0 && end != f;   /* 1e-400: not 0 */
+        if (real && !decimal_number(f))
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not a decimal number", r->path, r->no,
+                            item_text(what), shown(f, b, sizeof b));
         if (!real || *end || end == f || isspace((unsigned char)*f))
-            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not an integer", r->path, r->no, what,
-                            shown(f, b, sizeof b));
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not an integer", r->path, r->no,
+                            item_text(what), shown(f, b, sizeof b));
         if (underflow || !isfinite(d) || d != floor(d))
             return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is not an integer (gk's weights are integers "
-                            "in [0, %d])", r->path, r->no, what, shown(f, b, sizeof b), GK_APSP_MAX_WEIGHT);
+                            "in [0, %d])", r->path, r->no, item_text(what), shown(f, b, sizeof b),
+                            GK_APSP_MAX_WEIGHT);
         if (d < 0 || d > GK_APSP_MAX_WEIGHT)
-            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is outside [0, %d]", r->path, r->no, what,
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is outside [0, %d]", r->path, r->no, item_text(what),
                             shown(f, b, sizeof b), GK_APSP_MAX_WEIGHT);
         *w = (int32_t)d;
         return GK_OK;
     }
     if (v < 0 || v > GK_APSP_MAX_WEIGHT)
-        return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %lld is outside [0, %d]", r->path, r->no, what, v,
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %lld is outside [0, %d]", r->path, r->no, item_text(what), v,
                         GK_APSP_MAX_WEIGHT);
     *w = (int32_t)v;
     return GK_OK;
@@ -332,7 +563,7 @@ static gk_status read_gr(text *r, gk_edges *g)
 {
     gk_status st = GK_OK;
     long long n = -1, m = 0, pline = 0;
-    char b[64], what[96];
+    char b[64];
     int k;
     while ((k = next_line(r, &st)) > 0) {
         char *p = r->line, *f = field(&p);
@@ -354,8 +585,7 @@ static gk_status read_gr(text *r, gk_edges *g)
             if ((st = extra_field(r, p, "'p sp N M'")))
                 return st;
             pline = r->no;
-            g->V = (int32_t)n;
-            if ((st = edges_reserve(g, m < (1 << 20) ? m : (1 << 20), r->path)))
+            if ((st = edges_begin(g, (int32_t)n, m, r->path)))
                 return st;
         } else if (!strcmp(f, "a")) {
             if (!pline)
@@ -366,12 +596,11 @@ static gk_status read_gr(text *r, gk_edges *g)
             const char *fu = field(&p), *fv = field(&p), *fw = field(&p);
             if (!fw)
                 return gk__fail(GK_EFORMAT, "%s:%lld: an arc line must be 'a U V W'", r->path, r->no);
-            snprintf(what, sizeof what, "arc %.20s -> %.20s", fu, fv);
-            printable(what);
+            item what = { "arc %.20s -> %.20s", fu, fv, "" };
             long long u, v;
             int32_t w;
-            if ((st = vertex(r, fu, "tail", 1, n, what, &u)) || (st = vertex(r, fv, "head", 1, n, what, &v)) ||
-                (st = weight(r, fw, 0, what, &w)) || (st = extra_field(r, p, "'a U V W'")) ||
+            if ((st = vertex(r, fu, "tail", 1, n, &what, &u)) || (st = vertex(r, fv, "head", 1, n, &what, &v)) ||
+                (st = weight(r, fw, 0, &what, &w)) || (st = extra_field(r, p, "'a U V W'")) ||
                 (st = edges_push(g, (int32_t)(u - 1), (int32_t)(v - 1), w, r->path)))
                 return st;
         } else
@@ -380,6 +609,8 @@ static gk_status read_gr(text *r, gk_edges *g)
     }
     if (k < 0)
         return st;
+    if (!r->no)
+        return gk__fail(GK_EFORMAT, "%s: the file is empty (no 'p sp N M' problem line)", r->path);
     if (!pline)
         return gk__fail(GK_EFORMAT, "%s:%lld: no 'p sp N M' problem line", r->path, r->no);
     if (g->E < m)
@@ -393,10 +624,12 @@ static gk_status read_gr(text *r, gk_edges *g)
 static gk_status read_mtx(text *r, gk_edges *g)
 {
     gk_status st = GK_OK;
-    char b[64], what[96];
+    char b[64];
     int k = next_line(r, &st);
     if (k < 0) return st;
-    if (k == 0 || strncmp(r->line, "%%MatrixMarket", 14))
+    if (k == 0)
+        return gk__fail(GK_EFORMAT, "%s: the file is empty (no '%%%%MatrixMarket' banner)", r->path);
+    if (strncmp(r->line, "%%MatrixMarket", 14))
         return gk__fail(GK_EFORMAT, "%s:1: no '%%%%MatrixMarket matrix coordinate FIELD SYMMETRY' banner", r->path);
     char *p = r->line + 14;
     const char *obj = field(&p), *fmt = field(&p), *fld = field(&p), *sym = field(&p);
@@ -442,8 +675,7 @@ static gk_status read_mtx(text *r, gk_edges *g)
                 return st;
             n = rows;
             sizeline = r->no;
-            g->V = (int32_t)n;
-            if ((st = edges_reserve(g, nnz < (1 << 20) ? nnz : (1 << 20), r->path)))
+            if ((st = edges_begin(g, (int32_t)n, nnz, r->path)))
                 return st;
             continue;
         }
@@ -453,12 +685,11 @@ static gk_status read_mtx(text *r, gk_edges *g)
         const char *fj = field(&p), *fw = pattern ? "1" : field(&p);
         if (!fj || !fw)
             return gk__fail(GK_EFORMAT, "%s:%lld: an entry must be %s", r->path, r->no, want);
-        snprintf(what, sizeof what, "entry (%.20s, %.20s)", f, fj);
-        printable(what);
+        item what = { "entry (%.20s, %.20s)", f, fj, "" };
         long long i, j;
         int32_t w;
-        if ((st = vertex(r, f, "row", 1, n, what, &i)) || (st = vertex(r, fj, "column", 1, n, what, &j)) ||
-            (st = weight(r, fw, real, what, &w)) || (st = extra_field(r, p, want)) ||
+        if ((st = vertex(r, f, "row", 1, n, &what, &i)) || (st = vertex(r, fj, "column", 1, n, &what, &j)) ||
+            (st = weight(r, fw, real, &what, &w)) || (st = extra_field(r, p, want)) ||
             (st = edges_push(g, (int32_t)(i - 1), (int32_t)(j - 1), w, r->path)))
             return st;
         if (symmetric && i != j && (st = edges_push(g, (int32_t)(j - 1), (int32_t)(i - 1), w, r->path)))
@@ -477,12 +708,14 @@ static gk_status read_mtx(text *r, gk_edges *g)
 
 /* ---- text edge lists ---- */
 
-static gk_status read_edges(text *r, int32_t vertices, gk_edges *g)
+static gk_status read_edges(text *r, int32_t vertices, int one_based, gk_edges *g)
 {
     gk_status st = GK_OK;
-    char what[96];
     int k;
-    long long hi = vertices > 0 ? vertices - 1 : INT32_MAX - 2;   /* V = max id + 1 must fit */
+    /* ids in [lo, hi]: V = largest id + 1 must fit (0-based), --vertices bounds them */
+    long long lo = one_based ? 1 : 0, hi = (vertices > 0 ? vertices - 1 : INT32_MAX - 2) + lo;
+    if (vertices > 0 && (st = edges_begin(g, vertices, 0, r->path)))
+        return st;
     while ((k = next_line(r, &st)) > 0) {
         char *hash = strchr(r->line, '#');
         if (hash) *hash = '\0';
@@ -491,19 +724,23 @@ static gk_status read_edges(text *r, int32_t vertices, gk_edges *g)
             continue;
         const char *ft = field(&p), *fw = field(&p);
         if (!fw)
-            return gk__fail(GK_EFORMAT, "%s:%lld: an edge line must be 'SRC DST W'", r->path, r->no);
-        snprintf(what, sizeof what, "edge %.20s -> %.20s", fs, ft);
-        printable(what);
+            return gk__fail(GK_EFORMAT, "%s:%lld: an edge line must be 'SRC DST W'%s", r->path, r->no,
+                            strchr(fs, ',') || (ft && strchr(ft, ',')) ? " (fields separated by spaces or tabs, "
+                            "not commas)" : "");
+        item what = { "edge %.20s -> %.20s", fs, ft, "" };
         long long s, t;
         int32_t w;
-        if ((st = vertex(r, fs, "src", 0, hi, what, &s)) || (st = vertex(r, ft, "dst", 0, hi, what, &t)) ||
-            (st = weight(r, fw, 0, what, &w)) || (st = extra_field(r, p, "'SRC DST W'")) ||
-            (st = edges_push(g, (int32_t)s, (int32_t)t, w, r->path)))
+        if ((st = vertex(r, fs, "src", lo, hi, &what, &s)) || (st = vertex(r, ft, "dst", lo, hi, &what, &t)) ||
+            (st = weight(r, fw, 0, &what, &w)) || (st = extra_field(r, p, "'SRC DST W'")) ||
+            (st = edges_push(g, (int32_t)(s - lo), (int32_t)(t - lo), w, r->path)))
             return st;
     }
     if (k < 0)
         return st;
     g->V = vertices > g->max_id + 1 ? vertices : g->max_id + 1;
+    if (g->V < 1 && !r->no)
+        return gk__fail(GK_EFORMAT, "%s: the file is empty (no edges, and no --vertices to give the vertex count)",
+                        r->path);
     if (g->V < 1)
         return gk__fail(GK_EFORMAT, "%s:%lld: no edges, and no --vertices to give the vertex count", r->path, r->no);
     return GK_OK;
@@ -565,11 +802,14 @@ out:
     return st;
 }
 
-gk_status gk__edges_read(const char *path, gk_format format, int32_t vertices, gk_edges *g)
+/* Read path into g (its mode, to_matrix and undirected set by the caller). */
+static gk_status edges_read_into(const char *path, gk_format format, int flags, int32_t vertices, gk_edges *g)
 {
-    memset(g, 0, sizeof *g);
-    g->max_id = -1;
     gk_status st;
+    g->V = 0;
+    g->max_id = -1;
+    g->min_id = INT32_MAX;
+    g->path = path;
     if (format == GK_FORMAT_AUTO && (st = gk_format_detect(path, &format)))
         return st;
     if (vertices < 0)
@@ -577,22 +817,81 @@ gk_status gk__edges_read(const char *path, gk_format format, int32_t vertices, g
     if (vertices > 0 && format != GK_FORMAT_EDGES)
         return gk__fail(GK_EINVAL, "%s: --vertices applies to edge lists; a %s file gives its own vertex count",
                         path, gk_format_name(format));
+    if ((flags & GK__READ_ONE_BASED) && format != GK_FORMAT_EDGES)
+        return gk__fail(GK_EINVAL, "%s: --one-based applies to edge lists; a %s file has its own numbering (%s)",
+                        path, gk_format_name(format), format == GK_FORMAT_NTHU ? "0-based" : "1-based");
     if (format == GK_FORMAT_NTHU)
         st = read_nthu_edges(path, g);
     else if (format == GK_FORMAT_GR || format == GK_FORMAT_MTX || format == GK_FORMAT_EDGES) {
         text r = { .path = path };
         if ((st = gk__in_open(&r.in, path)))
             return st;
-        r.path = r.in.name;
+        r.path = g->path = r.in.name;
         st = format == GK_FORMAT_GR ? read_gr(&r, g) : format == GK_FORMAT_MTX ? read_mtx(&r, g)
-                                                     : read_edges(&r, vertices, g);
+                                    : read_edges(&r, vertices, (flags & GK__READ_ONE_BASED) != 0, g);
         free(r.line);
         gk__in_close(&r.in);
     } else
         st = gk__fail(GK_EINVAL, "%s: %s is not a graph format (want nthu, gr, mtx or edges)", path,
                       gk_format_name(format));
+    return st;
+}
+
+gk_status gk__edges_read_flags(const char *path, gk_format format, int flags, int32_t vertices, gk_edges *g)
+{
+    memset(g, 0, sizeof *g);
+    gk_status st = edges_read_into(path, format, flags, vertices, g);
     if (st)
         gk__edges_free(g);
+    return st;
+}
+
+gk_status gk__edges_read(const char *path, gk_format format, int32_t vertices, gk_edges *g)
+{
+    return gk__edges_read_flags(path, format, 0, vertices, g);
+}
+
+gk_status gk__text_read_matrix(const char *path, gk_format format, int flags, int32_t vertices, int32_t **dist,
+                               int32_t *V, int64_t *E, int32_t *max_w, int32_t *min_id)
+{
+    gk_edges g;
+    gk_status st;
+    memset(&g, 0, sizeof g);
+    g.mode = GK__EDGES_DEDUP;
+    g.to_matrix = 1;
+    g.undirected = (flags & GK__READ_UNDIRECTED) != 0;
+    *dist = NULL;
+    if ((st = edges_read_into(path, format, flags, vertices, &g)))
+        goto out;
+    const char *name = strcmp(path, "-") ? path : "standard input";
+    int64_t n = g.V;
+    if (g.mode == GK__EDGES_MATRIX) {
+        /* the matrix as held (side dcap >= V): rows moved down to side V */
+        for (int64_t i = 1; i < n && g.dcap != n; i++)
+            memmove(g.dist + i * n, g.dist + i * g.dcap, (size_t)n * sizeof *g.dist);
+        if (g.dcap != n) {
+            int32_t *d = realloc(g.dist, (size_t)(n * n) * sizeof *d);
+            if (d) g.dist = d;
+        }
+        *dist = g.dist;
+        g.dist = NULL;
+    } else {
+        int32_t *d;
+        if ((st = gk__apsp_alloc_matrix(name, g.V, &d)))
+            goto out;
+        for (int64_t i = 0; i < g.hcap; i++)
+            if (g.hkey[i] != HASH_EMPTY) {
+                int64_t s = (int64_t)(g.hkey[i] >> 32), t = (int64_t)(g.hkey[i] & 0xffffffffu);
+                if (s != t) d[s * n + t] = g.hw[i];       /* undirected: both ways are in the table */
+            }
+        *dist = d;
+    }
+    *V = g.V;
+    if (E) *E = g.E;
+    if (max_w) *max_w = g.max_w;
+    if (min_id) *min_id = g.min_id;
+out:
+    gk__edges_free(&g);
     return st;
 }
 
@@ -624,27 +923,7 @@ gk_status gk__apsp_read_format32(const char *path, gk_format format, int undirec
             gk__apsp_symmetrize(*dist, *V);
         return GK_OK;
     }
-    gk_edges g;
-    if ((st = gk__edges_read(path, format, vertices, &g)))
-        return st;
-    int32_t *d;
-    if ((st = gk__apsp_alloc_matrix(strcmp(path, "-") ? path : "standard input", g.V, &d))) {
-        gk__edges_free(&g);
-        return st;
-    }
-    int64_t n = g.V;
-    for (int64_t e = 0; e < g.E; e++) {
-        int32_t s = g.s[e], t = g.t[e], w = g.w[e];
-        if (s == t) continue;                           /* self-loops are ignored */
-        if (w < d[s * n + t]) d[s * n + t] = w;         /* duplicates keep the minimum */
-        if (undirected && w < d[t * n + s]) d[t * n + s] = w;
-    }
-    *dist = d;
-    *V = g.V;
-    if (E) *E = g.E;
-    if (max_w) *max_w = g.max_w;
-    gk__edges_free(&g);
-    return GK_OK;
+    return gk__text_read_matrix(path, format, undirected, vertices, dist, V, E, max_w, NULL);
 }
 
 /* ---- writing ---- */
@@ -768,7 +1047,7 @@ static gk_status merge_duplicates(gk_edges *g, const char *path)
 static gk_status write_graph(const char *path, gk_format format, gk_edges *g)
 {
     gk_status st;
-    if (format == GK_FORMAT_MTX && (st = merge_duplicates(g, path)))
+    if (format == GK_FORMAT_MTX && !g->distinct && (st = merge_duplicates(g, path)))
         return st;
     if (format == GK_FORMAT_NTHU && g->E > INT32_MAX)
         return gk__fail(GK_EINVAL, "%s: %lld edges: the nthu format holds at most %d", path, (long long)g->E,
@@ -837,31 +1116,118 @@ static gk_status output_format(const char *path, gk_format *format)
     return GK_OK;
 }
 
-gk_status gk__graph_convert32(const char *in, gk_format in_format, const char *out, gk_format out_format,
-                           int undirected, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id)
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* dedup -> list: the distinct pairs with their smallest weights, sorted by
+ * (src, dst), as merge_duplicates leaves them. */
+static gk_status dedup_to_list(gk_edges *g)
+{
+    gk_status st;
+    struct kw { uint64_t k; int64_t w; } *a = NULL;   /* the key first: cmp_u64 sorts by it */
+    int64_t m = 0;
+    if ((st = gk__xmalloc((void **)&a, (size_t)(g->hn ? g->hn : 1) * sizeof *a, "sorting distinct edges")))
+        return st;
+    for (int64_t i = 0; i < g->hcap; i++)
+        if (g->hkey[i] != HASH_EMPTY)
+            a[m].k = g->hkey[i], a[m].w = g->hw[i], m++;
+    free(g->hkey);
+    free(g->hw);
+    g->hkey = NULL;
+    g->hw = NULL;
+    g->hcap = g->hn = 0;
+    g->mode = GK__EDGES_LIST;
+    qsort(a, (size_t)m, sizeof *a, cmp_u64);
+    g->E = 0;
+    st = edges_reserve(g, m ? m : 1, g->path);
+    for (int64_t i = 0; !st && i < m; i++) {
+        g->s[i] = (int32_t)(a[i].k >> 32);
+        g->t[i] = (int32_t)(a[i].k & 0xffffffffu);
+        g->w[i] = (int32_t)a[i].w;
+    }
+    free(a);
+    g->E = st ? 0 : m;
+    g->distinct = 1;
+    return st;
+}
+
+/* matrix -> list: the entries of the matrix (each below INF: an edge;
+ * the diagonal holds self-loops), in row order: sorted by (src, dst), as
+ * merge_duplicates leaves them. */
+static gk_status matrix_to_list(gk_edges *g)
+{
+    gk_status st;
+    int64_t n = g->dcap, m = 0;
+    for (int64_t i = 0; i < n * n; i++)
+        m += g->dist[i] != GK_APSP_INF;
+    int32_t *d = g->dist;
+    g->dist = NULL;
+    g->dcap = 0;
+    g->mode = GK__EDGES_LIST;
+    g->E = 0;
+    if ((st = edges_reserve(g, m ? m : 1, g->path))) {
+        free(d);
+        return st;
+    }
+    for (int64_t i = 0, e = 0; i < n; i++)
+        for (int64_t j = 0; j < n; j++)
+            if (d[i * n + j] != GK_APSP_INF)
+                g->s[e] = (int32_t)i, g->t[e] = (int32_t)j, g->w[e] = d[i * n + j], e++;
+    free(d);
+    g->E = m;
+    g->distinct = 1;
+    return GK_OK;
+}
+
+gk_status gk__graph_convert_flags(const char *in, gk_format in_format, const char *out, gk_format out_format,
+                                  int flags, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id,
+                                  int32_t *min_id)
 {
     gk_status st;
     if ((st = output_format(out, &out_format)))
         return st;
     gk_edges g;
-    if ((st = gk__edges_read(in, in_format, vertices, &g)))
-        return st;
-    if (undirected) {
-        int64_t n = g.E;
-        if ((st = edges_reserve(&g, 2 * n, in)))
+    memset(&g, 0, sizeof g);
+    if (out_format == GK_FORMAT_MTX) {
+        /* the output holds each pair once: read them so */
+        g.mode = GK__EDGES_DEDUP;
+        g.to_matrix = 1;          /* a matrix once smaller than the pairs, self-loops on its diagonal */
+        g.keep_loops = 1;
+        g.undirected = (flags & GK__READ_UNDIRECTED) != 0;
+        if ((st = edges_read_into(in, in_format, flags, vertices, &g)) ||
+            (st = g.mode == GK__EDGES_MATRIX ? matrix_to_list(&g) : dedup_to_list(&g)))
             goto out;
-        for (int64_t e = 0; e < n; e++)
-            if (g.s[e] != g.t[e] && (st = edges_push(&g, g.t[e], g.s[e], g.w[e], in)))
+    } else {
+        if ((st = gk__edges_read_flags(in, in_format, flags, vertices, &g)))
+            return st;
+        if (flags & GK__READ_UNDIRECTED) {
+            int64_t n = g.E;
+            if ((st = edges_reserve(&g, 2 * n, in)))
                 goto out;
+            for (int64_t e = 0; e < n; e++)
+                if (g.s[e] != g.t[e] && (st = edges_push(&g, g.t[e], g.s[e], g.w[e], in)))
+                    goto out;
+        }
     }
     if ((st = write_graph(out, out_format, &g)))
         goto out;
     if (V) *V = g.V;
     if (E) *E = g.E;
     if (max_id) *max_id = g.max_id;
+    if (min_id) *min_id = g.min_id;
 out:
     gk__edges_free(&g);
     return st;
+}
+
+gk_status gk__graph_convert32(const char *in, gk_format in_format, const char *out, gk_format out_format,
+                              int undirected, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id)
+{
+    return gk__graph_convert_flags(in, in_format, out, out_format, undirected ? GK__READ_UNDIRECTED : 0, vertices,
+                                   V, E, max_id, NULL);
 }
 
 /* The largest vertex id the generator's E edges name (-1: none). */

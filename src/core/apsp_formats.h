@@ -36,18 +36,54 @@ gk_status gk__apsp_matrix_bytes(const char *path, int32_t V, uint64_t *bytes);
  * temp file on any failure).  On failure here nothing is left open. */
 gk_status gk__apsp_out_open(gk_outfile *o, const char *path, gk_format format, int32_t V);
 
-/* A graph as read: V vertices, E edges (src, dst, w) in file order. */
+/* How a graph is read (the internal readers' flags; the public calls pass
+ * undirected only). */
+#define GK__READ_UNDIRECTED 1   /* each edge goes both ways */
+#define GK__READ_ONE_BASED 2    /* an edge list's ids start at 1 (--one-based) */
+
+/* A graph as read.  Three ways to hold it, by what the result needs:
+ *   list   (gk__edges_read): V vertices, E edges (src, dst, w) in file
+ *          order, 12 bytes each (a converted graph keeps them all);
+ *   dedup  each (src, dst) pair once with its smallest weight, in a hash
+ *          table of 12-byte slots at most half full (a Matrix Market output,
+ *          a distance matrix while the pairs take less memory than it);
+ *   matrix the V x V initial matrix itself, once it is the smaller (a
+ *          distance matrix).
+ * The text is never held: one line at a time. */
 typedef struct gk_edges {
     int32_t V;
-    int64_t E, cap;
-    int32_t *s, *t, *w;
+    int64_t E, cap;          /* E: edges read (every line, duplicates and self-loops included) */
+    int32_t *s, *t, *w;      /* list */
     int32_t max_w;
     int32_t max_id;          /* largest vertex id of an edge, -1 without edges */
+    int32_t min_id;          /* smallest, INT32_MAX without edges */
+    int distinct;            /* list: each pair once, sorted (read through dedup) */
+    /* dedup and matrix modes */
+    int mode;                /* GK__EDGES_LIST (0), _DEDUP or _MATRIX */
+    int to_matrix;           /* dedup may turn into matrix (the result is the matrix) */
+    int undirected;          /* dedup and matrix: store each edge both ways */
+    int keep_loops;          /* matrix: self-loops kept on the diagonal (INF: none), not 0 */
+    int32_t known_V;         /* the vertex count the header or --vertices gave (0: unknown) */
+    uint64_t *hkey;          /* dedup: (src << 32 | dst), ~0 for an empty slot */
+    int32_t *hw;
+    int64_t hcap, hn;
+    int32_t *dist;           /* matrix: side dcap >= every id so far */
+    int64_t dcap;
+    const char *path;        /* for messages */
 } gk_edges;
+enum { GK__EDGES_LIST = 0, GK__EDGES_DEDUP, GK__EDGES_MATRIX };
 
-/* Read path (format not AUTO) into g; vertices as gk_apsp_read_format. */
+/* Read path (format not AUTO) into g, as a list; flags GK__READ_*
+ * (ONE_BASED: edge lists only), vertices as gk_apsp_read_format. */
 gk_status gk__edges_read(const char *path, gk_format format, int32_t vertices, gk_edges *g);
+gk_status gk__edges_read_flags(const char *path, gk_format format, int flags, int32_t vertices, gk_edges *g);
 void gk__edges_free(gk_edges *g);
+
+/* A text graph (gr, mtx, edges) read straight into its initial V x V
+ * matrix, holding no more than the deduplicated pairs or the matrix on the
+ * way; *min_id as gk_edges. */
+gk_status gk__text_read_matrix(const char *path, gk_format format, int flags, int32_t vertices, int32_t **dist,
+                               int32_t *V, int64_t *E, int32_t *max_w, int32_t *min_id);
 
 typedef struct gk__apsp_graph gk__apsp_graph;
 
@@ -62,6 +98,8 @@ struct gk__apsp_graph {
     int32_t max_w;           /* the largest weight, self-loops included */
     int32_t max_arc;         /* edges: the largest weight of an edge that is not a self-loop (-1: none) */
     int undirected;          /* edges: each goes both ways */
+    gk_format format;        /* the format read */
+    int32_t min_id;          /* an edge list's smallest vertex id (INT32_MAX: none or not an edge list) */
     int32_t *edges;          /* 3E int32 (src, dst, w), every one checked, or NULL */
     int32_t *dist;           /* or the V x V initial matrix, or NULL */
 };
@@ -109,6 +147,9 @@ gk_status gk__apsp_write_npy(const char *path, const int32_t *dist, int32_t V);
  * gk__apsp_graph_free).  Errors as gk_apsp_read_format's, *graph NULL. */
 gk_status gk__apsp_graph_read(const char *path, gk_format format, int undirected, int32_t vertices,
                                     gk__apsp_graph **graph);
+/* The same with GK__READ_* flags. */
+gk_status gk__apsp_graph_read_flags(const char *path, gk_format format, int flags, int32_t vertices,
+                                    gk__apsp_graph **graph);
 /* The vertex count, edge count and largest weight (self-loops included); any
  * pointer may be NULL. */
 void gk__apsp_graph_info(const gk__apsp_graph *graph, int32_t *V, int64_t *E, int32_t *max_w);
@@ -121,6 +162,11 @@ gk_status gk__apsp_read_format32(const char *path, gk_format format, int undirec
 gk_status gk__apsp_write_format32(const char *path, gk_format format, const int32_t *dist, int32_t V);
 gk_status gk__graph_convert32(const char *in, gk_format in_format, const char *out, gk_format out_format,
                               int undirected, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id);
+/* The same with GK__READ_* flags and the input's smallest vertex id
+ * (INT32_MAX: none); min_id may be NULL. */
+gk_status gk__graph_convert_flags(const char *in, gk_format in_format, const char *out, gk_format out_format,
+                                  int flags, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id,
+                                  int32_t *min_id);
 gk_status gk__apsp_generate32(const char *path, gk_format format, int32_t V, int64_t E, uint64_t seed,
                               int32_t max_w, int32_t *max_id);
 

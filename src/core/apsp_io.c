@@ -232,6 +232,13 @@ static gk_status nthu_to_edges(gk_infile *in, int32_t V, int32_t E, int32_t *edg
 gk_status gk__apsp_graph_read(const char *path, gk_format format, int undirected, int32_t vertices,
                              gk__apsp_graph **out)
 {
+    return gk__apsp_graph_read_flags(path, format, undirected ? GK__READ_UNDIRECTED : 0, vertices, out);
+}
+
+gk_status gk__apsp_graph_read_flags(const char *path, gk_format format, int flags, int32_t vertices,
+                                   gk__apsp_graph **out)
+{
+    int undirected = (flags & GK__READ_UNDIRECTED) != 0;
     gk_status st;
     if (!out)
         return gk__fail(GK_EINVAL, "gk__apsp_graph_read: nowhere to put the graph");
@@ -240,14 +247,23 @@ gk_status gk__apsp_graph_read(const char *path, gk_format format, int undirected
         return gk__fail(GK_EINVAL, "gk__apsp_graph_read: no input path");
     if (format == GK_FORMAT_AUTO && (st = gk_format_detect(path, &format)))
         return st;
+    if (format == GK_FORMAT_NTHU && (flags & GK__READ_ONE_BASED))
+        return gk__fail(GK_EINVAL, "%s: --one-based applies to edge lists; a nthu file has its own numbering "
+                        "(0-based)", path);
     gk__apsp_graph *g = calloc(1, sizeof *g);
     if (!g)
         return gk__fail(GK_ENOMEM, "cannot allocate a graph");
-    g->undirected = undirected != 0;
+    g->undirected = undirected;
     g->max_arc = -1;
-    if (format != GK_FORMAT_NTHU || vertices) {
+    g->format = format;
+    g->min_id = INT32_MAX;
+    if (format != GK_FORMAT_NTHU || vertices || (flags & GK__READ_ONE_BASED)) {
         /* the other formats (and their errors): the matrix, as before */
-        st = gk__apsp_read_format32(path, format, undirected, vertices, &g->dist, &g->V, &g->E, &g->max_w);
+        if (format == GK_FORMAT_NTHU)
+            st = gk__apsp_read_format32(path, format, undirected, vertices, &g->dist, &g->V, &g->E, &g->max_w);
+        else
+            st = gk__text_read_matrix(path, format, flags, vertices, &g->dist, &g->V, &g->E, &g->max_w, &g->min_id);
+
         snprintf(g->name, sizeof g->name, "%s", strcmp(path, "-") ? path : "standard input");
         if (st) {
             gk__apsp_graph_free(g);

@@ -147,7 +147,7 @@ gk_status gk__comm_out_pwrite(gk__comm_out *s, const void *buf, size_t bytes, ui
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            return gk__fail(GK_EIO, "%s: write failed: %s", s->path, w < 0 ? strerror(errno) : "no progress");
+            return gk__fail(GK_EIO, "%s: write failed: %s", s->path, w < 0 ? gk__write_strerror(errno) : "no progress");
         p += w;
         off += w;
         bytes -= (size_t)w;

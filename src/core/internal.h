@@ -94,6 +94,17 @@ gk_status gk__struct_out(void *given, const void *local, size_t local_size, size
 #define GK__STRUCT_IN(local, given, what) gk__struct_in(&(local), sizeof(local), (given), sizeof(local), (what))
 #define GK__STRUCT_OUT(given, local, what) gk__struct_out((given), &(local), sizeof(local), sizeof(local), (what))
 
+/* Under an address-space limit (`ulimit -v`): the OpenMP thread count
+ * whose stacks fit a quarter of the free address space (*want: the count
+ * OpenMP would use; the return value equals it when there is no limit or
+ * room enough).  libgomp exits with its own message when it cannot create
+ * a thread, so a command lowers the count before any parallel region. */
+int gk__threads_fit_limits(int *want);
+/* The stack size of a new thread (pthread's default attributes). */
+size_t gk__thread_stack_bytes(void);
+/* omp_set_num_threads(n) and the team started now (libgomp keeps it). */
+void gk__threads_start(int n);
+
 /* Allocate n bytes of host memory or fail with GK_ENOMEM naming what for. */
 gk_status gk__xmalloc(void **out, size_t n, const char *what);
 

@@ -27,6 +27,48 @@ gk_status gk__read_exact(FILE *f, const char *path, void *buf, size_t n, const c
 
 /* ---- inputs ---- */
 
+/* The first bytes of standard input, read by gk__stdin_peek (format
+ * detection) and handed back by the next gk__in_open("-") before the rest
+ * of the stream: a pipe cannot be rewound. */
+static struct {
+    unsigned char b[GK__PEEK_BYTES];
+    size_t n, pos;
+    int state;               /* 0: not peeked; 1: peeked, not yet handed back; 2: handed back */
+} peek;
+
+gk_status gk__stdin_peek(const unsigned char **buf, size_t *n)
+{
+    *buf = peek.b;
+    *n = 0;
+    if (peek.state == 2)
+        return gk__fail(GK_EIO, "standard input: already being read; give --format");
+    if (peek.state == 0) {
+        peek.n = fread(peek.b, 1, sizeof peek.b, stdin);
+        if (ferror(stdin))
+            return gk__fail(GK_EIO, "standard input: read failed: %s", strerror(errno));
+        peek.pos = 0;
+        peek.state = 1;
+    }
+    *n = peek.n;
+    return GK_OK;
+}
+
+/* fopencookie's read: the peeked bytes, then standard input. */
+static ssize_t peek_read(void *cookie, char *buf, size_t size)
+{
+    (void)cookie;
+    if (peek.pos < peek.n) {
+        size_t k = peek.n - peek.pos < size ? peek.n - peek.pos : size;
+        memcpy(buf, peek.b + peek.pos, k);
+        peek.pos += k;
+        return (ssize_t)k;
+    }
+    size_t got = fread(buf, 1, size, stdin);
+    if (got == 0 && ferror(stdin))
+        return -1;
+    return (ssize_t)got;
+}
+
 gk_status gk__in_open(gk_infile *in, const char *path)
 {
     in->f = NULL;
@@ -37,6 +79,15 @@ gk_status gk__in_open(gk_infile *in, const char *path)
     if (!strcmp(path, "-")) {
         in->f = stdin;
         in->name = "standard input";
+        if (peek.state == 1) {
+            cookie_io_functions_t io = { .read = peek_read };
+            FILE *f = fopencookie(NULL, "rb", io);
+            if (!f)
+                return gk__fail(GK_ENOMEM, "standard input: cannot replay its first bytes: %s", strerror(errno));
+            setvbuf(f, NULL, _IOFBF, 1 << 16);
+            peek.state = 2;
+            in->f = f;
+        }
         return GK_OK;
     }
     FILE *f = fopen(path, "rb");
@@ -316,6 +367,22 @@ static gk_status out_open(gk_outfile *o, const char *path, const char *fixed)
     return GK_OK;
 }
 
+const char *gk__write_strerror(int e)
+{
+    switch (e) {
+    case EFBIG:
+        return "File too large (past the file size limit: ulimit -f, or the file system's largest file)";
+    case ENOSPC:
+        return "No space left on device";
+#ifdef EDQUOT
+    case EDQUOT:
+        return "Disk quota exceeded";
+#endif
+    default:
+        return strerror(e);
+    }
+}
+
 gk_status gk__out_write(gk_outfile *o, const void *buf, size_t n)
 {
     const char *p = buf;
@@ -325,7 +392,7 @@ gk_status gk__out_write(gk_outfile *o, const void *buf, size_t n)
             continue;
         if (w <= 0)
             return gk__fail(GK_EIO, "%s: write failed: %s", o->path,
-                            w < 0 ? strerror(errno) : "no progress");
+                            w < 0 ? gk__write_strerror(errno) : "no progress");
         p += w;
         n -= (size_t)w;
     }
@@ -366,19 +433,19 @@ gk_status gk__out_close(gk_outfile *o, gk_status st)
     o->kind = 0;
     if (kind == GK__OUT_INPLACE) {
         if (o->own_fd && close(o->fd) != 0 && errno != EINTR && st == GK_OK)
-            st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, strerror(errno));
+            st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, gk__write_strerror(errno));
         o->fd = -1;
         return st;
     }
     if (st == GK_OK && fsync(o->fd) != 0 && errno != EINVAL)
-        st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, strerror(errno));
+        st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, gk__write_strerror(errno));
     if (kind == GK__OUT_UNNAMED) {
         if (st == GK_OK)
             st = commit_unnamed(o);
         close(o->fd);                     /* unlinked unless committed */
     } else {
         if (close(o->fd) != 0 && errno != EINTR && st == GK_OK)
-            st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, strerror(errno));
+            st = gk__fail(GK_EIO, "%s: write failed: %s", o->path, gk__write_strerror(errno));
         if (st == GK_OK && rename(o->tmp, o->target) != 0)
             st = gk__fail(GK_EIO, "%s: cannot rename from %s: %s", o->path, o->tmp, strerror(errno));
         if (st != GK_OK)

@@ -22,6 +22,11 @@ typedef struct gk_infile {
 } gk_infile;
 
 gk_status gk__in_open(gk_infile *in, const char *path);
+/* Format detection on standard input: its first GK__PEEK_BYTES bytes (fewer
+ * at its end) in *buf, read once; the next gk__in_open("-") gives them back
+ * before the rest of the stream. */
+#define GK__PEEK_BYTES 256
+gk_status gk__stdin_peek(const unsigned char **buf, size_t *n);
 /* GK_OK when the stream has no byte left, else a GK_EFORMAT naming what
  * the data should have ended after. */
 gk_status gk__in_expect_end(gk_infile *in, const char *after);
@@ -67,6 +72,10 @@ void gk__out_temp_name(char *buf, size_t n, const char *target, const char *tag)
 /* Add (on) or remove the name `tmp` from the files gk_remove_partial_outputs()
  * unlinks; the buffer must live until it is removed. */
 void gk__out_track(char *tmp, int on);
+/* strerror for a failed write, saying where the limit comes from for
+ * EFBIG (`ulimit -f`: the commands ignore SIGXFSZ, so the write fails
+ * instead of the process ending); every writer's messages use it. */
+const char *gk__write_strerror(int e);
 gk_status gk__out_write(gk_outfile *o, const void *buf, size_t n);
 gk_status gk__out_close(gk_outfile *o, gk_status st);
 gk_status gk__write_file_atomic(const char *path, const void *data, size_t n);

@@ -403,6 +403,29 @@ def t_files_bad():
         expect_raises(gk.FileError, "cannot open", gk.read_graph, os.path.join(d, "missing.gr"))
 
 
+@test
+def t_files_names():
+    """a file name with a NUL byte raises ValueError (as open() does), never reads or writes its prefix"""
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "g.gr")
+        with open(p, "w") as f:
+            f.write(SAMPLE["gr"])
+        for name in (p + "\0.ignored", os.fsencode(p) + b"\0x"):
+            expect_raises(ValueError, "embedded null byte", gk.read_graph, name)
+            expect_raises(ValueError, "embedded null byte", gk.apsp, name)
+            expect_raises(ValueError, "embedded null byte", gk.convert, name, os.path.join(d, "x.nthu"))
+            expect_raises(ValueError, "embedded null byte", gk.convert, p, os.path.join(d, "y.nthu") + "\0z")
+            expect_raises(ValueError, "embedded null byte", gk.write_distances, os.path.join(d, "o.npy\0x"),
+                          np.zeros((2, 2), dtype=np.int32))
+        assert sorted(os.listdir(d)) == ["g.gr"], os.listdir(d)
+        # the counts come back whole (int64 in the C API)
+        assert gk.convert(p, os.path.join(d, "ok.nthu")) == (4, 5)
+        assert gk.read_graph(p).shape == (4, 4)
+        e = expect_raises(ValueError, "gk's vertex values are integers", gk.apsp,
+                          np.array([[0, 1.5, 2], [1, 0, 2]], dtype=np.float64), kind="edges")
+        assert "vertexs" not in str(e)
+
+
 # ------------------------------------------------------------------ stencil
 
 def ref_stencil(g, steps, c):
