@@ -170,9 +170,11 @@ static int check_open(int fd, const char *path, int own, struct stat *sb)
     return GK_CFILE_OK;
 }
 
-/* The reason an open with O_NOFOLLOW failed. */
+/* The reason an open with O_NOFOLLOW | O_NONBLOCK failed (a FIFO without a
+ * reader refuses a writer with ENXIO: named as a FIFO). */
 static int open_failed(const char *path, int e)
 {
+    struct stat sb;
     if (e == ENOENT) {
         gk__fail(GK_EIO, "%s: %s", path, strerror(e));
         return GK_CFILE_ABSENT;
@@ -181,8 +183,13 @@ static int open_failed(const char *path, int e)
         gk__fail(GK_ECACHE, "%s: a symbolic link: refused (gk follows no link here)", path);
         return GK_CFILE_REFUSED;
     }
+    if ((e == ENXIO || e == ENODEV || e == EISDIR || e == EWOULDBLOCK) && lstat(path, &sb) == 0
+        && !S_ISREG(sb.st_mode)) {
+        gk__fail(GK_ECACHE, "%s: %s, not a regular file: refused", path, kind_of(sb.st_mode));
+        return GK_CFILE_REFUSED;
+    }
     gk__fail(GK_ECACHE, "%s: %s", path, strerror(e));
-    return e == ENXIO || e == ENODEV || e == EISDIR ? GK_CFILE_REFUSED : GK_CFILE_ERROR;
+    return GK_CFILE_ERROR;
 }
 
 int gk__cache_open_read(const char *path, int own, int64_t max, int *fd, int64_t *size)
@@ -269,10 +276,8 @@ gk_status gk__cache_open_write(const char *path, int flags, int *fd)
     *fd = -1;
     int f = open(path, flags | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
     if (f < 0) {
-        int e = errno;
-        if (e == ELOOP)
-            return gk__fail(GK_ECACHE, "%s: a symbolic link: refused (gk follows no link here)", path);
-        return gk__fail(GK_ECACHE, "%s: %s", path, strerror(e));
+        open_failed(path, errno);
+        return GK_ECACHE;              /* (ENOENT too: a missing directory) */
     }
     struct stat sb;
     if (check_open(f, path, 1, &sb) != GK_CFILE_OK) {
