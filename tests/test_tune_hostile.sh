@@ -7,7 +7,8 @@
 # a 2 GiB sparse one; an oversized journal; SIGTERM during a measurement that
 # hangs.  Asserted: the canary untouched and nothing created through a link;
 # a refusal is one line naming the path, exit 1, at once (each run is bounded
-# by timeout(1) only so that a regression fails instead of hanging: nothing
+# by timeout(1) only so that a regression fails instead of hanging (-k: the
+# old gktune ignored SIGTERM while blocked on a FIFO): nothing
 # here waits on time); a damaged file is said in one warning line and kept as
 # FILE.bad; a signal ends the run with 128 + its number, the worker gone and
 # nothing half-written left.
@@ -18,7 +19,7 @@ export GK_TUNE_WORKER="/bin/sh $top_srcdir/tests/fake_worker.sh"
 canary="$t_tmp/canary"
 echo "canary: not gktune's" >"$canary"
 intact() { [ -f "$canary" ] && [ ! -L "$canary" ] && [ "$(cat "$canary")" = "canary: not gktune's" ]; }
-tune() { timeout 120 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q "$@"; }
+tune() { timeout -k 10 120 "$GKTUNE" --kernels=vadd --sizes=vadd=1000 -q "$@"; }
 # a fresh cache directory (0700), the one gktune is given
 n=0
 fresh() { n=$((n + 1)); d="$t_tmp/c$n"; mkdir -m "${1:-700}" "$d"; chmod "${1:-700}" "$d"; export GK_CACHE_DIR="$d"; }
