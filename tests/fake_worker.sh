@@ -9,6 +9,10 @@
 #                      its parent, as Ctrl-C would), then answers
 #   FAKE_KILL_AFTER=N  on its Nth measurement it kills gktune (SIGKILL), as a
 #                      crash would, instead of answering
+#   FAKE_TERM_AFTER=N  on its Nth measurement it writes its pid to
+#                      $FAKE_PIDFILE, sends gktune SIGTERM and never answers
+#                      (a measurement that hangs; it ends when killed or when
+#                      its stdin closes)
 #   FAKE_FDS=FILE      it appends the list of its open fds to FILE at start
 # The interrupt and the kill land at a known point: no waiting, no polling.
 [ -n "$FAKE_FDS" ] && ls -l "/proc/$$/fd" >>"$FAKE_FDS"
@@ -23,6 +27,12 @@ while read -r cmd rest; do
         n=$((n + 1))
         if [ "$n" = "$FAKE_KILL_AFTER" ]; then kill -KILL "$PPID"; exit 0; fi
         if [ "$n" = "$FAKE_INT_AFTER" ]; then kill -INT "$PPID"; fi
+        if [ "$n" = "$FAKE_TERM_AFTER" ]; then
+          [ -n "$FAKE_PIDFILE" ] && echo $$ >"$FAKE_PIDFILE"
+          kill -TERM "$PPID"
+          while read -r _; do :; done
+          exit 0
+        fi
       fi
       if [ -n "$FAKE_FAULT" ] && [ "$cfg" = "VADD_PER_THREAD=4,THREADS=512" ]; then exit 3; fi
       if [ -n "$FAKE_WRONG" ] && [ "$cfg" = "VADD_PER_THREAD=2,THREADS=128" ]; then

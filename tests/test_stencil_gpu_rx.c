@@ -5,7 +5,8 @@
  * tile), DESIGN 2 with T = 1..4 on step counts 0, 1, T-1, T, T+1, 2T+1,
  * default and random coefficients; the halo stays zero.  RING=1 (DESIGN 2
  * with exact tiles, the stages' halos computed as a ring of extra points)
- * the same way, T = 1..4, odd tile widths among them.  The rules of the
+ * the same way, T = 1..4, odd tile widths among them, and tiles one thread
+ * and two outputs high (BY=1, RY=2).  The rules of the
  * new parameters are checked without a device; the rest skips without one.
  * NVRTC compiles each configuration once per process (src/gpu/module.c). */
 #ifdef HAVE_CONFIG_H
@@ -71,6 +72,8 @@ static void rules(void)
     ok(rejected("DESIGN=2,TSTEPS=3,RING=1,BX=2,BY=16,RY=1,RX=2", NULL)
        && rejected("DESIGN=2,TSTEPS=3,RING=0,BX=2,BY=16,RY=1,RX=2", "leaves no output"),
        "RING=1: a tile of 4 columns at T=3 accepted (no overlap to leave room for)");
+    ok(rejected("BY=1,RING=1,RY=2", NULL) && rejected("BY=1,RING=0,RY=2", "leaves no output"),
+       "RING=1: a tile 2 rows high (BY=1, RY=2) at T=2 accepted, the overlapped one refused");
     {
         static const struct { const char *cfg; int T; size_t want; } rs[] = {
             { "DESIGN=2,TSTEPS=2,RING=1", 2, 4 * 70 * 36 * 8 },
@@ -222,6 +225,14 @@ int main(void)
         for (int ci = 0; ci < 4; ci++)
             check_config(&dev, rc[ci], uniq, nst);
     }
+    /* RING=1 tiles one thread and two outputs high (BY=1, RY=2; issue 29:
+     * the fuzz harness's corpus/config/repro-ring-by1-ry2, which the
+     * overlapped tiles' rule would refuse): 64 x 2 at T=1 and T=2 (the
+     * defaults otherwise), 32 x 2 at T=3 (RX=1: 8 ring points per thread) */
+    static const int r12[] = { 0, 1, 2, 3, 4, 7 };
+    check_config(&dev, "BY=1,RING=1,RY=2", r12, 6);
+    check_config(&dev, "DESIGN=2,TSTEPS=1,RING=1,BY=1,RY=2,ZC=5", r12, 6);
+    check_config(&dev, "DESIGN=2,TSTEPS=3,RING=1,BX=32,BY=1,RY=2,RX=1,ASYNC=1,ZC=3", r12, 6);
     return done_testing();
 #endif
 }

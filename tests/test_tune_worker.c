@@ -6,7 +6,7 @@
  * a hung worker is killed with everything it started; no zombie is left; the
  * worker gets only fds 0, 1 and 2 and SIGPIPE at its default; a parent whose
  * stdin is closed still talks to its worker; signals hitting the parent do
- * not break a request. */
+ * not break a request; an interruption (gk__worker_wake) ends one at once. */
 #include "tune/worker.h"
 #include "tap.h"
 
@@ -44,6 +44,7 @@ static gk_status ask(gk_worker *w, const char *req, double timeout)
 }
 
 static void on_alarm(int sig) { (void)sig; }
+static void on_usr1(int sig) { (void)sig; gk__worker_wake(); }
 
 int main(void)
 {
@@ -204,6 +205,31 @@ int main(void)
     gk__worker_stop(&w);
     dup2(saved, 0);
     close(saved);
+
+    /* 8. an interruption (gk_tune_interrupt: a signal handler calls
+     *    gk__worker_wake) ends the wait for an answer at once, however long
+     *    its timeout: the worker here sends the signal itself once it has
+     *    the request, then never answers (it ends when its stdin closes, so
+     *    nothing lingers if this fails).  The measurement is abandoned, the
+     *    worker killed and reaped; until the next reset no worker is
+     *    started; after it, requests work again. */
+    ok(gk__worker_wake_reset() == GK_OK, "the interruption pipe is made");
+    sa.sa_handler = on_usr1;
+    sigaction(SIGUSR1, &sa, NULL);
+    char *const hangs[] = { "sh", "-c", "read -r x; kill -USR1 $PPID; while read -r y; do :; done", NULL };
+    gk__worker_init(&w, hangs);
+    st = ask(&w, "measure", 60);
+    ok(st == GK_OK && !strcmp(answer, "fail interrupted"), "a signal during a request ends it: '%s' (not a timeout)",
+       answer);
+    ok(w.pid <= 0 && no_children(), "the worker is killed and reaped");
+    gk__worker_init(&w, echo_worker);
+    ok(ask(&w, "next", 60) == GK_OK && !strcmp(answer, "fail interrupted") && w.pid <= 0 && no_children(),
+       "while interrupted, no new worker is started: '%s'", answer);
+    gk__worker_wake_reset();
+    ok(ask(&w, "again", 60) == GK_OK && !strcmp(answer, "got again"), "after a reset requests work again: '%s'",
+       answer);
+    gk__worker_stop(&w);
+    ok(no_children(), "and no zombie is left");
 
     unlink(bye);
     unlink(fifo);

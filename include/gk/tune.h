@@ -100,15 +100,19 @@ GK_API void gk_tune_report_init(gk_tune_report *r);
 /* Tune, validate, and write the winners to the cache.  Checks the options
  * first (GK_EINVAL naming the kernel, size class or budget at fault).  Fails
  * with GK_ENODEV when there is no GPU, GK_ECACHE when the cache is locked by
- * another run.
+ * another run or unsafe (a directory others can write, a link, a FIFO or
+ * another user's file in it: see gktune(1), SECURITY).  A damaged cache is
+ * moved aside to FILE.bad and replaced.
  * Runs worker processes (o->worker_argv) and sets SIGPIPE to ignored, so that
  * a worker that dies is reported instead of killing the caller. */
 GK_API gk_status gk_tune_run(gk_context *ctx, const gk_tune_options *o, gk_tune_report *rep);
 
-/* Ask a running gk_tune_run to stop after the current measurement (signal
- * safe); the journal keeps what was measured.  Process-wide (a signal
- * handler knows no context): it stops every gk_tune_run running in the
- * process, and the next gk_tune_run starts afresh. */
+/* Ask a running gk_tune_run to stop now (async-signal-safe, or from
+ * another thread): the measurement in progress is abandoned and its worker
+ * process killed (compiles already started finish first); the journal keeps
+ * what was measured, and the report says interrupted.  Process-wide (a
+ * signal handler knows no context): it stops every gk_tune_run running in
+ * the process, and the next gk_tune_run starts afresh. */
 GK_API void gk_tune_interrupt(void);
 
 /* The search spaces as text (for `gktune --list`; needs no GPU): of the

@@ -280,6 +280,16 @@ int gk__tune_worker_main(gk_context *ctx, int in_fd, int out_fd);
  * tuning: GK_EINVAL naming the option. */
 gk_status gk__tune_options_check(const gk_tune_options *o);
 
+/* What the calling thread's last gk_tune_run dropped from the cache
+ * directory and why (a damaged cache or journal, moved aside to FILE.bad):
+ * one line for the command to print as a warning; "" when nothing. */
+const char *gk__tune_run_note(void);
+
+/* For a command that must end now (a second interrupt): kill the tuner's
+ * measuring process and remove the temp files being written.  Async-signal-
+ * safe. */
+void gk__tune_abort(void);
+
 /* One line of text per cache entry of the context's GPU, and whether the
  * cache is usable ("none yet", "3 entries", "stale: driver changed", ...).
  * lines may be NULL. */

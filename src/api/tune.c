@@ -2,7 +2,7 @@
  * context (its first GPU, the cache and data directories) for src/tune. */
 #include "api/context.h"
 #include "api/commands.h"
-#include "tune/tune.h"
+#include "tune/worker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,4 +103,16 @@ int gk__tune_worker_main(gk_context *ctx, int in_fd, int out_fd)
 gk_status gk__tune_options_check(const gk_tune_options *o)
 {
     return gk__tune_check_options(o);
+}
+
+const char *gk__tune_run_note(void)
+{
+    return gk__tune_note();
+}
+
+void gk__tune_abort(void)
+{
+    gk__worker_kill();
+    gk__cache_remove_temps();
+    gk_remove_partial_outputs();       /* (the --csv file's temp) */
 }

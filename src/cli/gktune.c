@@ -39,10 +39,36 @@ static void on_progress(void *user, const gk_tune_progress *p)
     fflush(stderr);
 }
 
+/* SIGINT, SIGTERM, SIGHUP.  The first asks the run to stop: the measurement
+ * in flight is abandoned (its worker killed), what was measured stays in the
+ * journal, and gktune exits with 128 + the signal's number.  A second ends
+ * it at once: the worker killed, the temp files of writes in progress
+ * removed, then the signal's default action.  Installed without SA_RESTART,
+ * so no blocking call goes on after the handler. */
+static volatile sig_atomic_t caught;
+
 static void on_signal(int sig)
 {
-    (void)sig;
-    gk_tune_interrupt();
+    if (!caught) {
+        caught = sig;
+        gk_tune_interrupt();
+        return;
+    }
+    gk__tune_abort();
+    signal(sig, SIG_DFL);
+    raise(sig);                        /* delivered when the handler returns */
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 }
 
 static int gktune_main(int argc, char **argv)
@@ -111,8 +137,7 @@ static int gktune_main(int argc, char **argv)
     o.worker_argv = worker;
     tty = !quiet && isatty(2);
     o.progress = on_progress;
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    catch_signals();
 
     gk_context *ctx = cli_context(GK_BACKEND_AUTO);
     gk_tune_report rep;
@@ -121,11 +146,13 @@ static int gktune_main(int argc, char **argv)
     gk_context_destroy(ctx);
     free(copy);
     if (tty) fputs("\r\033[K", stderr);
-    if (st) cli_die_status(st);
+    if (*gk__tune_run_note())          /* a damaged cache or journal set aside */
+        cli_warn("%s", gk__tune_run_note());
+    if (st && !rep.interrupted) cli_die_status(st);
     if (rep.interrupted) {
         fprintf(stderr, "gktune: interrupted after %.0f s; what was measured is kept: run gktune again to resume\n",
                 rep.seconds);
-        return 130;
+        return 128 + (caught ? caught : SIGINT);
     }
     if (json) {
         json_begin();

@@ -5,10 +5,11 @@
  *   gk-tune-cache 1
  *   key device="NVIDIA H200" cc=9.0 sms=132 driver=13000 runtime=13000 gk=0.1.0
  *   entry kernel=apsp size=16384 source=1f2e3d4c5b6a7988 ms=412.5 default_ms=530.1 when=2026-11-22T01:02:03Z config=BM=128,...
- */
+ *
+ * Read and written by the rules of cachefs.c (no link followed, no FIFO
+ * waited on, only regular files of the user's, at most GK_CACHE_MAX_BYTES
+ * read). */
 #include "tune/tune.h"
-#include "core/io.h"
-#include "core/rng.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,86 +50,106 @@ static int parse_entry(char *line, gk_cache_entry *e)
     return have == 31;
 }
 
-gk_status gk__cache_load(const char *path, gk_cache *c)
+/* The text of a cache (NUL-terminated, len bytes) into *c; GK_CFILE_OK or
+ * GK_CFILE_DAMAGED with the message. */
+static int parse_cache(const char *path, char *text, size_t len, gk_cache *c)
 {
-    FILE *f = fopen(path, "r");
-    char line[2048];
     int lineno = 0, version = 0;
-    memset(c, 0, sizeof *c);
-    if (!f)
-        return gk__fail(GK_EIO, "%s: %s", path, strerror(errno));
-    gk_status st = GK_OK;
-    while (fgets(line, sizeof line, f)) {
+    if (memchr(text, '\0', len)) {
+        gk__fail(GK_ECACHE, "%s: a NUL byte: not a gk tuning cache", path);
+        return GK_CFILE_DAMAGED;
+    }
+    for (char *line = text, *next; line < text + len; line = next) {
+        char *nl = strchr(line, '\n');
+        next = nl ? nl + 1 : text + len;
+        if (nl) *nl = '\0';
         lineno++;
-        if (!strchr(line, '\n') && !feof(f)) { st = gk__fail(GK_ECACHE, "%s:%d: line too long", path, lineno); break; }
-        line[strcspn(line, "\n")] = '\0';
+        if (strlen(line) > 2046) {
+            gk__fail(GK_ECACHE, "%s:%d: line too long", path, lineno);
+            return GK_CFILE_DAMAGED;
+        }
         if (line[0] == '#' || line[0] == '\0')
             continue;
         if (!version) {
             if (sscanf(line, "gk-tune-cache %d", &version) != 1) {
-                st = gk__fail(GK_ECACHE, "%s:%d: not a gk tuning cache", path, lineno);
-                break;
+                gk__fail(GK_ECACHE, "%s:%d: not a gk tuning cache", path, lineno);
+                return GK_CFILE_DAMAGED;
             }
             if (version != GK_CACHE_VERSION) {
-                st = gk__fail(GK_ECACHE, "%s: cache format version %d, this gk reads %d", path, version, GK_CACHE_VERSION);
-                break;
+                gk__fail(GK_ECACHE, "%s: cache format version %d, this gk reads %d", path, version, GK_CACHE_VERSION);
+                return GK_CFILE_DAMAGED;
             }
         } else if (!strncmp(line, "key ", 4)) {
             snprintf(c->key, sizeof c->key, "%.511s", line + 4);
         } else if (!strncmp(line, "entry ", 6)) {
-            if (c->n == GK_CACHE_MAX_ENTRIES) { st = gk__fail(GK_ECACHE, "%s: too many entries", path); break; }
-            if (!parse_entry(line + 6, &c->e[c->n])) { st = gk__fail(GK_ECACHE, "%s:%d: corrupt entry", path, lineno); break; }
+            if (c->n == GK_CACHE_MAX_ENTRIES) {
+                gk__fail(GK_ECACHE, "%s: more than %d entries", path, GK_CACHE_MAX_ENTRIES);
+                return GK_CFILE_DAMAGED;
+            }
+            if (!parse_entry(line + 6, &c->e[c->n])) {
+                gk__fail(GK_ECACHE, "%s:%d: corrupt entry", path, lineno);
+                return GK_CFILE_DAMAGED;
+            }
             c->n++;
         } else {
-            st = gk__fail(GK_ECACHE, "%s:%d: unknown line", path, lineno);
-            break;
+            gk__fail(GK_ECACHE, "%s:%d: unknown line", path, lineno);
+            return GK_CFILE_DAMAGED;
         }
     }
-    fclose(f);
-    if (st == GK_OK && (!version || !c->key[0]))
-        st = gk__fail(GK_ECACHE, "%s: %s", path, !version ? "empty or truncated" : "no key line");
-    return st;
+    if (!version || !c->key[0]) {
+        gk__fail(GK_ECACHE, "%s: %s", path, !version ? "empty or truncated" : "no key line");
+        return GK_CFILE_DAMAGED;
+    }
+    return GK_CFILE_OK;
 }
 
-gk_status gk__mkdirs(const char *dir)
+int gk__cache_read(const char *path, int own, gk_cache *c)
 {
-    char p[4096];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *s = p + 1; ; s++) {
-        if (*s == '/' || *s == '\0') {
-            char c = *s;
-            *s = '\0';
-            if (mkdir(p, 0755) != 0 && errno != EEXIST)
-                return gk__fail(GK_ECACHE, "cannot create %s: %s", p, strerror(errno));
-            *s = c;
-            if (!c) break;
-        }
-    }
-    return GK_OK;
+    char *text;
+    size_t len;
+    memset(c, 0, sizeof *c);
+    int r = gk__cache_read_all(path, own, GK_CACHE_MAX_BYTES, &text, &len);
+    if (r != GK_CFILE_OK)
+        return r;
+    r = parse_cache(path, text, len, c);
+    free(text);
+    if (r != GK_CFILE_OK)
+        memset(c, 0, sizeof *c);
+    return r;
+}
+
+gk_status gk__cache_load(const char *path, gk_cache *c)
+{
+    int r = gk__cache_read(path, 1, c);
+    return r == GK_CFILE_OK ? GK_OK : r == GK_CFILE_ABSENT ? GK_EIO : GK_ECACHE;
 }
 
 gk_status gk__cache_save(const char *path, const gk_cache *c)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash) { *slash = '\0'; gk_status st = gk__mkdirs(dir); if (st) return st; }
-    gk_outfile o;
-    gk_status st = gk__out_open(&o, path);
-    if (st) return st;
-    char line[2048], cfg[1024];
-    int len = snprintf(line, sizeof line, "# gk tuning cache - written by gktune(1); safe to delete.\n"
-                       "gk-tune-cache %d\nkey %s\n", GK_CACHE_VERSION, c->key);
-    st = gk__out_write(&o, line, (size_t)len);
-    for (int i = 0; i < c->n && !st; i++) {
+    /* at most GK_CACHE_MAX_ENTRIES lines of at most 2 KiB, and the header */
+    enum { LINE = 2048 };
+    size_t cap = (size_t)(GK_CACHE_MAX_ENTRIES + 2) * LINE, len;
+    char *text = malloc(cap), cfg[1024];
+    if (!text)
+        return gk__fail(GK_ENOMEM, "%s: no memory to write the cache", path);
+    int w = snprintf(text, LINE, "# gk tuning cache - written by gktune(1); safe to delete.\n"
+                     "gk-tune-cache %d\nkey %s\n", GK_CACHE_VERSION, c->key);
+    len = w > 0 && w < LINE ? (size_t)w : 0;
+    for (int i = 0; i < c->n && i < GK_CACHE_MAX_ENTRIES; i++) {
         const gk_cache_entry *e = &c->e[i];
         gk__config_format(&e->cfg, cfg, sizeof cfg);
-        len = snprintf(line, sizeof line, "entry kernel=%s size=%lld source=%016llx ms=%.6g default_ms=%.6g when=%s config=%s\n",
-                       e->kernel, (long long)e->size, (unsigned long long)e->source, e->ms, e->default_ms,
-                       e->when[0] ? e->when : "unknown", cfg);
-        st = gk__out_write(&o, line, (size_t)len);
+        w = snprintf(text + len, LINE, "entry kernel=%s size=%lld source=%016llx ms=%.6g default_ms=%.6g when=%s config=%s\n",
+                     e->kernel, (long long)e->size, (unsigned long long)e->source, e->ms, e->default_ms,
+                     e->when[0] ? e->when : "unknown", cfg);
+        if (w < 0 || w >= LINE) {          /* a line the reader would refuse */
+            free(text);
+            return gk__fail(GK_EINTERNAL, "%s: entry %d does not fit a line", path, i + 1);
+        }
+        len += (size_t)w;
     }
-    return gk__out_close(&o, st);
+    gk_status st = gk__cache_write_atomic(path, text, len);
+    free(text);
+    return st;
 }
 
 void gk__cache_put(gk_cache *c, const gk_cache_entry *e)
@@ -158,12 +179,9 @@ const gk_cache_entry *gk__cache_nearest(const gk_cache *c, const char *kernel, i
 gk_status gk__cache_lock(const char *dir, int *fd)
 {
     char path[4200];
-    gk_status st = gk__mkdirs(dir);
-    if (st) return st;
     snprintf(path, sizeof path, "%s/tune.lock", dir);
-    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (*fd < 0)
-        return gk__fail(GK_ECACHE, "%s: %s", path, strerror(errno));
+    gk_status st = gk__cache_open_write(path, O_RDWR, fd);
+    if (st) return st;
     if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
         char pid[32] = "";
         ssize_t r = pread(*fd, pid, sizeof pid - 1, 0);

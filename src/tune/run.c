@@ -11,7 +11,14 @@
  * now (the user's cache entry, the shipped table's) is measured on each
  * class as well, so the winner is never one measured slower than what it
  * replaces.  Every result is appended to a journal first, so an
- * interrupted run resumes. */
+ * interrupted run resumes.
+ *
+ * Everything in the cache directory is read and written by the rules of
+ * cachefs.c; a damaged cache or journal is moved aside (.bad) and said in
+ * the run's note (gk__tune_note), one that gk must not touch (a link, a
+ * FIFO, another user's file) stops the run.  An interruption
+ * (gk_tune_interrupt) abandons the measurement in flight: its worker is
+ * killed at once, and nothing half-measured is recorded. */
 #include "tune/worker.h"
 #include "core/io.h"
 #include "core/rng.h"
@@ -20,6 +27,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -27,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,7 +50,33 @@
  * threads, without a data race. */
 static atomic_int stop_flag;
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "gk_tune_interrupt must be async-signal-safe");
-void gk_tune_interrupt(void) { atomic_store(&stop_flag, 1); }
+
+void gk_tune_interrupt(void)
+{
+    atomic_store(&stop_flag, 1);
+    gk__worker_wake();             /* a wait on the worker returns now */
+}
+
+/* What the last run dropped, and why (one line; "" when nothing). */
+static _Thread_local char run_note[1024];
+
+const char *gk__tune_note(void) { return run_note; }
+
+static void add_note(const char *text)
+{
+    size_t l = strlen(run_note);
+    const char *parts[2] = { l ? "; " : "", text };
+    for (int k = 0; k < 2; k++)        /* cut at the buffer's end */
+        for (const char *p = parts[k]; *p && l + 1 < sizeof run_note; p++)
+            run_note[l++] = *p;
+    run_note[l] = '\0';
+}
+
+/* "fail interrupted": the worker's answer to a request cut short. */
+static int interrupted(const char *answer)
+{
+    return !strncmp(answer, "fail interrupted", 16);
+}
 
 typedef struct meas {
     char kernel[16];
@@ -103,49 +138,88 @@ static void journal_append(tuner *T, const meas *x, const char *detail)
     fsync(fileno(T->jf));
 }
 
+/* A damaged file of the cache directory (gk_last_error() says why) moved
+ * aside to path.bad, and said in the run's note. */
+static gk_status drop(const char *path, const char *what)
+{
+    char why[1024], bad[4300], note[1024];
+    snprintf(why, sizeof why, "%s", gk_last_error());
+    gk_status st = gk__cache_set_aside(path, bad, sizeof bad);
+    if (st) return st;
+    snprintf(note, sizeof note, "dropped %s (%.500s); it is kept as %.400s", what, why, bad);
+    add_note(note);
+    gk__clear_error();
+    return GK_OK;
+}
+
 /* Reads back a journal of the same key; another key's journal is dropped. */
 static gk_status journal_open(tuner *T)
 {
-    char line[2048], keyline[800];
+    char keyline[800];
     /* the key plus the kernel sources: a journal of changed kernels is stale */
     int len = snprintf(keyline, sizeof keyline, "# key: %s sources=", T->key);
     for (int i = 0; i < gk__tunable_count() && len > 0 && len < (int)sizeof keyline; i++)
         len += snprintf(keyline + len, sizeof keyline - (size_t)len, "%s%s:%016llx", i ? "," : "",
                         gk__tunable_get(i)->kernel, (unsigned long long)gk__tunable_source_hash(gk__tunable_get(i)));
-    FILE *f = fopen(T->journal, "r");
-    if (f) {
-        int same = fgets(line, sizeof line, f) && (line[strcspn(line, "\n")] = '\0', !strcmp(line, keyline));
-        while (same && fgets(line, sizeof line, f)) {
-            meas x = { 0 };
-            gk_journal_rec r;
-            if (!gk__journal_parse_line(line, &r))
-                continue;                              /* header or a torn last line */
-            memcpy(x.kernel, r.kernel, sizeof x.kernel);
-            memcpy(x.cfg, r.cfg, sizeof x.cfg);
-            memcpy(x.status, r.status, sizeof x.status);
-            x.size = r.size;
-            x.med = r.med;
-            x.min = r.min;
-            x.resumed = 1;
-            meas *old = find(T, x.kernel, x.size, x.cfg);
-            if (old) *old = x; else add(T, &x);
+    char *text = NULL;
+    size_t tlen = 0;
+    int fresh = 1, torn = 0;
+    int r = gk__cache_read_all(T->journal, 1, GK_JOURNAL_MAX_BYTES, &text, &tlen);
+    if (r == GK_CFILE_TOOBIG) {
+        gk_status st = drop(T->journal, "the tuner's journal");
+        if (st) return st;
+    } else if (r != GK_CFILE_OK && r != GK_CFILE_ABSENT) {
+        return GK_ECACHE;                          /* a link, a FIFO, another user's: refused */
+    } else if (r == GK_CFILE_OK) {
+        /* its lines (a NUL ends a line's text: such a line is no record) */
+        int first = 1, same = 0, ends_line = tlen && text[tlen - 1] == '\n';
+        for (char *line = text, *end = text + tlen; line < end;) {
+            char *nl = memchr(line, '\n', (size_t)(end - line));
+            char *next = nl ? nl + 1 : end;
+            if (nl) *nl = '\0';
+            else *end = '\0';                      /* (text has a NUL after its end) */
+            if (first) {
+                same = !strcmp(line, keyline);
+                first = 0;
+                if (!same) break;
+            } else {
+                meas x = { 0 };
+                gk_journal_rec jr;
+                if (strlen(line) < 2048 && gk__journal_parse_line(line, &jr)) {
+                    memcpy(x.kernel, jr.kernel, sizeof x.kernel);
+                    memcpy(x.cfg, jr.cfg, sizeof x.cfg);
+                    memcpy(x.status, jr.status, sizeof x.status);
+                    x.size = jr.size;
+                    x.med = jr.med;
+                    x.min = jr.min;
+                    x.resumed = 1;
+                    meas *old = find(T, x.kernel, x.size, x.cfg);
+                    if (old) *old = x; else add(T, &x);
+                }                                      /* else a header or a torn last line */
+            }
+            line = next;
         }
-        fclose(f);
-        if (!same) unlink(T->journal);
+        if (same) {
+            fresh = 0;
+            torn = !ends_line;
+        } else {
+            unlink(T->journal);                     /* another key's (unlink follows no link) */
+        }
     }
-    T->jf = fopen(T->journal, "a+");
-    if (!T->jf)
+    free(text);
+    gk__clear_error();
+    int fd;
+    gk_status st = gk__cache_open_write(T->journal, O_WRONLY | O_APPEND, &fd);
+    if (st) return st;
+    if (!(T->jf = fdopen(fd, "a"))) {
+        close(fd);
         return gk__fail(GK_ECACHE, "%s: %s", T->journal, strerror(errno));
-    fseek(T->jf, 0, SEEK_END);
-    long end = ftell(T->jf);
-    if (end > 0) {                     /* a torn last line: end it, so the next record stands alone */
-        fseek(T->jf, end - 1, SEEK_SET);
-        int last = fgetc(T->jf);
-        fseek(T->jf, 0, SEEK_END);
-        if (last != '\n') fputc('\n', T->jf);
     }
-    if (end == 0)
+    if (fresh)
         fprintf(T->jf, "%s\nkernel,size,config,status,median_ms,min_ms,detail\n", keyline);
+    else if (torn)                     /* a torn last line: end it, so the next record stands alone */
+        fputc('\n', T->jf);
+    fflush(T->jf);
     return GK_OK;
 }
 
@@ -184,7 +258,7 @@ static void *compile_thread(void *arg)
         J->st[i] = gk__nvrtc_compile(J->t->image, J->t->space, &J->cfgs[i], J->T->dev.cc_major,
                                      J->T->dev.cc_minor, &cubin, &size, NULL, 0);
         if (J->st[i] == GK_OK) {
-            J->st[i] = gk__write_file_atomic(J->paths[i], cubin, size);
+            J->st[i] = gk__cache_write_atomic(J->paths[i], cubin, size);
             free(cubin);
         }
         if (J->st[i]) snprintf(J->msg[i], sizeof J->msg[i], "%s", gk_last_error());
@@ -212,7 +286,8 @@ static void compile_batch(tuner *T, const gk_tunable *t, gk_config *cfgs, int n,
             || find(T, t->kernel, size, c))
             continue;
         cubin_path(T, t->kernel, c, paths[i], sizeof paths[i]);
-        if (access(paths[i], R_OK) == 0)
+        struct stat sb;
+        if (lstat(paths[i], &sb) == 0 && S_ISREG(sb.st_mode))
             continue;                                  /* compiled for another class */
         map[J.n] = i;
         J.cfgs[J.n] = cfgs[i];
@@ -276,8 +351,8 @@ static const meas *measure(tuner *T, const gk_tunable *t, int64_t size, const gk
     int reps = size == t->classes[0] ? 5 : 3;
     snprintf(req, sizeof req, "measure %s %lld %d %llu %d %s %s", t->kernel, (long long)size, reps,
              (unsigned long long)T->o->seed, validate, x.cfg[0] ? x.cfg : "-", cubin && *cubin ? cubin : "-");
-    if (gk__worker_request(&T->w, req, MEASURE_TIMEOUT_S, ans, sizeof ans))
-        return NULL;
+    if (gk__worker_request(&T->w, req, MEASURE_TIMEOUT_S, ans, sizeof ans) || interrupted(ans))
+        return NULL;                   /* (interrupted: nothing half-measured is recorded) */
     const char *detail = "";
     if (sscanf(ans, "ok %lf %lf", &x.med, &x.min) == 2) {
         snprintf(x.status, sizeof x.status, "ok");
@@ -473,7 +548,10 @@ static gk_status tune_kernel(tuner *T, const gk_tunable *t, const int64_t *class
             char req[2048], ans[2048];
             snprintf(req, sizeof req, "verify %s %lld %llu %s", t->kernel, (long long)size,
                      (unsigned long long)T->o->seed + 1, rank[r]->cfg);
-            if (gk__worker_request(&T->w, req, MEASURE_TIMEOUT_S, ans, sizeof ans) == GK_OK && !strncmp(ans, "ok", 2)) {
+            gk_status vs = gk__worker_request(&T->w, req, MEASURE_TIMEOUT_S, ans, sizeof ans);
+            if (vs == GK_OK && interrupted(ans))
+                break;
+            if (vs == GK_OK && !strncmp(ans, "ok", 2)) {
                 snprintf(R->best, sizeof R->best, "%s", rank[r]->cfg);
                 R->best_ms = rank[r]->med;
                 R->second_ms = r + 1 < nr ? rank[r + 1]->med : 0;
@@ -566,6 +644,8 @@ static gk_status worker_info(tuner *T)
     char ans[2048];
     gk_status st = gk__worker_request(&T->w, "info", 60, ans, sizeof ans);
     if (st) return st;
+    if (interrupted(ans))
+        return gk__fail(GK_ENODEV, "interrupted");
     gk_device_info *d = &T->dev;
     int off = 0;
     memset(d, 0, sizeof *d);
@@ -584,7 +664,15 @@ static gk_status save_cache(tuner *T, int from)
     char path[4200];
     gk_cache c;
     gk__cache_path(T->dir, T->key, path, sizeof path);
-    if (gk__cache_load(path, &c) != GK_OK || strcmp(c.key, T->key)) {
+    int r = gk__cache_read(path, 1, &c);
+    if (r == GK_CFILE_REFUSED || r == GK_CFILE_ERROR)
+        return GK_ECACHE;                 /* a link, a FIFO, another user's file: not replaced */
+    if (r == GK_CFILE_DAMAGED || r == GK_CFILE_TOOBIG) {
+        gk_status st = drop(path, "the tuning cache");
+        if (st) return st;
+    }
+    gk__clear_error();
+    if (r != GK_CFILE_OK || strcmp(c.key, T->key)) {
         memset(&c, 0, sizeof c);
         snprintf(c.key, sizeof c.key, "%s", T->key);
     }
@@ -606,6 +694,28 @@ static gk_status save_cache(tuner *T, int from)
     }
     snprintf(T->rep->cache_file, sizeof T->rep->cache_file, "%.4000s", path);
     return gk__cache_save(path, &c);
+}
+
+/* The cache file as the run finds it: a damaged one (corrupt, truncated,
+ * over the size limit, another format version) is moved aside and said in
+ * the note, before any tuning; one gk must not touch (a link, a FIFO,
+ * another user's file) stops the run, naming it.  A stale one (another
+ * driver, CUDA or gk) is replaced at the end, as always. */
+static gk_status cache_check(tuner *T)
+{
+    char path[4200];
+    gk_cache *c = malloc(sizeof *c);
+    if (!c)
+        return gk__fail(GK_ENOMEM, "tuner: out of memory");
+    gk__cache_path(T->dir, T->key, path, sizeof path);
+    int r = gk__cache_read(path, 1, c);
+    free(c);
+    if (r == GK_CFILE_DAMAGED || r == GK_CFILE_TOOBIG)
+        return drop(path, "the tuning cache");
+    if (r != GK_CFILE_OK && r != GK_CFILE_ABSENT)
+        return GK_ECACHE;
+    gk__clear_error();
+    return GK_OK;
 }
 
 gk_status gk__tune_check_options(const gk_tune_options *o)
@@ -636,10 +746,13 @@ gk_status gk__tune_run(const char *cache_dir, const char *data_dir, const gk_tun
     T.t0 = gk__wtime();
     T.budget = o->budget_s > 0 ? o->budget_s : 120;
     T.data_dir = data_dir;
-    stop_flag = 0;
+    run_note[0] = '\0';
+    stop_flag = 0;                     /* (first: a signal from now on is kept by the pipe) */
     gk__worker_init(&T.w, o->worker_argv);
 
-    gk_status st;
+    gk_status st = gk__worker_wake_reset();
+    if (st)
+        return st;
     if (!cache_dir || !*cache_dir)
         return gk__fail(GK_ECACHE, "no tuning cache directory: set GK_CACHE_DIR or HOME");
     if (strlen(cache_dir) >= sizeof T.dir)
@@ -653,11 +766,17 @@ gk_status gk__tune_run(const char *cache_dir, const char *data_dir, const gk_tun
     if ((st = worker_info(&T))) goto out;
     snprintf(rep->device, sizeof rep->device, "%s", T.dev.name);
     gk__tune_key(&T.dev, T.key, sizeof T.key);
+    /* the directory checked (and made, 0700) once; its resolved path from
+     * now on (no link in the path is followed again) */
+    char real[sizeof T.dir];
+    if ((st = gk__cache_dir_check(T.dir, 1, real, sizeof real))) goto out;
+    snprintf(T.dir, sizeof T.dir, "%s", real);
     if ((st = gk__cache_lock(T.dir, &lockfd))) goto out;
+    if ((st = cache_check(&T))) goto out;
     unsigned long long h = (unsigned long long)gk__tune_key_hash(T.key);
     snprintf(T.journal, sizeof T.journal, "%s/journal-%016llx.csv", T.dir, h);
     snprintf(T.tmpdir, sizeof T.tmpdir, "%s/cubins-%016llx", T.dir, h);
-    if ((st = gk__mkdirs(T.tmpdir)) || (st = journal_open(&T))) goto out;
+    if ((st = gk__cache_subdir(T.tmpdir)) || (st = journal_open(&T))) goto out;
 
     int kernels = 0;
     for (int i = 0; i < gk__tunable_count(); i++) kernels += wanted(o->kernels, gk__tunable_get(i));
@@ -683,13 +802,15 @@ out:
                      (unsigned long long)gk__tune_key_hash(T.key));
             if (rename(T.journal, rep->csv_file) != 0) rep->csv_file[0] = '\0';
             if (have_csv && rep->csv_file[0]) {
-                FILE *in = fopen(rep->csv_file, "rb");
+                int in = -1;
                 char buf[65536];
-                size_t r;
-                gk_status ws = in ? GK_OK : gk__fail(GK_EIO, "%s: %s", rep->csv_file, strerror(errno));
-                while (!ws && (r = fread(buf, 1, sizeof buf, in)) > 0)
-                    ws = gk__out_write(&csv, buf, r);
-                if (in) fclose(in);
+                ssize_t r = 0;
+                gk_status ws = gk__cache_open_read(rep->csv_file, 1, -1, &in, NULL) == GK_CFILE_OK ? GK_OK : GK_ECACHE;
+                while (!ws && ((r = read(in, buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR)))
+                    if (r > 0) ws = gk__out_write(&csv, buf, (size_t)r);
+                if (!ws && r < 0)
+                    ws = gk__fail(GK_EIO, "%s: read failed: %s", rep->csv_file, strerror(errno));
+                if (in >= 0) close(in);
                 have_csv = 0;
                 st = gk__out_close(&csv, ws);
                 if (st == GK_OK) snprintf(rep->csv_file, sizeof rep->csv_file, "%s", o->csv_path);

@@ -44,7 +44,9 @@ enum { LK_FOUND, LK_NO_FILE, LK_CORRUPT, LK_OTHER_KEY, LK_NO_ENTRY, LK_UNUSABLE 
 
 /* The entry of t nearest size in the table at path, for device d (key: its
  * key): LK_FOUND, *cfg and its size class in *esize when it is current (the
- * kernel's source hash) and usable on d.  The table must carry the key
+ * kernel's source hash) and usable on d.  The file is read by the rules of
+ * cachefs.c (own: the user's cache, which must be the user's file; a shipped
+ * table need not be).  The table must carry the key
  * exactly, or with model set only the same device model (a shipped table).
  * LK_CORRUPT leaves the load's message in gk_last_error(); LK_OTHER_KEY
  * gives the table's key in other (when not NULL); LK_UNUSABLE the reason in
@@ -53,9 +55,9 @@ static int lookup(const gk_tunable *t, const gk_device_info *d, const char *key,
                   int64_t size, gk_config *cfg, int64_t *esize, char *other, size_t on, char *why, size_t wn)
 {
     gk_cache c;
-    gk_status st = gk__cache_load(path, &c);
-    if (st)
-        return st == GK_ECACHE ? LK_CORRUPT : LK_NO_FILE;
+    int r = gk__cache_read(path, !model, &c);
+    if (r != GK_CFILE_OK)
+        return r == GK_CFILE_ABSENT ? LK_NO_FILE : LK_CORRUPT;
     if (model ? !same_model(c.key, key) : strcmp(c.key, key) != 0) {
         if (other) snprintf(other, on, "%s", c.key);
         return LK_OTHER_KEY;
@@ -87,8 +89,14 @@ gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, cons
     }
     gk__tune_key(&d, key, sizeof key);
 
-    if (cache_dir && *cache_dir) {
-        gk__cache_path(cache_dir, key, path, sizeof path);
+    char real[4096];
+    gk_status dst = cache_dir && *cache_dir ? gk__cache_dir_check(cache_dir, 0, real, sizeof real) : GK_OK;
+    if (cache_dir && *cache_dir && dst == GK_EIO) {
+        snprintf(why, sizeof why, "no tuning cache for this device");
+    } else if (cache_dir && *cache_dir && dst) {
+        snprintf(why, sizeof why, "tuning cache ignored: %s", gk_last_error());
+    } else if (cache_dir && *cache_dir) {
+        gk__cache_path(real, key, path, sizeof path);
         switch (lookup(t, &d, key, path, 0, size, cfg, &esize, other, sizeof other, bad, sizeof bad)) {
         case LK_FOUND:
             *src = GK_CONFIG_CACHE;
@@ -133,6 +141,7 @@ gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, cons
     return GK_OK;
 }
 
+/* (cache_dir: the tuner's, checked by gk__cache_dir_check and resolved) */
 int gk__tune_stored(const gk_device_info *dev, const char *cache_dir, const char *data_dir, const char *kernel,
                     int64_t size, gk_config out[2])
 {
@@ -169,7 +178,11 @@ gk_status gk__tune_cache_describe(const gk_device_info *dev, const char *dir,
     if (!dir || !*dir) { snprintf(state, n, "no tuning cache directory"); return GK_OK; }
     if (!dev) { snprintf(state, n, "no GPU: nothing to tune (%s)", dir); return GK_OK; }
     gk__tune_key(dev, key, sizeof key);
-    gk__cache_path(dir, key, path, sizeof path);
+    char real[4096];
+    st = gk__cache_dir_check(dir, 0, real, sizeof real);
+    if (st == GK_EIO) { snprintf(state, n, "none yet (run gktune): %s", dir); gk__clear_error(); return GK_OK; }
+    if (st) { snprintf(state, n, "ignored: %s", gk_last_error()); gk__clear_error(); return GK_OK; }
+    gk__cache_path(real, key, path, sizeof path);
     st = gk__cache_load(path, &c);
     if (st == GK_EIO) { snprintf(state, n, "none yet for this device (run gktune): %s", path); gk__clear_error(); return GK_OK; }
     if (st) { snprintf(state, n, "ignored: %s", gk_last_error()); gk__clear_error(); return GK_OK; }

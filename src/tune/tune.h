@@ -38,19 +38,65 @@ typedef struct gk_cache {
 /* dir/tune-<model>.txt: one file per device model, so that a driver, CUDA or
  * gk upgrade finds the old file, reports it stale and re-tunes over it. */
 void gk__cache_path(const char *dir, const char *key, char *path, size_t n);
-/* GK_EIO: no file; GK_ECACHE: corrupt or wrong version (message says where). */
+
+/* ---- the cache directory's files (cachefs.c; the rules: its comment and
+ * doc/gktune.1, SECURITY) ---- */
+/* The largest files read: a cache or shipped table (64 entries of at most
+ * 2 KiB, comments), the journal, a compiled kernel. */
+#define GK_CACHE_MAX_BYTES ((int64_t)1 << 20)
+#define GK_JOURNAL_MAX_BYTES ((int64_t)64 << 20)
+#define GK_CUBIN_MAX_BYTES ((int64_t)256 << 20)
+/* What opening or loading a file in the cache directory found. */
+enum { GK_CFILE_OK, GK_CFILE_ABSENT, GK_CFILE_REFUSED, GK_CFILE_TOOBIG, GK_CFILE_ERROR, GK_CFILE_DAMAGED };
+/* dir, checked (created first, with its missing parents, 0700, when
+ * create): a directory, with every directory above it (links resolved)
+ * belonging to the user or root; not writable by group or others (one above
+ * it may be if it is sticky).  Its resolved path in real[0..n): what the
+ * callers use from then on.  GK_EIO when it does not exist, else GK_ECACHE
+ * naming dir and what is wrong. */
+gk_status gk__cache_dir_check(const char *dir, int create, char *real, size_t n);
+/* A directory of the user's inside the cache directory (created 0700; not a
+ * link, not writable by others). */
+gk_status gk__cache_subdir(const char *path);
+/* path opened for reading without following a final link or blocking (a
+ * FIFO is refused, not waited on): a regular file (the user's when own) of
+ * at most max bytes (max < 0: any), checked before reading; *fd blocks
+ * again.  GK_CFILE_OK, or another GK_CFILE_* and one line naming path in
+ * gk_last_error(). */
+int gk__cache_open_read(const char *path, int own, int64_t max, int *fd, int64_t *size);
+/* The whole file by the same rules, NUL-terminated, in *buf (malloc'ed). */
+int gk__cache_read_all(const char *path, int own, int64_t max, char **buf, size_t *len);
+/* path opened (created 0600) with flags (O_WRONLY, O_RDWR, O_APPEND...),
+ * not through a link, not blocking, only if it is a regular file of the
+ * user's. */
+gk_status gk__cache_open_write(const char *path, int flags, int *fd);
+/* data into a temp file beside path (O_CREAT | O_EXCL | O_NOFOLLOW, 0600),
+ * synced, then renamed onto path (a link there is replaced, not followed). */
+gk_status gk__cache_write_atomic(const char *path, const void *data, size_t n);
+/* path (a damaged file) renamed to path.bad, its name in bad[0..n). */
+gk_status gk__cache_set_aside(const char *path, char *bad, size_t n);
+/* Removes the temp files of writes in progress (async-signal-safe: for a
+ * command that must end now). */
+void gk__cache_remove_temps(void);
+
+/* A cache or shipped table at path (own: must be the user's), by the rules
+ * above, parsed into *c: GK_CFILE_OK, ABSENT, REFUSED (a link, a FIFO,
+ * another owner...), TOOBIG (over GK_CACHE_MAX_BYTES, not read), DAMAGED
+ * (not a cache of this version: corrupt, truncated, too many entries) or
+ * ERROR; the message (naming path) in gk_last_error(). */
+int gk__cache_read(const char *path, int own, gk_cache *c);
+/* The user's cache: GK_OK; GK_EIO: no file; GK_ECACHE: refused or
+ * corrupt (the message says which and where). */
 gk_status gk__cache_load(const char *path, gk_cache *c);
-/* Atomic (temp file + rename); creates dir. */
+/* Atomic (gk__cache_write_atomic); the directory must exist. */
 gk_status gk__cache_save(const char *path, const gk_cache *c);
 /* Add or replace the entry for (kernel, size). */
 void gk__cache_put(gk_cache *c, const gk_cache_entry *e);
 /* The entry of kernel whose size is nearest to size (in log scale) among
  * those with this source hash; NULL if none. */
 const gk_cache_entry *gk__cache_nearest(const gk_cache *c, const char *kernel, int64_t size, uint64_t source);
-/* mkdir -p */
-gk_status gk__mkdirs(const char *dir);
-/* Exclusive lock on dir/tune.lock (flock).  GK_ECACHE when another gktune
- * holds it. */
+/* Exclusive lock on dir/tune.lock (flock; a regular file of the user's,
+ * not a link).  GK_ECACHE when another gktune holds it. */
 gk_status gk__cache_lock(const char *dir, int *fd);
 void gk__cache_unlock(int fd);
 
@@ -77,6 +123,10 @@ gk_status gk__tune_check_options(const gk_tune_options *o);
 /* See gk_tune_run: the cache in cache_dir; the shipped tables in data_dir
  * (their entries are candidates too). */
 gk_status gk__tune_run(const char *cache_dir, const char *data_dir, const gk_tune_options *o, gk_tune_report *rep);
+/* What the calling thread's last gk__tune_run dropped from the cache
+ * directory, and why (a damaged cache or journal moved aside to .bad): one
+ * line, "" when nothing. */
+const char *gk__tune_note(void);
 
 /* ---- the worker's device (device.c) ---- */
 /* Select device `ordinal` for this (worker) process and remember its info. */

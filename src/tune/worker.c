@@ -73,17 +73,16 @@ static int do_request(char *args, int verify, FILE *out)
         return 0;
     }
     if (strcmp(cubin, "-")) {
-        FILE *f = fopen(cubin, "rb");
-        if (f) {
-            fseek(f, 0, SEEK_END);
-            long n = ftell(f);
-            fseek(f, 0, SEEK_SET);
-            void *buf = n > 0 ? malloc((size_t)n) : NULL;
-            if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n)
-                gk__gpu_cubin_offer(t->image_name, &full, buf, (size_t)n);
+        /* in the tuner's cubins directory: read by the cache directory's
+         * rules (no link followed, no FIFO waited on, the user's regular
+         * file, bounded); anything else is not offered (then compiled here) */
+        char *buf;
+        size_t n;
+        if (gk__cache_read_all(cubin, 1, GK_CUBIN_MAX_BYTES, &buf, &n) == GK_CFILE_OK) {
+            if (n) gk__gpu_cubin_offer(t->image_name, &full, buf, n);
             free(buf);
-            fclose(f);
         }
+        gk__clear_error();
     }
     gk_status st = GK_OK;
     double med = 0, mn = 0;
@@ -149,6 +148,57 @@ int gk__tune_worker(int ordinal, const char *why, int in_fd, int out_fd)
 
 /* ---------------------------------------------------------------- parent */
 
+/* The interruption: gk__worker_wake (from a signal handler, or another
+ * thread) writes a byte into this pipe, whose read end every wait on a
+ * worker polls beside the worker's answer; it stays readable (so every
+ * later wait returns at once) until gk__worker_wake_reset drains it.  Made
+ * once, kept for the life of the process (a handler may write into it at
+ * any time). */
+static int wake_fd[2] = { -1, -1 };
+/* The running worker's pid (its process group), for gk__worker_kill. */
+static volatile sig_atomic_t live_pid;
+
+static int pipe_cloexec(int p[2]);
+
+gk_status gk__worker_wake_reset(void)
+{
+    if (wake_fd[0] < 0) {
+        int p[2];
+        if (pipe_cloexec(p) != 0 || fcntl(p[0], F_SETFL, O_NONBLOCK) != 0 || fcntl(p[1], F_SETFL, O_NONBLOCK) != 0)
+            return gk__fail(GK_EIO, "tuner: cannot make a pipe: %s", strerror(errno));
+        wake_fd[1] = p[1];
+        wake_fd[0] = p[0];
+    }
+    char junk[64];
+    while (read(wake_fd[0], junk, sizeof junk) > 0) {}
+    return GK_OK;
+}
+
+void gk__worker_wake(void)
+{
+    int e = errno;
+    if (wake_fd[1] >= 0 && write(wake_fd[1], "!", 1) < 0) { /* full: it is readable already */ }
+    errno = e;
+}
+
+/* 1 when gk__worker_wake was called since the last reset. */
+static int woken(void)
+{
+    if (wake_fd[0] < 0)
+        return 0;
+    struct pollfd p = { wake_fd[0], POLLIN, 0 };
+    return poll(&p, 1, 0) > 0;
+}
+
+void gk__worker_kill(void)
+{
+    int e = errno;
+    pid_t pid = (pid_t)live_pid;
+    if (pid > 0 && kill(-pid, SIGKILL) != 0)
+        kill(pid, SIGKILL);
+    errno = e;
+}
+
 void gk__worker_init(gk_worker *w, char *const *argv)
 {
     memset(w, 0, sizeof *w);
@@ -174,6 +224,7 @@ static void kill_worker(gk_worker *w)
 {
     if (w->pid > 0)
         kill_and_reap(w->pid);
+    live_pid = 0;
     if (w->to >= 0) close(w->to);
     if (w->from >= 0) close(w->from);
     w->pid = -1;
@@ -185,7 +236,8 @@ static int write_all(int fd, const char *buf, size_t n);
 
 void gk__worker_stop(gk_worker *w)
 {
-    if (w->pid > 0 && w->to >= 0 && w->from >= 0 && write_all(w->to, "quit\n", 5) == 0) {
+    /* (interrupted: killed at once, not waited for) */
+    if (w->pid > 0 && w->to >= 0 && w->from >= 0 && !woken() && write_all(w->to, "quit\n", 5) == 0) {
         /* Let it end by itself (a CUDA context torn down properly, a wrapper
          * such as compute-sanitizer printing its summary): quit, then EOF on
          * its stdin; wait up to 2 s for its end of the pipe to close, then
@@ -195,10 +247,10 @@ void gk__worker_stop(gk_worker *w)
         double t0 = gk__wtime();
         char junk[256];
         for (double left = 2; left > 0; left = 2 - (gk__wtime() - t0)) {
-            struct pollfd p = { w->from, POLLIN, 0 };
-            int r = poll(&p, 1, (int)(left * 1000) + 1);
+            struct pollfd p[2] = { { w->from, POLLIN, 0 }, { wake_fd[0], POLLIN, 0 } };
+            int r = poll(p, wake_fd[0] >= 0 ? 2 : 1, (int)(left * 1000) + 1);
             if (r < 0 && errno == EINTR) continue;
-            if (r <= 0) break;
+            if (r <= 0 || (wake_fd[0] >= 0 && p[1].revents)) break;
             ssize_t got = read(w->from, junk, sizeof junk);
             if (got < 0 && errno == EINTR) continue;
             if (got <= 0) break;                      /* EOF: it has gone */
@@ -289,6 +341,7 @@ static gk_status start(gk_worker *w)
     if (pid == 0)
         child(w->argv, a[0], b[1], s[1]);
     setpgid(pid, pid);          /* as the child does: no window where a kill of the group misses */
+    live_pid = pid;
     close(a[0]);
     close(b[1]);
     close(s[1]);
@@ -314,7 +367,8 @@ static gk_status start(gk_worker *w)
     return GK_OK;
 }
 
-/* Read one line within timeout_s; 0 ok, -1 dead/EOF, -2 timeout. */
+/* Read one line within timeout_s; 0 ok, -1 dead/EOF, -2 timeout, -3
+ * interrupted (gk__worker_wake). */
 static int read_line(gk_worker *w, char *line, size_t n, double timeout_s)
 {
     double t0 = gk__wtime();
@@ -330,11 +384,13 @@ static int read_line(gk_worker *w, char *line, size_t n, double timeout_s)
         double left = timeout_s - (gk__wtime() - t0);
         if (left <= 0)
             return -2;
-        struct pollfd p = { w->from, POLLIN, 0 };
-        int r = poll(&p, 1, (int)(left * 1000) + 1);
+        struct pollfd p[2] = { { w->from, POLLIN, 0 }, { wake_fd[0], POLLIN, 0 } };
+        int r = poll(p, wake_fd[0] >= 0 ? 2 : 1, (int)(left * 1000) + 1);
         if (r < 0 && errno == EINTR) continue;
         if (r == 0) continue;
         if (r < 0) return -1;
+        if (wake_fd[0] >= 0 && p[1].revents) return -3;
+        if (!p[0].revents) continue;
         if (w->have >= (int)sizeof w->buf - 1) return -1;
         ssize_t got = read(w->from, w->buf + w->have, sizeof w->buf - 1 - (size_t)w->have);
         if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -398,6 +454,11 @@ static void died(gk_worker *w, char *answer, size_t n)
 gk_status gk__worker_request(gk_worker *w, const char *req, double timeout_s, char *answer, size_t n)
 {
     gk_status st;
+    if (woken()) {              /* interrupted: no new work, no new worker */
+        kill_worker(w);
+        snprintf(answer, n, "fail interrupted");
+        return GK_OK;
+    }
     if (w->pid <= 0 && (st = start(w)))
         return st;
     size_t len = strlen(req);
@@ -413,7 +474,10 @@ gk_status gk__worker_request(gk_worker *w, const char *req, double timeout_s, ch
         return GK_OK;
     }
     int r = read_line(w, answer, n, timeout_s);
-    if (r == -2) {
+    if (r == -3) {              /* interrupted: the measurement in flight is abandoned */
+        kill_worker(w);
+        snprintf(answer, n, "fail interrupted");
+    } else if (r == -2) {
         kill_worker(w);
         snprintf(answer, n, "fail timeout no answer within %.0f s", timeout_s);
     } else if (r == -1) {

@@ -2,8 +2,11 @@
  * tuning caches) on arbitrary text, then what gk does with a parsed
  * configuration without a GPU: format it (must parse back to the same
  * configuration), complete it against the stencil's space and apply the
- * space's constraints, and check it against every kernel's description (no arithmetic overflow on any value; an accepted
- * configuration really satisfies them, recomputed here in 64 bits). */
+ * space's constraints, and check it against every kernel's description (no
+ * arithmetic overflow on any value; an accepted configuration really
+ * satisfies the rules the space has, recomputed here in 64 bits: the
+ * overlapped-tile size rule of DESIGN 2 only for RING=0, the ring rules for
+ * RING=1, the shared memory of each layout). */
 #include "fuzz.h"
 #include "core/space.h"
 
@@ -27,13 +30,42 @@ static void constraints(const gk_config *c)
         }
         int64_t design = gk__config_get(&full, "DESIGN", -1), bx = gk__config_get(&full, "BX", -1),
                 by = gk__config_get(&full, "BY", -1), ry = gk__config_get(&full, "RY", -1),
-                mr = gk__config_get(&full, "MAXRREG", -1), ts = gk__config_get(&full, "TSTEPS", -1);
-        FUZZ_ASSERT(design >= 0 && design <= 2 && ts >= 1 && ts <= 4);
-        FUZZ_ASSERT(design < 2 || (bx - 2 * (ts - 1) >= 1 && by * ry - 2 * (ts - 1) >= 1));
+                mr = gk__config_get(&full, "MAXRREG", -1), ts = gk__config_get(&full, "TSTEPS", -1),
+                rx = gk__config_get(&full, "RX", -1), ring = gk__config_get(&full, "RING", -1),
+                async = gk__config_get(&full, "ASYNC", -1), pf = gk__config_get(&full, "PREFETCH", -1);
+        FUZZ_ASSERT(design >= 0 && design <= 2 && ts >= 1 && ts <= 4 && rx >= 1 && rx <= 2 && pf >= 1 && pf <= 2);
+        FUZZ_ASSERT(ring >= 0 && ring <= 1 && async >= 0 && async <= 1);
+        if (design == 2 && ring) {
+            /* exact tiles (RING=1, space_stencil.c): no overlap to leave room
+             * for, but cp.async, at most 8 ring points per thread over the
+             * stages and 32 partial sums */
+            int64_t ti = bx * rx, h = by * ry, thr = bx * by, pts = 0;
+            for (int64_t m = 1; m < ts; m++)
+                pts += ((ti + 2 * m) * (h + 2 * m) - ti * h + thr - 1) / thr;
+            FUZZ_ASSERT(async == 1 && pts <= 8 && ts * ry * rx <= 32);
+        } else if (design == 2) {
+            /* overlapped tiles: TSTEPS-1 points of halo recomputed each side */
+            FUZZ_ASSERT(bx - 2 * (ts - 1) >= 1 && by * ry - 2 * (ts - 1) >= 1 && ts * ry * rx <= 32);
+        }
         FUZZ_ASSERT(bx >= 1 && by >= 1 && ry >= 1 && bx * by >= 32 && bx * by <= 1024);
-        FUZZ_ASSERT(ry <= 8 && mr >= 0 && mr <= 255);
+        FUZZ_ASSERT(ry <= 8 && mr >= 0 && mr <= 255 && (mr == 0 || (mr >= 24 && mr * bx * by <= 65536)));
+        /* the shared memory, recomputed: the input ring (PREFETCH+1 planes
+         * with ASYNC, else 2), 2 planes per further stage of DESIGN 2; a
+         * RING plane holds the tile and TSTEPS each side (x offset odd) */
+        int64_t planes, plane;
+        if (design == 2 && ring) {
+            planes = pf + 1 + 2 * (ts - 1);
+            plane = (bx * rx + 2 * (ts | 1)) * (by * ry + 2 * ts);
+        } else {
+            planes = design == 0 ? 4 : (async ? pf + 1 : 2) + (design == 2 ? 2 * (ts - 1) : 0);
+            plane = (bx * rx + 2) * (by * ry + 2);
+        }
+        int64_t limit = k ? 232448 : 227 * 1024;
+        FUZZ_ASSERT(planes * plane * 8 <= limit && (int64_t)gk__stencil_smem_cfg(&full, (int)ts) == planes * plane * 8);
+        /* the one-plane-wide formula of gk__stencil_smem_bytes (RX=1, two
+         * input planes) is a lower bound of it */
         int64_t smem = (design == 0 ? 4 : design == 1 ? 2 : 2 * ts) * (bx + 2) * (by * ry + 2) * 8;
-        FUZZ_ASSERT(smem <= (k ? 232448 : 227 * 1024));
+        FUZZ_ASSERT(smem <= limit);
         FUZZ_ASSERT((int64_t)gk__stencil_smem_bytes((int)design, (int)bx, (int)by, (int)ry, (int)ts) == smem);
     }
 }
