@@ -94,6 +94,12 @@ gk_status gk__struct_out(void *given, const void *local, size_t local_size, size
 #define GK__STRUCT_IN(local, given, what) gk__struct_in(&(local), sizeof(local), (given), sizeof(local), (what))
 #define GK__STRUCT_OUT(given, local, what) gk__struct_out((given), &(local), sizeof(local), sizeof(local), (what))
 
+/* Format a note (a bench row's check, a vendor library's name, ...) into the
+ * field dst of n bytes.  A note that does not fit is cut at the end of the
+ * last whole word that leaves room for "..." (never inside a word, unless
+ * its first word alone is longer than the field). */
+void gk__note(char *dst, size_t n, const char *fmt, ...) GK_PRINTF(3, 4);
+
 /* Allocate n bytes of host memory or fail with GK_ENOMEM naming what for. */
 gk_status gk__xmalloc(void **out, size_t n, const char *what);
 
