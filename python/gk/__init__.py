@@ -132,8 +132,7 @@ def _context(fname, device, gpus):
         c = _contexts.get(key)
         if c is not None:
             return c
-        o = _lib.ContextOptions()
-        lib.gk_context_options_init(ctypes.byref(o))
+        o = _lib.new(_lib.ContextOptions)
         _check(lib.gk_context_options_from_env(ctypes.byref(o)))
         o.backend = backend.value
         if glist is not None:
@@ -192,23 +191,27 @@ def _solve(fname, d, device, gpus, check=False):
     assert d.dtype == np.int32 and d.flags.c_contiguous and d.flags.writeable
     V = d.shape[0]
     ctx = _context(fname, device, gpus)
-    opts = _lib.ApspOptions(1 if check else 0, None)
-    rep = _lib.Report()
+    prob = _lib.new(_lib.ApspProblem, V)
+    opts = _lib.new(_lib.ApspOptions)
+    opts.check = 1 if check else 0
+    rep = _lib.new(_lib.Report)
     with ctx.lock:            # the GIL is released inside the call (ctypes.CDLL)
-        st = lib.gk_apsp_solve(ctx.handle, d.ctypes.data, V, ctypes.byref(opts), ctypes.byref(rep))
+        st = lib.gk_apsp_run(ctx.handle, ctypes.byref(prob), d.ctypes.data, ctypes.byref(opts),
+                             ctypes.byref(rep))
         _tls.report = _report_dict(rep)
         _check(st)
     return d
 
 
 def _from_malloc(ptr, V):
-    """A numpy view of a matrix libgk malloc'ed, freed with the array."""
+    """A numpy view of a matrix libgk allocated, released with gk_free when
+    the array goes."""
     np = _np()
     n = V * V
     buf = (ctypes.c_int32 * n).from_address(ctypes.addressof(ptr.contents))
     import weakref
     addr = ctypes.addressof(ptr.contents)
-    weakref.finalize(buf, _lib.libc.free, addr)
+    weakref.finalize(buf, lib.gk_free, addr)
     return np.frombuffer(buf, dtype=np.int32).reshape(V, V)
 
 
@@ -222,7 +225,7 @@ def read_graph(path, *, format="auto", undirected=False, vertices=None):
             fmt.value == _lib.GK_FORMAT_NPY:
         raise ValueError("read_graph: format=%r: want 'auto', 'nthu', 'gr', 'mtx' or 'edges'" % (format,))
     ptr = _lib._i32p()
-    V, E, maxw = ctypes.c_int32(), ctypes.c_int64(), ctypes.c_int32()
+    V, E, maxw = ctypes.c_int64(), ctypes.c_int64(), ctypes.c_int32()
     _check(lib.gk_apsp_read_format(os.fsencode(path), fmt.value, 1 if undirected else 0,
                                    int(vertices or 0), ctypes.byref(ptr), ctypes.byref(V),
                                    ctypes.byref(E), ctypes.byref(maxw)))
@@ -498,7 +501,7 @@ def convert(src, dst, *, format="auto", output_format="auto", undirected=False, 
         if lib.gk_format_parse(str(val).encode(), ctypes.byref(f)) != _lib.GK_OK or \
                 f.value == _lib.GK_FORMAT_NPY:
             raise ValueError("convert: %s=%r: want 'auto', 'nthu', 'gr', 'mtx' or 'edges'" % (name, val))
-    V, E, mx = ctypes.c_int32(), ctypes.c_int64(), ctypes.c_int32()
+    V, E, mx = ctypes.c_int64(), ctypes.c_int64(), ctypes.c_int64()
     _check(lib.gk_graph_convert(os.fsencode(src), fi.value, os.fsencode(dst), fo.value,
                                 1 if undirected else 0, int(vertices or 0), ctypes.byref(V),
                                 ctypes.byref(E), ctypes.byref(mx)))
@@ -544,10 +547,13 @@ def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=Fal
             raise ValueError("gk.stencil: the coefficients must be finite")
         cptr = c.ctypes.data
     _check(lib.gk_stencil_check_size(nx, ny, nz, steps_i))
-    opts = _lib.StencilOptions(1 if check else 0, None)
-    rep = _lib.Report()
+    prob = _lib.new(_lib.StencilProblem, nx, ny, nz)
+    prob.coeffs = cptr
+    opts = _lib.new(_lib.StencilOptions)
+    opts.check = 1 if check else 0
+    rep = _lib.new(_lib.Report)
     with ctx.lock:
-        st = lib.gk_stencil_run(ctx.handle, g.ctypes.data, nx, ny, nz, cptr, steps_i,
+        st = lib.gk_stencil_run(ctx.handle, ctypes.byref(prob), g.ctypes.data, steps_i,
                                 ctypes.byref(opts), ctypes.byref(rep))
         _tls.report = _report_dict(rep)
         _check(st)
@@ -578,11 +584,13 @@ def gemm(a, b, device="auto", *, check=False):
     if not (np.isfinite(a).all() and np.isfinite(b).all()):
         raise ValueError("gk.gemm: A and B must be finite (no NaN or infinity)")
     c = np.empty((m, n), dtype=np.float32)
-    opts = _lib.GemmOptions(1 if check else 0, None)
-    rep = _lib.Report()
+    prob = _lib.new(_lib.GemmProblem, m, n, k)
+    opts = _lib.new(_lib.GemmOptions)
+    opts.check = 1 if check else 0
+    rep = _lib.new(_lib.Report)
     with ctx.lock:
-        st = lib.gk_gemm_run(ctx.handle, a.ctypes.data, b.ctypes.data, c.ctypes.data, m, n, k,
-                             ctypes.byref(opts), ctypes.byref(rep))
+        st = lib.gk_gemm_run(ctx.handle, ctypes.byref(prob), a.ctypes.data, b.ctypes.data,
+                             c.ctypes.data, ctypes.byref(opts), ctypes.byref(rep))
         _tls.report = _report_dict(rep)
         _check(st)
     return c
@@ -597,7 +605,7 @@ def info():
     build = {"version": s(b.version), "cc": s(b.cc), "configure_args": s(b.configure_args),
              "openmp": s(b.openmp), "hwloc": s(b.hwloc), "cuda": s(b.cuda),
              "cuda_archs": s(b.cuda_archs), "nvrtc": s(b.nvrtc)}
-    t = _lib.CpuTopology()
+    t = _lib.new(_lib.CpuTopology)
     lib.gk_cpu_topology_get(ctypes.byref(t))
     cpu = {"model": s(t.model), "packages": t.packages, "numa_nodes": t.numa_nodes,
            "cores": t.cores, "pus": t.pus, "omp_max_threads": t.omp_max_threads,
@@ -607,7 +615,7 @@ def info():
     if lib.gk_gpu_count(ctypes.byref(n)) != _lib.GK_OK:
         note = lib.gk_last_error().decode(errors="replace")
     for i in range(n.value):
-        d = _lib.DeviceInfo()
+        d = _lib.new(_lib.DeviceInfo)
         if lib.gk_gpu_info(i, ctypes.byref(d)) == _lib.GK_OK:
             gpus.append({"ordinal": d.ordinal, "name": s(d.name), "compute_capability":
                          "%d.%d" % (d.cc_major, d.cc_minor), "sm_count": d.sm_count,
