@@ -166,7 +166,12 @@ static gk_status exec_host(gk_gemm_plan *p, const float *a, const float *b, floa
 {
     gk_context *ctx = p->head.ctx;
     gk_status st = GK_OK;
-    const int m = p->m, n = p->n, k = p->k, cpu = !p->gpu;
+#ifdef GK_HAVE_CUDA
+    const int cpu = !p->gpu;
+#else
+    const int cpu = 1;               /* a CPU-only build has no p->gpu */
+#endif
+    const int m = p->m, n = p->n, k = p->k;
     uint64_t nc = (uint64_t)m * (uint64_t)n;
     double *ref = NULL;
     if (p->head.check && (st = gk__xmalloc((void **)&ref, (size_t)nc * 16, "the check's reference")))
