@@ -55,9 +55,9 @@ static gk_status kernel_ms(gk_context *ctx, const char *kernel, int64_t n, const
         *ms = gk__median(t, 9, NULL);
     return st;
 }
-#endif
 
-/* One kernel's plan, made for host or device memory. */
+/* One kernel's plan, made for host or device memory (the bench measures GPU
+ * calls: a CPU-only build has no use for these). */
 typedef struct job {
     const char *kernel;
     int64_t n;
@@ -111,6 +111,7 @@ static void job_free(job *j)
         gk_stencil_plan_destroy(j->plan);
     j->plan = NULL;
 }
+#endif
 
 gk_status gk__plan_bench(gk_context *ctx, const char *kernel, int64_t n, int calls, gk__plan_bench_row *row)
 {
