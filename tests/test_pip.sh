@@ -63,7 +63,7 @@ whl=$(ls "$t_tmp"/dist/gk-*.whl 2>/dev/null | head -1)
 "$PYTHON" - "$whl" >"$t_tmp/list" 2>&1 <<'EOF'
 import sys, zipfile
 names = set(zipfile.ZipFile(sys.argv[1]).namelist())
-need = {"gk/__init__.py", "gk/_lib.py", "gk/libgk.so.1", "gk/data/tuned/nvidia-h200-sm90.txt"}
+need = {"gk/__init__.py", "gk/_lib.py", "gk/nx.py", "gk/libgk.so.1", "gk/data/tuned/nvidia-h200-sm90.txt"}
 missing = need - names
 print("missing:", sorted(missing)) if missing else None
 sys.exit(1 if missing else 0)
@@ -103,6 +103,14 @@ if "$venv/bin/python" -c 'import numpy' >/dev/null 2>&1; then
   [ $r = 0 ] && [ "$bad" = 0 ] && [ "$n" -gt 0 ] || { r=1; t_diag "$(cat "$t_tmp/py")"; }
   t_result $r "tests/python/test_gk.py in the venv: $n ok ($sk of them skipped), $bad not ok"
   grep '# SKIP' "$t_tmp/py" | t_diag "$(cat)"
+  if "$venv/bin/python" -c 'import networkx' >/dev/null 2>&1; then
+    env -u LD_LIBRARY_PATH -u GK_DATA_DIR "$venv/bin/python" "$top_srcdir/tests/python/test_nx.py" >"$t_tmp/nx" 2>&1
+    r=$?; n=$(grep -c '^ok ' "$t_tmp/nx"); bad=$(grep -c '^not ok ' "$t_tmp/nx")
+    [ $r = 0 ] && [ "$bad" = 0 ] && [ "$n" -gt 0 ] || { r=1; t_diag "$(cat "$t_tmp/nx")"; }
+    t_result $r "tests/python/test_nx.py (gk.nx) in the venv: $n ok, $bad not ok"
+  else
+    t_skip "networkx is not installed for $PYTHON (apt-get install python3-networkx)" "gk.nx in the venv"
+  fi
 else
   t_skip "numpy is not installed for $PYTHON (apt-get install python3-numpy)" "tests/python/test_gk.py in the venv"
 fi
