@@ -42,7 +42,7 @@ else
 fi || { echo "Bail out! cannot copy the source tree"; exit 1; }
 
 jobs=$(nproc 2>/dev/null || echo 2)
-(cd "$src" && env GK_TEST_DEB_INNER=1 GK_CONFIGURE_ARGS=--without-cuda DEB_BUILD_OPTIONS="nocheck parallel=$jobs" \
+(cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL GK_TEST_DEB_INNER=1 GK_CONFIGURE_ARGS=--without-cuda DEB_BUILD_OPTIONS="nocheck parallel=$jobs" \
    dpkg-buildpackage -us -uc -b) >"$t_tmp/build.log" 2>&1
 r=$?; [ $r = 0 ] || t_diag "$(tail -40 "$t_tmp/build.log")"
 t_result $r "dpkg-buildpackage -us -uc -b (CPU-only, nocheck)"

@@ -36,6 +36,9 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 PIP_ROOT_USER_ACTION=i
 # in-tree pip build may have left gk.egg-info: pip would take it for an
 # installed gk.  Nothing here runs with it (nor with GK_LIBRARY).
 unset PYTHONPATH GK_LIBRARY
+# make check's jobserver does not reach the make that setup.py runs (pip
+# closes the descriptors): let setup.py pick its own -j
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # The source tree, copied: setuptools writes build/ and *.egg-info where it
 # builds, and the tree may be read-only (make distcheck).  A git checkout
