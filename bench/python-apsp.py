@@ -15,7 +15,7 @@ same array goes to all three.  Times are wall-clock seconds of one call each
 (the best of --repeat, default 1), input conversion included, as a user sees
 them.  scipy and networkx columns are left out, with a note, when the module
 is missing (on a GPU machine without them).  Run from a build tree:
-GK_LIBRARY=_b/.libs/libgk.so.0 PYTHONPATH=python python3 bench/python-apsp.py,
+GK_LIBRARY=_b/.libs/libgk.so.1 PYTHONPATH=python python3 bench/python-apsp.py,
 or with the module installed.
 """
 import argparse

@@ -98,4 +98,9 @@ t_fails "bench 0 iterations" 2 "iterations" "$GK" bench elementwise --iterations
 t_fails "unknown option" 2 "unrecognized option '--bogus'" "$GK" elementwise --size=4 --bogus
 grep -q "^Try 'gk elementwise --help'" "$t_tmp/err"; t_result $? "usage errors point at the subcommand's help"
 [ ! -e "$d/bad1.bin" ] && [ -z "$(ls "$d" | grep tmp)" ]; t_result $? "no output or temp file left by any failure"
+# Without --output: one summary line (the --time line) saying nothing was written.
+t_ok "no --output" "$GK" elementwise --size=9x4 --iterations=3 --device=cpu
+[ "$(wc -l <"$t_tmp/out")" -eq 1 ] && [ ! -s "$t_tmp/err" ] &&
+  grep -q '^elementwise 9x4, 3 iterations on cpu: [0-9.]* s, [0-9.]* G element-iterations/s; the result is not written (no --output)$' "$t_tmp/out"
+t_result $? "no --output: one line with the size, iterations, device and rate, saying nothing was written"
 t_done

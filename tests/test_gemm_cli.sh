@@ -93,4 +93,22 @@ t_fails "unknown option" 2 "unrecognized option '--bogus'" "$GK" gemm --m=4 --n=
 grep -q "^Try 'gk gemm --help'" "$t_tmp/err"; t_result $? "usage errors point at the subcommand's help"
 [ ! -e "$d/bad.bin" ] && [ -z "$(ls "$d" | grep tmp)" ]; t_result $? "no output or temp file left by any failure"
 [ "$(wc -c <"$d/a.bin")" -eq 140 ]; t_result $? "the input named as output is untouched"
+# Without --output: one summary line (the --time line) saying C is not written.
+t_ok "no --output" "$GK" gemm --m=7 --n=5 --k=3 --device=cpu
+[ "$(wc -l <"$t_tmp/out")" -eq 1 ] && [ ! -s "$t_tmp/err" ] &&
+  grep -q '^gemm 7x5x3 on cpu: [0-9.]* s, [0-9.]* GFLOP/s; the result is not written (no --output)$' "$t_tmp/out"
+t_result $? "no --output: one line with the sizes, device and rate, saying nothing was written"
+t_ok "--output, no --time" "$GK" gemm --m=7 --n=5 --k=3 --device=cpu --output="$d/quiet.bin"
+[ ! -s "$t_tmp/out" ] && [ ! -s "$t_tmp/err" ]; t_result $? "--output without --time: nothing printed"
+# A bench row's note is whole: the OpenBLAS row either ran or names the
+# library and the Debian package in full (it was cut to "...; Debian: libo").
+t_ok "bench gemm --device=cpu" "$GK" bench gemm --device=cpu --sizes=16 --reps=1
+r=1
+if grep -q '^16x16x16  *openblas  *not run' "$t_tmp/out"; then
+  grep -q '^16x16x16  *openblas  *not run: OpenBLAS not found (libopenblas\.so\.0; Debian: libopenblas-dev)$' "$t_tmp/out" && r=0
+else
+  grep -q '^16x16x16  *openblas  *[0-9.]* ' "$t_tmp/out" && r=0
+fi
+[ $r = 0 ] || t_diag "$(cat "$t_tmp/out")"
+t_result $r "bench gemm: the OpenBLAS row ran, or its note is whole"
 t_done

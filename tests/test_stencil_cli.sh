@@ -118,4 +118,14 @@ t_fails "--input and --coeffs both standard input is a usage error" 2 "cannot bo
 "$GK" bench stencil --device=cpu --sizes=8 --steps=5 --reps=1 >"$t_tmp/b" 2>&1 \
   && awk '$3 == "reference" { ref = $2 } $3 == "cpu" { cpu = $2 } END { exit !(ref == 2 && cpu == 5) }' "$t_tmp/b"
 t_result $? "bench stencil: the reference row's steps column is the 2 steps it ran, the others 5"
+# Without --output the run says what it computed: one summary line on standard
+# output (the line --time ends with), saying the result is not written;
+# with --output and no --time nothing is printed.
+t_ok "no --output" "$GK" stencil --size=17x9x13 --steps=3 --device=cpu
+[ "$(wc -l <"$t_tmp/out")" -eq 1 ] && [ ! -s "$t_tmp/err" ] &&
+  grep -q '^stencil 17x9x13, 3 steps on cpu: [0-9.]* s, [0-9.]* GStencil/s, [0-9.]* GFLOP/s; the result is not written (no --output)$' "$t_tmp/out"
+t_result $? "no --output: one line with the size, steps, device and rates, saying nothing was written"
+t_ok "--output, no --time" "$GK" stencil --size=17x9x13 --steps=3 --device=cpu --output="$d/quiet.bin"
+[ ! -s "$t_tmp/out" ] && [ ! -s "$t_tmp/err" ] && [ -s "$d/quiet.bin" ]
+t_result $? "--output without --time: the file and nothing printed"
 t_done

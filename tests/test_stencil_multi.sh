@@ -81,6 +81,9 @@ for k in ("read", "compute", "exchange_busy", "exchange_stall", "write"): assert
   [ "$(grep -c '^stencil 24x20x9' "$T/time")" = 1 ] && grep -q '^generate' "$T/time" && grep -q 'exchange stall' "$T/time" &&
     grep -q '^z slabs: 2' "$T/time"
   t_result $? "mpirun -np 2 --time: one table (rank 0) with the exchange and the slabs"
+  $MPIRUN -np 2 "$GK" stencil --device=cpu --size=24x20x9 --steps=10 >"$T/sum" 2>"$T/err"
+  [ "$(wc -l <"$T/sum")" = 1 ] && grep -q '^stencil 24x20x9, 10 steps on the CPUs of 2 ranks: .*; the result is not written (no --output)$' "$T/sum"
+  t_result $? "mpirun -np 2 without --output: one summary line (rank 0), saying nothing was written"
   # bad inputs: every rank exits 1, one message, no output
   head -c 100 "$T/in6x4x2" >"$T/short"
   python3 -c 'import struct, sys

@@ -21,6 +21,17 @@ deb_has() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installe
 if have dpkg-query; then
   deb_has python3-numpy || need="$need python3-numpy"
   deb_has python3-scipy || need="$need python3-scipy"
+  # gk.nx's tests compare with NetworkX
+  deb_has python3-networkx || need="$need python3-networkx"
+  # tests/test_pip.sh: pip wheel without the package index, a new venv
+  for p in python3-pip python3-venv python3-setuptools python3-wheel; do
+    deb_has $p || need="$need $p"
+  done
+  # tests/test_deb.sh: dpkg-buildpackage -b (debian/control's
+  # Build-Depends; build-essential is implied) and lintian
+  for p in build-essential dpkg-dev debhelper dh-python lintian; do
+    deb_has $p || need="$need $p"
+  done
 fi
 [ -n "$need" ] || exit 0
 sudo=

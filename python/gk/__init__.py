@@ -134,6 +134,8 @@ def _context(fname, device, gpus):
             return c
         o = _lib.new(_lib.ContextOptions)
         _check(lib.gk_context_options_from_env(ctypes.byref(o)))
+        if not o.data_dir and os.path.isdir(os.path.join(_lib.BUNDLED_DATA_DIR, "tuned")):
+            o.data_dir = os.fsencode(_lib.BUNDLED_DATA_DIR)    # pip's package: its own tables
         o.backend = backend.value
         if glist is not None:
             _check(lib.gk_context_options_set_gpus(ctypes.byref(o), glist.encode()))

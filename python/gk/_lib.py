@@ -11,7 +11,8 @@ compares their sizes and offsets with what the C compiler says
 (tests/test_python_layout.c).
 
 Where libgk comes from: $GK_LIBRARY (a path; the build tree's `make check`
-sets it to .libs/libgk.so.1), else the directory `make install` put it in
+sets it to .libs/libgk.so.1), else the libgk next to this file (what `pip
+install .` bundles: setup.py), else the directory `make install` put it in
 (_config.LIBDIR), else the dynamic linker's search path.
 """
 
@@ -143,6 +144,7 @@ _PROTOS = {
     "gk_context_destroy": (None, [_ctxp]),
     "gk_context_backend": (c_int, [_ctxp]),
     "gk_context_backend_note": (c_char_p, [_ctxp]),
+    "gk_context_data_dir": (c_char_p, [_ctxp]),
     "gk_apsp_problem_init": (None, [P(ApspProblem), c_int64]),
     "gk_apsp_options_init": (None, [P(ApspOptions)]),
     "gk_apsp_run": (c_int, [_ctxp, P(ApspProblem), _vp, P(ApspOptions), P(Report)]),
@@ -171,19 +173,28 @@ _PROTOS = {
 }
 
 
+# libgk's soname: libtool's -version-info CURRENT - AGE in Makefile.am
+# (tests/python/test_gk.py checks it against the library make check loads).
+SONAME = "libgk.so.1"
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The tuning tables a pip-built package ships (setup.py copies data/tuned):
+# the context's data directory unless GK_DATA_DIR names another.
+BUNDLED_DATA_DIR = os.path.join(HERE, "data")
+
+
 def _candidates():
     env = os.environ.get("GK_LIBRARY")
     if env:
         return [env]
-    out = []
+    out = [os.path.join(HERE, SONAME)]          # pip install: bundled
     try:
-        from . import _config
-        for name in ("libgk.so.1", "libgk.so", "libgk.1.dylib", "libgk.dylib"):
+        from . import _config                   # make install: its libdir
+        for name in (SONAME, "libgk.so", "libgk.1.dylib", "libgk.dylib"):
             out.append(os.path.join(_config.LIBDIR, name))
     except ImportError:
         pass
     found = ctypes.util.find_library("gk")
-    out.append(found or "libgk.so.1")
+    out.append(found or SONAME)
     return out
 
 

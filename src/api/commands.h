@@ -149,7 +149,8 @@ gk_status gk__plan_bench(gk_context *ctx, const char *kernel, int64_t size, int 
  * the T, that config names, if it names them).  CPU rows: the plain
  * reference loop, the backend with one step per sweep for each instruction
  * set the CPU has, and its temporal sweeps (T = 2..4).  Each is checked
- * against the CPU after 3 steps.  The floor: the copy bandwidth (bytes read
+ * against the CPU after 5 steps (vsteps in stencil_bench.c: T = 4 makes one
+ * full pass and a remainder).  The floor: the copy bandwidth (bytes read
  * + written) over 16 bytes per point, one step per pass over memory (a
  * temporal design can pass it); the ceiling (GPU): fp64 FMAs per second of
  * independent FMA chains over the 27 FMAs of a point. */
@@ -159,7 +160,7 @@ typedef struct gk__stencil_bench_row {
     int tsteps;                  /* steps per pass (1 for the one-step designs) */
     double ms_per_step;          /* median of reps runs */
     double gstencils;            /* GStencil/s (point updates per second) */
-    char check[64];              /* "ok (bit-exact)", "ok (1.2e-16)", "FAIL 3.1e-2", "not run: ..." */
+    char check[256];              /* "ok (bit-exact)", "ok (1.2e-16)", "FAIL 3.1e-2", "not run: ..." */
     int ok;
     char config[256];
     int steps;                   /* steps of each timed run (the plain reference loop: at most 2) */
@@ -218,7 +219,7 @@ typedef struct gk__gemm_bench_row {
     double ms;                   /* median of reps runs */
     double gflops;               /* 2 M N K / s */
     double pct_vendor;           /* percent of the vendor library's GFLOP/s (0: none) */
-    char check[64];              /* "ok (0.31 of the bound)", "FAIL ...", "not run: ..." */
+    char check[256];              /* "ok (0.31 of the bound)", "FAIL ...", "not run: ..." */
     int ok;
     char config[256];
 } gk__gemm_bench_row;
@@ -252,7 +253,7 @@ typedef struct gk__elementwise_bench_row {
     double ms;                   /* median of reps runs of niter iterations */
     double gelem_iters;          /* element-iterations per second / 1e9 */
     double speedup;              /* against the first row (the baseline or the reference loop) */
-    char check[64];              /* "ok", "FAIL ...", "not run: ..." */
+    char check[256];              /* "ok", "FAIL ...", "not run: ..." */
     int ok;
     char config[256];
 } gk__elementwise_bench_row;

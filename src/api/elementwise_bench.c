@@ -33,7 +33,7 @@ static void set_check(gk__elementwise_bench_row *r, gk_status st, const gk__elem
     else if (st == GK_EMISMATCH)
         snprintf(r->check, sizeof r->check, "FAIL %lld outside", (long long)d->outside);
     else
-        snprintf(r->check, sizeof r->check, "FAIL: %.50s", gk_last_error());
+        gk__note(r->check, sizeof r->check, "FAIL: %s", gk_last_error());
     gk__clear_error();
 }
 
@@ -97,7 +97,7 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *cfg,
         st = gk__elementwise_gpu_upload(g, B->in, NULL);
         if (!st) st = gk__elementwise_gpu_run(g, design, B->niter, &t);
         if (st == GK_EINVAL) {
-            snprintf(r->check, sizeof r->check, "not run: %.50s", gk_last_error());
+            gk__note(r->check, sizeof r->check, "not run: %s", gk_last_error());
             gk__clear_error();
             st = GK_OK;
             continue;
@@ -130,7 +130,7 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *cfg,
             goto out;
         gk__config_format(&c0, r->config, sizeof r->config);
         if (gk__elementwise_gpu_open(&g0, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), B->dimx, B->dimy, &c0)) {
-            snprintf(r->check, sizeof r->check, "not run: %.50s", gk_last_error());
+            gk__note(r->check, sizeof r->check, "not run: %s", gk_last_error());
             gk__clear_error();
         } else {
             double ms[64];

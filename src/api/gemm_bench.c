@@ -34,7 +34,7 @@ static void check_row(bench_data *B, gk__gemm_bench_row *r)
     else if (st == GK_EMISMATCH)
         snprintf(r->check, sizeof r->check, "FAIL %.3g x the bound", d.max_ratio);
     else
-        snprintf(r->check, sizeof r->check, "not checked: %.40s", gk_last_error());
+        gk__note(r->check, sizeof r->check, "not checked: %s", gk_last_error());
     gk__clear_error();
 }
 
@@ -93,11 +93,11 @@ static gk_status bench_cpu(bench_data *B, gk__gemm_bench_report *R)
     snprintf(r->kernel, sizeof r->kernel, "openblas");
     char what[160];
     if (!gk__openblas_available(what, sizeof what)) {
-        snprintf(r->check, sizeof r->check, "not run: %.50s", what);
+        gk__note(r->check, sizeof r->check, "not run: %s", what);
         return GK_OK;
     }
-    snprintf(R->vendor, sizeof R->vendor, "%.60s", what);
-    snprintf(r->config, sizeof r->config, "%.60s cblas_sgemm, %d thread%s", what, threads, threads > 1 ? "s" : "");
+    gk__note(R->vendor, sizeof R->vendor, "%s", what);
+    gk__note(r->config, sizeof r->config, "%s cblas_sgemm, %d thread%s", what, threads, threads > 1 ? "s" : "");
     gk__openblas_sgemm(B->a, B->b, B->c, B->m, B->n, B->k, threads);
     for (int i = 0; i < B->reps; i++) {
         double t0 = gk__wtime();
@@ -135,11 +135,11 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *cfg,
         default: {
             char what[200];
             if (!gk__cublas_available(what, sizeof what)) {
-                snprintf(r->check, sizeof r->check, "not run: %.50s", what);
+                gk__note(r->check, sizeof r->check, "not run: %s", what);
                 continue;
             }
-            snprintf(R->vendor, sizeof R->vendor, "%.60s", what);
-            snprintf(r->config, sizeof r->config, "%.60s cublasSgemm, default math mode (fp32, no TF32)", what);
+            gk__note(R->vendor, sizeof R->vendor, "%s", what);
+            gk__note(r->config, sizeof r->config, "%s cublasSgemm, default math mode (fp32, no TF32)", what);
         }
         }
         double ms[64];

@@ -56,7 +56,8 @@ static gk_status kernel_ms(gk_context *ctx, const char *kernel, int64_t n, const
     return st;
 }
 
-/* One kernel's plan, made for host or device memory. */
+/* One kernel's plan, made for host or device memory (the bench measures GPU
+ * calls: a CPU-only build has no use for these). */
 typedef struct job {
     const char *kernel;
     int64_t n;

@@ -166,7 +166,7 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *base
         if (row >= 0 && ((st = gk__config_set(&cfg, "DESIGN", design)) || (st = gk__config_set(&cfg, "TSTEPS", T))))
             break;
         if (gk__stencil_gpu_open(&g, &ctx->dev[0], s, B->nx, B->ny, B->nz, gk_stencil_default_coeffs, &cfg)) {
-            snprintf(r->check, sizeof r->check, "not run: %.50s", gk_last_error());
+            gk__note(r->check, sizeof r->check, "not run: %s", gk_last_error());
             gk__clear_error();
             continue;
         }

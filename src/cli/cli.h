@@ -16,6 +16,10 @@
 extern const char *cli_prog;      /* "gk" or "gktune", for messages */
 extern const char *cli_cmd;       /* "gk apsp", for "Try 'gk apsp --help'" */
 extern const gk_comm *cli_comm;   /* under mpirun: the ranks (cli_context passes it on); else NULL */
+/* The end of the summary line (the one --time prints) of a gk stencil, gemm
+ * or elementwise run without --output: printed then even without --time,
+ * since a run that printed nothing would not say what it computed. */
+#define CLI_NOT_WRITTEN "; the result is not written (no --output)"
 extern int cli_quiet;             /* 1: print no message (the ranks other than 0 under mpirun) */
 
 /* "PROG: message" on stderr (control characters escaped: one line), exit 1. */

@@ -38,7 +38,8 @@ static void elementwise_usage(void)
            "  --input=FILE           initial matrix: raw float32, row-major, DIMX*DIMY*4\n"
            "                         bytes\n"
            "                         (default: random in [1,2) from --seed)\n"
-           "  --output=FILE          write the matrix after N iterations (same format)\n"
+           "  --output=FILE          write the matrix after N iterations (same format);\n"
+           "                         without it gk prints the summary line of --time\n"
            "  --seed=S               seed of the random matrix (default 1)\n"
            "  --device=auto|cpu|gpu  where to run (default auto)\n"
            "  --check                check each element's first and last iteration against\n"
@@ -158,11 +159,12 @@ int cmd_elementwise(int argc, char **argv)
         json_end();
         return 0;
     }
-    if (timing) {
+    if (timing)
         cli_print_times(&rep, read, write);
-        fprintf(cli_report, "elementwise %lldx%lld, %lld iterations on %s: %.6f s, %.3f G element-iterations/s\n",
-                (long long)dimx, (long long)dimy, (long long)niter, gk_backend_name(rep.backend), secs, rate);
-    }
+    if (timing || !output)              /* without --output this line is all the run shows */
+        fprintf(cli_report, "elementwise %lldx%lld, %lld iterations on %s: %.6f s, %.3f G element-iterations/s%s\n",
+                (long long)dimx, (long long)dimy, (long long)niter, gk_backend_name(rep.backend), secs, rate,
+                output ? "" : CLI_NOT_WRITTEN);
     if (eo.check)
         fprintf(cli_report, "check against %s: every element within (largest distance from the correctly "
                 "rounded step %.3g ulp, libm tolerance up to %.0f ulp): ok\n", rep.check_against, rep.check_max_abs,

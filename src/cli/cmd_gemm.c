@@ -19,7 +19,8 @@ static void gemm_usage(void)
            "                     (default: a random matrix in [-1,1) from --seed)\n"
            "  --input-b=FILE     B: raw float32, row-major, K*N*4 bytes (no NaN or Inf)\n"
            "                     (default: a random matrix from --seed + 1)\n"
-           "  --output=FILE      write C (raw float32, row-major, M*N*4 bytes)\n"
+           "  --output=FILE      write C (raw float32, row-major, M*N*4 bytes); without it\n"
+           "                     gk prints the summary line of --time instead\n"
            "  --seed=S           seed of the random matrices (default 1)\n"
            "  --device=auto|cpu|gpu  where to run (default auto)\n"
            "  --check            recompute on the CPU and compare: fails when an element\n"
@@ -165,11 +166,11 @@ int cmd_gemm(int argc, char **argv)
         json_end();
         return 0;
     }
-    if (timing) {
+    if (timing)
         cli_print_times(&rep, read, write);
-        fprintf(cli_report, "gemm %lldx%lldx%lld on %s: %.6f s, %.2f GFLOP/s\n", (long long)m, (long long)n,
-                (long long)k, gk_backend_name(rep.backend), secs, gf);
-    }
+    if (timing || !output)              /* without --output this line is all the run shows */
+        fprintf(cli_report, "gemm %lldx%lldx%lld on %s: %.6f s, %.2f GFLOP/s%s\n", (long long)m, (long long)n,
+                (long long)k, gk_backend_name(rep.backend), secs, gf, output ? "" : CLI_NOT_WRITTEN);
     if (go.check)
         fprintf(cli_report, "check against %s: max abs diff %.3g, %.3g of the bound 2*K*eps*sum|A||B| + K*FLT_MIN: ok\n",
                 rep.check_against, rep.check_max_abs, rep.check_max_rel);

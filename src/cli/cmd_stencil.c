@@ -20,7 +20,8 @@ static void stencil_usage(void)
            "  --input=FILE       initial grid: raw float64 (finite), x fastest, NX*NY*NZ*8\n"
            "                     bytes\n"
            "                     (default: a random grid in [-1,1) from --seed)\n"
-           "  --output=FILE      write the grid after NT steps (same format)\n"
+           "  --output=FILE      write the grid after NT steps (same format); without it\n"
+           "                     gk prints the summary line of --time instead\n"
            "  --coeffs=FILE      27 coefficients, index (dz+1)*9+(dy+1)*3+(dx+1)\n"
            "                     (default: the CPC/PKU benchmark's)\n"
            "  --seed=S           seed of the random grid (default 1)\n"
@@ -100,7 +101,8 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
         json_num("gstencil_per_s", gst);
         json_num("gflop_per_s", gst * GK_STENCIL_FLOPS_PER_POINT);
         json_end();
-    } else if (timing) {
+    } else {
+      if (timing) {
         fprintf(cli_report, "%-16s %12s %8s\n", "phase", "seconds", "share");
         for (int i = 0; i < 3; i++) {
             if (v[i] >= 0)
@@ -113,9 +115,12 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
             }
         }
         fprintf(cli_report, "%-16s %12.6f %7.1f%%\n", "total", total, 100.0);
-        fprintf(cli_report, "stencil %lldx%lldx%lld, %lld step%s on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s\n",
+      }
+      if (timing || !output)          /* without --output this line is all the run shows */
+        fprintf(cli_report, "stencil %lldx%lldx%lld, %lld step%s on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s%s\n",
                 (long long)nx, (long long)ny, (long long)nz, (long long)steps, steps == 1 ? "" : "s", where, rep.compute, gst,
-                gst * GK_STENCIL_FLOPS_PER_POINT);
+                gst * GK_STENCIL_FLOPS_PER_POINT, output ? "" : CLI_NOT_WRITTEN);
+      if (timing)
         fprintf(cli_report, "z slabs: %d (%d..%d planes), halo %d plane%s every %d step%s; exchange: %s\n",
                 rep.parts, rep.thinnest, rep.thickest, rep.halo, rep.halo == 1 ? "" : "s", rep.halo,
                 rep.halo == 1 ? "" : "s", rep.exchange);
@@ -269,13 +274,13 @@ int cmd_stencil(int argc, char **argv)
         json_end();
         return 0;
     }
-    if (timing) {
+    if (timing)
         cli_print_times_as(&rep, input ? "read" : "generate", read, write);
-        fprintf(cli_report, "stencil %lldx%lldx%lld, %lld step%s on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s\n",
+    if (timing || !output)              /* without --output this line is all the run shows */
+        fprintf(cli_report, "stencil %lldx%lldx%lld, %lld step%s on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s%s\n",
                (long long)nx, (long long)ny, (long long)nz, (long long)steps, steps == 1 ? "" : "s",
                gk_backend_name(rep.backend), secs,
-               gst, gst * GK_STENCIL_FLOPS_PER_POINT);
-    }
+               gst, gst * GK_STENCIL_FLOPS_PER_POINT, output ? "" : CLI_NOT_WRITTEN);
     if (so.check)
         fprintf(cli_report, "check against %s: max abs diff %.3g, max rel diff %.3g (tolerance %.3g): ok\n",
                rep.check_against, rep.check_max_abs, rep.check_max_rel, rep.check_tolerance);

@@ -104,6 +104,11 @@ int gk__threads_fit_limits(int *want);
 size_t gk__thread_stack_bytes(void);
 /* omp_set_num_threads(n) and the team started now (libgomp keeps it). */
 void gk__threads_start(int n);
+/* Format a note (a bench row's check, a vendor library's name, ...) into the
+ * field dst of n bytes.  A note that does not fit is cut at the end of the
+ * last whole word that leaves room for "..." (never inside a word, unless
+ * its first word alone is longer than the field). */
+void gk__note(char *dst, size_t n, const char *fmt, ...) GK_PRINTF(3, 4);
 
 /* Allocate n bytes of host memory or fail with GK_ENOMEM naming what for. */
 gk_status gk__xmalloc(void **out, size_t n, const char *what);

@@ -134,6 +134,14 @@ def t_layout():
 
 
 @test
+def t_soname():
+    """the module loads libgk by its soname (libgk.so.1: make check's, pip's, make install's)"""
+    lib = gk.info()["library"]
+    assert os.path.basename(lib) == _lib.SONAME, "loaded %s, the module looks for %s" % (lib, _lib.SONAME)
+    assert os.path.exists(lib), lib
+
+
+@test
 def t_cdll():
     """libgk is a ctypes.CDLL: foreign calls release the GIL"""
     assert isinstance(_lib.lib, ctypes.CDLL) and not isinstance(_lib.lib, ctypes.PyDLL)

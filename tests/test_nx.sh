@@ -1,0 +1,23 @@
+#!/bin/sh
+# gk.nx (python/gk/nx.py) against NetworkX's own functions on random graphs:
+# tests/python/test_nx.py prints TAP.  Skips, with the reason, without
+# python3, numpy or networkx (Debian: python3-networkx).
+: "${PYTHON:=python3}"
+if [ "$PYTHON" = : ] || ! command -v "$PYTHON" >/dev/null 2>&1; then
+  echo "1..0 # SKIP no python3 (configure found none, or --without-python)"
+  exit 0
+fi
+for m in numpy networkx; do
+  if ! "$PYTHON" -c "import $m" >/dev/null 2>&1; then
+    echo "1..0 # SKIP $m is not installed for $PYTHON (apt-get install python3-$m)"
+    exit 0
+  fi
+done
+if [ "${GK_SANITIZERS:-no}" = yes ]; then
+  # as tests/test_python.sh: the sanitizer runtimes first, no leak checking of python
+  cc=${GK_CC:-cc}
+  LD_PRELOAD="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)${LD_PRELOAD:+ $LD_PRELOAD}"
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+  export LD_PRELOAD ASAN_OPTIONS
+fi
+exec "$PYTHON" "$top_srcdir/tests/python/test_nx.py"
