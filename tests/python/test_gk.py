@@ -10,15 +10,14 @@ tests/test_python_layout (the C side of the structure layouts).
 import ctypes
 import os
 import subprocess
-import sys
 import tempfile
 import threading
-import traceback
 import warnings
 
 import numpy as np
 
 import gk
+from tap import Skip, test, done  # tests/python/tap.py
 from gk import _lib
 
 try:
@@ -28,33 +27,6 @@ except ImportError:
     sp = scipy_fw = None
 
 INF = gk.INF
-_n = 0
-_failed = 0
-
-
-class Skip(Exception):
-    pass
-
-
-def test(fn):
-    """Run fn now as one TAP test."""
-    global _n, _failed
-    _n += 1
-    name = fn.__doc__.strip().splitlines()[0] if fn.__doc__ else fn.__name__
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", RuntimeWarning)
-            fn()
-        print("ok %d - %s" % (_n, name))
-    except Skip as e:
-        print("ok %d - %s # SKIP %s" % (_n, name, e))
-    except Exception:
-        _failed += 1
-        print("not ok %d - %s" % (_n, name))
-        for line in traceback.format_exc().splitlines():
-            print("# " + line)
-    sys.stdout.flush()
-    return fn
 
 
 def need_scipy():
@@ -499,5 +471,4 @@ def t_gemm():
     expect_raises(ValueError, "must be >= 1", gk.gemm, np.ones((0, 3)), np.ones((3, 2)))
 
 
-print("1..%d" % _n)
-sys.exit(1 if _failed else 0)
+done()

@@ -6,44 +6,14 @@ in type, keys and values.  Run by tests/test_nx.sh (which skips without
 numpy or networkx) with GK_LIBRARY pointing at the build tree's libgk."""
 import collections
 import random
-import sys
-import traceback
 import warnings
 
 import networkx as nx
 import numpy as np
 
 import gk
+from tap import Skip, test, done  # tests/python/tap.py
 import gk.nx
-
-_n = 0
-_failed = 0
-
-
-class Skip(Exception):
-    pass
-
-
-def test(fn):
-    """Run fn now as one TAP test."""
-    global _n, _failed
-    _n += 1
-    name = fn.__doc__.strip().splitlines()[0] if fn.__doc__ else fn.__name__
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", RuntimeWarning)
-            fn()
-        print("ok %d - %s" % (_n, name))
-    except Skip as e:
-        print("ok %d - %s # SKIP %s" % (_n, name, e))
-    except Exception:
-        _failed += 1
-        print("not ok %d - %s" % (_n, name))
-        for line in traceback.format_exc().splitlines():
-            print("# " + line)
-    sys.stdout.flush()
-    return fn
-
 
 def expect_raises(exc, words, fn, *a, **k):
     try:
@@ -247,5 +217,4 @@ def t_gpu():
     assert gk.last_report()["backend"] == "gpu"
 
 
-print("1..%d" % _n)
-sys.exit(1 if _failed else 0)
+done()
