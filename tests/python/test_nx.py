@@ -15,6 +15,7 @@ import gk
 from tap import Skip, test, done  # tests/python/tap.py
 import gk.nx
 
+
 def expect_raises(exc, words, fn, *a, **k):
     try:
         fn(*a, **k)
