@@ -237,6 +237,14 @@ static void stencil_plans(gk_context *ctx, gk_context *other)
     ok(gk_stencil_plan_execute(other, plan, g, 1, NULL) == GK_EINVAL && strstr(gk_last_error(), "another context"),
        "a stencil plan used with another context: %s", gk_last_error());
     ok(gk_stencil_plan_execute(ctx, plan, g, -1, NULL) == GK_EINVAL, "negative steps: %s", gk_last_error());
+    void *own = NULL;
+    int64_t oy = 0, oz = 0;
+    ok(gk_stencil_plan_grid(plan, &own, &oy, &oz) == GK_EINVAL && !own && strstr(gk_last_error(), "host memory"),
+       "gk_stencil_plan_grid of a host-memory plan: %s", gk_last_error());
+    ok(gk_stencil_plan_grid(plan, NULL, &oy, &oz) == GK_EINVAL && strstr(gk_last_error(), "grid is NULL"),
+       "gk_stencil_plan_grid without grid: %s", gk_last_error());
+    ok(gk_stencil_plan_grid(NULL, &own, &oy, &oz) == GK_EINVAL && strstr(gk_last_error(), "plan is NULL"),
+       "gk_stencil_plan_grid without a plan: %s", gk_last_error());
     gk_stencil_plan_destroy(plan);
     plan = NULL;
     gk_stencil_problem_init(&p, nx, ny, nz);
@@ -415,6 +423,28 @@ static void gpu_stencil(gk_context *ctx, cudaStream_t s, int nx, int ny, int nz,
     }
     ok(st == GK_OK && exact && pad, "stencil on device memory %dx%dx%d, pitches %lld, %lld: bit-exact, padding "
        "untouched %s", nx, ny, nz, (long long)py, (long long)pz, st ? gk_last_error() : "");
+    /* the plan's own grid (gk_stencil_plan_grid): the input written there,
+       the steps in two executions (3 + 2: the grid may move between them),
+       the result read where the plan says it is now */
+    void *g0 = NULL, *g1 = NULL, *g2 = NULL;
+    int64_t gy = 0, gz = 0, gy2 = 0, gz2 = 0;
+    int own = 0;
+    if (!st && !(st = gk_stencil_plan_grid(plan, &g0, &gy, &gz)) && gy >= nx && gz >= gy * ny) {
+        for (int z = 0; z < nz; z++)
+            CU(cudaMemcpy2DAsync((double *)g0 + z * gz, (size_t)gy * 8, h + z * pz, (size_t)py * 8, (size_t)nx * 8,
+                                 (size_t)ny, cudaMemcpyHostToDevice, s));
+        if (!(st = gk_stencil_plan_execute(ctx, plan, g0, 3, NULL)) && !(st = gk_stencil_plan_grid(plan, &g1, &gy2, &gz2))
+            && !(st = gk_stencil_plan_execute(ctx, plan, g1, 2, NULL)) && !(st = gk_stencil_plan_grid(plan, &g2, &gy2, &gz2))) {
+            for (int z = 0; z < nz; z++)
+                CU(cudaMemcpy2DAsync(back + (size_t)z * nx * ny, (size_t)nx * 8, (double *)g2 + z * gz2, (size_t)gy2 * 8,
+                                     (size_t)nx * 8, (size_t)ny, cudaMemcpyDeviceToHost, s));
+            CU(cudaStreamSynchronize(s));
+            own = !memcmp(back, ref, n * 8) && gy2 == gy && gz2 == gz;
+        }
+    }
+    ok(st == GK_OK && own, "stencil %dx%dx%d on the plan's own grid (pitches %lld, %lld), 3 + 2 steps: bit-exact, "
+       "read where the plan says it is %s", nx, ny, nz, (long long)gy, (long long)gz,
+       st ? gk_last_error() : "");
     gk_stencil_plan_destroy(plan);
     cudaFree(dev);
     free(h); free(ref); free(back);

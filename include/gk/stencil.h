@@ -91,6 +91,18 @@ GK_API gk_status gk_stencil_plan_execute(gk_context *ctx, gk_stencil_plan *plan,
 
 GK_API void gk_stencil_plan_destroy(gk_stencil_plan *plan);
 
+/* The plan's own device grid (a plan of a GK_MEMORY_DEVICE problem): its
+ * point (0,0,0) in *grid and the elements between rows (*pitch_y) and
+ * between planes (*pitch_z) of gk's padded layout.  Executing the plan on
+ * this pointer runs the steps where the grid is, with no copy into or out
+ * of gk's layout (the copies cost about as much as one step of a small
+ * grid); the result is then at the pointer gk_stencil_plan_grid gives
+ * after the execution, which may change with every execution (two buffers
+ * take turns).  Write and read only the nx x ny x nz points (with these
+ * pitches, in the context's stream order): the rest of the buffer is the
+ * zero halo and the guard planes the kernels rely on.  Added in 1.1. */
+GK_API gk_status gk_stencil_plan_grid(const gk_stencil_plan *plan, void **grid, int64_t *pitch_y, int64_t *pitch_z);
+
 /* ---- grids in files and in memory ------------------------------------ */
 
 /* Raw grid files: exactly nx*ny*nz*8 bytes of little-endian float64, dense. */

@@ -130,10 +130,14 @@ typedef struct gk__plan_bench_row {
     double device_us;            /* a plan on device memory: wall time per call */
     double host_us;              /* a plan on host memory (copies both ways and a wait included) */
     double run_us;               /* gk_<kernel>_run on host memory */
+    double grid_us;              /* stencil: a device plan executed on its own grid
+                                    (gk_stencil_plan_grid: no layout copies), per call; -1: n/a */
     double api_overhead_us;      /* device_us - exec_gpu_us: what the calls add to the GPU's work */
     double overhead_us;          /* device_us - kernel_us */
     double run_overhead_us;      /* run_us - kernel_us */
-    int identical;               /* 1: the device plan's, host plan's and run's results are equal */
+    int identical;               /* 1: the device plan's, host plan's and run's results are equal
+                                    (and the own grid's, for the stencil) */
+    int grid_same;               /* stencil: the own grid's result equals the device plan's */
     char device[256];
     char config[256];
 } gk__plan_bench_row;

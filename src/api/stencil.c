@@ -236,10 +236,13 @@ gk_status gk_stencil_plan_execute(gk_context *ctx, gk_stencil_plan *p, void *gri
     } else {
 #ifdef GK_HAVE_CUDA
         int saved;
+        int64_t py, pz;
         if (!(st = gk__ctx_gpu_enter(ctx, &saved))) {
             gk__stencil_gpu_set_stream(p->gpu, (cudaStream_t)gk__ctx_stream(ctx));
-            if (!(st = gk__stencil_gpu_copy_device(p->gpu, grid, p->pitch_y, p->pitch_z, 1))
-                && !(st = gk__stencil_gpu_enqueue(p->gpu, (int)steps)))
+            if (grid == gk__stencil_gpu_grid(p->gpu, &py, &pz))
+                st = gk__stencil_gpu_enqueue(p->gpu, (int)steps);      /* the plan's own grid: no copy */
+            else if (!(st = gk__stencil_gpu_copy_device(p->gpu, grid, p->pitch_y, p->pitch_z, 1))
+                     && !(st = gk__stencil_gpu_enqueue(p->gpu, (int)steps)))
                 st = gk__stencil_gpu_copy_device(p->gpu, grid, p->pitch_y, p->pitch_z, 0);
             gk__ctx_gpu_leave(saved);
         }
@@ -249,6 +252,22 @@ gk_status gk_stencil_plan_execute(gk_context *ctx, gk_stencil_plan *p, void *gri
     }
     gk__plan_exec_end(report, &rep);
     return st;
+}
+
+gk_status gk_stencil_plan_grid(const gk_stencil_plan *p, void **grid, int64_t *pitch_y, int64_t *pitch_z)
+{
+    if (!p || !grid || !pitch_y || !pitch_z)
+        return gk__fail(GK_EINVAL, "gk_stencil_plan_grid: %s is NULL",
+                        !p ? "plan" : !grid ? "grid" : !pitch_y ? "pitch_y" : "pitch_z");
+    if (p->head.memory != GK_MEMORY_DEVICE)
+        return gk__fail(GK_EINVAL, "gk_stencil_plan_grid: the plan is for host memory (its grid is the "
+                        "caller's): want a plan of a GK_MEMORY_DEVICE problem");
+#ifdef GK_HAVE_CUDA
+    *grid = gk__stencil_gpu_grid(p->gpu, pitch_y, pitch_z);
+    return GK_OK;
+#else
+    return gk__fail(GK_ENODEV, "gk was built without CUDA support");
+#endif
 }
 
 gk_status gk_stencil_run(gk_context *ctx, const gk_stencil_problem *problem, void *grid, int64_t steps,

@@ -75,6 +75,10 @@ int cmd_bench_plan(int argc, char **argv)
             json_num("device_us", r->device_us); json_num("host_us", r->host_us); json_num("run_us", r->run_us);
             json_num("api_overhead_us", r->api_overhead_us);
             json_num("overhead_us", r->overhead_us); json_num("run_overhead_us", r->run_overhead_us);
+            if (r->grid_us >= 0) {
+                json_num("grid_us", r->grid_us);
+                json_num("grid_overhead_us", r->grid_us - r->kernel_us);
+            }
             json_bool("identical", r->identical);
             json_object_end();
         }
@@ -93,6 +97,11 @@ int cmd_bench_plan(int argc, char **argv)
                r->kernel_us, r->exec_gpu_us, r->device_us, r->api_overhead_us, r->overhead_us, r->host_us, r->run_us,
                r->run_overhead_us, r->identical ? "yes" : "NO");
     }
+    for (int i = 0; i < n; i++)
+        if (rows[i].grid_us >= 0)
+            printf("%-8s %-15s plan(dev) on the plan's own grid (gk_stencil_plan_grid, no layout copies): "
+                   "%.1f, ovh %.1f\n", rows[i].kernel, rows[i].problem, rows[i].grid_us,
+                   rows[i].grid_us - rows[i].kernel_us);
     printf("kernels: the rounds or steps alone; exec GPU: one device-memory execution on the GPU's\n"
            "clock (with the copies into and out of gk's padded layout, if any); API ovh = plan(dev) -\n"
            "exec GPU: what the calls add; ovh = plan(dev) - kernels; run ovh = gk_*_run - kernels.\n");

@@ -368,6 +368,13 @@ int gk__stencil_gpu_steps_per_pass(const gk_stencil_gpu *g)
     return g->design == 2 ? g->tsteps : 1;
 }
 
+double *gk__stencil_gpu_grid(const gk_stencil_gpu *g, int64_t *pitch_y, int64_t *pitch_z)
+{
+    *pitch_y = g->px;
+    *pitch_z = (int64_t)g->px * g->py;
+    return origin(g, g->cur);
+}
+
 double *gk__stencil_gpu_plane(gk_stencil_gpu *g, int z, size_t *plane_bytes)
 {
     if (plane_bytes)

@@ -54,6 +54,10 @@ void gk__stencil_gpu_close(gk_stencil_gpu *ctx);
 gk_status gk__stencil_gpu_enqueue(gk_stencil_gpu *ctx, int steps);
 int gk__stencil_gpu_steps_per_pass(const gk_stencil_gpu *ctx);
 double *gk__stencil_gpu_plane(gk_stencil_gpu *ctx, int z, size_t *plane_bytes);
+/* The current grid in gk's padded layout: its point (0,0,0) and the
+ * elements between rows and between planes (the buffer a step reads next;
+ * every step moves it to the other buffer). */
+double *gk__stencil_gpu_grid(const gk_stencil_gpu *ctx, int64_t *pitch_y, int64_t *pitch_z);
 gk_status gk__stencil_gpu_copy_planes(gk_stencil_gpu *ctx, int z, int n, double *host, int to_device);
 
 #endif /* GK_STENCIL_GPU_H */
