@@ -60,20 +60,26 @@ gk_status gk__comm_agree(const gk_comm *c, gk_status st)
 {
     if (!c || c->size <= 1)
         return st;
-    /* the lowest failing rank r as size - r (0: none failed) */
-    int64_t who = st ? (int64_t)(c->size - c->rank) : 0;
-    gk_status cst = gk__comm_max_i64(c, &who, 1);
+    /* the lowest failing rank r as size - r (0: none failed), and whether
+       some rank succeeded (then the message says whose it is: under mpirun
+       ranks may see other files, and rank 0 speaks for all) */
+    int64_t v[2] = { st ? (int64_t)(c->size - c->rank) : 0, st ? 0 : 1 };
+    gk_status cst = gk__comm_max_i64(c, v, 2);
     if (cst)
         return cst;
+    int64_t who = v[0];
     if (!who)
         return GK_OK;
-    int root = c->size - (int)who;
+    int root = c->size - (int)who, some_ok = v[1] != 0;
     struct { int32_t st; char msg[1024]; } m;
     memset(&m, 0, sizeof m);
     if (c->rank == root) {
         m.st = (int32_t)st;
         const char *e = gk_last_error();
-        snprintf(m.msg, sizeof m.msg, "%s", e && *e ? e : gk_strerror(st));
+        if (some_ok)
+            snprintf(m.msg, sizeof m.msg, "rank %d of %d: %s", c->rank, c->size, e && *e ? e : gk_strerror(st));
+        else
+            snprintf(m.msg, sizeof m.msg, "%s", e && *e ? e : gk_strerror(st));
     }
     if ((cst = gk__comm_bcast(c, &m, sizeof m, root)))
         return cst;

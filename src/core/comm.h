@@ -28,7 +28,8 @@ gk_status gk__comm_sendrecv(const gk_comm *c, const void *sbuf, size_t sbytes, i
 /* After a step that may fail on some ranks and not on others: every rank
  * passes its own status; all return the status of the lowest failing rank
  * and record its message (gk_last_error()), or GK_OK when none failed.  So
- * every rank fails together, with one message. */
+ * every rank fails together, with one message; when some rank succeeded,
+ * the message begins "rank R of N: " (whose the failure was). */
 gk_status gk__comm_agree(const gk_comm *c, gk_status st);
 
 /* The ranks agree on what they read: every rank passes the n (<= 8) values
