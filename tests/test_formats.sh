@@ -96,6 +96,16 @@ if mkfifo "$T/pipe.gr" 2>/dev/null; then
 else
   echo "ok $((t_n = t_n + 1)) - a FIFO named .gr # SKIP mkfifo failed"
 fi
+if mkfifo "$T/pipe" 2>/dev/null; then
+  (cat "$T/g.gr" >"$T/pipe" 2>/dev/null &)
+  t_fails "a text graph through a FIFO of no extension: read as NTHU, and the message says it is text and names --format" 1 \
+    "pipe: looks like text (first bytes '.*'), not the NTHU binary format: a pipe or device is read as NTHU unless its name ends in .gr, .mtx or .edges: give --format=edges.gr.mtx" \
+    timeout 60 "$GK" apsp --device=cpu "$T/pipe" "$T/pipe2.out"
+  [ ! -e "$T/pipe2.out" ]; t_result $? "and no output"
+else
+  echo "ok $((t_n = t_n + 1)) - a text FIFO # SKIP mkfifo failed"
+  echo "ok $((t_n = t_n + 1)) - and no output # SKIP mkfifo failed"
+fi
 # standard input is sniffed like a file: its first bytes kept for the reader
 for f in gr mtx edges nthu; do
   cat "$T/g.$f" | "$GK" apsp --device=cpu - "$T/sniff.$f.out" && cmp -s "$T/sniff.$f.out" "$T/g.want"

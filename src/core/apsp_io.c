@@ -64,6 +64,25 @@ static gk_status nthu_begin(gk_infile *in, const char *path, int32_t *Vout, int3
     if ((st = gk__read_exact(in->f, path, hdr, sizeof hdr, "the V, E header")))
         goto fail;
     int32_t V = hdr[0], E = hdr[1];
+    if (in->size < 0) {
+        /* a stream of unknown name is read as NTHU (it cannot be looked at
+           ahead): a header of printable bytes is text (V and E would be
+           at least 538 million), so say so instead of "file ends early" */
+        const unsigned char *c = (const unsigned char *)hdr;
+        int text = 1;
+        for (int i = 0; i < 8; i++)
+            text &= c[i] >= 0x20 && c[i] < 0x7f ? 1 : c[i] == '\n' || c[i] == '\r' || c[i] == '\t';
+        if (text) {
+            char first[9];
+            for (int i = 0; i < 8; i++)
+                first[i] = c[i] >= 0x20 && c[i] < 0x7f ? (char)c[i] : ' ';
+            first[8] = '\0';
+            st = gk__fail(GK_EFORMAT, "%s: looks like text (first bytes '%s'), not the NTHU binary format: a pipe "
+                          "or device is read as NTHU unless its name ends in .gr, .mtx or .edges: give "
+                          "--format=edges|gr|mtx", path, first);
+            goto fail;
+        }
+    }
     if (V < 1) {
         st = gk__fail(GK_EFORMAT, "%s: V = %d: the vertex count must be at least 1", path, V);
         goto fail;
