@@ -284,6 +284,16 @@ static void gemm_plans(gk_context *ctx)
     }
     ok(gk_gemm_plan_execute(ctx, plan, a, NULL, c, NULL) == GK_EINVAL && strstr(gk_last_error(), "b is NULL"),
        "gemm: a NULL B: %s", gk_last_error());
+    {   /* A and B side by side in one buffer; C placed over one of them */
+        float *both = malloc((m * k + k * n) * 4), *a2 = both, *b2 = both + m * k;
+        rand_f32(both, m * k + k * n);
+        ok(gk_gemm_plan_execute(ctx, plan, a2, b2, a2 + 5, NULL) == GK_EINVAL
+           && strstr(gk_last_error(), "c overlaps a"), "gemm: c inside a: %s", gk_last_error());
+        ok(gk_gemm_plan_execute(ctx, plan, a2, b2, b2 + 2, NULL) == GK_EINVAL
+           && strstr(gk_last_error(), "c overlaps b"), "gemm: c inside b: %s", gk_last_error());
+        ok(gk_gemm_plan_execute(ctx, plan, a2, b2, c, NULL) == GK_OK, "gemm: a and b adjacent, c apart: run");
+        free(both);
+    }
     gk_gemm_plan_destroy(plan);
     plan = NULL;
     p.lda = k - 1;

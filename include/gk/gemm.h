@@ -95,7 +95,8 @@ GK_API gk_status gk_gemm_plan_create(gk_context *ctx, const gk_gemm_problem *pro
 
 /* c = a b (host or device memory, as the plan's problem says).  ctx must
  * be the plan's context.  Device memory: enqueued on the context's stream;
- * nothing is allocated and nothing waits.  c must not overlap a or b. */
+ * nothing is allocated and nothing waits.  c must not overlap a or b
+ * (GK_EINVAL naming the operand when their byte ranges meet). */
 GK_API gk_status gk_gemm_plan_execute(gk_context *ctx, gk_gemm_plan *plan, const void *a, const void *b, void *c,
                                       gk_report *report);
 

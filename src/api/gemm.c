@@ -228,6 +228,19 @@ gk_status gk_gemm_plan_execute(gk_context *ctx, gk_gemm_plan *p, const void *a, 
         || (st = gk__ctx_check_pointer(ctx, p->head.memory, b, "gk_gemm_plan_execute: b"))
         || (st = gk__ctx_check_pointer(ctx, p->head.memory, c, "gk_gemm_plan_execute: c")))
         return st;
+    /* c is written while a and b are read: refuse byte ranges that meet
+       (one address space for host and device pointers: CUDA's unified
+       addressing) */
+    uintptr_t ca = (uintptr_t)c, ce = ca + (uintptr_t)(((uint64_t)(p->m - 1) * (uint64_t)p->ldc + (uint64_t)p->n) * 4);
+    const void *in[2] = { a, b };
+    const uint64_t rows[2] = { (uint64_t)p->m, (uint64_t)p->k }, ld[2] = { (uint64_t)p->lda, (uint64_t)p->ldb },
+                   cols[2] = { (uint64_t)p->k, (uint64_t)p->n };
+    for (int i = 0; i < 2; i++) {
+        uintptr_t s0 = (uintptr_t)in[i], s1 = s0 + (uintptr_t)(((rows[i] - 1) * ld[i] + cols[i]) * 4);
+        if (s0 < ce && ca < s1)
+            return gk__fail(GK_EINVAL, "gk_gemm_plan_execute: c overlaps %s (c is written while %s is read)",
+                            i ? "b" : "a", i ? "b" : "a");
+    }
     if (p->head.memory == GK_MEMORY_HOST) {
         st = exec_host(p, a, b, c, &rep);
     } else {
