@@ -65,13 +65,7 @@ t_result $r "make install prefix=P (not configure's prefix) is refused with one 
 
 # the Python module (when configure found a python3)
 if [ "${PYTHON:-:}" != : ] && [ -n "$GK_TEST_PYTHONDIR" ]; then
-  if [ "${GK_SANITIZERS:-no}" = yes ]; then
-    # as tests/test_python.sh: an instrumented libgk in an uninstrumented python
-    cc=${GK_CC:-cc}
-    LD_PRELOAD="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)${LD_PRELOAD:+ $LD_PRELOAD}"
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-    export LD_PRELOAD ASAN_OPTIONS
-  fi
+  . "$top_srcdir/tests/python_san.sh"
   mod="$root$GK_TEST_PYTHONDIR/gk"
   [ -f "$mod/__init__.py" ] && [ -f "$mod/_lib.py" ] &&
     [ "$(sed -n "s/^LIBDIR = '\(.*\)'$/\1/p" "$mod/_config.py")" = "$GK_TEST_LIBDIR" ]

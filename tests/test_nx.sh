@@ -13,11 +13,5 @@ for m in numpy networkx; do
     exit 0
   fi
 done
-if [ "${GK_SANITIZERS:-no}" = yes ]; then
-  # as tests/test_python.sh: the sanitizer runtimes first, no leak checking of python
-  cc=${GK_CC:-cc}
-  LD_PRELOAD="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)${LD_PRELOAD:+ $LD_PRELOAD}"
-  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-  export LD_PRELOAD ASAN_OPTIONS
-fi
+. "$top_srcdir/tests/python_san.sh"
 exec "$PYTHON" "$top_srcdir/tests/python/test_nx.py"

@@ -11,13 +11,5 @@ if ! "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then
   echo "1..0 # SKIP numpy is not installed for $PYTHON (apt-get install python3-numpy python3-scipy)"
   exit 0
 fi
-if [ "${GK_SANITIZERS:-no}" = yes ]; then
-  # --enable-sanitizers: libgk is instrumented, python is not: the sanitizer
-  # runtimes must be loaded first.  Leak checking stays with the C tests
-  # (CPython keeps its own allocations at exit on purpose).
-  cc=${GK_CC:-cc}
-  LD_PRELOAD="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)${LD_PRELOAD:+ $LD_PRELOAD}"
-  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-  export LD_PRELOAD ASAN_OPTIONS
-fi
+. "$top_srcdir/tests/python_san.sh"
 exec "$PYTHON" "$top_srcdir/tests/python/test_gk.py"
