@@ -7,7 +7,7 @@
 int main(void)
 {
     no_plan();
-    for (int s = GK_OK; s <= GK_EINTERNAL; s++)
+    for (int s = GK_OK; s <= GK_ENEGCYCLE; s++)
         ok(gk_strerror((gk_status)s) && strcmp(gk_strerror((gk_status)s), "unknown status"),
            "status %d has a name: %s", s, gk_strerror((gk_status)s));
     gk_backend b;

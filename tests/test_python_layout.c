@@ -29,6 +29,7 @@ int main(void)
     F(gk_report, checked); F(gk_report, check_against); F(gk_report, check_max_abs);
     F(gk_report, check_max_rel); F(gk_report, check_tolerance);
     F(gk_report, precision); F(gk_report, precision_detail); F(gk_report, memory);
+    F(gk_report, dtype); F(gk_report, cycle_vertex);
     S(gk_apsp_problem);
     F(gk_apsp_problem, struct_size); F(gk_apsp_problem, n); F(gk_apsp_problem, ld);
     F(gk_apsp_problem, dtype); F(gk_apsp_problem, memory);
@@ -71,7 +72,7 @@ int main(void)
     F(gk_device_info, pci_bus_id); F(gk_device_info, local_cpus);
     C(GK_MAX_GPUS); C(GK_APSP_INF); C(GK_APSP_MAX_WEIGHT); C(GK_STENCIL_NCOEFFS);
     C(GK_OK); C(GK_EINVAL); C(GK_EIO); C(GK_EFORMAT); C(GK_ENOMEM); C(GK_ENODEV); C(GK_ECUDA);
-    C(GK_ECOMPILE); C(GK_EMISMATCH); C(GK_ECACHE); C(GK_EINTERNAL);
+    C(GK_ECOMPILE); C(GK_EMISMATCH); C(GK_ECACHE); C(GK_EINTERNAL); C(GK_ENEGCYCLE);
     C(GK_BACKEND_AUTO); C(GK_BACKEND_CPU); C(GK_BACKEND_GPU);
     C(GK_FORMAT_AUTO); C(GK_FORMAT_NTHU); C(GK_FORMAT_GR); C(GK_FORMAT_MTX); C(GK_FORMAT_EDGES);
     C(GK_FORMAT_NPY);

@@ -46,7 +46,9 @@ typedef enum gk_status {
     GK_ECOMPILE,     /* run-time compilation (NVRTC) failed */
     GK_EMISMATCH,    /* a result differs from its reference */
     GK_ECACHE,       /* the tuning cache is unusable (stale, corrupt, locked) */
-    GK_EINTERNAL     /* a bug in gk */
+    GK_EINTERNAL,    /* a bug in gk */
+    GK_ENEGCYCLE     /* (1.2) the graph has a cycle of negative length: no shortest
+                        paths; gk_report.cycle_vertex names a vertex on one */
 } gk_status;
 
 /* A short name for a status ("invalid argument", ...). */
@@ -136,6 +138,10 @@ typedef struct gk_report {
     int precision;               /* APSP: the lane width whose result was returned (16 or 32); 0: n/a */
     char precision_detail[128];  /* APSP: why ("16-bit, exact: no distance reached the cap ...") */
     gk_memory memory;            /* where the job's data lived */
+    /* Added in 1.2 (read only when struct_size covers them). */
+    gk_dtype dtype;              /* the element type the job computed in (APSP: the distance
+                                    type that ran); 0: n/a */
+    int64_t cycle_vertex;        /* APSP, GK_ENEGCYCLE: a vertex on a negative cycle; else -1 */
 } gk_report;
 
 GK_API void gk_report_init(gk_report *r);

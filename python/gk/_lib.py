@@ -26,9 +26,9 @@ c_int, c_int32, c_int64, c_uint64, c_double, c_char_p, c_size_t = (
 
 # gk/common.h, gk/context.h, gk/apsp.h, gk/stencil.h
 STATUS_NAMES = ("ok", "EINVAL", "EIO", "EFORMAT", "ENOMEM", "ENODEV", "ECUDA", "ECOMPILE",
-                "EMISMATCH", "ECACHE", "EINTERNAL")
+                "EMISMATCH", "ECACHE", "EINTERNAL", "ENEGCYCLE")
 GK_OK, GK_EINVAL, GK_EIO, GK_EFORMAT, GK_ENOMEM, GK_ENODEV, GK_ECUDA, GK_ECOMPILE, \
-    GK_EMISMATCH, GK_ECACHE, GK_EINTERNAL = range(11)
+    GK_EMISMATCH, GK_ECACHE, GK_EINTERNAL, GK_ENEGCYCLE = range(12)
 GK_BACKEND_AUTO, GK_BACKEND_CPU, GK_BACKEND_GPU = range(3)
 GK_FORMAT_AUTO, GK_FORMAT_NTHU, GK_FORMAT_GR, GK_FORMAT_MTX, GK_FORMAT_EDGES, GK_FORMAT_NPY = range(6)
 CONFIG_SOURCES = ("none", "default", "shipped", "cache", "user")
@@ -58,7 +58,7 @@ class Report(ctypes.Structure):
                 ("check_against", ctypes.c_char * 64), ("check_max_abs", c_double),
                 ("check_max_rel", c_double), ("check_tolerance", c_double),
                 ("precision", c_int), ("precision_detail", ctypes.c_char * 128),
-                ("memory", c_int)]
+                ("memory", c_int), ("dtype", c_int), ("cycle_vertex", c_int64)]
 
 
 class ApspProblem(ctypes.Structure):

@@ -3,7 +3,33 @@
  * distributed front doors (apsp_dist.c, stencil_dist.c). */
 #include "api/dist.h"
 
+#include <stddef.h>
 #include <string.h>
+
+/* The dist reports embed a gk_report, which grew in 1.2 (dtype,
+ * cycle_vertex): the fields after it moved.  A program built against 1.0 or
+ * 1.1 passes the old struct_size; it gets the old layout back (the run's
+ * 1.0 fields, then the dist fields where its header put them). */
+#define REPORT_1_0_SIZE ((offsetof(gk_report, dtype) + _Alignof(gk_report) - 1) & ~(_Alignof(gk_report) - 1))
+#define REPORT_GROWTH (sizeof(gk_report) - REPORT_1_0_SIZE)
+
+static gk_status dist_report_out(void *given, void *local, size_t local_size, size_t run_off, const char *what)
+{
+    size_t n;
+    memcpy(&n, given, sizeof n);
+    if (n != local_size - REPORT_GROWTH)
+        return gk__struct_out(given, local, local_size, local_size, what);
+    size_t old_run = REPORT_1_0_SIZE, run_struct = run_off + offsetof(gk_report, struct_size);
+    char *g = given;
+    const char *l = local;
+    memcpy(g + sizeof n, l + sizeof n, run_off - sizeof n);
+    memcpy(g + run_struct, &old_run, sizeof old_run);
+    memcpy(g + run_off + sizeof old_run, l + run_off + sizeof old_run, offsetof(gk_report, dtype) - sizeof old_run);
+    memcpy(g + run_off + old_run, l + run_off + sizeof(gk_report), local_size - run_off - sizeof(gk_report));
+    return GK_OK;
+}
+#define DIST_REPORT_OUT(given, local, what) \
+    dist_report_out((given), &(local), sizeof(local), offsetof(__typeof__(local), run), (what))
 
 void gk_apsp_dist_report_init(gk_apsp_dist_report *r)
 {
@@ -27,7 +53,7 @@ gk_status gk_apsp_run_file(gk_context *ctx, const char *input, const char *outpu
     gk_status st;
     gk_apsp_options_init(&o);
     gk_apsp_dist_report_init(&rep);
-    if (report && (st = GK__STRUCT_OUT(report, rep, "gk_apsp_dist_report")))
+    if (report && (st = DIST_REPORT_OUT(report, rep, "gk_apsp_dist_report")))
         return st;
     if (!ctx || !input || !output)
         return gk__fail(GK_EINVAL, "gk_apsp_run_file: %s is NULL", !ctx ? "ctx" : !input ? "input" : "output");
@@ -42,7 +68,7 @@ gk_status gk_apsp_run_file(gk_context *ctx, const char *input, const char *outpu
     rep.struct_size = sizeof rep;
     rep.run.struct_size = sizeof rep.run;
     if (report)
-        GK__STRUCT_OUT(report, rep, "gk_apsp_dist_report");
+        DIST_REPORT_OUT(report, rep, "gk_apsp_dist_report");
     return st;
 }
 
@@ -57,7 +83,7 @@ gk_status gk_stencil_run_file(gk_context *ctx, const gk_stencil_problem *problem
     gk_stencil_problem_init(&p, 0, 0, 0);
     gk_stencil_options_init(&o);
     gk_stencil_dist_report_init(&rep);
-    if (report && (st = GK__STRUCT_OUT(report, rep, "gk_stencil_dist_report")))
+    if (report && (st = DIST_REPORT_OUT(report, rep, "gk_stencil_dist_report")))
         return st;
     if (!ctx || !problem)
         return gk__fail(GK_EINVAL, "gk_stencil_run_file: %s is NULL", !ctx ? "ctx" : "problem");
@@ -76,6 +102,6 @@ gk_status gk_stencil_run_file(gk_context *ctx, const gk_stencil_problem *problem
     rep.struct_size = sizeof rep;
     rep.run.struct_size = sizeof rep.run;
     if (report)
-        GK__STRUCT_OUT(report, rep, "gk_stencil_dist_report");
+        DIST_REPORT_OUT(report, rep, "gk_stencil_dist_report");
     return st;
 }

@@ -76,7 +76,7 @@ gk_status gk__plan_exec_begin(const gk__plan_head *plan, gk_context *ctx, const 
 {
     gk_status st = gk__plan_check(plan, ctx, fn);
     if (!st && report)
-        st = GK__STRUCT_OUT(report, plan->base, "gk_report");
+        st = GK__STRUCT_OUT_SINCE(report, plan->base, dtype, "gk_report");
     if (!st)
         *rep = plan->base;
     return st;
@@ -85,7 +85,7 @@ gk_status gk__plan_exec_begin(const gk__plan_head *plan, gk_context *ctx, const 
 void gk__plan_exec_end(gk_report *report, const gk_report *rep)
 {
     if (report)
-        GK__STRUCT_OUT(report, *rep, "gk_report");
+        GK__STRUCT_OUT_SINCE(report, *rep, dtype, "gk_report");
 }
 
 gk_status gk__run_report_begin(gk_context *ctx, gk_report *report)
@@ -96,7 +96,7 @@ gk_status gk__run_report_begin(gk_context *ctx, gk_report *report)
     gk_report_init(&probe);
     if (ctx)
         gk__ctx_report_init(ctx, &probe);
-    return GK__STRUCT_OUT(report, probe, "gk_report");
+    return GK__STRUCT_OUT_SINCE(report, probe, dtype, "gk_report");
 }
 
 void gk__ctx_gpu_call(gk_context *ctx, void (*f)(void *), void *arg)

@@ -17,6 +17,7 @@ void gk_report_init(gk_report *r)
     memset(r, 0, sizeof *r);
     r->struct_size = sizeof *r;
     r->h2d = r->compute = r->d2h = r->check = -1;
+    r->cycle_vertex = -1;
 }
 
 const char *gk_memory_name(gk_memory m)

@@ -21,6 +21,7 @@ const char *gk_strerror(gk_status st)
     case GK_EMISMATCH: return "results differ";
     case GK_ECACHE:    return "tuning cache unusable";
     case GK_EINTERNAL: return "internal error";
+    case GK_ENEGCYCLE: return "negative cycle";
     }
     return "unknown status";
 }

@@ -93,6 +93,14 @@ gk_status gk__struct_in(void *local, size_t local_size, const void *given, size_
 gk_status gk__struct_out(void *given, const void *local, size_t local_size, size_t min_size, const char *what);
 #define GK__STRUCT_IN(local, given, what) gk__struct_in(&(local), sizeof(local), (given), sizeof(local), (what))
 #define GK__STRUCT_OUT(given, local, what) gk__struct_out((given), &(local), sizeof(local), sizeof(local), (what))
+/* The same for a struct a later release extended: first_new is its first
+ * field added after the first release, so a program built against that
+ * release's smaller struct keeps working (the new fields then keep their
+ * defaults on the way in and are not written on the way out). */
+#define GK__STRUCT_IN_SINCE(local, given, first_new, what) \
+    gk__struct_in(&(local), sizeof(local), (given), offsetof(__typeof__(local), first_new), (what))
+#define GK__STRUCT_OUT_SINCE(given, local, first_new, what) \
+    gk__struct_out((given), &(local), sizeof(local), offsetof(__typeof__(local), first_new), (what))
 
 /* Under an address-space limit (`ulimit -v`): the OpenMP thread count
  * whose stacks fit a quarter of the free address space (*want: the count
