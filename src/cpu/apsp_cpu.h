@@ -45,8 +45,10 @@ gk_status gk__apsp_cpu_run(void *dist, int32_t V, gk_dtype t, int32_t *pred, gk_
 
 /* The plain k-i-j loop (omp parallel for over i, simd over j) of every type
  * with the same rules (a negative diagonal entry after step k stops it, the
- * smallest such vertex): the baseline and the check of CPU runs, not
- * bit-identical to the blocked code for floats (another order). */
+ * smallest such vertex; dist and pred are then left part-way): the baseline
+ * and the check of CPU runs, not bit-identical to the blocked code for
+ * floats (another order; within the tolerance of gk(1)), nor for
+ * predecessors (another shortest path may be kept). */
 gk_status gk__apsp_cpu_plain(void *dist, int32_t V, gk_dtype t, int32_t *pred, int64_t *cycle);
 
 /* ---- row blocks (apsp_rows.c): one rank's rows of a distributed run ----

@@ -15,19 +15,6 @@
 
 #define B GK__APSP_B
 
-/* Not under ThreadSanitizer (--enable-sanitizers=thread): the ifunc
- * resolvers target_clones makes run while the dynamic linker relocates,
- * before TSan's runtime is up, and TSan instruments them (a crash at
- * start-up).  Those loops then take the baseline instruction set; the
- * micro-kernels keep their run-time choice. */
-#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_THREAD__)
-#if __has_attribute(target_clones) && !defined(__clang__) && defined(__linux__)
-#define GK_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-#endif
-#ifndef GK_CLONES
-#define GK_CLONES
-#endif
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define GK_X86_DISPATCH 1
 #include <immintrin.h>

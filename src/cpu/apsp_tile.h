@@ -9,6 +9,25 @@
 
 #include "cpu/apsp_cpu.h"
 
+/* The loops the compiler vectorises (phase 1, the plain loop) are built
+ * for AVX-512, AVX2 and the baseline and picked at run time (GCC on x86-64
+ * Linux); the micro-kernels are picked by hand (the caller's instruction
+ * set).
+ *
+ * Not under ThreadSanitizer (--enable-sanitizers=thread): the ifunc
+ * resolvers target_clones makes run while the dynamic linker relocates,
+ * before TSan's runtime is up, and TSan instruments them (a crash at
+ * start-up).  Those loops then take the baseline instruction set; the
+ * micro-kernels keep their run-time choice. */
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_THREAD__)
+#if __has_attribute(target_clones) && !defined(__clang__) && defined(__linux__)
+#define GK_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+#endif
+#ifndef GK_CLONES
+#define GK_CLONES
+#endif
+
 #define GK__APSP_B GK_APSP_CPU_TILE   /* tile edge, 64: three 16 KiB int32 tiles stay in L1/L2 */
 
 /* The element types of the tile code: the four of gk_dtype, and the

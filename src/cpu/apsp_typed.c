@@ -8,16 +8,7 @@
 #include <string.h>
 
 #define B GK__APSP_B
-
-/* The same clones as apsp_kernels.c (see there why not under TSan). */
-#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_THREAD__)
-#if __has_attribute(target_clones) && !defined(__clang__) && defined(__linux__)
-#define GK_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-#endif
-#ifndef GK_CLONES
-#define GK_CLONES
-#endif
+_Static_assert(B == GK_APSP_ORDER_TILE, "the CPU tile is the tile of the ordered paths");
 
 static gk_status neg_cycle(int64_t v, int64_t *cycle)
 {
