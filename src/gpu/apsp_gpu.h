@@ -4,7 +4,14 @@
 #ifndef GK_APSP_GPU_H
 #define GK_APSP_GPU_H
 
+#ifdef GK_HAVE_CUDA
 #include "gpu/gpu.h"
+#else
+/* CPU-only builds: only the typed entry points below exist, as stubs
+ * failing with GK_ENODEV (src/gpu/none.c), so that callers need no #ifdef */
+#include "core/space.h"
+typedef struct CUstream_st *cudaStream_t;
+#endif
 
 /* The kernel's tunable parameters and constraints: src/core/space_apsp.c. */
 
