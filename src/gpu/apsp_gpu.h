@@ -4,6 +4,9 @@
 #ifndef GK_APSP_GPU_H
 #define GK_APSP_GPU_H
 
+#ifdef HAVE_CONFIG_H
+#include "config.h"   /* GK_HAVE_CUDA */
+#endif
 #ifdef GK_HAVE_CUDA
 #include "gpu/gpu.h"
 #else
