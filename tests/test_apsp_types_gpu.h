@@ -3,7 +3,8 @@
  * naively at tile 64 (phase 1 k-sequential with each step reading row and
  * column kk as they were before it; phase 2 from copies X0 / Y0; phase 3),
  * predecessors taken on strictly smaller candidates in ascending kk, the
- * integer types' phase-1 clamp at -INF and cleanup after negative weights.
+ * integer types' phase-1 clamp at -INF and cleanup after negative weights
+ * (entries > INF / 2: INF, their predecessor -1).
  * One definition per element type from one macro (REF_TYPE). */
 #ifndef GK_TEST_APSP_TYPES_GPU_H
 #define GK_TEST_APSP_TYPES_GPU_H
@@ -96,9 +97,10 @@ static void ref_fw_##S(E *dist, int64_t V, int32_t *pred, int64_t *cycle) \
     for (int64_t i = 0; i < V; i++) \
         for (int64_t j = 0; j < V; j++) { \
             E v = d[i * np + j]; \
-            if (ISINT && neg && v > INF / 2) v = INF; \
+            int32_t pv = p[i * np + j]; \
+            if (ISINT && neg && v > INF / 2) { v = INF; pv = -1; } \
             dist[i * V + j] = v; \
-            if (pred) pred[i * V + j] = p[i * np + j]; \
+            if (pred) pred[i * V + j] = pv; \
         } \
     free(d); free(x0); free(p); free(p0); \
 }

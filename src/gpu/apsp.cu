@@ -1253,14 +1253,19 @@ static __device__ __forceinline__ void xscan(const typename O::E *d, long long p
 }
 
 // Integer types with negative weights (flags[0]): every entry > INF / 2
-// becomes INF after the last round.
-template <class O> static __device__ __forceinline__ void xclean(typename O::E *d, long long n, const int *flags)
+// becomes INF after the last round, and its predecessor (pred: same pitch;
+// NULL: none) -1: the pair is unreachable.
+template <class O>
+static __device__ __forceinline__ void xclean(typename O::E *d, int *pred, long long n, const int *flags)
 {
     typedef typename O::E E;
     if (!flags[0]) return;
     const E half = O::inf() >> 1;
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-        if (d[i] > half) d[i] = O::inf();
+        if (d[i] > half) {
+            d[i] = O::inf();
+            if (pred) pred[i] = -1;
+        }
 }
 
 // The instances: gk_apspx_<what>_<type>[_p] (_p: with predecessors).  Every
@@ -1290,8 +1295,11 @@ XTYPE(i32, xops_i32)
 XTYPE(i64, xops_i64)
 XTYPE(f32, xops_f32)
 XTYPE(f64, xops_f64)
-extern "C" __global__ void gk_apspx_clean_i32(int *d, long long n, const int *flags) { xclean<xops_i32>(d, n, flags); }
-extern "C" __global__ void gk_apspx_clean_i64(long long *d, long long n, const int *flags)
+extern "C" __global__ void gk_apspx_clean_i32(int *d, int *pred, long long n, const int *flags)
 {
-    xclean<xops_i64>(d, n, flags);
+    xclean<xops_i32>(d, pred, n, flags);
+}
+extern "C" __global__ void gk_apspx_clean_i64(long long *d, int *pred, long long n, const int *flags)
+{
+    xclean<xops_i64>(d, pred, n, flags);
 }

@@ -962,7 +962,7 @@ static gk_status x_rounds(gk_apsp_gpu *c)
         return st;
     if (c->xclean) {
         long long n = c->xnp * c->xnp;
-        void *cargs[] = { &c->dx, &n, &c->dflags };
+        void *cargs[] = { &c->dx, &c->dpred, &n, &c->dflags };
         if ((st = gk__gpu_launch(c->xclean, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
                                  c->stream, cargs)))
             return st;
