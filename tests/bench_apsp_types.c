@@ -6,8 +6,10 @@
  * (the tuned kernels), int32 with predecessors, float32, float64 and int64
  * distances: the rounds' time, T updates/s (n^3 / s) and the type's
  * min-plus ceiling measured in the same run (chains of the same add + min),
- * and int32 with predecessors against int32 alone.  The int32 distances with
- * and without predecessors must agree (checked: exit 1 if not). */
+ * and int32 with predecessors against int32 alone; float32 and float64 also
+ * with the kernel's alternative thread shape.  The int32 distances with and
+ * without predecessors must agree, and each float type's two shapes (checked:
+ * exit 1 if not). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -37,14 +39,15 @@ static void *as_type(const int32_t *m, int64_t n, gk_dtype t)
 }
 
 /* one timed run (after an untimed one) of type t; out: the result (may be NULL) */
-static gk_status one(const gk_device_info *dev, int32_t n, const int32_t *m, gk_dtype t, int pred, double *sec,
-                     double *ceil, void *out)
+static gk_status one(const gk_device_info *dev, int32_t n, const int32_t *m, gk_dtype t, int pred, int alt,
+                     double *sec, double *ceil, void *out)
 {
     gk_apsp_gpu *c = NULL;
     void *x = as_type(m, n, t);
     float ms = 0;
     gk_status st = x ? GK_OK : GK_ENOMEM;
     if (!st && !(st = gk__apsp_gpu_open_typed(&c, dev, NULL, n, t, pred, NULL))
+        && !(alt && (st = gk__apsp_gpu_set_xshape(c, 1)))
         && !(st = gk__apsp_gpu_upload_typed(c, x, NULL)) && !(st = gk__apsp_gpu_run_typed(c, NULL))
         && !(st = gk__apsp_gpu_upload_typed(c, x, NULL)) && !(st = gk__apsp_gpu_run_typed(c, &ms))
         && !(st = gk__apsp_gpu_ceiling_typed(c, t, ceil)) && out)
@@ -75,20 +78,24 @@ int main(int argc, char **argv)
     printf("%7s %-14s %9s %9s %9s %7s\n", "n", "type", "seconds", "T/s", "ceiling", "%ceil");
     for (int a = 1; a < argc; a++) {
         const int32_t n = atoi(argv[a]);
-        int32_t *m = malloc((size_t)n * n * 4), *r32 = malloc((size_t)n * n * 4), *rp = malloc((size_t)n * n * 4);
-        if (!m || !r32 || !rp || gk_apsp_random_matrix(m, n, 0.3, 20261122, 1000)) {
+        const size_t nn = (size_t)n * n;
+        int32_t *m = malloc(nn * 4), *r32 = malloc(nn * 4), *rp = malloc(nn * 4);
+        float *f32 = malloc(nn * 4), *f32a = malloc(nn * 4);
+        double *f64 = malloc(nn * 8), *f64a = malloc(nn * 8);
+        if (!m || !r32 || !rp || !f32 || !f32a || !f64 || !f64a || gk_apsp_random_matrix(m, n, 0.3, 20261122, 1000)) {
             fprintf(stderr, "n = %d: %s\n", n, gk_last_error());
             return 1;
         }
-        const struct { gk_dtype t; int pred; const char *name; void *out; } rows[] = {
-            { GK_DTYPE_INT32, 0, "int32", r32 }, { GK_DTYPE_INT32, 1, "int32+pred", rp },
-            { GK_DTYPE_FLOAT32, 0, "float32", NULL }, { GK_DTYPE_FLOAT64, 0, "float64", NULL },
-            { GK_DTYPE_INT64, 0, "int64", NULL }, { GK_DTYPE_FLOAT32, 1, "float32+pred", NULL },
+        const struct { gk_dtype t; int pred, alt; const char *name; void *out; } rows[] = {
+            { GK_DTYPE_INT32, 0, 0, "int32", r32 }, { GK_DTYPE_INT32, 1, 0, "int32+pred", rp },
+            { GK_DTYPE_FLOAT32, 0, 0, "float32", f32 }, { GK_DTYPE_FLOAT32, 0, 1, "float32 alt", f32a },
+            { GK_DTYPE_FLOAT64, 0, 0, "float64", f64 }, { GK_DTYPE_FLOAT64, 0, 1, "float64 alt", f64a },
+            { GK_DTYPE_INT64, 0, 0, "int64", NULL }, { GK_DTYPE_FLOAT32, 1, 0, "float32+pred", NULL },
         };
         double t32 = 0;
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
             double s = 0, ceil = 0;
-            gk_status st = one(&dev, n, m, rows[r].t, rows[r].pred, &s, &ceil, rows[r].out);
+            gk_status st = one(&dev, n, m, rows[r].t, rows[r].pred, rows[r].alt, &s, &ceil, rows[r].out);
             if (st) {
                 printf("%7d %-14s failed: %s\n", n, rows[r].name, gk_last_error());
                 rc = 1;
@@ -104,7 +111,12 @@ int main(int argc, char **argv)
         int same = memcmp(r32, rp, (size_t)n * n * 4) == 0;
         printf("%7d int32 distances with and without predecessors: %s\n", n, same ? "identical" : "DIFFER");
         rc |= !same;
-        free(m); free(r32); free(rp);
+        /* the two shapes give the same bits */
+        int same32 = memcmp(f32, f32a, nn * 4) == 0, same64 = memcmp(f64, f64a, nn * 8) == 0;
+        printf("%7d float32 both shapes: %s; float64 both shapes: %s\n", n, same32 ? "identical" : "DIFFER",
+               same64 ? "identical" : "DIFFER");
+        rc |= !same32 || !same64;
+        free(m); free(r32); free(rp); free(f32); free(f32a); free(f64); free(f64a);
     }
     return rc;
 #endif

@@ -206,6 +206,17 @@ static void check(gk_dtype t, int with_pred, int64_t V, int kind)
         gk__gpu_free(dp);
     }
     gk__apsp_gpu_close(c);
+    c = NULL;
+    /* float distances: the kernel's alternative thread shape, the same bits */
+    if (!with_pred && !integral_type(t) && wcycle < 0) {
+        memset(got, 0, bytes);
+        if (!(st = gk__apsp_gpu_open_typed(&c, &dev, NULL, (int32_t)V, t, 0, NULL)) && !(st = gk__apsp_gpu_set_xshape(c, 1))
+            && !(st = gk__apsp_gpu_upload_typed(c, init, NULL)) && !(st = gk__apsp_gpu_run_typed(c, NULL)))
+            st = gk__apsp_gpu_download_typed(c, got, NULL, NULL);
+        ok(st == GK_OK && memcmp(got, want, bytes) == 0, "%s, alternative shape: same bits %s", what,
+           st ? gk_last_error() : "");
+        gk__apsp_gpu_close(c);
+    }
     free(w); free(init); free(want); free(got); free(wpred); free(gpred);
 }
 #endif
@@ -241,6 +252,10 @@ int main(void)
         gk__apsp_gpu_close(c);
     } else
         ok(0, "open a float32 context: %s", gk_last_error());
+    if (!gk__apsp_gpu_open_typed(&c, &dev, NULL, 10, GK_DTYPE_INT64, 0, NULL)) {
+        ok(gk__apsp_gpu_set_xshape(c, 1) == GK_EINVAL, "no alternative shape for int64: %s", gk_last_error());
+        gk__apsp_gpu_close(c);
+    }
     ok(gk__apsp_gpu_open_typed(&c, &dev, NULL, 10, (gk_dtype)9, 0, NULL) == GK_EINVAL && c == NULL,
        "an unknown element type is refused: %s", gk_last_error());
     return done_testing();

@@ -1009,19 +1009,24 @@ struct xops_f64 {
     static __device__ __forceinline__ E inf() { return __longlong_as_double(0x7ff0000000000000LL); }
 };
 
-// The shape of xmp for element type E (mirrored by xmp_shape in
-// src/gpu/apsp_gpu.c): X_TM x xTN outputs per thread, 8 x 8 for 4-byte
-// distances alone, 8 x 4 otherwise (8-byte accumulators, or predecessors
-// next to them).
-template <typename E, bool PRED> struct xshape {
-    static constexpr int xTM = 8;
-    static constexpr int xTN = (sizeof(E) == 4 && !PRED) ? 8 : 4;
+// The shape of xmp: X_TM x TN outputs per thread (xmp_shape in
+// src/gpu/apsp_gpu.c mirrors the sizes).  The defaults (XTM, XTN below):
+// 8 x 8 for 4-byte distances alone, 8 x 4 otherwise (8-byte accumulators,
+// or predecessors next to them); the "_a" instances of float32 and float64
+// distances take an alternative shape (gk__apsp_gpu_set_xshape, for the
+// benchmark to compare).  B's rows are padded like A^T's (the predecessor
+// search reads a column of each).
+template <typename E, bool PRED, int TM, int TN> struct xshape {
+    static constexpr int xTM = TM;
+    static constexpr int xTN = TN;
     static constexpr int xTX = X_T / xTN, xTY = X_T / xTM, xNT = xTX * xTY;
     static constexpr int xRG = xTM / 4, xCG = xTN / 4, xRSLAB = X_T / xRG, xCSLAB = X_T / xCG;
     static constexpr int xVE = 16 / (int)sizeof(E);        // elements per 16 bytes
-    static constexpr int xLDA = X_T + xVE;                  // A^T row pitch (fewer store conflicts)
-    static constexpr int xKC = PRED ? 16 : 8;              // k chunk (PRED: the change check)
+    static constexpr int xLDA = X_T + xVE;                  // A^T and B row pitch (fewer conflicts)
+    static constexpr int xKC = PRED ? 32 : 8;              // k chunk (PRED: one k per lane in the search)
 };
+#define XTM(E, P) 8
+#define XTN(E, P) (sizeof(E) == 4 && !(P) ? 8 : 4)
 
 // Four consecutive elements (16-byte aligned) in and out of registers.
 template <typename E> static __device__ __forceinline__ void x_ld4(E *o, const E *p)
@@ -1101,17 +1106,17 @@ static __device__ __forceinline__ void xpivot(typename O::E *d, long long pitch,
 }
 
 // Phases 2 to 5 (tile_of); kend as gk_apsp_minplus.
-template <class O, bool PRED>
+template <class O, bool PRED, int TM, int TN>
 static __device__ __forceinline__ void xmp(typename O::E *d, long long pitch, int k, int phase, int kend, int *pred,
                                            long long ppitch)
 {
     typedef typename O::E E;
-    typedef xshape<E, PRED> S;
+    typedef xshape<E, PRED, TM, TN> S;
     constexpr int xTM = S::xTM, xTN = S::xTN, xVE = S::xVE, xLDA = S::xLDA, xKC = S::xKC;
     extern __shared__ __align__(16) unsigned char xsm[];
     E *As = (E *)xsm;
     E *Bs = As + X_T * xLDA;
-    int *Ps = (int *)(Bs + X_T * X_T);
+    int *Ps = (int *)(Bs + X_T * xLDA);
     int bi, bj;
     if (!tile_of(phase, k, &bi, &bj)) return;
     const int tid = threadIdx.x, tx = tid % S::xTX, ty = tid / S::xTX;
@@ -1124,7 +1129,7 @@ static __device__ __forceinline__ void xmp(typename O::E *d, long long pitch, in
         x.u = *(const uint4 *)(abase + (long long)r * pitch + c);
 #pragma unroll
         for (int v = 0; v < xVE; v++) As[(c + v) * xLDA + r] = x.v[v];
-        *(uint4 *)(Bs + r * X_T + c) = *(const uint4 *)(bbase + (long long)r * pitch + c);
+        *(uint4 *)(Bs + r * xLDA + c) = *(const uint4 *)(bbase + (long long)r * pitch + c);
     }
     if (PRED) {
         const int *pb = pred + (long long)k * X_T * ppitch + (long long)bj * X_T;
@@ -1164,28 +1169,41 @@ static __device__ __forceinline__ void xmp(typename O::E *d, long long pitch, in
 #pragma unroll
             for (int g = 0; g < S::xRG; g++) x_ld4(a + g * 4, As + kk * xLDA + g * S::xRSLAB + ty * 4);
 #pragma unroll
-            for (int h = 0; h < S::xCG; h++) x_ld4(b + h * 4, Bs + kk * X_T + h * S::xCSLAB + tx * 4);
+            for (int h = 0; h < S::xCG; h++) x_ld4(b + h * 4, Bs + kk * xLDA + h * S::xCSLAB + tx * 4);
 #pragma unroll
             for (int r = 0; r < xTM; r++)
 #pragma unroll
                 for (int c = 0; c < xTN; c++) acc[r][c] = O::upd(a[r], b[c], acc[r][c]);
         }
         if (PRED) {
+            // the outputs that changed in this chunk, found by the whole
+            // warp: one per pass, one candidate kk per lane (xKC = 32), the
+            // first lane whose candidate equals the new value wins
+            bool any = false;
 #pragma unroll
             for (int r = 0; r < xTM; r++)
 #pragma unroll
-                for (int c = 0; c < xTN; c++)
-                    if (acc[r][c] != old[r][c]) {
-                        const int i = (r / 4) * S::xRSLAB + ty * 4 + r % 4, j = (c / 4) * S::xCSLAB + tx * 4 + c % 4;
-#pragma unroll 1
-                        for (int q = 0; q < xKC; q++) {
-                            const int kk = ch * xKC + q;
-                            if (O::add(As[kk * xLDA + i], Bs[kk * X_T + j]) == acc[r][c]) {
-                                pacc[r][c] = Ps[kk * X_T + j];
-                                break;
-                            }
+                for (int c = 0; c < xTN; c++) any |= acc[r][c] != old[r][c];
+            if (__any_sync(0xffffffffu, any)) {
+                const int lane = tid & 31, kk = ch * xKC + lane;
+#pragma unroll
+                for (int r = 0; r < xTM; r++)
+#pragma unroll
+                    for (int c = 0; c < xTN; c++) {
+                        unsigned m = __ballot_sync(0xffffffffu, acc[r][c] != old[r][c]);
+                        while (m) {
+                            const int L = __ffs(m) - 1;
+                            m &= m - 1;
+                            const E nv = __shfl_sync(0xffffffffu, acc[r][c], L);
+                            const int lt = (tid & ~31) + L, ltx = lt % S::xTX, lty = lt / S::xTX;
+                            const int i = (r / 4) * S::xRSLAB + lty * 4 + r % 4;
+                            const int j = (c / 4) * S::xCSLAB + ltx * 4 + c % 4;
+                            const unsigned eq = __ballot_sync(0xffffffffu, O::add(As[kk * xLDA + i], Bs[kk * xLDA + j]) == nv);
+                            const int win = ch * xKC + __ffs(eq) - 1;
+                            if (lane == L) pacc[r][c] = Ps[win * X_T + j];
                         }
                     }
+            }
         }
     }
 #pragma unroll
@@ -1276,10 +1294,12 @@ static __device__ __forceinline__ void xclean(typename O::E *d, int *pred, long 
     gk_apspx_pivot_##S##SUF(O::E *d, long long pitch, int k, int phase, int kend, int *pred, long long ppitch, int V, \
                             int *flags) \
     { (void)phase; (void)kend; xpivot<O, P>(d, pitch, k, pred, ppitch, V, flags); } \
-    extern "C" __global__ void __launch_bounds__(xshape<O::E, P>::xNT) \
-    gk_apspx_mp_##S##SUF(O::E *d, long long pitch, int k, int phase, int kend, int *pred, long long ppitch, int V, \
-                         int *flags) \
-    { (void)V; (void)flags; xmp<O, P>(d, pitch, k, phase, kend, pred, ppitch); }
+    XMP(S##SUF, O, P, XTM(O::E, P), XTN(O::E, P))
+#define XMP(NAME, O, P, TM, TN) \
+    extern "C" __global__ void __launch_bounds__(xshape<O::E, P, TM, TN>::xNT) \
+    gk_apspx_mp_##NAME(O::E *d, long long pitch, int k, int phase, int kend, int *pred, long long ppitch, int V, \
+                       int *flags) \
+    { (void)V; (void)flags; xmp<O, P, TM, TN>(d, pitch, k, phase, kend, pred, ppitch); }
 #define XTYPE(S, O) \
     XROUNDS(S, O, false, ) \
     XROUNDS(S, O, true, _p) \
@@ -1295,6 +1315,9 @@ XTYPE(i32, xops_i32)
 XTYPE(i64, xops_i64)
 XTYPE(f32, xops_f32)
 XTYPE(f64, xops_f64)
+// the alternative shapes (gk__apsp_gpu_set_xshape)
+XMP(f32_a, xops_f32, false, 8, 4)
+XMP(f64_a, xops_f64, false, 4, 4)
 extern "C" __global__ void gk_apspx_clean_i32(int *d, int *pred, long long n, const int *flags)
 {
     xclean<xops_i32>(d, pred, n, flags);

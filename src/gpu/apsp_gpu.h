@@ -136,6 +136,9 @@ gk_status gk__apsp_gpu_download_typed(gk_apsp_gpu *ctx, void *dist, int32_t *pre
  * through gk__apsp_gpu_exec_device, the fast path); enqueued, nothing waits
  * (gk__apsp_gpu_cycle waits) */
 gk_status gk__apsp_gpu_exec_device_typed(gk_apsp_gpu *ctx, void *dist, int64_t ld, int32_t *pred, int64_t pld);
+/* benchmark knob (before the upload): alt 1 = float32 / float64 distances
+ * with the kernel's alternative thread shape (same result) */
+gk_status gk__apsp_gpu_set_xshape(gk_apsp_gpu *ctx, int alt);
 /* the device's min-plus rate for type t (chains of the same add + min as
  * the kernels), updates per second */
 gk_status gk__apsp_gpu_ceiling_typed(gk_apsp_gpu *ctx, gk_dtype t, double *per_s);
