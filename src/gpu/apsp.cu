@@ -1010,10 +1010,10 @@ struct xops_f64 {
 };
 
 // The shape of xmp: X_TM x TN outputs per thread (xmp_shape in
-// src/gpu/apsp_gpu.c mirrors the sizes).  The defaults (XTM, XTN below):
-// 8 x 8 for 4-byte distances alone, 8 x 4 otherwise (8-byte accumulators,
-// or predecessors next to them); the "_a" instances of float32 and float64
-// distances take an alternative shape (gk__apsp_gpu_set_xshape, for the
+// src/gpu/apsp_gpu.c mirrors the sizes).  The defaults (xdefault below):
+// 8 x 8 for 4-byte distances alone, 4 x 4 for float64 distances, 8 x 4
+// otherwise (int64 accumulators, or predecessors next to them); the "_a"
+// instances of float32 and float64 distances take an alternative shape (gk__apsp_gpu_set_xshape, for the
 // benchmark to compare).  B's rows are padded like A^T's (the predecessor
 // search reads a column of each).
 template <typename E, bool PRED, int TM, int TN> struct xshape {
@@ -1025,8 +1025,14 @@ template <typename E, bool PRED, int TM, int TN> struct xshape {
     static constexpr int xLDA = X_T + xVE;                  // A^T and B row pitch (fewer conflicts)
     static constexpr int xKC = PRED ? 32 : 8;              // k chunk (PRED: one k per lane in the search)
 };
-#define XTM(E, P) 8
-#define XTN(E, P) (sizeof(E) == 4 && !(P) ? 8 : 4)
+template <typename E, bool P> struct xdefault {
+    static constexpr int tm = 8, tn = sizeof(E) == 4 && !P ? 8 : 4;
+};
+// float64 distances: 4 x 4 (H100, n = 16384 and 25000: 98 % of the float64
+// ceiling against 81 % for 8 x 4, bench/apsp-results.md)
+template <> struct xdefault<double, false> {
+    static constexpr int tm = 4, tn = 4;
+};
 
 // Four consecutive elements (16-byte aligned) in and out of registers.
 template <typename E> static __device__ __forceinline__ void x_ld4(E *o, const E *p)
@@ -1294,7 +1300,7 @@ static __device__ __forceinline__ void xclean(typename O::E *d, int *pred, long 
     gk_apspx_pivot_##S##SUF(O::E *d, long long pitch, int k, int phase, int kend, int *pred, long long ppitch, int V, \
                             int *flags) \
     { (void)phase; (void)kend; xpivot<O, P>(d, pitch, k, pred, ppitch, V, flags); } \
-    XMP(S##SUF, O, P, XTM(O::E, P), XTN(O::E, P))
+    XMP(S##SUF, O, P, (xdefault<O::E, P>::tm), (xdefault<O::E, P>::tn))
 #define XMP(NAME, O, P, TM, TN) \
     extern "C" __global__ void __launch_bounds__(xshape<O::E, P, TM, TN>::xNT) \
     gk_apspx_mp_##NAME(O::E *d, long long pitch, int k, int phase, int kend, int *pred, long long ppitch, int V, \
@@ -1317,7 +1323,7 @@ XTYPE(f32, xops_f32)
 XTYPE(f64, xops_f64)
 // the alternative shapes (gk__apsp_gpu_set_xshape)
 XMP(f32_a, xops_f32, false, 8, 4)
-XMP(f64_a, xops_f64, false, 4, 4)
+XMP(f64_a, xops_f64, false, 8, 4)
 extern "C" __global__ void gk_apspx_clean_i32(int *d, int *pred, long long n, const int *flags)
 {
     xclean<xops_i32>(d, pred, n, flags);

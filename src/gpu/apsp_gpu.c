@@ -798,16 +798,18 @@ static const char *x_suffix(gk_dtype t)
     }
 }
 
-/* xshape of apsp.cu: 8 x TN outputs per thread, TN 8 for 4-byte distances
- * alone, else 4 (alt: the "_a" instances: float32 8 x 4, float64 4 x 4);
- * A^T and B at row pitch 64 + 16 / esize, B's predecessors. */
-static void xmp_shape(size_t es, int pred, int alt, unsigned *threads, size_t *smem, size_t *smem_piv)
+/* xshape / xdefault of apsp.cu: 8 x TN outputs per thread, TN 8 for
+ * 4-byte distances alone, else 4, but 4 x 4 for float64 distances (alt: the
+ * "_a" instances: float32 8 x 4, float64 8 x 4); A^T and B at row pitch
+ * 64 + 16 / esize, B's predecessors. */
+static void xmp_shape(gk_dtype t, int pred, int alt, unsigned *threads, size_t *smem, size_t *smem_piv)
 {
+    const size_t es = gk_dtype_size(t);
     int tm = 8, tn = es == 4 && !pred ? 8 : 4;
-    if (alt) {
+    if (t == GK_DTYPE_FLOAT64 && !pred)
+        tm = alt ? 8 : 4;
+    else if (alt)
         tn = 4;
-        tm = es == 4 ? 8 : 4;
-    }
     *threads = (unsigned)((X_TILE / tn) * (X_TILE / tm));
     *smem = 2 * (size_t)X_TILE * (X_TILE + 16 / es) * es + (pred ? (size_t)X_TILE * X_TILE * sizeof(int) : 0);
     *smem_piv = (size_t)X_TILE * X_TILE * es + (pred ? (size_t)X_TILE * X_TILE * sizeof(int) : 0);
@@ -835,7 +837,7 @@ gk_status gk__apsp_gpu_open_typed(gk_apsp_gpu **out, const gk_device_info *dev, 
     c->with_pred = with_pred != 0;
     c->esize = gk_dtype_size(t);
     c->xnt = (int)((V + X_TILE - 1) / X_TILE);
-    xmp_shape(c->esize, c->with_pred, 0, &c->xthreads, &c->xsmem, &c->xsmem_piv);
+    xmp_shape(t, c->with_pred, 0, &c->xthreads, &c->xsmem, &c->xsmem_piv);
     const char *suf = c->with_pred ? "_p" : "";
     if ((st = x_kernel(c, "pivot", t, suf, &c->xpivot)) || (st = x_kernel(c, "mp", t, suf, &c->xmp))
         || (st = x_kernel(c, "fill", t, "", &c->xfill)) || (st = x_kernel(c, "pinit", t, "", &c->xpinit))
@@ -1056,7 +1058,7 @@ gk_status gk__apsp_gpu_set_xshape(gk_apsp_gpu *c, int alt)
     gk_status st = x_kernel(c, "mp", c->type, alt ? "_a" : "", &c->xmp);
     if (st)
         return st;
-    xmp_shape(c->esize, 0, alt, &c->xthreads, &c->xsmem, &c->xsmem_piv);
+    xmp_shape(c->type, 0, alt, &c->xthreads, &c->xsmem, &c->xsmem_piv);
     return GK_OK;
 }
 
