@@ -1,5 +1,5 @@
 /* bench_apsp_types.c - the speed rows of issue 24 on one GPU (not a test:
- * built by `make check`, run by hand or bench/apsp-types.sh):
+ * built by `make check`, run by hand; bench/apsp-results.md has its rows):
  *   bench_apsp_types N...
  * for each n, on the random matrix of `gk bench apsp` (density 0.3, weights
  * <= 1000, seed 20261122) as each element type: the int32 distances
