@@ -11,8 +11,10 @@
 
 #include "core/internal.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__has_include)
@@ -46,7 +48,8 @@ typedef struct gk__stencil_spec {
  * tuned entries are keyed by (shapes tune the same whatever the weights). */
 static inline void gk__sg_shape_key(const gk__stencil_spec *s, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s", s->key);
+    if (snprintf(buf, n, "%s", s->key) >= (int)n)
+        buf[0] = '\0';
     char *dash = strrchr(buf, '-');
     if (dash && strlen(dash) == 17)      /* "-" + 16 hex digits */
         *dash = '\0';
@@ -118,6 +121,95 @@ static inline gk_status gk__sg_spec_build(int dims, gk_stencil_shape shape, int 
         h = (h ^ p[i]) * 1099511628211ULL;
     snprintf(s->key, sizeof s->key, "%dd-%s-r%d-%s-%s-%016llx", dims, shapes[shape], r,
              t == GK_DTYPE_FLOAT32 ? "f32" : "f64", bnds[b], (unsigned long long)h);
+    return GK_OK;
+}
+
+/* "3d-star-r2[:zero|:periodic|:fixed][:f32|:f64]" (the contract's text and
+ * its boundary suffix, plus the element type: f64 when absent).  Private
+ * until F's gk_stencil_desc_parse is merged (then only the type suffix is
+ * parsed here).  GK_EINVAL naming text. */
+static inline gk_status gk__sg_desc_parse(const char *text, int *dims, gk_stencil_shape *shape, int *r,
+                                          gk_boundary *b, gk_dtype *t)
+{
+    char sh[8], rest[64];
+    int n = 0;
+    rest[0] = '\0';
+    *dims = *r = 0;
+    *shape = GK_STENCIL_BOX;
+    *b = GK_BOUNDARY_ZERO;
+    *t = GK_DTYPE_FLOAT64;
+    if (strlen(text) > 60 || sscanf(text, "%1dd-%7[a-z]-r%1d%n", dims, sh, r, &n) != 3
+        || (*dims != 2 && *dims != 3) || *r < 1 || *r > 4)
+        return gk__fail(GK_EINVAL, "stencil description '%s': want e.g. 3d-star-r2[:periodic|:fixed][:f32]", text);
+    if (!strcmp(sh, "star")) *shape = GK_STENCIL_STAR;
+    else if (!strcmp(sh, "box")) *shape = GK_STENCIL_BOX;
+    else return gk__fail(GK_EINVAL, "stencil description '%s': shape '%s' is not star or box", text, sh);
+    *b = GK_BOUNDARY_ZERO;
+    *t = GK_DTYPE_FLOAT64;
+    snprintf(rest, sizeof rest, "%s", text + n);
+    for (char *p = rest; *p;) {
+        if (*p != ':')
+            return gk__fail(GK_EINVAL, "stencil description '%s': unexpected '%s'", text, p);
+        char *q = strchr(p + 1, ':');
+        size_t len = q ? (size_t)(q - p - 1) : strlen(p + 1);
+        if (len == 4 && !strncmp(p + 1, "zero", 4)) *b = GK_BOUNDARY_ZERO;
+        else if (len == 8 && !strncmp(p + 1, "periodic", 8)) *b = GK_BOUNDARY_PERIODIC;
+        else if (len == 5 && !strncmp(p + 1, "fixed", 5)) *b = GK_BOUNDARY_FIXED;
+        else if (len == 3 && !strncmp(p + 1, "f32", 3)) *t = GK_DTYPE_FLOAT32;
+        else if (len == 3 && !strncmp(p + 1, "f64", 3)) *t = GK_DTYPE_FLOAT64;
+        else return gk__fail(GK_EINVAL, "stencil description '%s': unknown suffix '%.*s'", text, (int)len, p + 1);
+        p += len + 1;
+    }
+    return GK_OK;
+}
+
+/* The naive reference: `steps` steps of spec s on a dense grid (x fastest,
+ * the spec's element type), the contract's chain over s's point list, in
+ * place (one scratch copy).  Private until F's gk__stencil_cpu_spec_plain
+ * is merged.  GK_ENOMEM when the scratch grid cannot be had. */
+static inline gk_status gk__sg_reference(const gk__stencil_spec *s, void *grid, int64_t nx, int64_t ny, int64_t nz,
+                                         int64_t steps)
+{
+    int f32 = s->dtype == GK_DTYPE_FLOAT32, r = s->radius, d3 = s->dims == 3;
+    size_t es = f32 ? 4 : 8, n = (size_t)nx * (size_t)ny * (size_t)nz;
+    char *tmp = malloc(n * es);
+    if (!tmp)
+        return gk__fail(GK_ENOMEM, "out of host memory for the stencil reference");
+    for (int64_t st = 0; st < steps; st++) {
+        const char *in = grid;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+        for (int64_t z = 0; z < nz; z++)
+            for (int64_t y = 0; y < ny; y++)
+                for (int64_t x = 0; x < nx; x++) {
+                    int64_t at = (z * ny + y) * nx + x;
+                    int band = x < r || x >= nx - r || y < r || y >= ny - r || (d3 && (z < r || z >= nz - r));
+                    if (s->boundary == GK_BOUNDARY_FIXED && band) {
+                        memcpy(tmp + (size_t)at * es, in + (size_t)at * es, es);
+                        continue;
+                    }
+                    double td = 0;
+                    float tf = 0;
+                    for (int i = 0; i < s->npoints; i++) {
+                        int64_t X = x + s->dx[i], Y = y + s->dy[i], Z = z + (d3 ? s->dz[i] : 0);
+                        double vd = 0;
+                        float vf = 0;
+                        if (s->boundary == GK_BOUNDARY_PERIODIC) {
+                            X = (X % nx + nx) % nx; Y = (Y % ny + ny) % ny; Z = (Z % nz + nz) % nz;
+                        }
+                        if (X >= 0 && X < nx && Y >= 0 && Y < ny && Z >= 0 && Z < nz) {
+                            size_t j = (size_t)((Z * ny + Y) * nx + X);
+                            if (f32) vf = ((const float *)in)[j]; else vd = ((const double *)in)[j];
+                        }
+                        if (f32) tf = i ? fmaf((float)s->w[i], vf, tf) : (float)s->w[i] * vf;
+                        else td = i ? fma(s->w[i], vd, td) : s->w[i] * vd;
+                    }
+                    if (f32) ((float *)tmp)[at] = tf; else ((double *)tmp)[at] = td;
+                }
+        memcpy(grid, tmp, n * es);
+    }
+    free(tmp);
     return GK_OK;
 }
 
