@@ -14,6 +14,9 @@
 #include "test_api.h"
 #include "gpu/stencil_gen.h"
 #include "core/rng.h"
+#ifdef GK_HAVE_CUDA
+#include "gpu/gpu.h"
+#endif
 
 #include <math.h>
 #include <stdint.h>
@@ -261,10 +264,45 @@ static void source_checks(void)
        "a star weight off the axes refused");
 }
 
+/* The engine's CPU reference (the tuner's and the bench's check until the
+ * CPU backend's is merged) against the naive loop here. */
+static void reference_checks(void)
+{
+    const tcase cases[] = {
+        { 3, GK_STENCIL_BOX, 2, GK_BOUNDARY_PERIODIC, GK_DTYPE_FLOAT32, "", 11, 9, 7, 3 },
+        { 3, GK_STENCIL_STAR, 3, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT64, "", 13, 9, 8, 2 },
+        { 2, GK_STENCIL_MASK, 4, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, "", 23, 17, 1, 3 },
+        { 2, GK_STENCIL_STAR, 1, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, "", 23, 17, 1, 4 },
+    };
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const tcase *c = &cases[ci];
+        double w[729];
+        make_weights(c, 99 + ci, w);
+        gk__stencil_spec s;
+        gk__sg_spec_build(c->dims, c->shape, c->r, c->b, c->t, w, &s);
+        size_t n = (size_t)c->nx * c->ny * c->nz, es = c->t == GK_DTYPE_FLOAT32 ? 4 : 8;
+        unsigned char *a = malloc(n * es), *b = malloc(n * es), *tmp = malloc(n * es);
+        uint64_t g = 7 + ci;
+        for (size_t i = 0; i < n; i++) {
+            double v = urand(&g);
+            if (es == 4) ((float *)a)[i] = (float)v; else ((double *)a)[i] = v;
+        }
+        memcpy(b, a, n * es);
+        for (int st = 0; st < c->steps; st++) {
+            naive_step(c, w, b, tmp);
+            memcpy(b, tmp, n * es);
+        }
+        ok(gk__sg_reference(&s, a, c->nx, c->ny, c->nz, c->steps) == GK_OK && !memcmp(a, b, n * es),
+           "reference %s = the naive loop, bit for bit", s.key);
+        free(a); free(b); free(tmp);
+    }
+}
+
 int main(void)
 {
     no_plan();
     source_checks();
+    reference_checks();
     char why[512];
     if (!gk_gpu_usable(why, sizeof why) || !gk_build_info_get()->has_nvrtc) {
         skip("no CUDA device or no NVRTC", "the GPU cases");
