@@ -1,8 +1,9 @@
 /* cmd_stencil_gen.c - `gk bench stencil --stencil=DESC[,DESC...]`: the
  * generated engine's rows (T = 1..4 steps per pass) for each description
  * and size, against the one-step memory floor measured in the same run
- * (gk__stencil_gen_bench).  gk.c sends `gk bench stencil` here when
- * --stencil is among its options. */
+ * (gk__stencil_gen_bench).  gk.c sends `gk bench stencil` to
+ * cmd_bench_stencil_route, which comes here when --stencil is among its
+ * options (and adds the option to the classic bench's --help). */
 #include "cli/cli.h"
 
 #include <limits.h>
@@ -123,4 +124,19 @@ int cmd_bench_stencil_gen(int argc, char **argv)
     gk_context_destroy(ctx);
     if (bad) cli_die("bench stencil: a configuration failed its check");
     return 0;
+}
+
+int cmd_bench_stencil_route(int argc, char **argv)
+{
+    int help = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strncmp(argv[i], "--stencil=", 10) || !strcmp(argv[i], "--stencil"))
+            return cmd_bench_stencil_gen(argc, argv);
+        help |= !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help");
+    }
+    int rc = cmd_bench_stencil(argc, argv);
+    if (help && rc == 0)
+        printf("  --stencil=DESC,...     the generated engine for these descriptions instead\n"
+               "                         (gk bench stencil --stencil=3d-star-r1 --help)\n");
+    return rc;
 }
