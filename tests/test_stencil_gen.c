@@ -328,7 +328,9 @@ int main(void)
         { 3, M, 3, Z, D, "TSTEPS=2,TY=4", 23, 15, 13, 3 },
         { 3, S, 4, F, E, "TSTEPS=2,TY=4", 23, 19, 17, 3 },
         { 3, S, 4, P, D, "ZC=7", 23, 19, 17, 2 },
-        { 3, S, 4, Z, E, "TSTEPS=4,TX=16,TY=4,NT=512", 23, 19, 17, 5 },
+        { 3, S, 4, Z, E, "TSTEPS=2,TX=16,TY=4,NT=512", 23, 19, 17, 5 },
+        { 3, S, 2, Z, E, "TSTEPS=4,TX=16,TY=4,NT=128", 23, 19, 17, 6 },
+        { 2, S, 4, Z, E, "TSTEPS=4,TX=32,NT=64", 77, 45, 1, 5 },
         { 3, B, 1, F, D, "TSTEPS=2", 19, 13, 11, 5 },
         { 3, S, 1, P, D, "TSTEPS=4", 5, 3, 3, 6 },                     /* periodic, extents 2r+1..: T*r > n */
         { 2, S, 1, Z, E, "TSTEPS=4,TX=64,ZC=9", 101, 37, 1, 7 },

@@ -32,13 +32,27 @@ const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params 
 
 void gk__stencil_gen_default(int dims, int radius, gk_config *out)
 {
-    (void)radius;
+    /* The winners of gktune --stencil and the T rows of gk bench stencil
+     * --stencil on an H100 (bench/stencil-results.md, "generated engine"):
+     * 3D radius 1 gains from 2 steps per pass (star3d1r f64 80 -> 138
+     * GStencil/s at 512^3) and longer z chunks; larger radii lose with T > 1
+     * (the halo r*T grows the planes) and prefer 64-wide tiles; 2D rows gain
+     * up to T = 3 at radius 1, 2 at radius 2, and 512-wide rows of 128
+     * threads won at 8192^2. */
     gk__config_clear(out);
-    gk__config_set(out, "TX", dims == 2 ? 256 : 32);
-    gk__config_set(out, "TY", dims == 2 ? 1 : 8);
-    gk__config_set(out, "NT", 256);
-    gk__config_set(out, "ZC", dims == 2 ? 128 : 64);
-    gk__config_set(out, "TSTEPS", 1);
+    if (dims == 2) {
+        gk__config_set(out, "TX", 512);
+        gk__config_set(out, "TY", 1);
+        gk__config_set(out, "NT", 128);
+        gk__config_set(out, "ZC", 64);
+        gk__config_set(out, "TSTEPS", radius == 1 ? 3 : radius == 2 ? 2 : 1);
+    } else {
+        gk__config_set(out, "TX", radius == 1 ? 32 : 64);
+        gk__config_set(out, "TY", 8);
+        gk__config_set(out, "NT", 256);
+        gk__config_set(out, "ZC", radius == 1 ? 128 : 64);
+        gk__config_set(out, "TSTEPS", radius == 1 ? 2 : 1);
+    }
 }
 
 size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t elem, int tsteps)

@@ -14,8 +14,10 @@
  * per pass (temporal blocking; the host runs a remainder with fewer). */
 extern const gk_space gk__space_stencil_gen;
 
-/* The complete default configuration for a description: 3D TX=32 TY=8
- * NT=256 ZC=64 TSTEPS=1; 2D TX=256 TY=1 NT=256 ZC=128 TSTEPS=1. */
+/* The complete default configuration for a description: 3D radius 1
+ * TX=32 TY=8 NT=256 ZC=128 TSTEPS=2, larger radii TX=64 TY=8 NT=256 ZC=64
+ * TSTEPS=1; 2D TX=512 TY=1 NT=128 ZC=64 and TSTEPS 3, 2, 1 for radius 1,
+ * 2, more (measured: see the function). */
 void gk__stencil_gen_default(int dims, int radius, gk_config *out);
 
 /* Dynamic shared memory of the kernel for tsteps steps per pass: tsteps
