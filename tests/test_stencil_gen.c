@@ -16,6 +16,9 @@
 #include "core/rng.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/gpu.h"
+#include "tune/stencil_gen_tune.h"
+#include <dirent.h>
+#include <unistd.h>
 #endif
 
 #include <math.h>
@@ -346,6 +349,34 @@ int main(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&dev, &cases[i], 0x5eed0000ULL + i);
     pitched_case(&dev, 77);
+    /* the store in a cache directory: a description compiled here is kept
+     * there (an ELF cubin), and runs right */
+    {
+        char dir[] = "/tmp/gk-sg-test-XXXXXX", sub[64], path[512];
+        if (ok(mkdtemp(dir) != NULL, "a temporary cache directory")) {
+            gk__stencil_gen_disk_cache(dir);
+            tcase c = { 3, S, 3, F, E, "TSTEPS=2,TY=4", 21, 15, 13, 3 };
+            run_case(&dev, &c, 0xd15c);          /* weights of their own: a new source */
+            snprintf(sub, sizeof sub, "%s/stencil-gen-cubins", dir);
+            DIR *d = opendir(sub);
+            int n = 0, elf = 0;
+            for (struct dirent *e; d && (e = readdir(d));) {
+                if (e->d_name[0] == '.') continue;
+                snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+                FILE *f = fopen(path, "rb");
+                char m[4] = { 0 };
+                if (f && fread(m, 1, 4, f) == 4 && !memcmp(m, "\177ELF", 4)) elf++;
+                if (f) fclose(f);
+                unlink(path);
+                n++;
+            }
+            if (d) closedir(d);
+            ok(n >= 1 && elf == n, "the cache directory holds the compiled kernel (%d files, %d ELF)", n, elf);
+            gk__stencil_gen_disk_cache(NULL);
+            rmdir(sub);
+            rmdir(dir);
+        }
+    }
     /* refusals */
     gk__stencil_spec s;
     gk_stencil_gen *e = NULL;

@@ -328,7 +328,10 @@ gk_status gk__stencil_gen_tune_list(gk_context *ctx, const char *list, int64_t s
 
 /* The configuration spec s runs with at size (points per axis): config
  * (the caller's text, over the description's defaults), else the tuned
- * entry of the context's cache (GK_CONFIG_CACHE), else the defaults. */
+ * entry of the context's cache (GK_CONFIG_CACHE), else the defaults.  On a
+ * GPU context it also keeps the engine's compiled kernels in the context's
+ * cache directory (stencil-gen-cubins/): the front door calls it before
+ * gk__stencil_gen_open. */
 gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int64_t size, const char *config,
                                  gk_config *cfg, gk_config_source *src);
 

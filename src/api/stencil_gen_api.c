@@ -1,7 +1,9 @@
 /* stencil_gen_api.c - the generated stencil engine for the commands:
  * `gktune --stencil=DESC[,DESC...]` (tune each description on the
  * context's GPU) and the configuration a description runs with (the
- * caller's, else the tuned one, else the description's defaults). */
+ * caller's, else the tuned one, else the description's defaults; choosing
+ * it also points the engine's store of compiled kernels at the context's
+ * cache directory). */
 #include "api/context.h"
 #include "api/commands.h"
 #ifdef GK_HAVE_CUDA
@@ -61,6 +63,7 @@ gk_status gk__stencil_gen_tune_list(gk_context *ctx, const char *list, int64_t s
     int saved;
     if ((st = gk__ctx_gpu_enter(ctx, &saved)))
         return st;
+    gk__stencil_gen_disk_cache(ctx->cache_dir);
     char buf[1024], *save = NULL;
     snprintf(buf, sizeof buf, "%s", list);
     int ndesc = 0;
@@ -117,6 +120,8 @@ gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int
         return GK_OK;
     }
 #ifdef GK_HAVE_CUDA
+    if (ctx && ctx->backend == GK_BACKEND_GPU)
+        gk__stencil_gen_disk_cache(ctx->cache_dir);      /* compiled kernels kept there too */
     if (ctx && ctx->backend == GK_BACKEND_GPU && !ctx->no_tuned && ctx->cache_dir[0]
         && gk__stencil_gen_tuned(&ctx->dev[0], ctx->cache_dir, s, size, cfg))
         *src = GK_CONFIG_CACHE;

@@ -2,7 +2,9 @@
  * a description (stencil_gen_src.c) compiled with NVRTC (cubins cached per
  * process by the hash of their source and the architecture: a description
  * opened again, by the tuner, the bench or every GPU of a run, compiles
- * once), dense device buffers, the pass loop. */
+ * once; and in the store the layers above register, the cache directory's:
+ * another process loads them from there), dense device buffers, the pass
+ * loop. */
 #include "gpu/stencil_gen.h"
 #include "gpu/gpu.h"
 #include "core/rng.h"
@@ -66,7 +68,37 @@ static void cache_add(uint64_t h, int arch, size_t len, const void *cubin, size_
     pthread_mutex_unlock(&cache_lock);
 }
 
-static gk_status load_module(gk_stencil_gen *g)
+/* The store beyond the process (gk__stencil_gen_set_store). */
+static gk__sg_cubin_store store;
+static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void gk__stencil_gen_set_store(const gk__sg_cubin_store *s)
+{
+    pthread_mutex_lock(&store_lock);
+    if (s) store = *s; else memset(&store, 0, sizeof store);
+    pthread_mutex_unlock(&store_lock);
+}
+
+static gk__sg_cubin_store get_store(void)
+{
+    pthread_mutex_lock(&store_lock);
+    gk__sg_cubin_store s = store;
+    pthread_mutex_unlock(&store_lock);
+    return s;
+}
+
+static void cache_forget(uint64_t h, int arch, size_t len)
+{
+    pthread_mutex_lock(&cache_lock);
+    for (int i = 0; i < CACHED; i++)
+        if (cache[i].cubin && cache[i].hash == h && cache[i].arch == arch && cache[i].len == len) {
+            free(cache[i].cubin);
+            cache[i].cubin = NULL;
+        }
+    pthread_mutex_unlock(&cache_lock);
+}
+
+static gk_status load_module(gk_stencil_gen *g, int use_disk)
 {
     char *src = NULL;
     gk_status st = gk__stencil_gen_source(&g->spec, &g->cfg, &src);
@@ -75,6 +107,16 @@ static gk_status load_module(gk_stencil_gen *g)
     uint64_t h = gk__fnv1a64(src, len);
     int arch = 10 * g->dev.cc_major + g->dev.cc_minor;
     void *cubin = cache_find(h, arch, len, &size);
+    gk__sg_cubin_store disk = { 0 };
+    if (use_disk)
+        disk = get_store();
+    char name[96];
+    snprintf(name, sizeof name, "sm%d-rt%d-%016llx-%zu", arch, g->dev.runtime_version, (unsigned long long)h, len);
+    int from_disk = 0;
+    if (!cubin && disk.load && disk.load(name, &cubin, &size)) {
+        from_disk = 1;               /* checked by the load below: a bad one is compiled again */
+        cache_add(h, arch, len, cubin, size);
+    }
     if (!cubin) {
         gk_kernel_image img = { "stencil_gen", NULL, 0, src, len };
         gk_config none;
@@ -90,16 +132,26 @@ static gk_status load_module(gk_stencil_gen *g)
             return st;
         }
         cache_add(h, arch, len, cubin, size);
+        if (disk.save)
+            disk.save(name, cubin, size);
     }
-    free(src);
     cudaError_t e = cudaLibraryLoadData(&g->lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
     free(cubin);
+    if (e != cudaSuccess && from_disk) {
+        /* a stored cubin the driver refuses: forget it, compile again */
+        cache_forget(h, arch, len);
+        free(src);
+        g->lib = NULL;
+        (void)cudaGetLastError();
+        return load_module(g, 0);
+    }
+    free(src);
     if (e != cudaSuccess)
         return gk__cuda_fail(e, "cudaLibraryLoadData(generated stencil)");
     for (int t = 1; t <= g->tmax; t++) {
-        char name[32];
-        snprintf(name, sizeof name, "gk_sg_t%d", t);
-        GK_CUDA_TRY(cudaLibraryGetKernel(&g->k[t], g->lib, name));
+        char kname[32];
+        snprintf(kname, sizeof kname, "gk_sg_t%d", t);
+        GK_CUDA_TRY(cudaLibraryGetKernel(&g->k[t], g->lib, kname));
     }
     return GK_OK;
 }
@@ -171,7 +223,7 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
                       g->dev.name, gk__human_bytes((double)fr, b2, sizeof b2));
         goto fail;
     }
-    if ((st = load_module(g)))
+    if ((st = load_module(g, 1)))
         goto fail;
     GK_CUDA_GOTO(cudaMalloc(&g->buf[0], g->bytes), st, fail);
     GK_CUDA_GOTO(cudaMalloc(&g->buf[1], g->bytes), st, fail);

@@ -38,6 +38,17 @@ gk_status gk__stencil_gen_exec_device(gk_stencil_gen *g, void *grid, int64_t pit
 const char *gk__stencil_gen_config(const gk_stencil_gen *g);
 void gk__stencil_gen_close(gk_stencil_gen *g);
 
+/* A store of compiled cubins beyond the process (the cache directory's,
+ * src/tune/tunable_stencil_gen.c: gk__stencil_gen_disk_cache), registered
+ * from above so that this layer does no file I/O of its own.  load: 1 and
+ * a malloc'ed copy when name is stored, else 0; save: best effort.  name:
+ * "sm<arch>-rt<runtime>-<hash of the source>-<length>".  NULL: none. */
+typedef struct gk__sg_cubin_store {
+    int (*load)(const char *name, void **data, size_t *size);
+    void (*save)(const char *name, const void *data, size_t size);
+} gk__sg_cubin_store;
+void gk__stencil_gen_set_store(const gk__sg_cubin_store *store);
+
 /* The generated CUDA source of spec s with the complete configuration cfg
  * (malloc'ed text in *src): what NVRTC compiles.  Every build (the tests
  * read it without a GPU). */

@@ -16,6 +16,7 @@
 #include "gpu/gpu.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,4 +312,71 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
             file_path(real, key, res->file, sizeof res->file);
     }
     return GK_OK;
+}
+
+/* ---- compiled kernels in the cache directory (the engine's store) ----
+ * CACHE_DIR/stencil-gen-cubins/NAME.cubin, read and written by the cache
+ * directory's rules (cachefs.c: the user's regular files, no links, atomic
+ * writes); a file that is not an ELF image is ignored (compiled again and
+ * replaced). */
+static struct { char dir[4096]; } disk;
+static pthread_mutex_t disk_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int disk_path(const char *name, char *sub, size_t sn, char *path, size_t n)
+{
+    pthread_mutex_lock(&disk_lock);
+    int ok = disk.dir[0] && snprintf(sub, sn, "%s/stencil-gen-cubins", disk.dir) < (int)sn
+             && snprintf(path, n, "%s/stencil-gen-cubins/%s.cubin", disk.dir, name) < (int)n;
+    pthread_mutex_unlock(&disk_lock);
+    return ok;
+}
+
+static int disk_load(const char *name, void **data, size_t *size)
+{
+    char sub[4200], path[4300], *buf = NULL;
+    size_t len = 0;
+    if (!disk_path(name, sub, sizeof sub, path, sizeof path))
+        return 0;
+    if (gk__cache_read_all(path, 1, GK_CUBIN_MAX_BYTES, &buf, &len) != GK_CFILE_OK) {
+        gk__clear_error();
+        free(buf);
+        return 0;
+    }
+    if (len < 4 || memcmp(buf, "\177ELF", 4)) {
+        free(buf);
+        return 0;
+    }
+    *data = buf;
+    *size = len;
+    return 1;
+}
+
+static void disk_save(const char *name, const void *data, size_t size)
+{
+    char sub[4200], path[4300], real[4096];
+    pthread_mutex_lock(&disk_lock);
+    snprintf(real, sizeof real, "%s", disk.dir);
+    pthread_mutex_unlock(&disk_lock);
+    /* a cache, not a requirement: any failure only costs a compile later */
+    if (!real[0] || gk__cache_dir_check(real, 1, real, sizeof real) || !disk_path(name, sub, sizeof sub, path, sizeof path)
+        || gk__cache_subdir(sub) || gk__cache_write_atomic(path, data, size))
+        gk__clear_error();
+}
+
+void gk__stencil_gen_disk_cache(const char *cache_dir)
+{
+    char real[4096];
+    /* a directory the cache rules refuse (another owner's, writable by
+     * others...) is not used; one that does not exist yet is made by the
+     * first save */
+    if (cache_dir && *cache_dir && gk__cache_dir_check(cache_dir, 0, real, sizeof real) == GK_ECACHE)
+        cache_dir = NULL;
+    gk__clear_error();
+    pthread_mutex_lock(&disk_lock);
+    int same = cache_dir && !strcmp(disk.dir, cache_dir);
+    if (!same)
+        snprintf(disk.dir, sizeof disk.dir, "%s", cache_dir ? cache_dir : "");
+    pthread_mutex_unlock(&disk_lock);
+    static const gk__sg_cubin_store st = { disk_load, disk_save };
+    gk__stencil_gen_set_store(cache_dir && *cache_dir ? &st : NULL);
 }
