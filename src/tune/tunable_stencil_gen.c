@@ -353,12 +353,12 @@ static int disk_load(const char *name, void **data, size_t *size)
 
 static void disk_save(const char *name, const void *data, size_t size)
 {
-    char sub[4200], path[4300], real[4096];
+    char sub[4200], path[4300], dir[4096], real[4096];
     pthread_mutex_lock(&disk_lock);
-    snprintf(real, sizeof real, "%s", disk.dir);
+    snprintf(dir, sizeof dir, "%s", disk.dir);
     pthread_mutex_unlock(&disk_lock);
     /* a cache, not a requirement: any failure only costs a compile later */
-    if (!real[0] || gk__cache_dir_check(real, 1, real, sizeof real) || !disk_path(name, sub, sizeof sub, path, sizeof path)
+    if (!dir[0] || gk__cache_dir_check(dir, 1, real, sizeof real) || !disk_path(name, sub, sizeof sub, path, sizeof path)
         || gk__cache_subdir(sub) || gk__cache_write_atomic(path, data, size))
         gk__clear_error();
 }
