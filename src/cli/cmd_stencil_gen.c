@@ -12,6 +12,24 @@
 
 enum { O_STENCIL = 256, O_SIZES, O_STEPS, O_REPS, O_CONFIG, O_JSON, O_DEVICE };
 
+/* One --sizes entry: 3D as every command takes it (N or NXxNYxNZ); 2D N
+ * (N x N) or NXxNY, nz = 1. */
+static void parse_size(int dims, const char *d, const char *tok, int64_t *nx, int64_t *ny, int64_t *nz)
+{
+    if (dims == 3) {
+        cli_parse_size3("--sizes", tok, nx, ny, nz);
+        return;
+    }
+    char a[64], *x;
+    snprintf(a, sizeof a, "%s", tok);
+    if ((x = strchr(a, 'x')) && strchr(x + 1, 'x'))
+        cli_usage_error("--sizes: '%s' is 3D; %s is 2D (N or NXxNY)", tok, d);
+    if (x) *x = '\0';
+    *nx = cli_parse_i64("--sizes", a, 1, 1 << 30);
+    *ny = x ? cli_parse_i64("--sizes", x + 1, 1, 1 << 30) : *nx;
+    *nz = 1;
+}
+
 int cmd_bench_stencil_gen(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -60,6 +78,18 @@ int cmd_bench_stencil_gen(int argc, char **argv)
         if (gk__config_parse(user_cfg, &cfg) || gk__space_check(&gk__space_stencil_gen, &cfg, NULL, NULL))
             cli_usage_error("--config: %s", gk_last_error());
     }
+    /* every size against every description before any GPU work */
+    char dl0[1024];
+    snprintf(dl0, sizeof dl0, "%s", descs);
+    for (char *s1 = NULL, *d = strtok_r(dl0, ",", &s1); d; d = strtok_r(NULL, ",", &s1)) {
+        int dims = d[0] == '2' ? 2 : 3;
+        char sl[1024];
+        snprintf(sl, sizeof sl, "%s", sizes ? sizes : dims == 3 ? "512" : "16384");
+        for (char *s2 = NULL, *tok = strtok_r(sl, ",", &s2); tok; tok = strtok_r(NULL, ",", &s2)) {
+            int64_t nx, ny, nz;
+            parse_size(dims, d, tok, &nx, &ny, &nz);
+        }
+    }
     gk_context *ctx = cli_context(GK_BACKEND_GPU);
     if (json) { json_begin(); json_str("command", "bench stencil"); json_int("steps", steps); json_int("reps", reps);
                 json_array("rows"); }
@@ -78,12 +108,7 @@ int cmd_bench_stencil_gen(int argc, char **argv)
         snprintf(sl, sizeof sl, "%s", sizes ? sizes : dims == 3 ? "512" : "16384");
         for (char *s2 = NULL, *tok = strtok_r(sl, ",", &s2); tok; tok = strtok_r(NULL, ",", &s2)) {
             int64_t nx, ny, nz;
-            cli_parse_size3("--sizes", tok, &nx, &ny, &nz);
-            if (dims == 2) {
-                if (strchr(tok, 'x') && strchr(strchr(tok, 'x') + 1, 'x'))
-                    cli_usage_error("--sizes: '%s' is 3D; %s is 2D (N or NXxNY)", tok, d);
-                nz = 1;
-            }
+            parse_size(dims, d, tok, &nx, &ny, &nz);
             gk__stencil_bench_report R;
             gk_status st = gk__stencil_gen_bench(ctx, &spec, nx, ny, nz, steps, reps, user_cfg, &R);
             if (st) cli_die_status(st);
