@@ -213,6 +213,12 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
                       (long long)nx, (long long)ny, (long long)nz, g->cfgtext, (long long)by, (long long)bz);
         goto fail;
     }
+    /* each extent <= 2^30: the product is checked before it is a size */
+    if ((double)nx * (double)ny * (double)nz * (double)g->es > (double)(SIZE_MAX / 4)) {
+        st = gk__fail(GK_ENOMEM, "stencil grid %lldx%lldx%lld: too large for one GPU", (long long)nx, (long long)ny,
+                      (long long)nz);
+        goto fail;
+    }
     g->bytes = (size_t)nx * (size_t)ny * (size_t)nz * g->es;
     size_t fr = 0, tot = 0;
     GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);

@@ -258,7 +258,8 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
     S.nx = size; S.ny = size; S.nz = d3 ? size : 1;
     gk__sg_check_grid(s, S.nx, S.ny, S.nz, &S.cx, &S.cy, &S.cz);
     size_t es = s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, pts = (size_t)S.nx * (size_t)S.ny * (size_t)S.nz;
-    gk_status st = gk__xmalloc(&S.grid, pts * es, "the stencil tuning grid");
+    gk_status st = gk__host_memory_check((uint64_t)pts * es, "the stencil tuning grid");
+    if (!st) st = gk__xmalloc(&S.grid, pts * es, "the stencil tuning grid");
     if (st) return st;
     grid_fill(S.grid, pts, es == 4, seed);
     S.t0 = gk__wtime();
