@@ -211,7 +211,7 @@ static void pitched_case(const gk_device_info *dev, uint64_t seed)
         ok(bad_in == 0, "pitched: interior bit-identical (%d differ)", bad_in);
         ok(bad_pad == 0, "pitched: padding untouched (%d changed)", bad_pad);
     }
-    ok(gk__stencil_gen_exec_device(e, dev_grid, c.nx - 1, pz, 1) == GK_EINVAL, "a pitch below nx is refused");
+    ok(e && gk__stencil_gen_exec_device(e, dev_grid, c.nx - 1, pz, 1) == GK_EINVAL, "a pitch below nx is refused");
     gk__stencil_gen_close(e);
     gk__gpu_free(dev_grid);
     free(h); free(d); free(tmp); free(back);
