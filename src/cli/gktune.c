@@ -163,16 +163,17 @@ static int gktune_main(int argc, char **argv)
         }
     }
     cli_operands(argc, argv, 0, "");
+    if (stencil_size && !stencil)
+        cli_usage_error("--stencil-size without --stencil");
+    if (stencil)          /* its own rules (every build: not the kernels' options check) */
+        return tune_stencil(stencil, stencil_size, &o, json, list);
     if (gk__tune_options_check(&o))          /* a bad --kernels or --sizes is a usage error */
         cli_usage_error("%s", gk_last_error());
     if (o.csv_path)
         cli_check_output(o.csv_path, NULL);
     if (list && json)
         cli_usage_error("--list prints text: not with --json");
-    if (stencil_size && !stencil)
-        cli_usage_error("--stencil-size without --stencil");
-    if (stencil)
-        return tune_stencil(stencil, stencil_size, &o, json, list);
+
     if (list) {
         static char buf[1 << 16];
         gk_status st = gk_tune_list_spaces(o.kernels, buf, sizeof buf);
