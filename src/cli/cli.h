@@ -154,6 +154,8 @@ void json_bool(const char *key, int val);
 int cmd_info(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_bench_plan(int argc, char **argv);    /* cmd_plan.c: `gk bench plan` */
+int cmd_bench_stencil_gen(int argc, char **argv);   /* cmd_stencil_gen.c: `gk bench stencil --stencil=DESC` */
+int cmd_bench_stencil_route(int argc, char **argv); /* cmd_stencil_gen.c: the above with --stencil, else cmd_bench_stencil */
 /* --format values: graphs (auto|nthu|gr|mtx|edges) or, matrix != 0,
  * distance matrices (auto|nthu|npy); usage error otherwise. */
 gk_format cli_parse_format(const char *opt, const char *text, int matrix);

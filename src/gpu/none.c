@@ -149,3 +149,44 @@ gk_status gk__apsp_gpu_ceiling_typed(gk_apsp_gpu *ctx, gk_dtype t, double *per_s
 }
 
 void gk__apsp_gpu_close(gk_apsp_gpu *ctx) { (void)ctx; }
+
+/* ---- the generated stencil engine (src/gpu/stencil_gen.h) ---- */
+#include "gpu/stencil_gen.h"
+
+gk_status gk__stencil_gen_open(gk_stencil_gen **g, const gk_device_info *dev, void *stream,
+                               const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
+                               const gk_config *cfg)
+{
+    (void)dev; (void)stream; (void)s; (void)nx; (void)ny; (void)nz; (void)cfg;
+    *g = NULL;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+gk_status gk__stencil_gen_upload(gk_stencil_gen *g, const void *grid, float *ms)
+{
+    (void)g; (void)grid; (void)ms;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+gk_status gk__stencil_gen_run(gk_stencil_gen *g, int64_t steps, float *ms)
+{
+    (void)g; (void)steps; (void)ms;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+gk_status gk__stencil_gen_download(gk_stencil_gen *g, void *grid, float *ms)
+{
+    (void)g; (void)grid; (void)ms;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+gk_status gk__stencil_gen_exec_device(gk_stencil_gen *g, void *grid, int64_t pitch_y, int64_t pitch_z,
+                                      int64_t steps)
+{
+    (void)g; (void)grid; (void)pitch_y; (void)pitch_z; (void)steps;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+const char *gk__stencil_gen_config(const gk_stencil_gen *g) { (void)g; return ""; }
+
+void gk__stencil_gen_close(gk_stencil_gen *g) { (void)g; }
