@@ -36,9 +36,13 @@
 #define OMP_PARALLEL_FOR
 #endif
 
+#define NT_BYTES ((uint64_t)64 << 20)     /* buffers above it are written with streaming stores */
 #define TILE_BYTES ((int64_t)1 << 20)   /* input planes of a y block: half a core's L2 */
 
-typedef void (*row_fn)(void *out, const void *in, const int64_t *off, const void *w, int np, int64_t n);
+/* nt: the row goes to memory, not to be read again soon (a grid larger
+ * than the caches): streaming stores where the kernel has them, which save
+ * the read for ownership of each output line. */
+typedef void (*row_fn)(void *out, const void *in, const int64_t *off, const void *w, int np, int64_t n, int nt);
 
 /* One chunk of m <= CH outputs: accumulators t[], the points in order.
  * Instantiated per element type and instruction set (the target attribute
@@ -63,11 +67,13 @@ typedef void (*row_fn)(void *out, const void *in, const int64_t *off, const void
         for (int64_t k = 0; k < m; k++)                                                           \
             o[k] = t[k];                                                                          \
     }                                                                                             \
-    ATTR static void NAME(void *out, const void *in, const int64_t *off, const void *wv, int np, int64_t n) \
+    ATTR static void NAME(void *out, const void *in, const int64_t *off, const void *wv, int np, int64_t n, \
+                          int nt)                                                                 \
     {                                                                                             \
         T *o = out;                                                                               \
         const T *s = in, *w = wv;                                                                 \
         int64_t i = 0;                                                                            \
+        (void)nt;                                                                                 \
         for (; i + (CH) <= n; i += (CH))                                                          \
             NAME##_chunk(o + i, s + i, off, w, np, (CH));                                         \
         if (i < n)                                                                                \
@@ -79,10 +85,71 @@ DEF_ROWS(rows_f64_generic, double, __builtin_fma, 32, NOATTR)
 DEF_ROWS(rows_f32_generic, float, __builtin_fmaf, 64, NOATTR)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define GK_SPEC_X86 1
-DEF_ROWS(rows_f64_avx2, double, __builtin_fma, 32, __attribute__((target("avx2,fma"))))
-DEF_ROWS(rows_f32_avx2, float, __builtin_fmaf, 64, __attribute__((target("avx2,fma"))))
-DEF_ROWS(rows_f64_avx512, double, __builtin_fma, 32, __attribute__((target("avx512f"))))
-DEF_ROWS(rows_f32_avx512, float, __builtin_fmaf, 64, __attribute__((target("avx512f"))))
+#include <immintrin.h>
+/* With SIMD: NV vector accumulators held in registers over the whole chain
+ * (GCC keeps a local array in memory, one load and store per fma, which
+ * halved the speed), NV independent chains to cover the fma latency; the
+ * last chunk of a row vector by vector, with masked loads and stores
+ * (AVX-512) or scalar fmas (AVX2).  The vector fma is the same rounding as
+ * fma(), lane by lane. */
+#define DEF_ROWS_SIMD(NAME, T, VT, W, NV, ATTR, SET1, LOADU, MUL, FMA, STOREU, STREAM, TAIL)        \
+    ATTR static void NAME(void *out, const void *in, const int64_t *off, const void *wv, int np, int64_t n, \
+                          int nt)                                                                 \
+    {                                                                                             \
+        T *o = out;                                                                               \
+        const T *s = in, *w = wv;                                                                 \
+        int64_t i = 0;                                                                            \
+        nt = nt && ((uintptr_t)o & 63) == 0;                                                      \
+        for (; i + (NV) * (W) <= n; i += (NV) * (W)) {                                            \
+            VT acc[NV];                                                                           \
+            const VT w0 = SET1(w[0]);                                                             \
+            const T *s0 = s + i + off[0];                                                         \
+            _Pragma("GCC unroll 16") for (int v = 0; v < (NV); v++)                               \
+                acc[v] = MUL(w0, LOADU(s0 + v * (W)));                                            \
+            for (int q = 1; q < np; q++) {                                                        \
+                const VT wq = SET1(w[q]);                                                         \
+                const T *sq = s + i + off[q];                                                     \
+                _Pragma("GCC unroll 16") for (int v = 0; v < (NV); v++)                           \
+                    acc[v] = FMA(wq, LOADU(sq + v * (W)), acc[v]);                                \
+            }                                                                                     \
+            if (nt)                                                                               \
+                _Pragma("GCC unroll 16") for (int v = 0; v < (NV); v++)                           \
+                    STREAM(o + i + v * (W), acc[v]);                                              \
+            else                                                                                  \
+                _Pragma("GCC unroll 16") for (int v = 0; v < (NV); v++)                           \
+                    STOREU(o + i + v * (W), acc[v]);                                              \
+        }                                                                                         \
+        TAIL                                                                                      \
+    }
+#define TAIL_SCALAR(T, FMA1)                                                                      \
+        for (; i < n; i++) {                                                                      \
+            T t = w[0] * s[i + off[0]];                                                           \
+            for (int q = 1; q < np; q++)                                                          \
+                t = FMA1(w[q], s[i + off[q]], t);                                                 \
+            o[i] = t;                                                                             \
+        }
+#define TAIL_MASKED(VT, W, MT, SET1, MLOAD, MUL, FMA, MSTORE)                                     \
+        for (; i < n; i += (W)) {                                                                 \
+            MT m = (MT)(n - i >= (W) ? ~0u : (1u << (n - i)) - 1);                                \
+            VT acc = MUL(SET1(w[0]), MLOAD(m, s + i + off[0]));                                   \
+            for (int q = 1; q < np; q++)                                                          \
+                acc = FMA(SET1(w[q]), MLOAD(m, s + i + off[q]), acc);                             \
+            MSTORE(o + i, m, acc);                                                                \
+        }
+#define A2 __attribute__((target("avx2,fma")))
+#define A5 __attribute__((target("avx512f")))
+DEF_ROWS_SIMD(rows_f64_avx2, double, __m256d, 4, 8, A2, _mm256_set1_pd, _mm256_loadu_pd, _mm256_mul_pd,
+              _mm256_fmadd_pd, _mm256_storeu_pd, _mm256_stream_pd, TAIL_SCALAR(double, __builtin_fma))
+DEF_ROWS_SIMD(rows_f32_avx2, float, __m256, 8, 8, A2, _mm256_set1_ps, _mm256_loadu_ps, _mm256_mul_ps,
+              _mm256_fmadd_ps, _mm256_storeu_ps, _mm256_stream_ps, TAIL_SCALAR(float, __builtin_fmaf))
+DEF_ROWS_SIMD(rows_f64_avx512, double, __m512d, 8, 8, A5, _mm512_set1_pd, _mm512_loadu_pd, _mm512_mul_pd,
+              _mm512_fmadd_pd, _mm512_storeu_pd, _mm512_stream_pd,
+              TAIL_MASKED(__m512d, 8, __mmask8, _mm512_set1_pd, _mm512_maskz_loadu_pd, _mm512_mul_pd,
+                          _mm512_fmadd_pd, _mm512_mask_storeu_pd))
+DEF_ROWS_SIMD(rows_f32_avx512, float, __m512, 16, 8, A5, _mm512_set1_ps, _mm512_loadu_ps, _mm512_mul_ps,
+              _mm512_fmadd_ps, _mm512_storeu_ps, _mm512_stream_ps,
+              TAIL_MASKED(__m512, 16, __mmask16, _mm512_set1_ps, _mm512_maskz_loadu_ps, _mm512_mul_ps,
+                          _mm512_fmadd_ps, _mm512_mask_storeu_ps))
 #endif
 
 static row_fn pick_rows(gk_cpu_isa isa, gk_dtype t)
@@ -155,6 +222,7 @@ struct gk_stencil_cpu_spec {
     union { double d[GK_STENCIL_MAX_POINTS]; float f[GK_STENCIL_MAX_POINTS]; } w;
     int64_t lo[3], hi[3];      /* the points computed: [lo, hi) per axis (fixed: r in from each face) */
     int64_t yb, zc;            /* tile: rows per y block, planes per z chunk */
+    int nt;                    /* streaming stores (a grid larger than NT_BYTES) */
     char config[128];
 };
 
@@ -217,6 +285,7 @@ gk_status gk__stencil_cpu_spec_open(gk_stencil_cpu_spec **out, const gk__stencil
     snprintf(g->config, sizeof g->config, "%s rows, %lld-row x %lld-plane tiles", isa_name(isa), (long long)g->yb,
              (long long)g->zc);
     size_t bytes = (size_t)elems * L.esz;
+    g->nt = bytes > NT_BYTES;
     if (posix_memalign((void **)&g->a, 64, bytes) || posix_memalign((void **)&g->b, 64, bytes)) {
         gk__stencil_cpu_spec_close(g);
         return gk__fail(GK_ENOMEM, "out of host memory for the CPU stencil buffers (2 x %zu bytes)", bytes);
@@ -336,6 +405,7 @@ static void sweep(gk_stencil_cpu_spec *g)
     const int np = g->s.npoints;
     const int64_t *off = g->off;
     row_fn rows = g->rows;
+    const int nt = g->nt;
 #ifdef _OPENMP
 #pragma omp parallel for collapse(2) schedule(static)
 #endif
@@ -346,7 +416,7 @@ static void sweep(gk_stencil_cpu_spec *g)
             for (int64_t z = z0; z < z1; z++)
                 for (int64_t y = y0; y < y1; y++) {
                     int64_t i = at(L, g->lo[0], y, z) * e;
-                    rows(out + i, in + i, off, w, np, nxr);
+                    rows(out + i, in + i, off, w, np, nxr, nt);
                 }
         }
 }
@@ -359,6 +429,9 @@ gk_status gk__stencil_cpu_spec_steps(gk_stencil_cpu_spec *g, int64_t steps)
         if (g->s.boundary == GK_BOUNDARY_PERIODIC)
             fill_periodic(&g->L, g->a);
         sweep(g);
+#ifdef GK_SPEC_X86
+        if (g->nt) _mm_sfence();    /* the streaming stores before the next step reads them */
+#endif
         char *t = g->a; g->a = g->b; g->b = t;
     }
     return GK_OK;
