@@ -243,3 +243,34 @@ gk_status gk__stencil_compare(const double *a, const double *ref, int64_t n, int
                         ref[worst], d->tolerance);
     return GK_OK;
 }
+
+gk_status gk__stencil_compare_exact(const void *a, const void *ref, int64_t n, gk_dtype t, gk__stencil_diff *d)
+{
+    const int f32 = t == GK_DTYPE_FLOAT32;
+    const size_t e = f32 ? 4 : 8;
+    int64_t bad = 0, first = -1;
+    double max_abs = 0, max_rel = 0, scale = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double x = f32 ? ((const float *)a)[i] : ((const double *)a)[i];
+        double y = f32 ? ((const float *)ref)[i] : ((const double *)ref)[i];
+        if (fabs(y) > scale) scale = fabs(y);
+        if (!memcmp((const char *)a + i * (int64_t)e, (const char *)ref + i * (int64_t)e, e))
+            continue;
+        if (!bad) first = i;
+        bad++;
+        double diff = fabs(x - y);
+        if (!(diff <= max_abs)) max_abs = diff;      /* NaN stays */
+        if (y != 0 && diff / fabs(y) > max_rel) max_rel = diff / fabs(y);
+    }
+    memset(d, 0, sizeof *d);
+    d->max_abs = max_abs;
+    d->max_rel = max_rel;
+    d->scale = scale > 1e-300 ? scale : 1e-300;
+    d->nonfinite = 0;
+    if (!bad) return GK_OK;
+    double x = f32 ? ((const float *)a)[first] : ((const double *)a)[first];
+    double y = f32 ? ((const float *)ref)[first] : ((const double *)ref)[first];
+    return gk__fail(GK_EMISMATCH, "stencil check: %lld of %lld values differ from the reference (bit for bit), "
+                    "the first at index %lld: %.17g against %.17g; max abs diff %.3g",
+                    (long long)bad, (long long)n, (long long)first, x, y, max_abs);
+}
