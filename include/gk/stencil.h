@@ -160,6 +160,11 @@ GK_API gk_status gk_grid_read(const char *path, int64_t nx, int64_t ny, int64_t 
 /* Atomic: the file appears only when complete. */
 GK_API gk_status gk_grid_write(const char *path, int64_t nx, int64_t ny, int64_t nz, const double *grid);
 
+/* The same for either element type (1.2): GK_DTYPE_FLOAT64 as above,
+ * GK_DTYPE_FLOAT32 nx*ny*nz*4 bytes of little-endian float32 (finite). */
+GK_API gk_status gk_grid_read_type(const char *path, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, void *grid);
+GK_API gk_status gk_grid_write_type(const char *path, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, const void *grid);
+
 /* A reproducible random dense grid, uniform in [-1, 1): element i is a
  * function of (seed, i) only, so any thread count gives the same grid. */
 GK_API void gk_grid_random(double *grid, int64_t nx, int64_t ny, int64_t nz, uint64_t seed);

@@ -166,6 +166,50 @@ gk_status gk_grid_read(const char *path, int64_t nx64, int64_t ny64, int64_t nz6
     return GK_OK;
 }
 
+gk_status gk_grid_read_type(const char *path, int64_t nx64, int64_t ny64, int64_t nz64, gk_dtype t, void *grid)
+{
+    if (t == GK_DTYPE_FLOAT64)
+        return gk_grid_read(path, nx64, ny64, nz64, grid);
+    uint64_t n = 0, want = 0;
+    if (!path || !grid)
+        return gk__fail(GK_EINVAL, "gk_grid_read_type: %s is NULL", !path ? "path" : "grid");
+    if (t != GK_DTYPE_FLOAT32)
+        return gk__fail(GK_EINVAL, "%s: a grid of %s (want float32 or float64)", path,
+                        gk_dtype_name(t) ? gk_dtype_name(t) : "an unknown type");
+    gk_status st = grid_size(path, nx64, ny64, nz64, &n, &want);
+    if (st) return st;
+    want /= 2;                                  /* 4 bytes a point */
+    const int nx = (int)nx64, ny = (int)ny64, nz = (int)nz64;
+    char desc[96];
+    snprintf(desc, sizeof desc, "a %dx%dx%d float32 grid", nx, ny, nz);
+    st = gk__in_read_sized(path, grid, want, desc, "the grid", &path);
+    if (st) return st;
+    const float *g = grid;
+    for (uint64_t i = 0; i < n; i++)
+        if (!isfinite(g[i]))
+            return gk__fail(GK_EFORMAT, "%s: the value at x=%llu y=%llu z=%llu (number %llu) is %s", path,
+                            (unsigned long long)(i % (uint64_t)nx),
+                            (unsigned long long)(i / (uint64_t)nx % (uint64_t)ny),
+                            (unsigned long long)(i / (uint64_t)nx / (uint64_t)ny), (unsigned long long)i,
+                            isnan(g[i]) ? "NaN" : "infinite");
+    return GK_OK;
+}
+
+gk_status gk_grid_write_type(const char *path, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, const void *grid)
+{
+    if (t == GK_DTYPE_FLOAT64)
+        return gk_grid_write(path, nx, ny, nz, grid);
+    uint64_t bytes = 0;
+    if (!path || !grid)
+        return gk__fail(GK_EINVAL, "gk_grid_write_type: %s is NULL", !path ? "path" : "grid");
+    if (t != GK_DTYPE_FLOAT32)
+        return gk__fail(GK_EINVAL, "%s: a grid of %s (want float32 or float64)", path,
+                        gk_dtype_name(t) ? gk_dtype_name(t) : "an unknown type");
+    gk_status st = grid_size(path, nx, ny, nz, NULL, &bytes);
+    if (st) return st;
+    return gk__write_file_atomic(path, grid, (size_t)(bytes / 2));
+}
+
 gk_status gk_grid_write(const char *path, int64_t nx, int64_t ny, int64_t nz, const double *grid)
 {
     uint64_t bytes = 0;
