@@ -235,6 +235,25 @@ void gk_grid_random(double *grid, int64_t nx, int64_t ny, int64_t nz, uint64_t s
         grid[i] = 2.0 * gk__rand_unit(seed, (uint64_t)i) - 1.0;
 }
 
+void gk__grid_random_type(void *grid, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, uint64_t seed)
+{
+    if (t != GK_DTYPE_FLOAT32) {
+        gk_grid_random(grid, nx, ny, nz, seed);
+        return;
+    }
+    uint64_t points = 0;
+    if (!grid || nx < 1 || ny < 1 || nz < 1 || nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX
+        || gk__grid_bytes((int)nx, (int)ny, (int)nz, &points, NULL) != GK_OK)
+        return;
+    float *g = grid;
+    int64_t n = (int64_t)points;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (int64_t i = 0; i < n; i++)
+        g[i] = (float)(2.0 * gk__rand_unit(seed, (uint64_t)i) - 1.0);
+}
+
 double gk__grid_max_abs(const double *grid, int64_t n)
 {
     double m = 0;

@@ -27,6 +27,10 @@ gk_status gk__stencil_compare(const double *a, const double *ref, int64_t n, int
  * values.  t: GK_DTYPE_FLOAT32 or GK_DTYPE_FLOAT64. */
 gk_status gk__stencil_compare_exact(const void *a, const void *ref, int64_t n, gk_dtype t, gk__stencil_diff *d);
 
+/* gk_grid_random's grid in either element type (float32: each value
+ * rounded to float). */
+void gk__grid_random_type(void *grid, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, uint64_t seed);
+
 /* max |grid[i]| (0 for n == 0). */
 double gk__grid_max_abs(const double *grid, int64_t n);
 
