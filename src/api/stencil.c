@@ -201,7 +201,12 @@ gk_status gk_stencil_plan_create(gk_context *ctx, const gk_stencil_problem *prob
     } else if (cpu) {
         snprintf(p->head.base.config, sizeof p->head.base.config, "%s rows, %d steps per pass",
                  gk__stencil_cpu_isa_name(ctx->cpu_isa), GK_STENCIL_CPU_T);
-        if ((st = gk__stencil_cpu_open(&p->cpu, p->nx, p->ny, p->nz, p->coeffs, ctx->cpu_isa)))
+        /* the buffers and rings are allocated and first-touched here, by the
+           threads that compute: set-up, not part of the compute phase */
+        int threads = gk__ctx_threads_enter(ctx);
+        st = gk__stencil_cpu_open(&p->cpu, p->nx, p->ny, p->nz, p->coeffs, ctx->cpu_isa);
+        gk__ctx_threads_leave(threads);
+        if (st)
             goto fail;
     } else {
 #ifdef GK_HAVE_CUDA
