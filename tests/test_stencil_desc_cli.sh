@@ -67,6 +67,17 @@ t_ok "--json names the stencil" "$GK" stencil --stencil=2d-star-r2 --type=f32 --
 grep -q '"stencil": *"2d-star-r2"' "$t_tmp/out" && grep -q '"type": *"f32"' "$t_tmp/out" && grep -q '"points": *9' "$t_tmp/out"
 t_result $? "--json: stencil, type, points"
 
+# gk bench stencil --stencil on the CPU: the plain loop and the backend, checked bit for bit
+t_ok "bench stencil --stencil=2d-star-r2:periodic --type=f32" "$GK" bench stencil --device=cpu \
+  --stencil=2d-star-r2:periodic --type=f32 --sizes=33x17 --steps=2 --reps=2
+grep -q "^33x17 .* cpu .*ok (bit-exact)" "$t_tmp/out" && grep -q "reference" "$t_tmp/out" && grep -q "copy bandwidth" "$t_tmp/out"
+t_result $? "bench: the backend's row is bit-exact, with the reference row and the copy floor"
+t_ok "bench stencil --stencil --json" "$GK" bench stencil --device=cpu --stencil=3d-box-r1:fixed --sizes=9 --steps=1 \
+  --reps=1 --json
+grep -q '"ok": *true' "$t_tmp/out"; t_result $? "bench --json: ok"
+t_fails "bench --stencil with --config" 2 "--config" "$GK" bench stencil --device=cpu --stencil=3d-star-r1 --config=DESIGN=1
+t_fails "bench --stencil periodic too small" 1 "2r+1" "$GK" bench stencil --device=cpu --stencil=3d-star-r3:periodic --sizes=5
+
 # bad input: one line, non-zero exit, no output file
 o="$d/bad.bin"
 printf '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27\n' >"$d/w27.txt"

@@ -104,6 +104,19 @@ int main(void)
 #ifdef _OPENMP
     omp_set_num_threads(2);
 #endif
+    /* the streaming stores of grids past the caches, on small grids */
+    {
+        uint64_t saved = gk__stencil_cpu_spec_nt_bytes;
+        gk__stencil_cpu_spec_nt_bytes = 0;
+        int all = 1;
+        for (int b = 0; b < 3; b++) {
+            all &= one(3, GK_STENCIL_STAR, 1, GK_DTYPE_FLOAT64, (gk_boundary)b, 67, 9, 7, 3, 1);
+            all &= one(3, GK_STENCIL_BOX, 2, GK_DTYPE_FLOAT32, (gk_boundary)b, 133, 8, 9, 3, 1);
+            all &= one(2, GK_STENCIL_STAR, 4, GK_DTYPE_FLOAT32, (gk_boundary)b, 150, 21, 1, 3, 1);
+        }
+        gk__stencil_cpu_spec_nt_bytes = saved;
+        ok(all, "with streaming stores (every buffer size): the same bits on every boundary");
+    }
     /* a long row (several SIMD chunks and a tail), many steps */
     ok(one(3, GK_STENCIL_STAR, 1, GK_DTYPE_FLOAT32, GK_BOUNDARY_PERIODIC, 131, 7, 5, 7, 0), "3D star r1 f32 periodic, 131-wide rows, 7 steps");
     ok(one(2, GK_STENCIL_BOX, 3, GK_DTYPE_FLOAT64, GK_BOUNDARY_FIXED, 77, 41, 1, 5, 0), "2D box r3 f64 fixed, 77x41, 5 steps");

@@ -527,8 +527,9 @@ int cmd_bench_stencil(int argc, char **argv)
         { "steps", required_argument, 0, O_STEPS }, { "reps", required_argument, 0, O_REPS },
         { "config", required_argument, 0, O_CONFIG }, { "json", no_argument, 0, O_JSON },
         { "gpus", required_argument, 0, O_GPUS },
+        { "stencil", required_argument, 0, O_STENCIL }, { "type", required_argument, 0, O_TYPE },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
-    const char *sizes = NULL, *user_cfg = NULL, *gpus = NULL;
+    const char *sizes = NULL, *user_cfg = NULL, *gpus = NULL, *stencil = NULL, *type = NULL;
     gk_backend want = GK_BACKEND_AUTO;
     int steps = -1, reps = -1, json = 0, c;
     optind = 1;
@@ -541,10 +542,13 @@ int cmd_bench_stencil(int argc, char **argv)
         case O_CONFIG: user_cfg = optarg; break;
         case O_JSON: json = 1; break;
         case O_GPUS: gpus = optarg; break;
+        case O_STENCIL: stencil = optarg; break;
+        case O_TYPE: type = optarg; break;
         case 'h':
             printf("Usage: gk bench stencil [--device=auto|cpu|gpu] [--sizes=N|NXxNYxNZ,...]\n"
                    "                        [--steps=NT] [--reps=R] [--config=K=V,...]\n"
-                   "                        [--gpus=N|all|LIST] [--json]\n"
+                   "                        [--gpus=N|all|LIST] [--stencil=DESC] [--type=f64|f32]\n"
+                   "                        [--json]\n"
                    "Time the stencil designs against the memory floor measured in the same run\n"
                    "(copy bandwidth, bytes read + written, over 16 B per point: one step per\n"
                    "pass over memory).  GPU: a naive kernel (one point per thread, 27 global\n"
@@ -561,6 +565,10 @@ int cmd_bench_stencil(int argc, char **argv)
                    "  --steps=NT             steps per timed run\n"
                    "  --reps=R               timed runs per design (1..64)\n"
                    "  --config=K=V,...       GPU kernel parameters (replace the tuned choice)\n"
+                   "  --stencil=DESC         another stencil (3d-star-r1, 2d-box-r2:periodic, ...;\n"
+                   "                         CPU: the plain loop and the backend, checked bit\n"
+                   "                         for bit, against the copy floor of all threads)\n"
+                   "  --type=f64|f32         its element type (default f64)\n"
                    "  --gpus=N|all|LIST      past one GPU: one GPU against z slabs over the GPUs\n"
                    "                         (speedup, efficiency, exchange busy and stall, the\n"
                    "                         slabs compared with one GPU bit for bit); default\n"
@@ -573,9 +581,19 @@ int cmd_bench_stencil(int argc, char **argv)
     }
     cli_operands(argc, argv, 0, "");
     gk_status st;
+    gk_stencil_desc desc;
+    gk_dtype dtype;
+    int described = (stencil || type) && stencil_desc_args(stencil, NULL, NULL, NULL, NULL, type, &desc, &dtype);
+    gk__stencil_spec spec;
+    if (described) {
+        if (user_cfg || gpus || cli_comm)
+            cli_usage_error("bench stencil --stencil: not with --config, --gpus or mpirun in this release");
+        if (gk__stencil_spec_make(&desc, dtype, &spec))
+            cli_usage_error("--stencil: %s", gk_last_error());
+    }
     cli_check_config("stencil", user_cfg);
     char list[1024];
-    if (sizes)       /* usage errors before any work */
+    if (sizes && !(described && desc.dims == 2))   /* usage errors before any work (2D: NXxNY, per size) */
         cli_check_size_list("--sizes", sizes, check_size);
     if (gpus || cli_comm) {
         cli_check_gpus(gpus);
@@ -586,6 +604,9 @@ int cmd_bench_stencil(int argc, char **argv)
     }
     int gpu;
     gk_context *ctx = cli_bench_context(want, user_cfg, &gpu);
+    if (described && gpu)
+        cli_die("bench stencil --stencil=%s on the GPU: the generated engine's benchmark is not in this build "
+                "(use --device=cpu)", stencil ? stencil : "3d-box-r1");
     if (steps < 0) steps = gpu ? 100 : 10;
     if (reps < 0) reps = gpu ? 5 : 3;
     snprintf(list, sizeof list, "%s", sizes ? sizes : gpu ? "256,512" : "128,256");
@@ -594,11 +615,26 @@ int cmd_bench_stencil(int argc, char **argv)
     int first = 1, bad = 0;
     for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int64_t nx, ny, nz;
-        cli_parse_size3("--sizes", tok, &nx, &ny, &nz);
         gk__stencil_bench_report R;
-        if ((st = gk__stencil_bench(ctx, nx, ny, nz, steps, reps, user_cfg, &R)))
+        if (described && desc.dims == 2 && size_2d(tok))
+            cli_parse_size3("--sizes", size_2d(tok), &nx, &ny, &nz);
+        else
+            cli_parse_size3("--sizes", tok, &nx, &ny, &nz);
+        st = described ? gk__stencil_bench_desc_cpu(ctx, &spec, nx, ny, nz, steps, reps, &R)
+                       : gk__stencil_bench(ctx, nx, ny, nz, steps, reps, user_cfg, &R);
+        if (st)
             cli_die_status(st);
-        if (first && !json) {
+        const int esz = described ? (int)gk_dtype_size(dtype) : 8;
+        if (first && !json && described) {
+            char text[64];
+            gk_stencil_desc_format(&desc, text, sizeof text);
+            printf("gk bench stencil %s %s (%d points): %s; %%floor = GStencil/s over the one-step\n"
+                   "  floor (%d B/point at the copy bandwidth of all threads measured per size below);\n"
+                   "  median of %d runs of %d steps; check: 3 steps vs the plain loop, bit for bit\n", text,
+                   dtype == GK_DTYPE_FLOAT32 ? "f32" : "f64", spec.npoints, R.device, 2 * esz, reps, steps);
+            printf("%-14s %5s  %-9s %2s %9s %11s %7s  %-16s %s\n", "size", "steps", "kernel", "T", "ms/step",
+                   "GStencil/s", "%floor", "check", "config");
+        } else if (first && !json) {
             printf("gk bench stencil: %s; %%floor = GStencil/s over the one-step floor (16 B/point at\n"
                    "  the copy bandwidth measured per size below); T = steps per pass; median of %d runs\n"
                    "  of %d steps; check: 5 steps vs the CPU\n", R.device, reps, steps);
@@ -627,7 +663,7 @@ int cmd_bench_stencil(int argc, char **argv)
             }
         }
         if (!json) {
-            double mb = (double)nx * ny * nz * 8e-6;
+            double mb = (double)nx * ny * nz * esz * 1e-6;
             printf("%-14s copy bandwidth over %.*f MB: %.0f GB/s -> one-step floor %.2f GStencil/s\n", tok,
                    mb < 10 ? 2 : 0, mb, R.copy_bytes_per_s * 1e-9, R.floor_gstencils);
             if (R.fma_per_s > 0)
