@@ -3,8 +3,6 @@
  * gk__stencil_bench. */
 #include "cli/cli.h"
 #include "cli/cli_mpi.h"
-#include "core/stencil_core.h"
-#include "core/stencil_spec.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -36,7 +36,7 @@
 #define OMP_PARALLEL_FOR
 #endif
 
-uint64_t gk__stencil_cpu_spec_nt_bytes = (uint64_t)64 << 20;
+#define NT_BYTES ((uint64_t)64 << 20)     /* buffers past it are written with streaming stores */
 #define TILE_BYTES ((int64_t)1 << 20)   /* input planes of a y block: half a core's L2 */
 
 /* nt: the row goes to memory, not to be read again soon (a grid larger
@@ -222,7 +222,7 @@ struct gk_stencil_cpu_spec {
     union { double d[GK_STENCIL_MAX_POINTS]; float f[GK_STENCIL_MAX_POINTS]; } w;
     int64_t lo[3], hi[3];      /* the points computed: [lo, hi) per axis (fixed: r in from each face) */
     int64_t yb, zc;            /* tile: rows per y block, planes per z chunk */
-    int nt;                    /* streaming stores (buffers past gk__stencil_cpu_spec_nt_bytes) */
+    int nt;                    /* streaming stores (buffers past NT_BYTES) */
     char config[128];
 };
 
@@ -285,7 +285,7 @@ gk_status gk__stencil_cpu_spec_open(gk_stencil_cpu_spec **out, const gk__stencil
     snprintf(g->config, sizeof g->config, "%s rows, %lld-row x %lld-plane tiles", isa_name(isa), (long long)g->yb,
              (long long)g->zc);
     size_t bytes = (size_t)elems * L.esz;
-    g->nt = bytes > gk__stencil_cpu_spec_nt_bytes;
+    g->nt = bytes > NT_BYTES;
     if (posix_memalign((void **)&g->a, 64, bytes) || posix_memalign((void **)&g->b, 64, bytes)) {
         gk__stencil_cpu_spec_close(g);
         return gk__fail(GK_ENOMEM, "out of host memory for the CPU stencil buffers (2 x %zu bytes)", bytes);
@@ -306,6 +306,11 @@ gk_status gk__stencil_cpu_spec_open(gk_stencil_cpu_spec **out, const gk__stencil
     memset(b + plane * L.pz, 0, tail);
     *out = g;
     return GK_OK;
+}
+
+void gk__stencil_cpu_spec_streaming(gk_stencil_cpu_spec *g, int on)
+{
+    g->nt = on != 0;
 }
 
 void gk__stencil_cpu_spec_close(gk_stencil_cpu_spec *g)

@@ -28,10 +28,10 @@ gk_status gk__stencil_cpu_spec_steps(gk_stencil_cpu_spec *g, int64_t steps);
 void gk__stencil_cpu_spec_close(gk_stencil_cpu_spec *g);
 /* Bytes of the two padded buffers open allocates (UINT64_MAX: too many). */
 uint64_t gk__stencil_cpu_spec_bytes(const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz);
-/* Buffers larger than this many bytes (default 64 MB, past the caches) are
- * written with streaming stores; plans opened after a change follow it
- * (the tests lower it to cover that path on small grids). */
-extern uint64_t gk__stencil_cpu_spec_nt_bytes;
+/* Streaming stores for the rows written (on: what open chooses for buffers
+ * past 64 MB, beyond the caches; the tests turn them on for small grids to
+ * cover that path). */
+void gk__stencil_cpu_spec_streaming(gk_stencil_cpu_spec *g, int on);
 /* "AVX-512 rows, 32-row x 64-plane tiles" */
 const char *gk__stencil_cpu_spec_config(const gk_stencil_cpu_spec *g);
 
