@@ -67,6 +67,25 @@ t_ok "--json names the stencil" "$GK" stencil --stencil=2d-star-r2 --type=f32 --
 grep -q '"stencil": *"2d-star-r2"' "$t_tmp/out" && grep -q '"type": *"f32"' "$t_tmp/out" && grep -q '"points": *9' "$t_tmp/out"
 t_result $? "--json: stencil, type, points"
 
+# the GPU, when there is one (and the generated engine is in the build): --check
+# (bit for bit against the CPU backend) and the same output file as the CPU
+if "$GK" info | grep -q "compute capability"; then
+  if "$GK" stencil --stencil=3d-star-r1 --size=8 --steps=1 --device=gpu 2>"$d/gerr" >/dev/null ||
+     ! grep -q "not merged yet" "$d/gerr"; then
+    for s in 3d-star-r1 3d-star-r4:periodic 3d-box-r2:fixed 2d-star-r2 2d-box-r1:periodic 3d-box-r1:periodic; do
+      case $s in 2d*) size=67x45 ;; *) size=37x21x19 ;; esac
+      for ty in f64 f32; do
+        t_ok "gpu $s $ty --check" "$GK" stencil --stencil=$s --type=$ty --size=$size --steps=5 --check --device=gpu
+        "$GK" stencil --stencil=$s --type=$ty --size=$size --steps=5 --seed=9 --output="$d/gpu.bin" --device=gpu &&
+        "$GK" stencil --stencil=$s --type=$ty --size=$size --steps=5 --seed=9 --output="$d/cpu.bin" --device=cpu &&
+        cmp -s "$d/gpu.bin" "$d/cpu.bin"; t_result $? "gpu $s $ty: the CPU's output file, byte for byte"
+      done
+    done
+  else
+    t_skip "the generated GPU engine is not in this build" "gpu descriptions"
+  fi
+fi
+
 # gk bench stencil --stencil on the CPU: the plain loop and the backend, checked bit for bit
 t_ok "bench stencil --stencil=2d-star-r2:periodic --type=f32" "$GK" bench stencil --device=cpu \
   --stencil=2d-star-r2:periodic --type=f32 --sizes=33x17 --steps=2 --reps=2

@@ -516,6 +516,19 @@ def t_stencil_desc():
     expect_raises(ValueError, "2-D weights on a 3-D grid", gk.stencil, g, 1, weights=np.ones((3, 3)))
     expect_raises(gk.Error, "2r+1", gk.stencil, np.ones((4, 4)), 1, weights=np.ones((5, 5)), boundary="periodic")
     expect_raises(ValueError, "needs weights", gk.stencil, g, 1, shape="mask")
+    if gk.info()["gpu_usable"]:     # the generated GPU engine: the CPU's bits
+        for wshape, boundary, gshape in cases:
+            for dt in (np.float64, np.float32):
+                w = rng.uniform(-1, 1, wshape) / np.prod(wshape)
+                g = rng.uniform(-1, 1, gshape).astype(dt)
+                try:
+                    got = gk.stencil(g, 4, weights=w, boundary=boundary, device="gpu", check=True)
+                except gk.Error as e:
+                    if "not merged yet" in str(e):
+                        raise Skip("the generated GPU engine is not in this build")
+                    raise
+                assert got.dtype == dt and np.array_equal(got, gk.stencil(g, 4, weights=w, boundary=boundary,
+                                                                             device="cpu"))
     expect_raises(ValueError, "give weights", gk.stencil, g, 1, np.ones(27), shape="star")
 
 
