@@ -18,7 +18,10 @@ t_fails "bench: a 2D size for a 3D description" 2 "not a size" "$GK" bench stenc
 t_fails "bench: a zero size" 2 "out of range" "$GK" bench stencil --stencil=2d-star-r1 --sizes=0
 t_fails "bench: a parameter out of range" 2 "TX=0 is outside" "$GK" bench stencil --stencil=2d-star-r1 --config=TX=0
 t_fails "bench: an unknown parameter" 2 "NOPE" "$GK" bench stencil --stencil=2d-star-r1 --config=NOPE=1
-t_fails "bench: the CPU" 2 "runs on the GPU" "$GK" bench stencil --stencil=3d-box-r1 --device=cpu
+t_ok "bench: --stencil with --device=cpu runs the CPU description rows" \
+  "$GK" bench stencil --stencil=3d-star-r1 --device=cpu --sizes=16 --steps=2
+grep -q "ok (bit-exact)" "$t_tmp/out"
+t_result $? "bench: the CPU rows are checked bit for bit"
 "$GK" bench stencil --help >"$t_tmp/h" 2>&1 && grep -q -- "--stencil=DESC" "$t_tmp/h"
 t_result $? "gk bench stencil --help names --stencil"
 if ! "$GK" info 2>/dev/null | grep -q '^  none: '; then

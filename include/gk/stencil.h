@@ -85,11 +85,15 @@ typedef struct gk_stencil_problem {
     int64_t pitch_z;       /* elements between planes (z to z + 1); 0: pitch_y * ny */
     const double *coeffs;  /* 27 coefficients (host memory; copied by a plan); NULL: the
                               benchmark's gk_stencil_default_coeffs */
-    gk_dtype dtype;        /* GK_DTYPE_FLOAT64 (the only type of this release) */
+    gk_dtype dtype;        /* GK_DTYPE_FLOAT64, or (1.2) GK_DTYPE_FLOAT32: the grid's elements */
     gk_memory memory;      /* GK_MEMORY_HOST (default) or GK_MEMORY_DEVICE */
+    /* Added in 1.2 (read only when struct_size covers it). */
+    const gk_stencil_desc *desc;   /* the stencil (copied by a plan); NULL: the 27-point box with
+                                      coeffs.  With a desc, coeffs must be NULL (the weights are
+                                      desc->weights) and a 2D description takes nz = 1. */
 } gk_stencil_problem;
 
-/* nx x ny x nz, dense, the default coefficients, float64, host memory. */
+/* nx x ny x nz, dense, the default coefficients, float64, host memory, no desc. */
 GK_API void gk_stencil_problem_init(gk_stencil_problem *p, int64_t nx, int64_t ny, int64_t nz);
 
 typedef struct gk_stencil_options {
@@ -155,6 +159,11 @@ GK_API gk_status gk_stencil_plan_grid(const gk_stencil_plan *plan, void **grid, 
 GK_API gk_status gk_grid_read(const char *path, int64_t nx, int64_t ny, int64_t nz, double *grid);
 /* Atomic: the file appears only when complete. */
 GK_API gk_status gk_grid_write(const char *path, int64_t nx, int64_t ny, int64_t nz, const double *grid);
+
+/* The same for either element type (1.2): GK_DTYPE_FLOAT64 as above,
+ * GK_DTYPE_FLOAT32 nx*ny*nz*4 bytes of little-endian float32 (finite). */
+GK_API gk_status gk_grid_read_type(const char *path, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, void *grid);
+GK_API gk_status gk_grid_write_type(const char *path, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, const void *grid);
 
 /* A reproducible random dense grid, uniform in [-1, 1): element i is a
  * function of (seed, i) only, so any thread count gives the same grid. */

@@ -18,6 +18,7 @@
 #include "core/comm.h"           /* gk__comm_agree: the commands' checks that may fail on one rank */
 #include "core/apsp_formats.h"   /* gk__apsp_graph, gk__format_for_output */
 #include "core/stencil_core.h"   /* gk__stencil_compare */
+#include "core/stencil_spec.h"   /* gk__stencil_spec */
 #include "core/gemm_core.h"      /* gk__gemm_compare */
 #include "core/elementwise.h"    /* gk__elementwise_step_check */
 
@@ -185,6 +186,15 @@ typedef struct gk__stencil_bench_report {
 
 gk_status gk__stencil_bench(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, int steps, int reps,
                                   const char *config, gk__stencil_bench_report *report);
+
+/* `gk bench stencil --stencil=DESC --device=cpu`: a description on the CPU
+ * (the plain loop, one run of at most 2 steps; the backend, median of reps
+ * runs of `steps` steps, checked bit for bit against the plain loop after 3)
+ * against the copy floor measured in the same run: every thread copying
+ * its slice of the grid, bytes read + written per second over 2 elements
+ * per point.  report->floor_gstencils is set for the element type. */
+gk_status gk__stencil_bench_desc_cpu(gk_context *ctx, const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
+                                     int steps, int reps, gk__stencil_bench_report *report);
 
 /* One size of `gk bench stencil --gpus=N` (or under mpirun, one GPU per
  * rank): gk_grid_random(12345) made on each GPU, `steps` steps timed after

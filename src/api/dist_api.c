@@ -87,9 +87,16 @@ gk_status gk_stencil_run_file(gk_context *ctx, const gk_stencil_problem *problem
         return st;
     if (!ctx || !problem)
         return gk__fail(GK_EINVAL, "gk_stencil_run_file: %s is NULL", !ctx ? "ctx" : "problem");
-    if ((st = GK__STRUCT_IN(p, problem, "gk_stencil_problem")) || (options && (st = GK__STRUCT_IN(o, options,
-                                                                                                   "gk_stencil_options"))))
+    if ((st = GK__STRUCT_IN_SINCE(p, problem, desc, "gk_stencil_problem")) ||
+        (options && (st = GK__STRUCT_IN(o, options, "gk_stencil_options"))))
         return st;
+    if (p.desc) {   /* descriptions (1.2) run in one process in this release; the classic box is the default */
+        char text[64] = "?";
+        gk_stencil_desc_format(p.desc, text, sizeof text);
+        gk__clear_error();
+        return gk__fail(GK_EINVAL, "gk_stencil_run_file: stencil %s: past one GPU or process only the 27-point "
+                        "box (problem.desc NULL) runs in this release", text);
+    }
     if (p.memory != GK_MEMORY_HOST || (p.pitch_y && p.pitch_y != p.nx)
         || (p.pitch_z && p.pitch_z != p.nx * p.ny) || p.dtype != GK_DTYPE_FLOAT64)
         return gk__fail(GK_EINVAL, "gk_stencil_run_file: the problem must be a dense float64 grid in host memory");

@@ -153,12 +153,16 @@ int cmd_bench_stencil_gen(int argc, char **argv)
 
 int cmd_bench_stencil_route(int argc, char **argv)
 {
-    int help = 0;
+    int help = 0, stencil = 0, cpu = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strncmp(argv[i], "--stencil=", 10) || !strcmp(argv[i], "--stencil"))
-            return cmd_bench_stencil_gen(argc, argv);
+        stencil |= !strncmp(argv[i], "--stencil=", 10) || !strcmp(argv[i], "--stencil");
+        cpu |= !strcmp(argv[i], "--device=cpu") || (!strcmp(argv[i], "--device") && i + 1 < argc &&
+                                                     !strcmp(argv[i + 1], "cpu"));
         help |= !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help");
     }
+    /* --stencil on the CPU: the description engine's rows (cmd_stencil.c) */
+    if (stencil && !cpu)
+        return cmd_bench_stencil_gen(argc, argv);
     int rc = cmd_bench_stencil(argc, argv);
     if (help && rc == 0)
         printf("  --stencil=DESC,...     the generated engine for these descriptions instead\n"

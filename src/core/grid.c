@@ -166,6 +166,50 @@ gk_status gk_grid_read(const char *path, int64_t nx64, int64_t ny64, int64_t nz6
     return GK_OK;
 }
 
+gk_status gk_grid_read_type(const char *path, int64_t nx64, int64_t ny64, int64_t nz64, gk_dtype t, void *grid)
+{
+    if (t == GK_DTYPE_FLOAT64)
+        return gk_grid_read(path, nx64, ny64, nz64, grid);
+    uint64_t n = 0, want = 0;
+    if (!path || !grid)
+        return gk__fail(GK_EINVAL, "gk_grid_read_type: %s is NULL", !path ? "path" : "grid");
+    if (t != GK_DTYPE_FLOAT32)
+        return gk__fail(GK_EINVAL, "%s: a grid of %s (want float32 or float64)", path,
+                        gk_dtype_name(t) ? gk_dtype_name(t) : "an unknown type");
+    gk_status st = grid_size(path, nx64, ny64, nz64, &n, &want);
+    if (st) return st;
+    want /= 2;                                  /* 4 bytes a point */
+    const int nx = (int)nx64, ny = (int)ny64, nz = (int)nz64;
+    char desc[96];
+    snprintf(desc, sizeof desc, "a %dx%dx%d float32 grid", nx, ny, nz);
+    st = gk__in_read_sized(path, grid, want, desc, "the grid", &path);
+    if (st) return st;
+    const float *g = grid;
+    for (uint64_t i = 0; i < n; i++)
+        if (!isfinite(g[i]))
+            return gk__fail(GK_EFORMAT, "%s: the value at x=%llu y=%llu z=%llu (number %llu) is %s", path,
+                            (unsigned long long)(i % (uint64_t)nx),
+                            (unsigned long long)(i / (uint64_t)nx % (uint64_t)ny),
+                            (unsigned long long)(i / (uint64_t)nx / (uint64_t)ny), (unsigned long long)i,
+                            isnan(g[i]) ? "NaN" : "infinite");
+    return GK_OK;
+}
+
+gk_status gk_grid_write_type(const char *path, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, const void *grid)
+{
+    if (t == GK_DTYPE_FLOAT64)
+        return gk_grid_write(path, nx, ny, nz, grid);
+    uint64_t bytes = 0;
+    if (!path || !grid)
+        return gk__fail(GK_EINVAL, "gk_grid_write_type: %s is NULL", !path ? "path" : "grid");
+    if (t != GK_DTYPE_FLOAT32)
+        return gk__fail(GK_EINVAL, "%s: a grid of %s (want float32 or float64)", path,
+                        gk_dtype_name(t) ? gk_dtype_name(t) : "an unknown type");
+    gk_status st = grid_size(path, nx, ny, nz, NULL, &bytes);
+    if (st) return st;
+    return gk__write_file_atomic(path, grid, (size_t)(bytes / 2));
+}
+
 gk_status gk_grid_write(const char *path, int64_t nx, int64_t ny, int64_t nz, const double *grid)
 {
     uint64_t bytes = 0;
@@ -189,6 +233,25 @@ void gk_grid_random(double *grid, int64_t nx, int64_t ny, int64_t nz, uint64_t s
 #endif
     for (int64_t i = 0; i < n; i++)
         grid[i] = 2.0 * gk__rand_unit(seed, (uint64_t)i) - 1.0;
+}
+
+void gk__grid_random_type(void *grid, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, uint64_t seed)
+{
+    if (t != GK_DTYPE_FLOAT32) {
+        gk_grid_random(grid, nx, ny, nz, seed);
+        return;
+    }
+    uint64_t points = 0;
+    if (!grid || nx < 1 || ny < 1 || nz < 1 || nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX
+        || gk__grid_bytes((int)nx, (int)ny, (int)nz, &points, NULL) != GK_OK)
+        return;
+    float *g = grid;
+    int64_t n = (int64_t)points;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (int64_t i = 0; i < n; i++)
+        g[i] = (float)(2.0 * gk__rand_unit(seed, (uint64_t)i) - 1.0);
 }
 
 double gk__grid_max_abs(const double *grid, int64_t n)
@@ -242,4 +305,35 @@ gk_status gk__stencil_compare(const double *a, const double *ref, int64_t n, int
                         "exceeds the tolerance %.3g", max_abs, (long long)worst, a[worst],
                         ref[worst], d->tolerance);
     return GK_OK;
+}
+
+gk_status gk__stencil_compare_exact(const void *a, const void *ref, int64_t n, gk_dtype t, gk__stencil_diff *d)
+{
+    const int f32 = t == GK_DTYPE_FLOAT32;
+    const size_t e = f32 ? 4 : 8;
+    int64_t bad = 0, first = -1;
+    double max_abs = 0, max_rel = 0, scale = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double x = f32 ? ((const float *)a)[i] : ((const double *)a)[i];
+        double y = f32 ? ((const float *)ref)[i] : ((const double *)ref)[i];
+        if (fabs(y) > scale) scale = fabs(y);
+        if (!memcmp((const char *)a + i * (int64_t)e, (const char *)ref + i * (int64_t)e, e))
+            continue;
+        if (!bad) first = i;
+        bad++;
+        double diff = fabs(x - y);
+        if (!(diff <= max_abs)) max_abs = diff;      /* NaN stays */
+        if (y != 0 && diff / fabs(y) > max_rel) max_rel = diff / fabs(y);
+    }
+    memset(d, 0, sizeof *d);
+    d->max_abs = max_abs;
+    d->max_rel = max_rel;
+    d->scale = scale > 1e-300 ? scale : 1e-300;
+    d->nonfinite = 0;
+    if (!bad) return GK_OK;
+    double x = f32 ? ((const float *)a)[first] : ((const double *)a)[first];
+    double y = f32 ? ((const float *)ref)[first] : ((const double *)ref)[first];
+    return gk__fail(GK_EMISMATCH, "stencil check: %lld of %lld values differ from the reference (bit for bit), "
+                    "the first at index %lld: %.17g against %.17g; max abs diff %.3g",
+                    (long long)bad, (long long)n, (long long)first, x, y, max_abs);
 }

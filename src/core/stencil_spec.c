@@ -150,8 +150,11 @@ int gk__stencil_spec_is_classic(const gk__stencil_spec *s)
 
 gk_status gk__stencil_spec_check_grid(const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz)
 {
-    if (s->dims == 2 && nz != 1)
-        return gk__fail(GK_EINVAL, "stencil %s: a 2D grid has nz = 1 (got %lld)", s->key, (long long)nz);
+    if (s->dims == 2 && nz != 1) {
+        char name[48];
+        gk__stencil_spec_shape_key(s, name, sizeof name);
+        return gk__fail(GK_EINVAL, "stencil %s: a 2D grid has nz = 1 (got %lld)", name, (long long)nz);
+    }
     if (s->boundary == GK_BOUNDARY_PERIODIC) {
         const int64_t need = 2 * s->radius + 1;
         const int64_t ext[3] = { nx, ny, nz };
