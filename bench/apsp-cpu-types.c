@@ -12,7 +12,8 @@
  * does it):
  *   gcc -O2 -fopenmp -I../src -I../include -I. ../bench/apsp-cpu-types.c \
  *       .libs/libgk_impl.a -lm -o apsp-cpu-types && ./apsp-cpu-types 3000 float64
- * -DINT32_ONLY builds the int32 rows alone (gk__apsp_cpu, gk__apsp_cpu16), so
+ * -DINT32_ONLY builds the int32 rows alone (gk__apsp_cpu, gk__apsp_cpu16,
+ * gk__apsp_cpu_simple), so
  * that a library from before the typed backend can be measured the same
  * way. */
 #include "cpu/apsp_cpu.h"
@@ -99,6 +100,11 @@ int main(int argc, char **argv)
     TIME(tm, gk__apsp_cpu16((int32_t *)init, m16, n, GK_CPU_ISA_AUTO));
     row("int32 16-bit", n, tm);
     free(m16);
+    if (!getenv("NOPLAIN")) {
+        memcpy(a, init, bytes);
+        TIME(tm, gk__apsp_cpu_simple((int32_t *)a, n));
+        row("int32 plain loop", n, tm);
+    }
 #else
     char *b = malloc(bytes);
     int32_t *p = malloc((size_t)n * n * 4);

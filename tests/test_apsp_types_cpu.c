@@ -16,7 +16,9 @@
  * Random graphs: non-negative, zero weights, negative weights without
  * negative cycles (a potential added to non-negative weights), unreachable
  * halves, sparse graphs, large weights, real weights, planted negative
- * cycles; V = 1, 2, 63, 64, 65, 130 and a few larger ones. */
+ * cycles, acyclic graphs whose paths reach (V-1) max|w| just below INF/2
+ * (the bound of the integer types with negative weights); V = 1, 2, 63,
+ * 64, 65, 130 and a few larger ones. */
 #include "gk.h"
 #include "tap.h"
 #include "cpu/apsp_cpu.h"
@@ -40,10 +42,11 @@ static const char *tname(gk_dtype t) { return gk_dtype_name(t); }
 static int is_float(gk_dtype t) { return t == GK_DTYPE_FLOAT32 || t == GK_DTYPE_FLOAT64; }
 static size_t esize(gk_dtype t) { return gk_dtype_size(t); }
 
-enum { K_POS, K_ZERO, K_NEG, K_ZERONEG, K_SPLIT, K_SPARSE, K_BIGNEG, K_HEAVY, K_REAL, K_CYCLE, K_N };
+enum { K_POS, K_ZERO, K_NEG, K_ZERONEG, K_SPLIT, K_SPARSE, K_BIGNEG, K_HEAVY, K_REAL, K_CYCLE, K_DAG, K_N };
 static const char *kname[] = { "non-negative", "0/1 weights", "negative weights", "0/1 with potentials",
                                "negative, two unreachable halves", "negative, sparse", "large negative weights",
-                               "heavy (paths past INF)", "real weights", "a negative cycle" };
+                               "heavy (paths past INF)", "real weights", "a negative cycle",
+                               "acyclic, weights up to the bound" };
 static int kind_fits(int kind, gk_dtype t)
 {
     if (kind == K_REAL) return is_float(t);
@@ -77,6 +80,18 @@ static double *make_graph(int V, int kind, gk_dtype t)
         double x = base + h[s] - h[d];
         if (t == GK_DTYPE_FLOAT32) x = (float)x;
         w[s * n + d] = x;
+    }
+    if (kind == K_DAG) {                        /* edges forward only, a chain of -W: (V-1) W < INF/2 */
+        double W = t == GK_DTYPE_INT32 ? (double)((GK_APSP_INF / 2 - 1) / (V > 1 ? V - 1 : 1))
+                 : t == GK_DTYPE_INT64 ? 1e12 : 1000;
+        for (int64_t i = 0; i < n * n; i++) w[i] = i / n == i % n ? 0 : INFINITY;
+        for (int64_t e = 0; e < edges; e++) {
+            int64_t s = rnd() % (uint32_t)V, d = rnd() % (uint32_t)V;
+            if (s == d) continue;
+            if (s > d) { int64_t x = s; s = d; d = x; }
+            w[s * n + d] = (double)(((uint64_t)rnd() << 20 | rnd()) % (uint64_t)(2 * W + 1)) - W;
+        }
+        for (int64_t i = 0; i + 1 < n; i++) w[i * n + i + 1] = -W;
     }
     if (kind == K_CYCLE && V >= 2) {           /* a cycle of negative length through L vertices */
         int L = V < 5 ? V : 5;
@@ -543,6 +558,7 @@ int main(void)
     check(200, K_ZERONEG, GK_DTYPE_INT32);
     check(257, K_BIGNEG, GK_DTYPE_INT64);
     check(257, K_CYCLE, GK_DTYPE_FLOAT64);
+    check(257, K_DAG, GK_DTYPE_INT32);          /* (V-1) max|w| just below INF/2 */
 
     /* the int32 fast path (no negative weights, no predecessors) is
      * gk__apsp_cpu: the same bits */

@@ -28,6 +28,13 @@
 #define GK_CLONES
 #endif
 
+/* The float paths promise IEEE additions in the element type, +inf as "no
+ * edge" and the bits of every backend with the same tile: a build that lets
+ * the compiler reassociate or assume finite values cannot keep that. */
+#if defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__)
+#error "src/cpu/apsp*: build without -ffast-math / -ffinite-math-only (APSP on floats needs IEEE semantics)"
+#endif
+
 #define GK__APSP_B GK_APSP_CPU_TILE   /* tile edge, 64: three 16 KiB int32 tiles stay in L1/L2 */
 
 /* The element types of the tile code: the four of gk_dtype, and the
