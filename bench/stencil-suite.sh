@@ -18,9 +18,9 @@
 # from) and each of float and double:
 #  - AN5D: the artifact's generated CUDA (compiled/<type>/<bench>-<config>_
 #    {host,kernel}.cu, "Tuned" code), built here with nvcc for sm_90 with the
-#    artifact's own flags (--use_fast_math -O3 -Xcompiler -fopenmp), run as
-#    the artifact runs it (compiled/run.sh: -s 16384 in 2D, -s 512 in 3D,
-#    -t 1000).  The artifact picks the best variant by measuring the top five
+#    artifact's own flags (--use_fast_math -Xptxas -v -O3 -Xcompiler -fopenmp;
+#    no -maxrregcount), run as the artifact runs it (compiled/run.sh:
+#    -s 16384 in 2D, -s 512 in 3D, -t 1000).  The artifact picks the best variant by measuring the top five
 #    configurations of its performance model (compiled/{v100,p100}_<type>.csv)
 #    and keeping the fastest; here the first AN5D_TOP (default 1) of the V100
 #    model's ranking that the artifact ships, best measured kept.  Its timer:
@@ -51,7 +51,8 @@
 #   GK_EXTRA='...'   more gk options (e.g. --config=...)
 # OUTDIR gets table.md (the table, also printed), results.csv, suite.log,
 # gk-configs.txt (the configuration each gk row ran), an5d.*.log and gk.*.log
-# (every run's output) and the nvcc logs.
+# (every run's output), nvcc-ptxas.txt (registers and spills of each AN5D
+# kernel) and nvcc-failed/ (the log of any variant that did not build).
 set -u
 if [ $# -ne 3 ]; then
     echo "usage: $0 AN5D_DIR GK_PREFIX OUTDIR" >&2
@@ -166,11 +167,20 @@ build_an5d() {
     t0=$(date +%s)
     # one nvcc per variant; a failure leaves no binary and its log says why
     SUITE_ARCH=$ARCH SUITE_NVCC=$NVCC xargs -r -P "$JOBS" -L 1 sh -c 'cd "$0/src/$1" && "$SUITE_NVCC" -D SB_TYPE=$1 -gencode=arch=compute_$SUITE_ARCH,code=sm_$SUITE_ARCH \
-        --use_fast_math -O3 -Xcompiler -fopenmp -I"$0/src" "$2"_host.cu "$2"_kernel.cu -o "$0/bin/$2.$1.tmp" \
+        --use_fast_math -Xptxas -v -O3 -Xcompiler -fopenmp -I"$0/src" "$2"_host.cu "$2"_kernel.cu -o "$0/bin/$2.$1.tmp" \
         >"$0/bin/$2.$1.log" 2>&1 && mv "$0/bin/$2.$1.tmp" "$0/bin/$2.$1" || echo "nvcc failed: $1 $2 (see $0/bin/$2.$1.log)"' \
         "$WORK" <"$WORK/jobs" | tee -a "$LOG"
     say "== built in $(( $(date +%s) - t0 )) s"
-    cp "$WORK"/bin/*.log "$OUTD/" 2>/dev/null
+    # ptxas's registers and spills per kernel; the whole log of a failure
+    for f in "$WORK"/bin/*.log; do
+        [ -f "$f" ] || continue
+        b=${f%.log}
+        if [ -x "$b" ]; then
+            echo "== ${b##*/}"; grep -E 'registers|spill' "$f" | sed 's/^ptxas info *: *//' | sort | uniq -c
+        else
+            mkdir -p "$OUTD/nvcc-failed" && cp "$f" "$OUTD/nvcc-failed/"
+        fi
+    done >"$OUTD/nvcc-ptxas.txt"
     return 0
 }
 
