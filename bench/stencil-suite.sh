@@ -42,8 +42,11 @@
 #                    artifact used 5)
 #   GK_REPS=N        gk runs per benchmark, best kept (default 1)
 #   STEPS=N          time steps (default 1000, the artifact's)
-#   MODE=all|build|an5d|gk  build: only compile AN5D (no GPU needed)
-#   JOBS=N           parallel nvcc (default: the number of CPUs)
+#   MODE=all|build|an5d|gk  all (default): build AN5D in the background while
+#                    gk's rows run, then AN5D's rows; build: only compile AN5D
+#                    (no GPU needed); an5d, gk: one side only
+#   JOBS=N           parallel nvcc (default: the number of CPUs, less 2 with
+#                    MODE=all)
 #   ARCH=N           CUDA architecture (default 90)
 #   BUDGET_S=N       stop starting new runs after N seconds (default 450); the
 #                    rows not run say "skipped"
@@ -66,6 +69,7 @@ TOP=${AN5D_TOP:-1}
 AREPS=${AN5D_REPS:-1}
 GREPS=${GK_REPS:-1}
 STEPS=${STEPS:-1000}
+JOBS_SET=${JOBS:-}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 4)}
 ARCH=${ARCH:-90}
 BUDGET_S=${BUDGET_S:-450}
@@ -235,11 +239,49 @@ run_gk() {   # name type dims shape r size
 
 say "== stencil-suite $(date -u) on $(uname -n): $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
 say "   AN5D_TOP=$TOP AN5D_REPS=$AREPS GK_REPS=$GREPS STEPS=$STEPS MODE=$MODE SUITE_ONLY=$ONLY"
-if [ "$MODE" = all ] || [ "$MODE" = build ] || [ "$MODE" = an5d ]; then
-    build_an5d || die "the AN5D build failed"
-fi
+RES=$WORK/results
+rm -rf "$RES" && mkdir -p "$RES" || die "cannot create $RES"
+BUILD_PID=
+case $MODE in
+build | an5d) build_an5d || die "the AN5D build failed" ;;
+all)    # nvcc on all but two CPUs while gk's rows run: only gk's host side
+        # (set-up, NVRTC, grid generation) shares the CPUs, its timed phase is
+        # CUDA events on the GPU; the AN5D rows start once the build is done
+        [ -z "${JOBS_SET:-}" ] && [ "$JOBS" -gt 3 ] && JOBS=$((JOBS - 2))
+        build_an5d >"$WORK/build.out" 2>&1 &
+        BUILD_PID=$! ;;
+gk) ;;
+*) die "MODE=$MODE: want all, build, an5d or gk" ;;
+esac
 [ "$MODE" = build ] && { say "== build only: done in $(elapsed) s"; exit 0; }
 [ -n "$GK" ] && say "   gk: $GK ($("$GK" --version 2>/dev/null | head -1))"
+
+# one phase (gk or an5d) over the selected rows: $RES/NAME.TYPE.PHASE
+rows() {
+    echo "$SUITE" | while read -r name dims shape r fpp; do
+        for t in float double; do
+            echo "$name.$t" | grep -Eq -- "$ONLY" || continue
+            size=16384; [ "$dims" = 3 ] && size=512
+            f=$RES/$name.$t.$1
+            if [ "$(elapsed)" -ge "$BUDGET_S" ]; then
+                echo "skipped -" >"$f"
+            elif [ "$1" = an5d ]; then
+                run_an5d "$name" "$t" "$dims" "$size" "$fpp" >"$f"
+            elif [ "$shape" = - ]; then
+                echo "n/a" >"$f"
+            else
+                run_gk "$name" "$t" "$dims" "$shape" "$r" "$size" >"$f"
+            fi
+            say "   $name $t $1: $(cat "$f")  [$(elapsed) s]"
+        done
+    done
+}
+[ "$MODE" = all ] || [ "$MODE" = gk ] && rows gk
+if [ -n "$BUILD_PID" ]; then
+    wait "$BUILD_PID" || die "the AN5D build failed"
+    grep -E '^== built|nvcc failed' "$WORK/build.out"
+fi
+[ "$MODE" = all ] || [ "$MODE" = an5d ] && rows an5d
 
 CSV=$OUTD/results.csv
 echo "benchmark,type,size,steps,an5d_gstencil_s,an5d_config,gk_gstencil_s,gk_over_an5d" >"$CSV"
@@ -247,20 +289,12 @@ echo "$SUITE" | while read -r name dims shape r fpp; do
     for t in float double; do
         echo "$name.$t" | grep -Eq -- "$ONLY" || continue
         size=16384; [ "$dims" = 3 ] && size=512
-        if [ "$(elapsed)" -ge "$BUDGET_S" ]; then
-            echo "$name,$t,$size,$STEPS,skipped,-,skipped,-" >>"$CSV"
-            continue
-        fi
-        a="- -"
-        [ "$MODE" != gk ] && a=$(run_an5d "$name" "$t" "$dims" "$size" "$fpp")
-        g=-
-        if [ "$MODE" != an5d ]; then
-            if [ "$shape" = - ]; then g="n/a"; else g=$(run_gk "$name" "$t" "$dims" "$shape" "$r" "$size"); fi
-        fi
+        a="- -"; g=-
+        [ -f "$RES/$name.$t.an5d" ] && a=$(cat "$RES/$name.$t.an5d")
+        [ -f "$RES/$name.$t.gk" ] && g=$(cut -d' ' -f1 "$RES/$name.$t.gk")
         set -- $a
         ratio=$(awk -v a="$1" -v g="$g" 'BEGIN { if (a + 0 > 0 && g + 0 > 0) printf "%.2f", g / a; else print "-" }')
         echo "$name,$t,$size,$STEPS,$1,$2,$g,$ratio" >>"$CSV"
-        say "   $name $t: AN5D $1 ($2), gk $g, ratio $ratio  [$(elapsed) s]"
     done
 done
 
