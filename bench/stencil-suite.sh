@@ -170,10 +170,13 @@ build_an5d() {
                 # threads per block: bS1 in 2D, bS1 x bS2 in 3D
                 thr=$(echo "${c#"$name"-}" | awk -F- '{ split($1, b, "x"); print b[1] * (b[2] ? b[2] : 1) }')
                 reg=$((65536 / thr)); [ $reg -gt 255 ] && reg=255
-                [ -x "$WORK/bin/$c.$t" ] || echo "$t $c $reg" >>"$WORK/jobs"
+                [ -x "$WORK/bin/$c.$t" ] ||
+                    echo "$(wc -c <"$WORK/src/$t/${c}_kernel.cu") $t $c $reg" >>"$WORK/jobs"
             done
         done
     done || return 1
+    # the biggest sources (the longest compiles) first
+    sort -rn "$WORK/jobs" | cut -d' ' -f2- >"$WORK/jobs.sorted"
     n=$(wc -l <"$WORK/jobs")
     NVCC=nvcc
     command -v nvcc >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
@@ -183,7 +186,7 @@ build_an5d() {
     SUITE_ARCH=$ARCH SUITE_NVCC=$NVCC xargs -r -P "$JOBS" -L 1 sh -c 'cd "$0/src/$1" && "$SUITE_NVCC" -D SB_TYPE=$1 -gencode=arch=compute_$SUITE_ARCH,code=sm_$SUITE_ARCH \
         --use_fast_math -Xptxas -v -maxrregcount=$3 -O3 -Xcompiler -fopenmp -I"$0/src" "$2"_host.cu "$2"_kernel.cu -o "$0/bin/$2.$1.tmp" \
         >"$0/bin/$2.$1.log" 2>&1 && mv "$0/bin/$2.$1.tmp" "$0/bin/$2.$1" || echo "nvcc failed: $1 $2 (see $0/bin/$2.$1.log)"' \
-        "$WORK" <"$WORK/jobs" | tee -a "$LOG"
+        "$WORK" <"$WORK/jobs.sorted" | tee -a "$LOG"
     say "== built in $(( $(date +%s) - t0 )) s"
     # ptxas's registers and spills per kernel; the whole log of a failure
     for f in "$WORK"/bin/*.log; do
