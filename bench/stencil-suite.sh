@@ -52,7 +52,7 @@
 #   BUDGET_S=N       stop starting new runs after N seconds (default 450); the
 #                    rows not run say "skipped"
 #   WORK=DIR         build directory (default /tmp/an5d-suite)
-#   GK_EXTRA='...'   more gk options (e.g. --config=...)
+#   GK_EXTRA='...'   more `gk stencil` options (e.g. --verbose)
 # OUTDIR gets table.md (the table, also printed), results.csv, suite.log,
 # gk-configs.txt (the configuration each gk row ran), an5d.*.log and gk.*.log
 # (every run's output), nvcc-ptxas.txt (registers and spills of each AN5D
