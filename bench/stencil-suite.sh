@@ -276,6 +276,12 @@ rows() {
             echo "$name.$t" | grep -Eq -- "$ONLY" || continue
             size=16384; [ "$dims" = 3 ] && size=512
             f=$RES/$name.$t.$1
+            [ -f "$f" ] && continue                 # done in the first pass
+            if [ "$1" = an5d ] && [ "${2:-}" = ready ]; then
+                ready=1                             # every variant built already?
+                for c in $(configs "$name" "$t"); do [ -x "$WORK/bin/$c.$t" ] || ready=0; done
+                [ $ready = 1 ] || continue
+            fi
             if [ "$(elapsed)" -ge "$BUDGET_S" ]; then
                 echo "skipped -" >"$f"
             elif [ "$1" = an5d ]; then
@@ -291,6 +297,8 @@ rows() {
 }
 [ "$MODE" = all ] || [ "$MODE" = gk ] && rows gk
 if [ -n "$BUILD_PID" ]; then
+    # the rows whose variants are built, while the longest compiles finish
+    rows an5d ready
     wait "$BUILD_PID" || die "the AN5D build failed"
     grep -E '^== built|nvcc failed' "$WORK/build.out"
 fi
