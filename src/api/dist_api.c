@@ -57,11 +57,12 @@ gk_status gk_apsp_run_file(gk_context *ctx, const char *input, const char *outpu
         return st;
     if (!ctx || !input || !output)
         return gk__fail(GK_EINVAL, "gk_apsp_run_file: %s is NULL", !ctx ? "ctx" : !input ? "input" : "output");
-    if (options && (st = GK__STRUCT_IN(o, options, "gk_apsp_options")))
+    /* (options grew in 1.2: a 1.1 program's struct is accepted) */
+    if (options && (st = GK__STRUCT_IN_SINCE(o, options, predecessors, "gk_apsp_options")))
         return st;
-    if (o.check || o.precision)
+    if (o.check || o.precision || o.predecessors)
         return gk__fail(GK_EINVAL, "gk_apsp_run_file: options.%s is not available past one GPU",
-                        o.check ? "check" : "precision");
+                        o.check ? "check" : o.precision ? "precision" : "predecessors (one GPU or the CPU keeps them)");
     if ((unsigned)o.exchange > GK_EXCHANGE_HOST)
         return gk__fail(GK_EINVAL, "gk_apsp_run_file: options.exchange %d is not a gk_exchange", (int)o.exchange);
     st = gk__apsp_run_file_cfg(ctx, input, output, o.config, o.exchange, &rep);

@@ -367,6 +367,7 @@ typedef struct text {
     size_t cap;
     long long no;            /* line number of `line` */
     gk_edges *typed;         /* typed mode: weights go to typed->pending (weight_typed) */
+    int int_field;           /* a Matrix Market "integer" file: its weights are integers */
 } text;
 
 /* The longest line a text graph file may have: a graph line is a few
@@ -547,12 +548,12 @@ static gk_status weight_typed(text *r, const char *f, int real, item *what)
             return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s: %s is not a weight (no text format defines it as "
                             "'no edge': leave the edge out)", r->path, r->no, item_text(what), shown(f, b, sizeof b),
                             tolower((unsigned char)*c) == 'n' ? "NaN" : "infinity");
-        if (!real)
+        if (!decimal_number(f))
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not a number", r->path, r->no,
+                            item_text(what), shown(f, b, sizeof b));
+        if (!real && r->int_field)
             return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not an integer (the file's field is integer)",
                             r->path, r->no, item_text(what), shown(f, b, sizeof b));
-        if (!decimal_number(f))
-            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not a decimal number", r->path, r->no,
-                            item_text(what), shown(f, b, sizeof b));
         errno = 0;
         d = strtod(f, &end);
         if (!isfinite(d))
@@ -714,6 +715,8 @@ static gk_status read_mtx(text *r, gk_edges *g)
     else if (strcasecmp(fld, "integer"))
         return gk__fail(GK_EFORMAT, "%s:1: field '%s': want integer, real (integral values) or pattern", r->path,
                         shown(fld, b, sizeof b));
+    else
+        r->int_field = 1;
     if (!strcasecmp(sym, "symmetric")) symmetric = 1;
     else if (strcasecmp(sym, "general"))
         return gk__fail(GK_EFORMAT, "%s:1: symmetry '%s': want general or symmetric", r->path,

@@ -91,6 +91,9 @@ void gk__edges_free(gk_edges *g);
  * with double weights (g->wd): each weight checked against the rules of
  * type want (0: auto) on its line: not NaN or inf, integral for the integer
  * types, in range of the type; -0.0 read as +0.0. */
+/* gk_apsp_read_matrix with GK__READ_* flags (apsp_matrix_io.c). */
+gk_status gk__apsp_read_matrix_flags(const char *path, gk_format format, int flags, int64_t vertices,
+                                     gk_dtype *dtype, void **dist, int64_t *V, int64_t *E);
 gk_status gk__edges_read_typed(const char *path, gk_format format, int flags, int32_t vertices, gk_dtype want,
                                gk_edges *g);
 

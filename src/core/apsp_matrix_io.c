@@ -103,14 +103,15 @@ static gk_status int_type(const char *name, int64_t V, double max_abs, int neg, 
 
 /* ---- a graph in a text format ---- */
 
-static gk_status read_text(const char *path, gk_format format, int undirected, int64_t vertices, gk_dtype *dtype,
+static gk_status read_text(const char *path, gk_format format, int flags, int64_t vertices, gk_dtype *dtype,
                            void **dist, int64_t *Vout, int64_t *Eout)
 {
+    const int undirected = (flags & GK__READ_UNDIRECTED) != 0;
     gk_edges g;
     gk_status st;
     void *d = NULL;
     gk_dtype t = *dtype;
-    if ((st = gk__edges_read_typed(path, format, 0, (int32_t)vertices, *dtype, &g)))
+    if ((st = gk__edges_read_typed(path, format, flags, (int32_t)vertices, *dtype, &g)))
         return st;
     const char *name = strcmp(path, "-") ? path : "standard input";
     const int64_t V = g.V;
@@ -344,7 +345,14 @@ static gk_status read_nthu(const char *path, int undirected, int64_t vertices, g
 gk_status gk_apsp_read_matrix(const char *path, gk_format format, int undirected, int64_t vertices, gk_dtype *dtype,
                               void **dist, int64_t *V, int64_t *E)
 {
+    return gk__apsp_read_matrix_flags(path, format, undirected ? GK__READ_UNDIRECTED : 0, vertices, dtype, dist, V, E);
+}
+
+gk_status gk__apsp_read_matrix_flags(const char *path, gk_format format, int flags, int64_t vertices,
+                                     gk_dtype *dtype, void **dist, int64_t *V, int64_t *E)
+{
     gk_status st;
+    const int undirected = (flags & GK__READ_UNDIRECTED) != 0;
     if (!path || !dtype || !dist || !V)
         return gk__fail(GK_EINVAL, "gk_apsp_read_matrix: %s is NULL", !path ? "path" : !dtype ? "dtype" : !dist ? "dist" : "V");
     *dist = NULL;
@@ -355,6 +363,9 @@ gk_status gk_apsp_read_matrix(const char *path, gk_format format, int undirected
         return gk__fail(GK_EINVAL, "%s: %lld vertices (want 0 to 2^31 - 1)", path, (long long)vertices);
     if (format == GK_FORMAT_AUTO && (st = gk_format_detect(path, &format)))
         return st;
+    if ((flags & GK__READ_ONE_BASED) && format != GK_FORMAT_EDGES)
+        return gk__fail(GK_EINVAL, "%s: --one-based applies to edge lists; a %s file has its own numbering", path,
+                        gk_format_name(format));
     if (format == GK_FORMAT_NPY) {
         if (vertices || undirected)
             return gk__fail(GK_EINVAL, "%s: a .npy matrix gives its own vertex count and direction (no --vertices, "
@@ -363,7 +374,7 @@ gk_status gk_apsp_read_matrix(const char *path, gk_format format, int undirected
     }
     if (format == GK_FORMAT_NTHU)
         return read_nthu(path, undirected, vertices, dtype, dist, V, E);
-    return read_text(path, format, undirected, vertices, dtype, dist, V, E);
+    return read_text(path, format, flags, vertices, dtype, dist, V, E);
 }
 
 /* ---- writing ---- */
