@@ -106,9 +106,9 @@ gk_status gk__apsp_host_memory_check(const gk_apsp_plan *p, const char *name)
     if (have == 0 || need <= have)
         return GK_OK;                     /* unknown: let the allocations decide */
     char b1[32], b2[32];
-    return gk__fail(GK_ENOMEM, "%s: V = %d needs %s of host memory for the %s distance matrix%s and the %s "
-                    "solve's copies%s, this machine has %s", name, p->V, gk_dtype_name(p->dtype),
-                    p->pred ? ", the predecessors" : "", gk__human_bytes((double)need, b1, sizeof b1),
+    return gk__fail(GK_ENOMEM, "%s: V = %d needs %s of host memory for the distance matrix (%s)%s and the %s "
+                    "solve's copies%s, this machine has %s", name, p->V, gk__human_bytes((double)need, b1, sizeof b1),
+                    gk_dtype_name(p->dtype), p->pred ? ", the predecessors" : "",
                     cpu ? "CPU" : "GPU", p->head.check ? " and the check's" : "",
                     gk__human_bytes((double)have, b2, sizeof b2));
 }

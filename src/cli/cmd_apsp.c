@@ -366,7 +366,7 @@ int cmd_apsp(int argc, char **argv)
     if (job.st)                 /* a context failure speaks first, as before the read */
         cli_die("%s", job.msg);
     gk_context *ctx = job.ctx;
-    if (rst && rst == GK_EFORMAT && weights == 0 && in_format != GK_FORMAT_NTHU) {
+    if (rst && rst == GK_EFORMAT && (weights == 0 || weights == GK_DTYPE_INT32) && in_format != GK_FORMAT_NTHU) {
         /* negative or real weights: the typed reader says what it finds */
         gk_apsp_plan_destroy(job.plan);
         return cli_apsp_typed(ctx, &ta);

@@ -549,13 +549,16 @@ static gk_status weight_typed(text *r, const char *f, int real, item *what)
                             "'no edge': leave the edge out)", r->path, r->no, item_text(what), shown(f, b, sizeof b),
                             tolower((unsigned char)*c) == 'n' ? "NaN" : "infinity");
         if (!decimal_number(f))
-            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not a number", r->path, r->no,
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not a decimal number", r->path, r->no,
                             item_text(what), shown(f, b, sizeof b));
         if (!real && r->int_field)
             return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not an integer (the file's field is integer)",
                             r->path, r->no, item_text(what), shown(f, b, sizeof b));
         errno = 0;
         d = strtod(f, &end);
+        if (errno == ERANGE && fabs(d) < 1)            /* 1e-400: not 0 */
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is below float64's smallest magnitude (not 0)",
+                            r->path, r->no, item_text(what), shown(f, b, sizeof b));
         if (!isfinite(d))
             return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is outside float64's range", r->path, r->no,
                             item_text(what), shown(f, b, sizeof b));
@@ -564,8 +567,8 @@ static gk_status weight_typed(text *r, const char *f, int real, item *what)
     if (d == 0)
         d = 0;                                              /* -0.0 -> +0.0 */
     if ((g->want == GK_DTYPE_INT32 || g->want == GK_DTYPE_INT64) && !integral)
-        return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is not an integer (--weights=%s)", r->path, r->no,
-                        item_text(what), shown(f, b, sizeof b), gk_dtype_name(g->want));
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s%s%s is not an integer (--weights=%s)", r->path, r->no,
+                        item_text(what), real ? "" : "'", shown(f, b, sizeof b), real ? "" : "'", gk_dtype_name(g->want));
     if (g->want == GK_DTYPE_INT32 && fabs(d) > GK_APSP_MAX_WEIGHT)
         return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is outside [-%d, %d] (--weights=int32)", r->path, r->no,
                         item_text(what), shown(f, b, sizeof b), GK_APSP_MAX_WEIGHT, GK_APSP_MAX_WEIGHT);
