@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 enum { O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
        O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED, O_ONE_BASED,
@@ -335,7 +336,10 @@ int cmd_apsp(int argc, char **argv)
                                .vertices = vertices, .weights = weights, .options = &ao, .timing = timing,
                                .json = json, .verbose = verbose };
     gk_format in_format = ifmt;
-    if (in_format == GK_FORMAT_AUTO && strcmp(in, "-") && gk_format_detect(in, &in_format))
+    size_t in_len = strlen(in);
+    if (in_format == GK_FORMAT_AUTO && in_len > 4 && !strcasecmp(in + in_len - 4, ".npy"))
+        in_format = GK_FORMAT_NPY;          /* a dense input matrix */
+    else if (in_format == GK_FORMAT_AUTO && strcmp(in, "-") && gk_format_detect(in, &in_format))
         in_format = GK_FORMAT_AUTO;
     if (pred_out || (weights && weights != GK_DTYPE_INT32) || in_format == GK_FORMAT_NPY
         || (!strcmp(in, "-") && weights == 0 && in_format != GK_FORMAT_NTHU)) {

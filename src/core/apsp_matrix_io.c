@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *npy_descr(gk_dtype t)
 {
@@ -61,7 +62,9 @@ static void put(void *d, int64_t k, gk_dtype t, double v)
 {
     switch (t) {
     case GK_DTYPE_INT32: ((int32_t *)d)[k] = (int32_t)v; break;
-    case GK_DTYPE_INT64: ((int64_t *)d)[k] = (int64_t)v; break;
+    case GK_DTYPE_INT64:   /* (double)GK_APSP_INF64 rounds to 2^62: "none" stored exactly */
+        ((int64_t *)d)[k] = v >= (double)GK_APSP_INF64 ? GK_APSP_INF64 : (int64_t)v;
+        break;
     case GK_DTYPE_FLOAT32: ((float *)d)[k] = (float)v; break;
     default: ((double *)d)[k] = v; break;
     }
@@ -342,6 +345,22 @@ static gk_status read_nthu(const char *path, int undirected, int64_t vertices, g
     return GK_OK;
 }
 
+/* A .npy file by its name or its magic (format detection takes .npy for a
+ * distance matrix, not an input). */
+static int is_npy(const char *path)
+{
+    size_t n = strlen(path);
+    if (n > 4 && !strcasecmp(path + n - 4, ".npy"))
+        return 1;
+    if (!strcmp(path, "-"))
+        return 0;
+    char m[6] = { 0 };
+    FILE *f = fopen(path, "rb");
+    int yes = f && fread(m, 1, 6, f) == 6 && !memcmp(m, "\x93NUMPY", 6);
+    if (f) fclose(f);
+    return yes;
+}
+
 gk_status gk_apsp_read_matrix(const char *path, gk_format format, int undirected, int64_t vertices, gk_dtype *dtype,
                               void **dist, int64_t *V, int64_t *E)
 {
@@ -361,6 +380,8 @@ gk_status gk__apsp_read_matrix_flags(const char *path, gk_format format, int fla
         return gk__fail(GK_EINVAL, "gk_apsp_read_matrix: *dtype = %d is not a gk_dtype (0: auto)", (int)*dtype);
     if (vertices < 0 || vertices > INT32_MAX)
         return gk__fail(GK_EINVAL, "%s: %lld vertices (want 0 to 2^31 - 1)", path, (long long)vertices);
+    if (format == GK_FORMAT_AUTO && is_npy(path))
+        format = GK_FORMAT_NPY;
     if (format == GK_FORMAT_AUTO && (st = gk_format_detect(path, &format)))
         return st;
     if ((flags & GK__READ_ONE_BASED) && format != GK_FORMAT_EDGES)
