@@ -25,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef GK_SYMVER
+#include <dlfcn.h>
+#endif
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
@@ -358,6 +361,41 @@ static void old_structs(gk_context *ctx)
     unlink(out);
 }
 
+/* A program built against 1.1 calls gk_apsp_options_init@GK_1.0 of the
+ * shared library: it must write 1.1's struct and nothing past it (the
+ * default @@GK_1.2 writes 1.2's). */
+static void old_init_symbol(void)
+{
+#ifdef GK_SYMVER
+    void *h = dlopen("./.libs/libgk.so", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        skip("no ./.libs/libgk.so (not run from the build directory)", "gk_apsp_options_init@GK_1.0");
+        skip("no ./.libs/libgk.so", "gk_apsp_options_init@@GK_1.2");
+        return;
+    }
+    void (*old)(gk_apsp_options *) = (void (*)(gk_apsp_options *))dlvsym(h, "gk_apsp_options_init", "GK_1.0");
+    void (*cur)(gk_apsp_options *) = (void (*)(gk_apsp_options *))dlvsym(h, "gk_apsp_options_init", "GK_1.2");
+    const size_t opt11 = offsetof(gk_apsp_options, predecessors);
+    unsigned char buf[sizeof(gk_apsp_options) + 16];
+    memset(buf, 0xab, sizeof buf);
+    if (old) old((gk_apsp_options *)buf);
+    int untouched = 1;
+    for (size_t k = opt11; k < sizeof buf; k++) untouched &= buf[k] == 0xab;
+    gk_apsp_options o;
+    memcpy(&o, buf, opt11);
+    ok(old && untouched && o.struct_size == opt11 && o.exchange == GK_EXCHANGE_AUTO && o.check == 0,
+       "gk_apsp_options_init@GK_1.0 (what 1.1-built programs call) writes 1.1's %zu bytes and nothing past them", opt11);
+    memset(buf, 0xab, sizeof buf);
+    if (cur) cur((gk_apsp_options *)buf);
+    memcpy(&o, buf, sizeof o);
+    ok(cur && o.struct_size == sizeof o && o.predecessors == 0 && o.negative == 0,
+       "gk_apsp_options_init@@GK_1.2 (the default) writes 1.2's %zu bytes", sizeof o);
+    dlclose(h);
+#else
+    skip("libgk linked without its version script", "gk_apsp_options_init@GK_1.0");
+#endif
+}
+
 static void paths(void)
 {
     /* 0 -> 1 -> 3 -> 2, 4 isolated; pred row 0: [-1, 0, 3, 1, -1] */
@@ -539,6 +577,7 @@ int main(void)
     negative_cycles(ctx);
     entry_rules(ctx);
     old_structs(ctx);
+    old_init_symbol();
     paths();
     files();
     gk_context_destroy(ctx);

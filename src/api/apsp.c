@@ -5,6 +5,7 @@
  * the context's stream), and gk_apsp_run = create + execute + destroy. */
 #include "api/apsp_plan.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +19,34 @@ void gk_apsp_problem_init(gk_apsp_problem *p, int64_t n)
     p->memory = GK_MEMORY_HOST;
 }
 
+#ifdef GK_SYMVER
+/* gk_apsp_options_init grew in 1.2: programs built from now on get
+ * gk_apsp_options_init@@GK_1.2 (this one, the default), programs built
+ * against 1.0 and 1.1 keep gk_apsp_options_init@GK_1.0 (below: their struct
+ * ends before predecessors, and writing 1.2's would overrun it). */
+GK_API void gk__apsp_options_init_1_2(gk_apsp_options *o);
+__asm__(".symver gk__apsp_options_init_1_2, gk_apsp_options_init@@GK_1.2");
+#define gk_apsp_options_init gk__apsp_options_init_1_2
+#endif
 void gk_apsp_options_init(gk_apsp_options *o)
 {
     memset(o, 0, sizeof *o);
     o->struct_size = sizeof *o;
     o->exchange = GK_EXCHANGE_AUTO;
 }
+
+#ifdef GK_SYMVER
+#undef gk_apsp_options_init
+GK_API void gk__apsp_options_init_1_0(gk_apsp_options *o);
+void gk__apsp_options_init_1_0(gk_apsp_options *o)
+{
+    const size_t size = offsetof(gk_apsp_options, predecessors);
+    memset(o, 0, size);
+    o->struct_size = size;
+    o->exchange = GK_EXCHANGE_AUTO;
+}
+__asm__(".symver gk__apsp_options_init_1_0, gk_apsp_options_init@GK_1.0");
+#endif
 
 /* The caller's problem, checked: V in [1, 2^31 - 1], ld >= V (0: V), one of
  * the four distance types, host (dense) or device memory. */
