@@ -25,11 +25,15 @@ int cli_apsp_typed(gk_context *ctx, const cli_apsp_typed_args *a)
     if (a->pred_out) {
         uint64_t bytes;
         if (gk__mul_u64((uint64_t)V, (uint64_t)V, &bytes) || gk__mul_u64(bytes, sizeof *pred, &bytes)
-            || (st = gk__host_memory_check(bytes, "the predecessor matrix")))
+            || (st = gk__host_memory_check(bytes, "the predecessor matrix"))) {
+            free(dist);
             cli_die("%s: V = %lld: %s", a->pred_out, (long long)V,
                     st ? gk_last_error() : "the predecessor matrix does not fit 64 bits");
-        if (!(pred = malloc((size_t)bytes)))
+        }
+        if (!(pred = malloc((size_t)bytes))) {
+            free(dist);
             cli_die("%s: cannot allocate the %lld x %lld predecessor matrix", a->pred_out, (long long)V, (long long)V);
+        }
     }
     gk_apsp_problem p;
     gk_report rep;
@@ -46,6 +50,8 @@ int cli_apsp_typed(gk_context *ctx, const cli_apsp_typed_args *a)
             fprintf(stderr, "%s: weights: %s (%s)\n", cli_prog, gk_dtype_name(t), rep.precision_detail);
     }
     if (st) {
+        free(dist);
+        free(pred);
         const char *name = strcmp(a->in, "-") ? a->in : "standard input";
         if (st == GK_ENEGCYCLE)
             cli_die("%s: %s", name, gk_last_error());
@@ -53,9 +59,14 @@ int cli_apsp_typed(gk_context *ctx, const cli_apsp_typed_args *a)
     }
     cli_report_notes(&rep);
     double w0 = gk__wtime();
-    if (pred && (st = gk_apsp_write_matrix(a->pred_out, GK_FORMAT_AUTO, GK_DTYPE_INT32, pred, V)))
+    if (pred && (st = gk_apsp_write_matrix(a->pred_out, GK_FORMAT_AUTO, GK_DTYPE_INT32, pred, V))) {
+        free(dist);
+        free(pred);
         cli_die_status(st);
+    }
     if ((st = gk_apsp_write_matrix(a->out, a->ofmt, t, dist, V))) {
+        free(dist);
+        free(pred);
         if (pred && strcmp(a->pred_out, "-"))
             unlink(a->pred_out);       /* no predecessors without their distances */
         cli_die_status(st);

@@ -12,6 +12,16 @@
 
 enum { O_PRED = 256, O_DIST, O_WEIGHTS };
 
+/* What is allocated, freed before an exit on failure (no leak reports). */
+static void *held[3];
+static void release(void)
+{
+    for (int k = 0; k < 3; k++) {
+        free(held[k]);
+        held[k] = NULL;
+    }
+}
+
 /* A .npy file (by its magic, whatever its name). */
 static int is_npy(const char *path)
 {
@@ -49,8 +59,11 @@ static void *read_square(const char *path, gk_dtype t, int64_t *V, const char *o
     snprintf(desc, sizeof desc, "a %llu x %llu %s matrix", (unsigned long long)v, (unsigned long long)v,
              gk_dtype_name(t));
     const char *shown;
-    if (gk__in_read_sized(path, d, (uint64_t)sb.st_size, desc, "the matrix", &shown))
+    if (gk__in_read_sized(path, d, (uint64_t)sb.st_size, desc, "the matrix", &shown)) {
+        free(d);
+        release();
         cli_die("%s: %s", opt, gk_last_error());
+    }
     *V = (int64_t)v;
     return d;
 }
@@ -95,32 +108,43 @@ int cmd_path(int argc, char **argv)
     int64_t from = cli_parse_i64("FROM", argv[optind], 0, INT32_MAX - 1);
     int64_t to = cli_parse_i64("TO", argv[optind + 1], 0, INT32_MAX - 1);
     int64_t V = 0, DV = 0;
-    int32_t *pred = read_square(pf, GK_DTYPE_INT32, &V, "--predecessors");
+    int32_t *pred = held[0] = read_square(pf, GK_DTYPE_INT32, &V, "--predecessors");
     void *dist = NULL;
     if (df) {
         if (is_npy(df)) {
             wt = 0;   /* the file's own type */
-            if (gk_apsp_read_matrix(df, GK_FORMAT_NPY, 0, 0, &wt, &dist, &DV, NULL))
+            if (gk_apsp_read_matrix(df, GK_FORMAT_NPY, 0, 0, &wt, &dist, &DV, NULL)) {
+                release();
                 cli_die("--dist: %s", gk_last_error());
+            }
         } else {
             dist = read_square(df, wt, &DV, "--dist");
         }
-        if (DV != V)
+        held[1] = dist;
+        if (DV != V) {
+            release();
             cli_die("--dist=%s: %lld vertices, the predecessors %lld", df, (long long)DV, (long long)V);
+        }
     }
-    if (from >= V || to >= V)
+    if (from >= V || to >= V) {
+        release();
         cli_die("%s %lld: not a vertex of the %lld in %s", from >= V ? "FROM" : "TO",
                 (long long)(from >= V ? from : to), (long long)V, pf);
+    }
     int64_t *path = malloc((size_t)V * sizeof *path), len = 0;
     if (!path)
         cli_die("cannot allocate a path of %lld vertices", (long long)V);
-    if (gk_apsp_path(pred, V, V, from, to, path, &len))
+    if (gk_apsp_path(pred, V, V, from, to, path, &len)) {
+        held[2] = path;
+        release();
         cli_die("%s: %s", pf, gk_last_error());
+    }
     if (len == 0) {
         if (!cli_quiet)
             fprintf(stderr, "%s: no path from %lld to %lld: %lld is unreachable from %lld\n", cli_prog,
                     (long long)from, (long long)to, (long long)to, (long long)from);
-        free(path); free(pred); free(dist);
+        held[2] = path;
+        release();
         return 1;
     }
     for (int64_t k = 0; k < len; k++)
@@ -135,6 +159,7 @@ int cmd_path(int argc, char **argv)
         default: printf("%.17g\n", ((double *)dist)[q]); break;
         }
     }
-    free(path); free(pred); free(dist);
+    held[2] = path;
+    release();
     return 0;
 }
