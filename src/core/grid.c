@@ -35,7 +35,10 @@ const double gk_stencil_default_coeffs[GK_STENCIL_NCOEFFS] = {
 
 #define COEFF_MAX_BYTES (1 << 20)
 
-gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
+/* Exactly `want` finite numbers of a text file into c; `kind` names the
+ * file's kind in messages ("a coefficient file"), `need` what it holds
+ * ("27 numbers"). */
+static gk_status read_numbers(const char *path, int want, double *c, const char *kind, const char *need)
 {
     gk_infile in;
     gk_status st = gk__in_open(&in, path);
@@ -43,8 +46,8 @@ gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
     path = in.name;
     if (in.size > COEFF_MAX_BYTES) {
         gk__in_close(&in);
-        return gk__fail(GK_EFORMAT, "%s: %lld bytes is too large for a coefficient file "
-                        "(27 numbers)", path, (long long)in.size);
+        return gk__fail(GK_EFORMAT, "%s: %lld bytes is too large for %s "
+                        "(%s)", path, (long long)in.size, kind, need);
     }
     char *text = NULL;
     if ((st = gk__xmalloc((void **)&text, (size_t)COEFF_MAX_BYTES + 2, "the coefficient file"))) {
@@ -61,8 +64,8 @@ gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
     }
     if (size > COEFF_MAX_BYTES) {
         free(text);
-        return gk__fail(GK_EFORMAT, "%s: more than %d bytes is too large for a coefficient file "
-                        "(27 numbers)", path, COEFF_MAX_BYTES);
+        return gk__fail(GK_EFORMAT, "%s: more than %d bytes is too large for %s "
+                        "(%s)", path, COEFF_MAX_BYTES, kind, need);
     }
     text[size] = '\0';
     if (strlen(text) != (size_t)size) {
@@ -90,20 +93,39 @@ gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
             goto out;
         }
         if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1)) {
-            st = gk__fail(GK_EFORMAT, "%s: coefficient %d ('%.*s') is not a finite number",
+            st = gk__fail(GK_EFORMAT, "%s: number %d ('%.*s') is not a finite number",
                           path, n + 1, (int)(end - p > 40 ? 40 : end - p), p);
             goto out;
         }
-        if (n < GK_STENCIL_NCOEFFS)
+        if (n < want)
             c[n] = v;
         n++;
         p = end;
     }
-    if (n != GK_STENCIL_NCOEFFS)
-        st = gk__fail(GK_EFORMAT, "%s: has %d numbers, a coefficient file needs exactly 27", path, n);
+    if (n != want)
+        st = gk__fail(GK_EFORMAT, "%s: has %d numbers, %s needs exactly %d", path, n, kind, want);
 out:
     free(text);
     return st;
+}
+
+gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
+{
+    return read_numbers(path, GK_STENCIL_NCOEFFS, c, "a coefficient file", "27 numbers");
+}
+
+gk_status gk_stencil_weights_read(const char *path, int dims, int radius, double *weights)
+{
+    if (!path || !weights)
+        return gk__fail(GK_EINVAL, "gk_stencil_weights_read: %s is NULL", !path ? "path" : "weights");
+    if ((dims != 2 && dims != 3) || radius < 1 || radius > GK_STENCIL_MAX_RADIUS)
+        return gk__fail(GK_EINVAL, "%s: weights of %d dimensions and radius %d (want 2 or 3, 1 .. %d)", path, dims,
+                        radius, GK_STENCIL_MAX_RADIUS);
+    const int w1 = 2 * radius + 1, want = w1 * w1 * (dims == 3 ? w1 : 1);
+    char kind[64], need[32];
+    snprintf(kind, sizeof kind, "a %dd radius-%d weights file", dims, radius);
+    snprintf(need, sizeof need, "%d numbers", want);
+    return read_numbers(path, want, weights, kind, need);
 }
 
 /* The grid's points and bytes, or a failure naming what (a file or the
