@@ -390,6 +390,23 @@ static void old_init_symbol(void)
     memcpy(&o, buf, sizeof o);
     ok(cur && o.struct_size == sizeof o && o.predecessors == 0 && o.negative == 0,
        "gk_apsp_options_init@@GK_1.2 (the default) writes 1.2's %zu bytes", sizeof o);
+    /* the dist report embeds a gk_report, which grew: the old init writes
+       the old layout (run.struct_size the old report's) and nothing past */
+    void (*old_dr)(gk_apsp_dist_report *) =
+        (void (*)(gk_apsp_dist_report *))dlvsym(h, "gk_apsp_dist_report_init", "GK_1.0");
+    const size_t rep11 = (offsetof(gk_report, dtype) + _Alignof(gk_report) - 1) & ~(_Alignof(gk_report) - 1);
+    const size_t dr11 = sizeof(gk_apsp_dist_report) - (sizeof(gk_report) - rep11);
+    unsigned char db[sizeof(gk_apsp_dist_report) + 16];
+    memset(db, 0xab, sizeof db);
+    if (old_dr) old_dr((gk_apsp_dist_report *)db);
+    size_t got = 0, run = 0;
+    memcpy(&got, db, sizeof got);
+    memcpy(&run, db + offsetof(gk_apsp_dist_report, run), sizeof run);
+    untouched = 1;
+    for (size_t k = dr11; k < sizeof db; k++) untouched &= db[k] == 0xab;
+    ok(old_dr && got == dr11 && run == rep11 && untouched,
+       "gk_apsp_dist_report_init@GK_1.0 writes 1.1's %zu bytes (run.struct_size %zu) and nothing past them", dr11,
+       rep11);
     dlclose(h);
 #else
     skip("libgk linked without its version script", "gk_apsp_options_init@GK_1.0");

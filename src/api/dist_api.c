@@ -31,12 +31,34 @@ static gk_status dist_report_out(void *given, void *local, size_t local_size, si
 #define DIST_REPORT_OUT(given, local, what) \
     dist_report_out((given), &(local), sizeof(local), offsetof(__typeof__(local), run), (what))
 
+#ifdef GK_SYMVER
+/* gk_apsp_dist_report grew in 1.2 with the gk_report inside it: programs
+ * built from now on get gk_apsp_dist_report_init@@GK_1.2 (this one),
+ * programs built against 1.0 and 1.1 keep @GK_1.0 (below: it writes their
+ * smaller struct in its old layout, not past it). */
+GK_API void gk__apsp_dist_report_init_1_2(gk_apsp_dist_report *r);
+__asm__(".symver gk__apsp_dist_report_init_1_2, gk_apsp_dist_report_init@@GK_1.2");
+#define gk_apsp_dist_report_init gk__apsp_dist_report_init_1_2
+#endif
 void gk_apsp_dist_report_init(gk_apsp_dist_report *r)
 {
     memset(r, 0, sizeof *r);
     r->struct_size = sizeof *r;
     gk_report_init(&r->run);
 }
+#ifdef GK_SYMVER
+#undef gk_apsp_dist_report_init
+GK_API void gk__apsp_dist_report_init_1_0(gk_apsp_dist_report *r);
+void gk__apsp_dist_report_init_1_0(gk_apsp_dist_report *r)
+{
+    gk_apsp_dist_report full;
+    gk__apsp_dist_report_init_1_2(&full);
+    memset(r, 0, sizeof full - REPORT_GROWTH);
+    r->struct_size = sizeof full - REPORT_GROWTH;
+    dist_report_out(r, &full, sizeof full, offsetof(gk_apsp_dist_report, run), "gk_apsp_dist_report");
+}
+__asm__(".symver gk__apsp_dist_report_init_1_0, gk_apsp_dist_report_init@GK_1.0");
+#endif
 
 void gk_stencil_dist_report_init(gk_stencil_dist_report *r)
 {
