@@ -293,7 +293,7 @@ GK_API void gk_apsp_dist_report_init(gk_apsp_dist_report *r);
  * file renamed by rank 0 when all succeeded, or a device written in place).
  * Collective over the context's gk_comm: every rank fails with the same
  * status and message, and then no output file is left.  options: config
- * and exchange (check and precision must be 0); rep may be NULL.  The
+ * and exchange (check, precision and predecessors must be 0); rep may be NULL.  The
  * result is byte-identical to gk_apsp_read_format + gk_apsp_run +
  * gk_apsp_write_format. */
 GK_API gk_status gk_apsp_run_file(gk_context *ctx, const char *input, const char *output,
