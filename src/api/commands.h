@@ -300,4 +300,48 @@ void gk__tune_abort(void);
  * lines may be NULL. */
 gk_status gk__tune_cache_text(gk_context *ctx, char *state, size_t n, char *lines, size_t ln);
 
+/* ---- the generated stencil engine (issue 25: src/api/stencil_gen_api.c,
+ * the bench in src/api/stencil_bench.c) ---- */
+#include "gpu/stencil_gen.h"
+
+/* A --stencil list ("3d-star-r1,2d-box-r2:f32:periodic"): GK_EINVAL naming
+ * the first bad description. */
+gk_status gk__stencil_gen_check_list(const char *list);
+
+typedef struct gk__stencil_gen_tune_row {
+    char device[256];
+    char shape[96];              /* the tuned entry's key: "3d-star-r1-f64-zero" */
+    int64_t size;
+    char config[160];
+    double best_ms, default_ms;  /* per step */
+    int measured, failed, excluded, skipped;
+    double seconds;
+    char file[4200];
+} gk__stencil_gen_tune_row;
+
+/* `gktune --stencil=LIST`: each description (both element types unless
+ * it names one) tuned on the context's GPU at size (0: 256^3 in 3D, 8192^2
+ * in 2D), the budget shared among them; the winners kept in the context's
+ * cache directory. */
+gk_status gk__stencil_gen_tune_list(gk_context *ctx, const char *list, int64_t size, double budget_s, uint64_t seed,
+                                    gk__stencil_gen_tune_row *rows, int max, int *nrows);
+
+/* The configuration spec s runs with at size (points per axis): config
+ * (the caller's text, over the description's defaults), else the tuned
+ * entry of the context's cache (GK_CONFIG_CACHE), else the defaults.  On a
+ * GPU context it also keeps the engine's compiled kernels in the context's
+ * cache directory (stencil-gen-cubins/): the front door calls it before
+ * gk__stencil_gen_open. */
+gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int64_t size, const char *config,
+                                 gk_config *cfg, gk_config_source *src);
+
+/* `gk bench stencil --stencil=DESC`: rows "gen T=1".."gen T=4" (or the T the
+ * configuration names) of spec s on a random nx x ny x nz grid (2D: nz =
+ * 1): median of reps runs of `steps` steps; each configuration checked bit
+ * for bit against the CPU reference on an odd-sized grid (check text).
+ * floor_gstencils: the copy bandwidth measured in the same run over the
+ * 2 x element bytes a one-step pass moves per point. */
+gk_status gk__stencil_gen_bench(gk_context *ctx, const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
+                                int steps, int reps, const char *config, gk__stencil_bench_report *report);
+
 #endif /* GK_API_COMMANDS_H */

@@ -270,3 +270,117 @@ out:
     free(B.tmp);
     return st;
 }
+
+/* ---- the generated engine's rows (gk bench stencil --stencil=DESC) ---- */
+#ifdef GK_HAVE_CUDA
+#include "tune/stencil_gen_tune.h"
+
+/* One row: cfg with TSTEPS = T timed on the grid, then checked. */
+static void gen_bench_row(gk_context *ctx, const gk__stencil_spec *s, const void *grid, int64_t nx, int64_t ny,
+                          int64_t nz, int steps, int reps, const gk_config *cfg, gk__stencil_bench_row *r)
+{
+    gk_stencil_gen *g = NULL;
+    double ms[64];
+    float t;
+    int64_t cx, cy, cz;
+    snprintf(r->kernel, sizeof r->kernel, "gen T=%d", r->tsteps);
+    gk_status st = gk__stencil_gen_open(&g, &ctx->dev[0], gk__ctx_stream(ctx), s, nx, ny, nz, cfg);
+    if (!st) {
+        snprintf(r->config, sizeof r->config, "%s", gk__stencil_gen_config(g));
+        st = gk__stencil_gen_upload(g, grid, NULL);
+    }
+    if (!st) st = gk__stencil_gen_run(g, 2 * r->tsteps, &t);          /* warm-up */
+    for (int rep = 0; rep < reps && !st; rep++) {
+        st = gk__stencil_gen_upload(g, grid, NULL);
+        if (!st) st = gk__stencil_gen_run(g, steps, &t);
+        ms[rep] = t;
+    }
+    gk__stencil_gen_close(g);
+    if (st) {
+        gk__note(r->check, sizeof r->check, "not run: %s", gk_last_error());
+        gk__clear_error();
+        return;
+    }
+    r->steps = steps;
+    r->ms_per_step = gk__median(ms, reps, NULL) / steps;
+    r->gstencils = (double)nx * (double)ny * (double)nz / (r->ms_per_step * 1e-3) * 1e-9;
+    /* the same configuration, bit for bit against the CPU reference (5
+     * steps: a pass and a remainder for T = 2..4) */
+    gk__sg_check_grid(s, nx, ny, nz, &cx, &cy, &cz);
+    st = gk__sg_validate(&ctx->dev[0], s, cfg, cx, cy, cz, 5, 12345, r->check, sizeof r->check);
+    r->ok = st == GK_OK;
+    if (st) {
+        gk__note(r->check, sizeof r->check, "FAIL: %s", gk_last_error());
+        gk__clear_error();
+    }
+}
+#endif
+
+gk_status gk__stencil_gen_bench(gk_context *ctx, const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
+                                int steps, int reps, const char *config, gk__stencil_bench_report *R)
+{
+    memset(R, 0, sizeof *R);
+    if (!ctx || !s)
+        return gk__fail(GK_EINVAL, "gk__stencil_gen_bench: no context or description");
+    if (steps < 1 || reps < 1 || reps > 64)
+        return gk__fail(GK_EINVAL, "bench stencil: %d steps, %d repetitions (want >= 1 steps, 1..64 repetitions)",
+                        steps, reps);
+    if (ctx->backend != GK_BACKEND_GPU)
+        return gk__fail(GK_ENODEV, "bench stencil --stencil: the generated engine needs a GPU (%s)",
+                        ctx->note[0] ? ctx->note : "CPU backend");
+#ifndef GK_HAVE_CUDA
+    (void)nx; (void)ny; (void)nz; (void)config;
+    return gk__fail(GK_ENODEV, "gk was built without CUDA support");
+#else
+    gk_config cfg;
+    gk_config_source src;
+    int64_t size = nx > ny ? nx : ny;
+    gk_status st = gk__stencil_gen_choose(ctx, s, size > nz ? size : nz, config, &cfg, &src);
+    if (st) return st;
+    R->backend = ctx->backend;
+    R->config_source = src;
+    snprintf(R->device, sizeof R->device, "%s", ctx->dev[0].name);
+    R->sm_count = ctx->dev[0].sm_count;
+    size_t es = s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8;
+    if (nx < 1 || ny < 1 || nz < 1 || (double)nx * (double)ny * (double)nz > 1e11)
+        return gk__fail(GK_EINVAL, "bench stencil grid %lldx%lldx%lld: sizes must be >= 1 (and fit)", (long long)nx,
+                        (long long)ny, (long long)nz);
+    size_t pts = (size_t)nx * (size_t)ny * (size_t)nz;
+    char what[96];
+    snprintf(what, sizeof what, "bench stencil grid %lldx%lldx%lld", (long long)nx, (long long)ny, (long long)nz);
+    void *grid = NULL;
+    double *row = NULL;
+    if ((st = gk__host_memory_check((uint64_t)pts * es + (uint64_t)nx * 8, what))
+        || (st = gk__xmalloc(&grid, pts * es, what)) || (st = gk__xmalloc((void **)&row, (size_t)nx * 8, what)))
+        goto out;
+    /* gk_grid_random's values, a row at a time, in the element type */
+    for (int64_t p = 0; p < ny * nz; p++) {
+        gk_grid_random(row, nx, 1, 1, 12345 + (uint64_t)p);
+        for (int64_t x = 0; x < nx; x++) {
+            if (es == 4) ((float *)grid)[p * nx + x] = (float)row[x];
+            else ((double *)grid)[p * nx + x] = row[x];
+        }
+    }
+    int saved;
+    if ((st = gk__ctx_gpu_enter(ctx, &saved)))
+        goto out;
+    if ((st = gk__gpu_copy_bandwidth(pts * es, 9, &R->copy_bytes_per_s)) == GK_OK) {
+        R->floor_gstencils = R->copy_bytes_per_s / (2.0 * (double)es) * 1e-9;
+        int only = src == GK_CONFIG_USER ? gk__config_get(&cfg, "TSTEPS", -1) : -1;
+        if (only > 0 && !strstr(config, "TSTEPS")) only = -1;
+        for (int T = 1; T <= 4 && R->nrows < GK_STENCIL_BENCH_ROWS; T++) {
+            if (only > 0 && T != only) continue;
+            gk__stencil_bench_row *r = &R->row[R->nrows++];
+            gk_config c = cfg;
+            gk__config_set(&c, "TSTEPS", T);
+            r->tsteps = T;
+            gen_bench_row(ctx, s, grid, nx, ny, nz, steps, reps, &c, r);
+        }
+    }
+    gk__ctx_gpu_leave(saved);
+out:
+    free(grid);
+    free(row);
+    return st;
+#endif
+}

@@ -155,6 +155,8 @@ int cmd_info(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_path(int argc, char **argv);         /* cmd_path.c: `gk path` */
 int cmd_bench_plan(int argc, char **argv);    /* cmd_plan.c: `gk bench plan` */
+int cmd_bench_stencil_gen(int argc, char **argv);   /* cmd_stencil_gen.c: `gk bench stencil --stencil=DESC` */
+int cmd_bench_stencil_route(int argc, char **argv); /* cmd_stencil_gen.c: the above with --stencil, else cmd_bench_stencil */
 /* --format values: graphs (auto|nthu|gr|mtx|edges) or, matrix != 0,
  * distance matrices (auto|nthu|npy); usage error otherwise. */
 /* `gk apsp` on the typed path (cmd_apsp_typed.c): another weight type

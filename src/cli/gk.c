@@ -91,6 +91,9 @@ static int gk_main(int argc, char **argv)
         const char *k = argv[2];
         if (!gen && !strcmp(k, "plan"))
             return run(cmd_bench_plan, c, k, argc - 2, argv + 2);
+        /* with --stencil: the generated engine's bench (cmd_stencil_gen.c) */
+        if (!gen && !strcmp(k, "stencil"))
+            return run(cmd_bench_stencil_route, c, k, argc - 2, argv + 2);
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
             printf("Usage: gk %s %s [OPTION]...%s\n'gk %s KIND --help' lists the options.\n",
                    c, kinds, gen ? " OUTPUT" : "", c);
