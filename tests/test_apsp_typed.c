@@ -581,6 +581,80 @@ static void files(void)
     for (int k = 0; k < 9; k++) unlink(all[k]);
 }
 
+/* With a usable GPU: the typed GPU paths against the blocked CPU code,
+ * bit for bit (the same tile 64 for floats and predecessors), --check on
+ * the GPU, and the same negative-cycle vertex. */
+static void gpu_runs(gk_context *cpu)
+{
+    gk_context *gpu = NULL;
+    gk_context_options o;
+    gk_context_options_init(&o);
+    o.backend = GK_BACKEND_GPU;
+    if (gk_context_create(&gpu, &o)) {
+        skip("no usable GPU", "typed APSP on the GPU == the blocked CPU code, bit for bit");
+        return;
+    }
+    const int64_t sizes[] = { 37, 130 };
+    for (int ti = 0; ti < 4; ti++)
+        for (int si = 0; si < 2; si++)
+            for (int mode = 0; mode < 3; mode++) {   /* 0 dist, 1 pred, 2 pred + check */
+                gk_dtype t = types[ti];
+                int64_t V = sizes[si];
+                double max_abs;
+                void *w = random_graph(V, t, 0.3, &max_abs);
+                size_t bytes = (size_t)(V * V) * gk_dtype_size(t);
+                void *dg = malloc(bytes), *dc = malloc(bytes);
+                int32_t *pg = mode ? malloc((size_t)(V * V) * 4) : NULL, *pc = mode ? malloc((size_t)(V * V) * 4) : NULL;
+                memcpy(dg, w, bytes);
+                memcpy(dc, w, bytes);
+                gk_apsp_problem p;
+                gk_apsp_options op;
+                gk_report rep;
+                gk_apsp_problem_init(&p, V);
+                p.dtype = t;
+                gk_apsp_options_init(&op);
+                op.check = mode == 2;
+                gk_report_init(&rep);
+                gk_status sg = gk_apsp_run_paths(gpu, &p, dg, pg, &op, &rep);
+                op.check = 0;
+                gk_status sc = gk_apsp_run_paths(cpu, &p, dc, pc, &op, NULL);
+                char why[256] = "";
+                ok(!sg && !sc && rep.backend == GK_BACKEND_GPU && (mode != 2 || rep.checked) && !memcmp(dg, dc, bytes)
+                   && (!mode || !memcmp(pg, pc, (size_t)(V * V) * 4)) && check_result(dg, pg, w, V, t, max_abs, why, sizeof why),
+                   "GPU %s V = %lld%s%s: == the blocked CPU code bit for bit%s %s%s", gk_dtype_name(t), (long long)V,
+                   mode ? ", predecessors" : "", mode == 2 ? ", --check" : "", mode ? " (the same predecessors)" : "",
+                   sg ? gk_last_error() : "", why);
+                free(w); free(dg); free(dc); free(pg); free(pc);
+            }
+    /* the negative cycle's vertex: the same as the CPU's */
+    for (int ti = 0; ti < 4; ti++) {
+        gk_dtype t = types[ti];
+        const int64_t V = 150;
+        void *w = malloc((size_t)(V * V) * gk_dtype_size(t)), *d = malloc((size_t)(V * V) * gk_dtype_size(t));
+        for (int64_t i = 0; i < V; i++)
+            for (int64_t j = 0; j < V; j++)
+                put(w, i * V + j, t, i == j ? 0 : (double)(next() % 50), i == j || next() % 4 == 0);
+        put(w, 70 * V + 140, t, 1, 1);
+        put(w, 140 * V + 100, t, 1, 1);
+        put(w, 100 * V + 70, t, -3, 1);
+        gk_apsp_problem p;
+        gk_report rg, rc;
+        gk_apsp_problem_init(&p, V);
+        p.dtype = t;
+        gk_report_init(&rg);
+        gk_report_init(&rc);
+        memcpy(d, w, (size_t)(V * V) * gk_dtype_size(t));
+        gk_status sg = gk_apsp_run(gpu, &p, d, NULL, &rg);
+        memcpy(d, w, (size_t)(V * V) * gk_dtype_size(t));
+        gk_status sc = gk_apsp_run(cpu, &p, d, NULL, &rc);
+        ok(sg == GK_ENEGCYCLE && sc == GK_ENEGCYCLE && rg.cycle_vertex == rc.cycle_vertex && rg.cycle_vertex >= 0,
+           "GPU %s: a negative cycle, vertex %lld (CPU: %lld)", gk_dtype_name(t), (long long)rg.cycle_vertex,
+           (long long)rc.cycle_vertex);
+        free(w); free(d);
+    }
+    gk_context_destroy(gpu);
+}
+
 int main(void)
 {
     gk_context *ctx = NULL;
@@ -592,6 +666,7 @@ int main(void)
         skip_all("no CPU context");
     typed_runs(ctx);
     negative_cycles(ctx);
+    gpu_runs(ctx);
     entry_rules(ctx);
     old_structs(ctx);
     old_init_symbol();
