@@ -207,10 +207,14 @@ static void check(gk_dtype t, int with_pred, int64_t V, int kind)
     }
     gk__apsp_gpu_close(c);
     c = NULL;
-    /* float distances: the kernel's alternative thread shape, the same bits */
+    /* float distances: another thread shape of the space (8 x 4 instead
+     * of float32's 8 x 8 and float64's 4 x 4; an NVRTC compile), the same bits */
     if (!with_pred && !integral_type(t) && wcycle < 0) {
         memset(got, 0, bytes);
-        if (!(st = gk__apsp_gpu_open_typed(&c, &dev, NULL, (int32_t)V, t, 0, NULL)) && !(st = gk__apsp_gpu_set_xshape(c, 1))
+        gk_config alt;
+        gk__config_clear(&alt);
+        gk__config_parse("APSPX_F32_TN=4,APSPX_F64_TM=8", &alt);
+        if (!(st = gk__apsp_gpu_open_typed(&c, &dev, NULL, (int32_t)V, t, 0, &alt))
             && !(st = gk__apsp_gpu_upload_typed(c, init, NULL)) && !(st = gk__apsp_gpu_run_typed(c, NULL)))
             st = gk__apsp_gpu_download_typed(c, got, NULL, NULL);
         ok(st == GK_OK && memcmp(got, want, bytes) == 0, "%s, alternative shape: same bits %s", what,
@@ -252,9 +256,12 @@ int main(void)
         gk__apsp_gpu_close(c);
     } else
         ok(0, "open a float32 context: %s", gk_last_error());
-    if (!gk__apsp_gpu_open_typed(&c, &dev, NULL, 10, GK_DTYPE_INT64, 0, NULL)) {
-        ok(gk__apsp_gpu_set_xshape(c, 1) == GK_EINVAL, "no alternative shape for int64: %s", gk_last_error());
-        gk__apsp_gpu_close(c);
+    {   /* a shape the space's rules refuse: 16 x 16 outputs with predecessors */
+        gk_config bad;
+        gk__config_clear(&bad);
+        gk__config_parse("APSPX_P_TM=16,APSPX_P_TN=16", &bad);
+        ok(gk__apsp_gpu_open_typed(&c, &dev, NULL, 10, GK_DTYPE_INT32, 1, &bad) == GK_EINVAL && c == NULL
+           && strstr(gk_last_error(), "APSPX_P_TM"), "a typed shape the rules refuse: %s", gk_last_error());
     }
     ok(gk__apsp_gpu_open_typed(&c, &dev, NULL, 10, (gk_dtype)9, 0, NULL) == GK_EINVAL && c == NULL,
        "an unknown element type is refused: %s", gk_last_error());

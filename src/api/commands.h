@@ -95,6 +95,33 @@ typedef struct gk__apsp_bench_row {
  * gk_apsp_options.  Fails with GK_EMISMATCH when the two disagree. */
 gk_status gk__apsp_bench(gk_context *ctx, int64_t n, const char *config, gk__apsp_bench_row *row);
 
+/* The element types' rows of `gk bench apsp` on one GPU (issue 24): the
+ * random matrix of gk__apsp_bench as int32 distances (the tuned kernels),
+ * int32 with predecessors, float32, float64, int64 distances and float32
+ * with predecessors; each timed once after an untimed run, its type's
+ * min-plus ceiling (chains of the same add + min) measured in the same run.
+ * int32 with and without predecessors must give the same distances
+ * (GK_EMISMATCH otherwise, the rows filled). */
+#define GK__APSP_TYPE_ROWS 6
+typedef struct gk__apsp_type_row {
+    char name[24];                   /* "float64", "int32+pred" */
+    gk_dtype dtype;
+    int pred;
+    double seconds, tmps;            /* the rounds; T updates/s (n^3 / seconds) */
+    double ceiling_tmps;             /* the type's ceiling, T updates/s */
+    double vs_int32;                 /* seconds / int32 distances' seconds */
+} gk__apsp_type_row;
+typedef struct gk__apsp_types_bench {
+    int64_t n;
+    int nrows;
+    gk__apsp_type_row row[GK__APSP_TYPE_ROWS];
+    int identical;                   /* int32 distances with and without predecessors */
+    char device[256];
+    char config[256];                /* complete configuration (APSPX_*: the typed kernels' shapes) */
+} gk__apsp_types_bench;
+/* GPU contexts only (GK_ENODEV otherwise).  config: as in gk_apsp_options. */
+gk_status gk__apsp_bench_types(gk_context *ctx, int64_t n, const char *config, gk__apsp_types_bench *out);
+
 /* One size of `gk bench apsp --gpus=N` (or under mpirun, one GPU per rank):
  * the random matrix of gk__apsp_bench made on each GPU, the rounds timed.
  * one_*: gk's single-GPU code on the first GPU (0: not run: several ranks,

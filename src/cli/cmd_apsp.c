@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-enum { O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
+enum { O_TYPES = 250, O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
        O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED, O_ONE_BASED,
        O_GPUS, O_EXCHANGE, O_PRECISION, O_WEIGHTS, O_PREDECESSORS };
 
@@ -606,11 +606,11 @@ int cmd_bench_apsp(int argc, char **argv)
     static const struct option opts[] = {
         { "device", required_argument, 0, O_DEVICE }, { "sizes", required_argument, 0, O_SIZES },
         { "config", required_argument, 0, O_CONFIG }, { "json", no_argument, 0, O_JSON },
-        { "gpus", required_argument, 0, O_GPUS },
+        { "gpus", required_argument, 0, O_GPUS }, { "types", no_argument, 0, O_TYPES },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_backend want = GK_BACKEND_AUTO;
     const char *sizes_text = NULL, *user_cfg = NULL, *gpus = NULL;
-    int json = 0, c;
+    int json = 0, types = 0, c;
     optind = 1;
     while ((c = cli_getopt(argc, argv, opts)) != -1) {
         switch (c) {
@@ -619,9 +619,10 @@ int cmd_bench_apsp(int argc, char **argv)
         case O_CONFIG: user_cfg = optarg; break;
         case O_JSON: json = 1; break;
         case O_GPUS: gpus = optarg; break;
+        case O_TYPES: types = 1; break;
         case 'h':
             printf("Usage: gk bench apsp [--device=auto|cpu|gpu] [--sizes=N,...] [--config=K=V,...]\n"
-                   "                     [--gpus=N|all|LIST] [--json]\n"
+                   "                     [--gpus=N|all|LIST] [--types] [--json]\n"
                    "GPU: time the blocked Floyd-Warshall kernel (compute phase) against the classic\n"
                    "64x64-tile baseline kernel and the device's min-plus ceiling measured in the\n"
                    "same run, on random graphs made in memory (default sizes 4096,16384,25000).\n"
@@ -634,6 +635,8 @@ int cmd_bench_apsp(int argc, char **argv)
                    "                         and with gk's, and the scaling efficiency of each\n"
                    "                         (default sizes 25000,50000; also under mpirun, one GPU\n"
                    "                         per rank)\n"
+                   "  --types                GPU: also float32, float64, int64 distances, int32 and\n"
+                   "                         float32 with predecessors, each with its ceiling\n"
                    "  --json                 print the rows as JSON\n"
                    "  -h, --help             display this help and exit\n");
             return 0;
@@ -656,6 +659,8 @@ int cmd_bench_apsp(int argc, char **argv)
     }
     int gpu;
     gk_context *ctx = cli_bench_context(want, user_cfg, &gpu);
+    if (types && !gpu)
+        cli_usage_error("--types needs the GPU backend");
     int ns = parse_sizes(sizes_text ? sizes_text : gpu ? "4096,16384,25000" : "1024,2048", sizes, 32);
     if (json) { json_begin(); json_str("command", "bench apsp"); json_str("device", gpu ? "gpu" : "cpu"); json_array("rows"); }
     int bad = 0;
@@ -680,6 +685,7 @@ int cmd_bench_apsp(int argc, char **argv)
             json_num("seconds16", r.seconds16); json_num("tmps16", r.tmps16);
             if (gpu) json_num("ceiling16_tmps", r.ceiling16_tmps);
             json_num("speedup16", up16); json_bool("identical16", r.identical16);
+            if (types) bad |= cli_bench_apsp_types(ctx, sizes[s], user_cfg, 1, s == 0);
             json_object_end();
         } else if (gpu) {
             if (s == 0)
@@ -694,6 +700,7 @@ int cmd_bench_apsp(int argc, char **argv)
             printf("%7s %10.4f %12.3f %10.2f %9.1f%%  16-bit path: %.2fx the int32 kernel, same %s\n", "16-bit",
                    r.seconds16, r.tmps16, r.ceiling16_tmps, r.ceiling16_tmps > 0 ? 100 * r.tmps16 / r.ceiling16_tmps : 0,
                    up16, r.identical16 ? "yes" : "NO");
+            if (types) bad |= cli_bench_apsp_types(ctx, sizes[s], user_cfg, 0, s == 0);
         } else {
             if (s == 0)
                 printf("gk bench apsp on %s: blocked Floyd-Warshall vs the plain omp parallel for/simd k-i-j loop\n"

@@ -57,6 +57,28 @@
 #ifndef APSP_MINB
 #error "APSP_MINB must be defined (gk passes every parameter of the kernel's space)"
 #endif
+// The typed kernels' thread shapes (the "typed" section below):
+//   APSPX_F32_TM, APSPX_F32_TN  float32 (and negative int32) distances
+//   APSPX_F64_TM, APSPX_F64_TN  float64 distances
+//   APSPX_P_TM, APSPX_P_TN      any type with predecessors
+#ifndef APSPX_F32_TM
+#error "APSPX_F32_TM must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSPX_F32_TN
+#error "APSPX_F32_TN must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSPX_F64_TM
+#error "APSPX_F64_TM must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSPX_F64_TN
+#error "APSPX_F64_TN must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSPX_P_TM
+#error "APSPX_P_TM must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSPX_P_TN
+#error "APSPX_P_TN must be defined (gk passes every parameter of the kernel's space)"
+#endif
 
 #define INF 1073741823
 
@@ -1009,12 +1031,15 @@ struct xops_f64 {
     static __device__ __forceinline__ E inf() { return __longlong_as_double(0x7ff0000000000000LL); }
 };
 
-// The shape of xmp: X_TM x TN outputs per thread (xmp_shape in
-// src/gpu/apsp_gpu.c mirrors the sizes).  The defaults (xdefault below):
-// 8 x 8 for 4-byte distances alone, 4 x 4 for float64 distances, 8 x 4
-// otherwise (int64 accumulators, or predecessors next to them); the "_a"
-// instances of float32 and float64 distances take an alternative shape (gk__apsp_gpu_set_xshape, for the
-// benchmark to compare).  B's rows are padded like A^T's (the predecessor
+// The shape of xmp: TM x TN outputs per thread (the thread count and
+// shared memory are mirrored by xmp_shape in src/gpu/apsp_gpu.c).  The
+// shapes are parameters of the space (src/core/space_apsp.c, its rules
+// there): APSPX_F32_* for 4-byte distances alone (float32, int32 with
+// negative weights), APSPX_F64_* for float64 distances, APSPX_P_* for every
+// type with predecessors; int64 distances alone keep 8 x 4
+// (GK_APSPX_I64_TM/TN of src/core/space.h: a configuration has no room
+// left for them).  Any shape gives the same bits: the tile (X_T) decides
+// the candidate sets.  B's rows are padded like A^T's (the predecessor
 // search reads a column of each).
 template <typename E, bool PRED, int TM, int TN> struct xshape {
     static constexpr int xTM = TM;
@@ -1024,14 +1049,23 @@ template <typename E, bool PRED, int TM, int TN> struct xshape {
     static constexpr int xVE = 16 / (int)sizeof(E);        // elements per 16 bytes
     static constexpr int xLDA = X_T + xVE;                  // A^T and B row pitch (fewer conflicts)
     static constexpr int xKC = PRED ? 32 : 8;              // k chunk (PRED: one k per lane in the search)
+    static_assert(TM % 4 == 0 && TN % 4 == 0 && X_T % TM == 0 && X_T % TN == 0, "APSPX shape: multiples of 4 dividing 64");
+    static_assert(xNT % 32 == 0 && xNT >= 32 && xNT <= 1024, "APSPX shape: whole warps, at most 1024 threads");
 };
-template <typename E, bool P> struct xdefault {
-    static constexpr int tm = 8, tn = sizeof(E) == 4 && !P ? 8 : 4;
+template <typename E, bool P> struct xshape_of {          // with predecessors
+    static constexpr int tm = APSPX_P_TM, tn = APSPX_P_TN;
 };
-// float64 distances: 4 x 4 (H100, n = 16384 and 25000: 98 % of the float64
-// ceiling against 81 % for 8 x 4, bench/apsp-results.md)
-template <> struct xdefault<double, false> {
-    static constexpr int tm = 4, tn = 4;
+template <> struct xshape_of<int, false> {
+    static constexpr int tm = APSPX_F32_TM, tn = APSPX_F32_TN;
+};
+template <> struct xshape_of<float, false> {
+    static constexpr int tm = APSPX_F32_TM, tn = APSPX_F32_TN;
+};
+template <> struct xshape_of<long long, false> {
+    static constexpr int tm = 8, tn = 4;
+};
+template <> struct xshape_of<double, false> {
+    static constexpr int tm = APSPX_F64_TM, tn = APSPX_F64_TN;
 };
 
 // Four consecutive elements (16-byte aligned) in and out of registers.
@@ -1300,7 +1334,7 @@ static __device__ __forceinline__ void xclean(typename O::E *d, int *pred, long 
     gk_apspx_pivot_##S##SUF(O::E *d, long long pitch, int k, int phase, int kend, int *pred, long long ppitch, int V, \
                             int *flags) \
     { (void)phase; (void)kend; xpivot<O, P>(d, pitch, k, pred, ppitch, V, flags); } \
-    XMP(S##SUF, O, P, (xdefault<O::E, P>::tm), (xdefault<O::E, P>::tn))
+    XMP(S##SUF, O, P, (xshape_of<O::E, P>::tm), (xshape_of<O::E, P>::tn))
 #define XMP(NAME, O, P, TM, TN) \
     extern "C" __global__ void __launch_bounds__(xshape<O::E, P, TM, TN>::xNT) \
     gk_apspx_mp_##NAME(O::E *d, long long pitch, int k, int phase, int kend, int *pred, long long ppitch, int V, \
@@ -1321,9 +1355,6 @@ XTYPE(i32, xops_i32)
 XTYPE(i64, xops_i64)
 XTYPE(f32, xops_f32)
 XTYPE(f64, xops_f64)
-// the alternative shapes (gk__apsp_gpu_set_xshape)
-XMP(f32_a, xops_f32, false, 8, 4)
-XMP(f64_a, xops_f64, false, 8, 4)
 extern "C" __global__ void gk_apspx_clean_i32(int *d, int *pred, long long n, const int *flags)
 {
     xclean<xops_i32>(d, pred, n, flags);

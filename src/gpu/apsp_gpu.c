@@ -798,18 +798,14 @@ static const char *x_suffix(gk_dtype t)
     }
 }
 
-/* xshape / xdefault of apsp.cu: 8 x TN outputs per thread, TN 8 for
- * 4-byte distances alone, else 4, but 4 x 4 for float64 distances (alt: the
- * "_a" instances: float32 8 x 4, float64 8 x 4); A^T and B at row pitch
+/* xmp of apsp.cu: TM x TN outputs per thread from the configuration
+ * (gk__apsp_typed_shape: the APSPX_* parameters); A^T and B at row pitch
  * 64 + 16 / esize, B's predecessors. */
-static void xmp_shape(gk_dtype t, int pred, int alt, unsigned *threads, size_t *smem, size_t *smem_piv)
+static void xmp_shape(const gk_config *cfg, gk_dtype t, int pred, unsigned *threads, size_t *smem, size_t *smem_piv)
 {
     const size_t es = gk_dtype_size(t);
-    int tm = 8, tn = es == 4 && !pred ? 8 : 4;
-    if (t == GK_DTYPE_FLOAT64 && !pred)
-        tm = alt ? 8 : 4;
-    else if (alt)
-        tn = 4;
+    int tm, tn;
+    gk__apsp_typed_shape(cfg, t, pred, &tm, &tn);
     *threads = (unsigned)((X_TILE / tn) * (X_TILE / tm));
     *smem = 2 * (size_t)X_TILE * (X_TILE + 16 / es) * es + (pred ? (size_t)X_TILE * X_TILE * sizeof(int) : 0);
     *smem_piv = (size_t)X_TILE * X_TILE * es + (pred ? (size_t)X_TILE * X_TILE * sizeof(int) : 0);
@@ -837,7 +833,7 @@ gk_status gk__apsp_gpu_open_typed(gk_apsp_gpu **out, const gk_device_info *dev, 
     c->with_pred = with_pred != 0;
     c->esize = gk_dtype_size(t);
     c->xnt = (int)((V + X_TILE - 1) / X_TILE);
-    xmp_shape(t, c->with_pred, 0, &c->xthreads, &c->xsmem, &c->xsmem_piv);
+    xmp_shape(&c->cfg, t, c->with_pred, &c->xthreads, &c->xsmem, &c->xsmem_piv);
     const char *suf = c->with_pred ? "_p" : "";
     if ((st = x_kernel(c, "pivot", t, suf, &c->xpivot)) || (st = x_kernel(c, "mp", t, suf, &c->xmp))
         || (st = x_kernel(c, "fill", t, "", &c->xfill)) || (st = x_kernel(c, "pinit", t, "", &c->xpinit))
@@ -1045,20 +1041,6 @@ gk_status gk__apsp_gpu_exec_device_typed(gk_apsp_gpu *c, void *dist, int64_t ld,
         GK_CUDA_TRY(cudaMemcpy2DAsync(pred, (size_t)pld * sizeof(int32_t), c->dpred, (size_t)c->xnp * sizeof(int32_t),
                                       (size_t)c->V * sizeof(int32_t), (size_t)c->V, cudaMemcpyDeviceToDevice,
                                       c->stream));
-    return GK_OK;
-}
-
-/* The benchmark's knob: alt 1 runs float32 / float64 distances with the
- * kernel's alternative thread shape (apsp.cu: the "_a" instances); the
- * result is the same.  GK_EINVAL for other contexts. */
-gk_status gk__apsp_gpu_set_xshape(gk_apsp_gpu *c, int alt)
-{
-    if (c->with_pred || (c->type != GK_DTYPE_FLOAT32 && c->type != GK_DTYPE_FLOAT64))
-        return gk__fail(GK_EINVAL, "the alternative shape is for float32 and float64 distances only");
-    gk_status st = x_kernel(c, "mp", c->type, alt ? "_a" : "", &c->xmp);
-    if (st)
-        return st;
-    xmp_shape(c->type, 0, alt, &c->xthreads, &c->xsmem, &c->xsmem_piv);
     return GK_OK;
 }
 

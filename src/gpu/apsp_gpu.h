@@ -114,7 +114,9 @@ gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *ctx, double *per_s);
  * template (apsp.cu, "typed") at the ordered tile 64 (GK_APSP_ORDER_TILE):
  * floats and predecessors bit-identical to the CPU's blocked code.  int32
  * without predecessors runs the tuned int32 kernels (any tile) unless the
- * upload finds a negative weight. */
+ * upload finds a negative weight.  cfg: the apsp configuration (NULL:
+ * defaults); its APSPX_* parameters are the typed kernels' thread shapes
+ * (src/core/space_apsp.c). */
 gk_status gk__apsp_gpu_open_typed(gk_apsp_gpu **ctx, const gk_device_info *dev, cudaStream_t stream,
                                   int32_t V, gk_dtype t, int with_pred, const gk_config *cfg);
 /* host V x V of the context's type (ld = V); predecessors initialised on
@@ -136,9 +138,6 @@ gk_status gk__apsp_gpu_download_typed(gk_apsp_gpu *ctx, void *dist, int32_t *pre
  * through gk__apsp_gpu_exec_device, the fast path); enqueued, nothing waits
  * (gk__apsp_gpu_cycle waits) */
 gk_status gk__apsp_gpu_exec_device_typed(gk_apsp_gpu *ctx, void *dist, int64_t ld, int32_t *pred, int64_t pld);
-/* benchmark knob (before the upload): alt 1 = float32 / float64 distances
- * with the kernel's alternative thread shape (same result) */
-gk_status gk__apsp_gpu_set_xshape(gk_apsp_gpu *ctx, int alt);
 /* the device's min-plus rate for type t (chains of the same add + min as
  * the kernels), updates per second */
 gk_status gk__apsp_gpu_ceiling_typed(gk_apsp_gpu *ctx, gk_dtype t, double *per_s);
