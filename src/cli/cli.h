@@ -174,7 +174,7 @@ typedef struct cli_apsp_typed_args {
 int cli_apsp_typed(gk_context *ctx, const cli_apsp_typed_args *a);
 
 gk_format cli_parse_format(const char *opt, const char *text, int matrix);
-/* cmd_apsp_types.c: the element types' rows of `gk bench apsp` for size n
+/* cmd_bench_apsp_types.c: the element types' rows of `gk bench apsp` for size n
  * (GPU); json: a "types" array in the current object.  1: the int32
  * distances with and without predecessors differ. */
 int cli_bench_apsp_types(gk_context *ctx, int64_t n, const char *config, int json, int first);

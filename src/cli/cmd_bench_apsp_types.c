@@ -1,4 +1,4 @@
-/* cmd_apsp_types.c - the element types' rows of `gk bench apsp` (issue 24):
+/* cmd_bench_apsp_types.c - the element types' rows of `gk bench apsp` (issue 24):
  * printing around gk__apsp_bench_types (src/api/apsp_bench.c).  Its own
  * file so that the bench command (cmd_apsp.c) only calls it. */
 #include "cli/cli.h"
