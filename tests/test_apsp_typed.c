@@ -407,6 +407,42 @@ static void old_init_symbol(void)
     ok(old_dr && got == dr11 && run == rep11 && untouched,
        "gk_apsp_dist_report_init@GK_1.0 writes 1.1's %zu bytes (run.struct_size %zu) and nothing past them", dr11,
        rep11);
+    /* gk_report itself, and the stencil structs that grew in 1.2 */
+    void (*old_rep)(gk_report *) = (void (*)(gk_report *))dlvsym(h, "gk_report_init", "GK_1.0");
+    unsigned char rb[sizeof(gk_report) + 16];
+    memset(rb, 0xab, sizeof rb);
+    if (old_rep) old_rep((gk_report *)rb);
+    gk_report r11;
+    memcpy(&r11, rb, rep11);
+    untouched = 1;
+    for (size_t k = rep11; k < sizeof rb; k++) untouched &= rb[k] == 0xab;
+    ok(old_rep && untouched && r11.struct_size == rep11 && r11.compute == -1 && r11.checked == 0,
+       "gk_report_init@GK_1.0 writes 1.1's %zu bytes and nothing past them", rep11);
+    void (*old_sp)(gk_stencil_problem *, int64_t, int64_t, int64_t) =
+        (void (*)(gk_stencil_problem *, int64_t, int64_t, int64_t))dlvsym(h, "gk_stencil_problem_init", "GK_1.0");
+    const size_t sp11 = offsetof(gk_stencil_problem, desc);
+    unsigned char sb[sizeof(gk_stencil_problem) + 16];
+    memset(sb, 0xab, sizeof sb);
+    if (old_sp) old_sp((gk_stencil_problem *)sb, 3, 4, 5);
+    gk_stencil_problem sp;
+    memcpy(&sp, sb, sp11);
+    untouched = 1;
+    for (size_t k = sp11; k < sizeof sb; k++) untouched &= sb[k] == 0xab;
+    ok(old_sp && untouched && sp.struct_size == sp11 && sp.nx == 3 && sp.nz == 5 && sp.dtype == GK_DTYPE_FLOAT64,
+       "gk_stencil_problem_init@GK_1.0 writes 1.1's %zu bytes and nothing past them", sp11);
+    void (*old_sd)(gk_stencil_dist_report *) =
+        (void (*)(gk_stencil_dist_report *))dlvsym(h, "gk_stencil_dist_report_init", "GK_1.0");
+    const size_t sd11 = sizeof(gk_stencil_dist_report) - (sizeof(gk_report) - rep11);
+    unsigned char sdb[sizeof(gk_stencil_dist_report) + 16];
+    memset(sdb, 0xab, sizeof sdb);
+    if (old_sd) old_sd((gk_stencil_dist_report *)sdb);
+    memcpy(&got, sdb, sizeof got);
+    memcpy(&run, sdb + offsetof(gk_stencil_dist_report, run), sizeof run);
+    untouched = 1;
+    for (size_t k = sd11; k < sizeof sdb; k++) untouched &= sdb[k] == 0xab;
+    ok(old_sd && got == sd11 && run == rep11 && untouched,
+       "gk_stencil_dist_report_init@GK_1.0 writes 1.1's %zu bytes (run.struct_size %zu) and nothing past them", sd11,
+       rep11);
     dlclose(h);
 #else
     skip("libgk linked without its version script", "gk_apsp_options_init@GK_1.0");

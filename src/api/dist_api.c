@@ -10,7 +10,7 @@
  * cycle_vertex): the fields after it moved.  A program built against 1.0 or
  * 1.1 passes the old struct_size; it gets the old layout back (the run's
  * 1.0 fields, then the dist fields where its header put them). */
-#define REPORT_1_0_SIZE ((offsetof(gk_report, dtype) + _Alignof(gk_report) - 1) & ~(_Alignof(gk_report) - 1))
+#define REPORT_1_0_SIZE GK__REPORT_1_0_SIZE
 #define REPORT_GROWTH (sizeof(gk_report) - REPORT_1_0_SIZE)
 
 static gk_status dist_report_out(void *given, void *local, size_t local_size, size_t run_off, const char *what)
@@ -60,12 +60,32 @@ void gk__apsp_dist_report_init_1_0(gk_apsp_dist_report *r)
 __asm__(".symver gk__apsp_dist_report_init_1_0, gk_apsp_dist_report_init@GK_1.0");
 #endif
 
+#ifdef GK_SYMVER
+/* The same for gk_stencil_dist_report (its gk_report grew in 1.2). */
+GK_API void gk__stencil_dist_report_init_1_2(gk_stencil_dist_report *r);
+__asm__(".symver gk__stencil_dist_report_init_1_2, gk_stencil_dist_report_init@@GK_1.2");
+#define gk_stencil_dist_report_init gk__stencil_dist_report_init_1_2
+#endif
 void gk_stencil_dist_report_init(gk_stencil_dist_report *r)
 {
     memset(r, 0, sizeof *r);
     r->struct_size = sizeof *r;
     gk_report_init(&r->run);
 }
+#ifdef GK_SYMVER
+#undef gk_stencil_dist_report_init
+GK_API void gk__stencil_dist_report_init_1_0(gk_stencil_dist_report *r);
+void gk__stencil_dist_report_init_1_0(gk_stencil_dist_report *r)
+{
+    gk_stencil_dist_report full;
+    gk__stencil_dist_report_init_1_2(&full);
+    memset(r, 0, sizeof full - REPORT_GROWTH);
+    r->struct_size = sizeof full - REPORT_GROWTH;
+    dist_report_out(r, &full, sizeof full, offsetof(gk_stencil_dist_report, run), "gk_stencil_dist_report");
+}
+__asm__(".symver gk__stencil_dist_report_init_1_0, gk_stencil_dist_report_init@GK_1.0");
+#define gk_stencil_dist_report_init gk__stencil_dist_report_init_1_2
+#endif
 
 gk_status gk_apsp_run_file(gk_context *ctx, const char *input, const char *output, const gk_apsp_options *options,
                            gk_apsp_dist_report *report)

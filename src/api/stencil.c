@@ -42,6 +42,14 @@ struct gk_stencil_plan {
 #endif
 };
 
+#ifdef GK_SYMVER
+/* gk_stencil_problem grew in 1.2 (desc): programs built from now on get
+ * gk_stencil_problem_init@@GK_1.2 (this one), programs built against 1.0
+ * and 1.1 keep @GK_1.0 (below: their struct ends before desc). */
+GK_API void gk__stencil_problem_init_1_2(gk_stencil_problem *p, int64_t nx, int64_t ny, int64_t nz);
+__asm__(".symver gk__stencil_problem_init_1_2, gk_stencil_problem_init@@GK_1.2");
+#define gk_stencil_problem_init gk__stencil_problem_init_1_2
+#endif
 void gk_stencil_problem_init(gk_stencil_problem *p, int64_t nx, int64_t ny, int64_t nz)
 {
     memset(p, 0, sizeof *p);
@@ -52,6 +60,23 @@ void gk_stencil_problem_init(gk_stencil_problem *p, int64_t nx, int64_t ny, int6
     p->dtype = GK_DTYPE_FLOAT64;
     p->memory = GK_MEMORY_HOST;
 }
+#ifdef GK_SYMVER
+#undef gk_stencil_problem_init
+GK_API void gk__stencil_problem_init_1_0(gk_stencil_problem *p, int64_t nx, int64_t ny, int64_t nz);
+void gk__stencil_problem_init_1_0(gk_stencil_problem *p, int64_t nx, int64_t ny, int64_t nz)
+{
+    const size_t size = offsetof(gk_stencil_problem, desc);
+    memset(p, 0, size);
+    p->struct_size = size;
+    p->nx = nx;
+    p->ny = ny;
+    p->nz = nz;
+    p->dtype = GK_DTYPE_FLOAT64;
+    p->memory = GK_MEMORY_HOST;
+}
+__asm__(".symver gk__stencil_problem_init_1_0, gk_stencil_problem_init@GK_1.0");
+#define gk_stencil_problem_init gk__stencil_problem_init_1_2
+#endif
 
 void gk_stencil_options_init(gk_stencil_options *o)
 {

@@ -12,6 +12,14 @@ int gk_version_number(void) { return GK_VERSION_NUMBER; }
 
 void gk_free(void *p) { free(p); }
 
+#ifdef GK_SYMVER
+/* gk_report grew in 1.2 (dtype, cycle_vertex): programs built from now on
+ * get gk_report_init@@GK_1.2 (this one), programs built against 1.0 and 1.1
+ * keep @GK_1.0 (below: it fills their smaller struct, not past it). */
+GK_API void gk__report_init_1_2(gk_report *r);
+__asm__(".symver gk__report_init_1_2, gk_report_init@@GK_1.2");
+#define gk_report_init gk__report_init_1_2
+#endif
 void gk_report_init(gk_report *r)
 {
     memset(r, 0, sizeof *r);
@@ -19,6 +27,17 @@ void gk_report_init(gk_report *r)
     r->h2d = r->compute = r->d2h = r->check = -1;
     r->cycle_vertex = -1;
 }
+#ifdef GK_SYMVER
+#undef gk_report_init
+GK_API void gk__report_init_1_0(gk_report *r);
+void gk__report_init_1_0(gk_report *r)
+{
+    memset(r, 0, GK__REPORT_1_0_SIZE);
+    r->struct_size = GK__REPORT_1_0_SIZE;
+    r->h2d = r->compute = r->d2h = r->check = -1;
+}
+__asm__(".symver gk__report_init_1_0, gk_report_init@GK_1.0");
+#endif
 
 const char *gk_memory_name(gk_memory m)
 {

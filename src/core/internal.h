@@ -97,6 +97,8 @@ gk_status gk__struct_out(void *given, const void *local, size_t local_size, size
  * field added after the first release, so a program built against that
  * release's smaller struct keeps working (the new fields then keep their
  * defaults on the way in and are not written on the way out). */
+/* The size gk_report had in 1.0 and 1.1 (before dtype and cycle_vertex). */
+#define GK__REPORT_1_0_SIZE ((offsetof(gk_report, dtype) + _Alignof(gk_report) - 1) & ~(_Alignof(gk_report) - 1))
 #define GK__STRUCT_IN_SINCE(local, given, first_new, what) \
     gk__struct_in(&(local), sizeof(local), (given), offsetof(__typeof__(local), first_new), (what))
 #define GK__STRUCT_OUT_SINCE(given, local, first_new, what) \
