@@ -36,6 +36,10 @@ int main(void)
     S(gk_apsp_options);
     F(gk_apsp_options, struct_size); F(gk_apsp_options, check); F(gk_apsp_options, config);
     F(gk_apsp_options, precision); F(gk_apsp_options, exchange);
+#ifdef GK_APSP_NO_PRED   /* 1.2 (issue 24): python/gk/_lib.py adds them where libgk has them */
+    F(gk_apsp_options, predecessors); F(gk_apsp_options, negative);
+    C(GK_APSP_INF64); C(GK_APSP_NO_PRED);
+#endif
     S(gk_stencil_problem);
     F(gk_stencil_problem, struct_size); F(gk_stencil_problem, nx); F(gk_stencil_problem, ny);
     F(gk_stencil_problem, nz); F(gk_stencil_problem, pitch_y); F(gk_stencil_problem, pitch_z);
@@ -76,5 +80,6 @@ int main(void)
     C(GK_BACKEND_AUTO); C(GK_BACKEND_CPU); C(GK_BACKEND_GPU);
     C(GK_FORMAT_AUTO); C(GK_FORMAT_NTHU); C(GK_FORMAT_GR); C(GK_FORMAT_MTX); C(GK_FORMAT_EDGES);
     C(GK_FORMAT_NPY);
+    C(GK_DTYPE_INT32); C(GK_DTYPE_INT64); C(GK_DTYPE_FLOAT32); C(GK_DTYPE_FLOAT64);
     return 0;
 }

@@ -30,7 +30,7 @@ from ._lib import lib
 __all__ = ["apsp", "floyd_warshall", "stencil", "info", "read_graph", "convert",
            "write_distances", "last_report", "Error", "FormatError", "InvalidArgumentError",
            "FileError", "OutOfMemoryError", "NoDeviceError", "MismatchError", "INF",
-           "MAX_WEIGHT", "__version__", "gemm"]
+           "MAX_WEIGHT", "__version__", "gemm", "NegativeCycleError", "reconstruct_path"]
 
 INF = _lib.GK_APSP_INF                 # unreachable, in gk's int32 matrices
 MAX_WEIGHT = _lib.GK_APSP_MAX_WEIGHT   # the largest edge weight
@@ -70,9 +70,22 @@ class MismatchError(Error, RuntimeError):
     """GK_EMISMATCH: a checked result differs from its reference."""
 
 
+class NegativeCycleError(Error):
+    """GK_ENEGCYCLE: the graph has a cycle of negative length, so shortest
+    paths do not exist; e.vertex is a vertex on one (0-based).  Named as
+    scipy.sparse.csgraph's exception, with the message of scipy's Johnson and
+    Bellman-Ford ("Negative cycle detected on node N"); it is gk's own class,
+    not scipy's (catch gk.NegativeCycleError, or gk.Error)."""
+
+    def __init__(self, message, status=_lib.GK_ENEGCYCLE, vertex=-1):
+        super().__init__(message, status)
+        self.vertex = vertex
+
+
 _ERRORS = {_lib.GK_EINVAL: InvalidArgumentError, _lib.GK_EFORMAT: FormatError,
            _lib.GK_EIO: FileError, _lib.GK_ENOMEM: OutOfMemoryError,
-           _lib.GK_ENODEV: NoDeviceError, _lib.GK_EMISMATCH: MismatchError}
+           _lib.GK_ENODEV: NoDeviceError, _lib.GK_EMISMATCH: MismatchError,
+           _lib.GK_ENEGCYCLE: NegativeCycleError}
 
 
 def _raise(st):
@@ -170,12 +183,20 @@ def _report_dict(r):
             "seconds": {"host_to_device": phase(r.h2d), "compute": phase(r.compute),
                         "device_to_host": phase(r.d2h), "check": phase(r.check)},
             "checked": bool(r.checked),
-            "check_against": r.check_against.decode(errors="replace")}
+            "check_against": r.check_against.decode(errors="replace"),
+            "precision": r.precision or None,
+            "precision_detail": r.precision_detail.decode(errors="replace"),
+            "dtype": _lib.DTYPE_NAMES.get(r.dtype),
+            "cycle_vertex": None if r.cycle_vertex < 0 else r.cycle_vertex}
 
 
 def last_report():
     """What the calling thread's last apsp/floyd_warshall/stencil job did:
-    backend, device, configuration and phase times (None: not applicable)."""
+    backend, device, configuration and phase times (None: not applicable);
+    for APSP also precision (16 or 32 for int32 distances) and its
+    precision_detail, dtype (the element type that ran: 'int32', 'int64',
+    'float32' or 'float64') and cycle_vertex (after a NegativeCycleError: the
+    vertex it names; else None)."""
     return getattr(_tls, "report", None)
 
 
@@ -303,6 +324,19 @@ def _warn_long(fname, V, maxw):
                       "unreachable" % (fname, (V - 1) * int(maxw)), RuntimeWarning, stacklevel=3)
 
 
+def _warn_zeros(np, fname, a):
+    """A dense float matrix is most often scipy-style, where 0 means "no
+    edge"; gk.apsp reads 0 as an edge of weight 0, and a user got an all-zero
+    result that way.  Say so when kind= did not confirm gk's convention."""
+    zeros = int(np.count_nonzero(a == 0)) - int(np.count_nonzero(np.diagonal(a) == 0))
+    if zeros:
+        warnings.warn("%s: the dense float matrix has %d zero%s off the diagonal: gk.apsp reads 0 as "
+                      "an edge of weight 0 (no edge: inf, NaN or gk.INF), scipy.sparse.csgraph reads "
+                      "it as no edge; use gk.floyd_warshall for scipy's convention, or pass "
+                      "kind='matrix' to keep gk's" % (fname, zeros, "" if zeros == 1 else "s"),
+                      UserWarning, stacklevel=4)
+
+
 def _apsp_matrix(graph, kind, vertices, undirected, fname):
     """gk's initial int32 matrix (a new array) from the graph argument of apsp."""
     np = _np()
@@ -337,6 +371,8 @@ def _apsp_matrix(graph, kind, vertices, undirected, fname):
         if kind is None:
             raise ValueError("%s: graph of shape %s: want an (E, 3) edge array or a square matrix"
                              % (fname, a.shape))
+        if kind == "matrix" and a.dtype.kind == "f":
+            _warn_zeros(np, fname, a)
     if kind == "edges":
         if a.shape[1] != 3:
             raise ValueError("%s: an edge array has 3 columns (src, dst, w), not %d" % (fname, a.shape[1]))
@@ -404,11 +440,171 @@ def apsp(graph, *, device="auto", gpus=None, precision="auto", kind="auto", vert
     return _solve("gk.apsp", d, device, gpus, check)
 
 
+# scipy.sparse.csgraph's "no predecessor" (gk's C API: GK_APSP_NO_PRED, -1)
+SCIPY_NO_PRED = -9999
+
+
+def _min_scatter(np, d, lin, w):
+    """d.flat[lin] = w, the smallest w where lin repeats."""
+    if lin.size:
+        order = np.lexsort((w, lin))           # by cell, then weight
+        lin, w = lin[order], w[order]
+        first = np.empty(lin.size, dtype=bool)
+        first[0] = True
+        np.not_equal(lin[1:], lin[:-1], out=first[1:])
+        d.ravel()[lin[first]] = w[first]
+
+
+def _scipy_matrix(np, csgraph, directed, unweighted, overwrite, fname):
+    """scipy.sparse.csgraph.floyd_warshall's initial matrix: C-ordered
+    float64, inf for no edge, 0 on the diagonal, the smaller weight both ways
+    when not directed, every edge 1 when unweighted.  csgraph itself when
+    overwrite and it is a C-ordered writable float64 ndarray (scipy works in
+    it then too)."""
+    if _is_sparse(csgraph):
+        if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
+            raise ValueError("graph should be a square array")
+        V = csgraph.shape[0]
+        c = csgraph.tocoo()
+        data = np.asarray(c.data, dtype=np.float64)
+        bad = data == -np.inf
+        if bad.any():                # scipy computes with it (and gets NaN sums); gk refuses
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError("%s: csgraph[%d, %d] = -inf: edge weights are finite (no stored "
+                             "entry, inf or NaN: no edge)" % (fname, c.row[i], c.col[i]))
+        keep = ~np.isnan(data) & (data != np.inf)      # as scipy: no edge
+        r, col = c.row[keep].astype(np.int64), c.col[keep].astype(np.int64)
+        d = np.full((V, V), np.inf)
+        # every stored entry is an edge (an explicit 0 too: + 0.0 makes -0.0
+        # the +0.0 gk computes with); duplicates count as their smallest
+        _min_scatter(np, d, r * V + col, data[keep] + 0.0)
+    else:
+        a = csgraph
+        if np.ma.isMaskedArray(a):
+            d = np.array(a.data, dtype=np.float64, order="C")
+            if d.shape == np.ma.getmaskarray(a).shape:
+                d[np.ma.getmaskarray(a)] = np.inf
+        elif overwrite and type(a) is np.ndarray and a.dtype == np.float64 and \
+                a.flags.c_contiguous and a.flags.writeable:
+            d = a
+        else:
+            d = np.array(a, dtype=np.float64, order="C")
+        if d.ndim != 2 or d.shape[0] != d.shape[1]:
+            raise ValueError("graph should be a square array")
+        # scipy's dense convention: 0, inf, -inf and NaN are no edge (masked entries too)
+        d[~np.isfinite(d) | (d == 0)] = np.inf
+    if unweighted:
+        d[np.isfinite(d)] = 1.0
+    np.fill_diagonal(d, 0)
+    if not directed:
+        np.minimum(d, d.T, out=d)
+    return d
+
+
+def _solve_paths(fname, d, pred, dtype, device, gpus, check=False):
+    """gk_apsp_run_paths on the C-ordered V x V matrix d (gk's element type
+    dtype) in place, pred (int32 V x V, C-ordered) filled when not None.  A
+    negative cycle raises NegativeCycleError in scipy's words."""
+    V = d.shape[0]
+    ctx = _context(fname, device, gpus)
+    prob = _lib.new(_lib.ApspProblem, V)
+    prob.dtype = dtype
+    opts = _lib.new(_lib.ApspOptions)
+    opts.check = 1 if check else 0
+    rep = _lib.new(_lib.Report)
+    with ctx.lock:            # the GIL is released inside the call (ctypes.CDLL)
+        st = lib.gk_apsp_run_paths(ctx.handle, ctypes.byref(prob), d.ctypes.data,
+                                   None if pred is None else pred.ctypes.data,
+                                   ctypes.byref(opts), ctypes.byref(rep))
+        _tls.report = _report_dict(rep)
+        if st == _lib.GK_ENEGCYCLE:
+            raise NegativeCycleError("Negative cycle detected on node %d" % rep.cycle_vertex,
+                                     vertex=rep.cycle_vertex)
+        _check(st)
+    return d
+
+
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
                    overwrite=False, *, device="auto", gpus=None):
-    """scipy.sparse.csgraph.floyd_warshall on gk, for non-negative integral
-    weights: same arguments, same conventions, same float64 result (inf for
-    unreachable, 0 on the diagonal).
+    """scipy.sparse.csgraph.floyd_warshall on gk: same arguments, same
+    conventions, same results (a float64 V x V array, inf for unreachable, 0
+    on the diagonal; with return_predecessors=True also the int32 V x V
+    predecessor matrix, -9999 for none).
+
+    As in scipy: in a dense array 0, inf and NaN mean "no edge" (masked
+    entries too); in a scipy.sparse matrix every stored entry is an edge, an
+    explicit 0 included, and duplicates count as their smallest; the diagonal
+    is ignored; directed=False lets every edge be used both ways (the smaller
+    weight of i->j and j->i); unweighted=True counts edges (every weight 1).
+    Weights are any finite float64 values, negative ones included; a cycle
+    of negative length raises gk.NegativeCycleError ("Negative cycle
+    detected on node N", e.vertex = N).  Unlike scipy, any sparse format is
+    accepted (scipy 1.10 wants csr, csc or lil), and a -inf stored in a
+    sparse matrix is refused (ValueError).
+
+    gk computes in float64 too, in another order (blocked Floyd-Warshall,
+    the same bits on the CPU and the GPU): a distance may differ from
+    scipy's by at most 2 (V-1)^2 2^-53 max|w| (gk(1), "Weights"); integral
+    weights whose path lengths stay below 2^53 give exactly scipy's values.
+    Predecessors follow gk's tie rule, not scipy's: where two shortest paths
+    tie, the two may name different predecessors, each on a shortest path
+    (following pred[i] from j back to i sums to dist[i, j]).
+    overwrite=True computes in csgraph itself when it is a C-ordered
+    writable float64 ndarray (as scipy).  device, gpus: as gk.apsp.
+    """
+    if not _lib.HAVE_PATHS:
+        return _floyd_warshall_int32(csgraph, directed, return_predecessors, unweighted, overwrite,
+                                     device=device, gpus=gpus)
+    np = _np()
+    fname = "gk.floyd_warshall"
+    _context(fname, device, gpus)             # argument errors before any work
+    d = _scipy_matrix(np, csgraph, directed, unweighted, overwrite, fname)
+    V = d.shape[0]
+    pred = np.empty((V, V), dtype=np.int32) if return_predecessors else None
+    if V:
+        _solve_paths(fname, d, pred, _lib.GK_DTYPE_FLOAT64, device, gpus)
+    if pred is None:
+        return d
+    pred[pred < 0] = SCIPY_NO_PRED
+    return d, pred
+
+
+def reconstruct_path(csgraph, predecessors, directed=True):
+    """scipy.sparse.csgraph.reconstruct_path for gk's (or scipy's)
+    predecessors: the shortest-path tree of one source as a scipy.sparse
+    csr_matrix, csgraph's weight on each edge pred[j] -> j.  predecessors is
+    one row of floyd_warshall's matrix (pred[i]: length V, a negative value
+    such as -9999 is "none").  Needs scipy (the result is scipy's type): it
+    checks the row, then calls scipy's function."""
+    np = _np()
+    fname = "gk.reconstruct_path"
+    try:
+        from scipy.sparse.csgraph import reconstruct_path as scipy_reconstruct_path
+    except ImportError as e:
+        raise ImportError("%s returns a scipy.sparse matrix, as scipy's: it needs scipy "
+                          "(apt-get install python3-scipy or pip install scipy)" % fname) from e
+    shape = getattr(csgraph, "shape", None) or np.shape(csgraph)
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise ValueError("%s: csgraph of shape %s: want a square matrix" % (fname, tuple(shape)))
+    V = shape[0]
+    p = np.asarray(predecessors)
+    if p.ndim != 1 or p.shape[0] != V:
+        raise ValueError("%s: predecessors of shape %s: want one row of the predecessor matrix "
+                         "(pred[i], length %d)" % (fname, p.shape, V))
+    if p.dtype.kind not in "iu":
+        raise ValueError("%s: predecessors of dtype %s: want integers" % (fname, p.dtype))
+    bad = p >= V
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError("%s: predecessors[%d] = %d is not a vertex of the %d-vertex graph"
+                         % (fname, i, int(p[i]), V))
+    return scipy_reconstruct_path(csgraph, p.astype(np.int32), directed)
+
+
+def _floyd_warshall_int32(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                          overwrite=False, *, device="auto", gpus=None):
+    """floyd_warshall for a libgk without the 1.2 APSP paths API: non-negative
+    integral weights on gk's int32 path.
 
     As in scipy: in a dense array 0, inf and NaN mean "no edge" (masked
     entries too); in a scipy.sparse matrix every stored entry is an edge, an

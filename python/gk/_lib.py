@@ -35,6 +35,11 @@ CONFIG_SOURCES = ("none", "default", "shipped", "cache", "user")
 GK_MAX_GPUS = 64
 GK_APSP_INF = 1073741823
 GK_APSP_MAX_WEIGHT = 1073741822
+GK_APSP_INF64 = 4611686018427387903     # (1.2) 2^62 - 1: unreachable in int64 matrices
+GK_APSP_NO_PRED = -1                    # (1.2) a predecessor matrix's "none"
+GK_DTYPE_INT32, GK_DTYPE_INT64, GK_DTYPE_FLOAT32, GK_DTYPE_FLOAT64 = 1, 2, 3, 4
+DTYPE_NAMES = {GK_DTYPE_INT32: "int32", GK_DTYPE_INT64: "int64", GK_DTYPE_FLOAT32: "float32",
+               GK_DTYPE_FLOAT64: "float64"}
 GK_STENCIL_NCOEFFS = 27
 
 
@@ -67,8 +72,12 @@ class ApspProblem(ctypes.Structure):
 
 
 class ApspOptions(ctypes.Structure):
-    _fields_ = [("struct_size", c_size_t), ("check", c_int), ("config", c_char_p),
-                ("precision", c_int), ("exchange", c_int)]
+    pass    # _fields_: after load() (the 1.2 fields where libgk has them)
+
+
+_APSP_OPTIONS_11 = [("struct_size", c_size_t), ("check", c_int), ("config", c_char_p),
+                    ("precision", c_int), ("exchange", c_int)]
+_APSP_OPTIONS_12 = [("predecessors", c_int), ("negative", c_int)]
 
 
 class StencilProblem(ctypes.Structure):
@@ -172,6 +181,13 @@ _PROTOS = {
     "gk_gemm_check_size": (c_int, [c_int64, c_int64, c_int64]),
 }
 
+# 1.2 (issue 24: weight types, negative weights, predecessors): declared
+# where libgk has them (HAVE_PATHS below).
+_PROTOS_12 = {
+    "gk_apsp_run_paths": (c_int, [_ctxp, P(ApspProblem), _vp, _vp, P(ApspOptions), P(Report)]),
+    "gk_apsp_path": (c_int, [_vp, c_int64, c_int64, c_int64, c_int64, P(c_int64), P(c_int64)]),
+}
+
 
 # libgk's soname: libtool's -version-info CURRENT - AGE in Makefile.am
 # (tests/python/test_gk.py checks it against the library make check loads).
@@ -214,14 +230,22 @@ def load():
     if lib is None:
         raise OSError("gk: cannot load libgk: tried " + "; ".join(tried) +
                       " (set GK_LIBRARY to the library's path)")
-    for name, (res, args) in _PROTOS.items():
-        f = getattr(lib, name)
-        f.restype = res
-        f.argtypes = args
+    for protos in (_PROTOS, _PROTOS_12):
+        for name, (res, args) in protos.items():
+            if protos is _PROTOS_12 and not hasattr(lib, name):
+                continue
+            f = getattr(lib, name)
+            f.restype = res
+            f.argtypes = args
     return lib
 
 
 lib = load()
+# Whether libgk has the 1.2 APSP paths API (gk_apsp_run_paths, the options'
+# predecessors and negative fields): gk.floyd_warshall's float, negative and
+# predecessor support needs it.
+HAVE_PATHS = hasattr(lib, "gk_apsp_run_paths")
+ApspOptions._fields_ = _APSP_OPTIONS_11 + (_APSP_OPTIONS_12 if HAVE_PATHS else [])
 default_coeffs = (c_double * GK_STENCIL_NCOEFFS).in_dll(lib, "gk_stencil_default_coeffs")
 
 
