@@ -292,13 +292,14 @@ def random_real(V, density, lo=0.1, hi=10.0):
     return a
 
 
-def random_negative(V, density):
-    """Real weights, many negative, no negative cycle: w(u, v) + h(u) - h(v)
-    with w >= 0 (a potential shift keeps every cycle's length)."""
-    a = random_real(V, density)
-    h = rng.uniform(0, 8, V)
+def random_negative(V, density, ints=False):
+    """Real (or integral) weights, many negative, no negative cycle:
+    w(u, v) + h(u) - h(v) with w > 0 (a potential shift keeps every cycle's
+    length)."""
+    a = random_real(V, density) if not ints else np.ceil(random_real(V, density))
+    h = rng.uniform(0, 8, V) if not ints else rng.integers(0, 9, V).astype(np.float64)
     b = np.where(a != 0, a + h[:, None] - h[None, :], 0)
-    b[b == 0] = 0.5           # a shifted weight of exactly 0 would read as "no edge"
+    b[b == 0] = 1 if ints else 0.5     # a shifted weight of exactly 0 would read as "no edge"
     b[a == 0] = 0
     return b
 
@@ -313,9 +314,13 @@ def t_fw_weights_1_2():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         r = gk.floyd_warshall(np.array([[0, 6e8, 0], [0, 0, 6e8], [0, 0, 0]]))
-    assert r[0, 2] == 1.2e9                     # no 2^30 - 1 limit in float64
+    assert r[0, 2] == 1.2e9 and gk.last_report()["dtype"] == "float64"   # past int32's 2^30 - 1
     r = gk.floyd_warshall(np.array([[0, 2.0**60, 0], [0, 0, 3], [0, 0, 0]]))
     assert r[0, 2] == 2.0**60 + 3
+    r = gk.floyd_warshall(np.array([[0, 2.7e8, 0], [0, 0, -1], [0, 0, 0]]))   # 2 * 2.7e8 >= INF / 2
+    assert r[0, 2] == 2.7e8 - 1 and gk.last_report()["dtype"] == "float64"
+    r = gk.floyd_warshall(np.array([[0, 2.6e8, 0], [0, 0, -1], [0, 0, 0]]))
+    assert r[0, 2] == 2.6e8 - 1 and gk.last_report()["dtype"] == "int32"
     d, p = gk.floyd_warshall(np.array([[0, 1, 0], [0, 0, 2], [0, 0, 0.]]), return_predecessors=True)
     assert np.array_equal(d, [[0, 1, 3], [np.inf, 0, 2], [np.inf, np.inf, 0]])
     assert np.array_equal(p, [[-9999, 0, 1], [-9999, -9999, 1], [-9999, -9999, -9999]])
@@ -324,7 +329,9 @@ def t_fw_weights_1_2():
     assert d.shape == p.shape == (0, 0) and p.dtype == np.int32
     # a negative diagonal is ignored, as in scipy (the diagonal is set to 0)
     assert np.array_equal(gk.floyd_warshall(np.array([[-3.0, 1], [0, 0]])), [[0, 1], [np.inf, 0]])
-    assert gk.last_report()["dtype"] == "float64" and gk.last_report()["cycle_vertex"] is None
+    assert gk.last_report()["dtype"] == "int32" and gk.last_report()["cycle_vertex"] is None
+    gk.floyd_warshall(np.array([[0, 0.5], [-0.25, 0]]))
+    assert gk.last_report()["dtype"] == "float64"
     e = expect_raises(ValueError, "csgraph[0, 1] = -inf", gk.floyd_warshall,
                       sp.csr_matrix(([-np.inf], ([0], [1])), shape=(2, 2))) if sp is not None else None
     assert e is None or not isinstance(e, gk.NegativeCycleError)
@@ -361,7 +368,7 @@ def t_fw_negative_scipy():
     for V in (3, 40, 64, 129, 190):
         for density in (0.05, 0.4):
             a = random_negative(V, density)
-            assert (a < 0).sum() > V // 4 or V < 10
+            assert (a < 0).sum() > V // 10 or V < 10
             adj = scipy_initial(a)
             tol = tolerance(V, adj)
             want, spred = scipy_fw(a, return_predecessors=True)
@@ -372,6 +379,12 @@ def t_fw_negative_scipy():
             assert np.array_equal(pred == -9999, spred == -9999)
             # scipy's own reading of gk's predecessors gives gk's distances
             assert close(construct_dist_matrix(a, pred), np.where(np.isinf(got), np.inf, got), tol) or V < 3
+            # integral negative weights: gk's int32 path, exactly scipy's distances
+            b = random_negative(V, density, ints=True)
+            got, pred = gk.floyd_warshall(b, return_predecessors=True)
+            assert gk.last_report()["dtype"] == "int32"
+            assert np.array_equal(got, scipy_fw(b)), V
+            check_pred(scipy_initial(b), got, pred, 0)
 
 
 @test
