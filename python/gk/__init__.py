@@ -419,7 +419,9 @@ def apsp(graph, *, device="auto", gpus=None, precision="auto", kind="auto", vert
       - a V x V matrix, gk's convention: graph[i, j] is the weight of the edge
         i -> j; INF or more, +inf and NaN mean no edge; 0 is an edge of weight 0
         (unlike scipy.sparse.csgraph, where 0 means no edge in a dense matrix:
-        use gk.floyd_warshall for that convention); the diagonal is ignored;
+        use gk.floyd_warshall for that convention; a float matrix with zeros
+        off the diagonal gets a UserWarning saying so unless kind="matrix"
+        is given); the diagonal is ignored;
       - a scipy.sparse matrix: each stored entry is an edge (explicit zeros
         too), NaN and inf entries are not;
       - a file name: any format gk reads (see read_graph).
