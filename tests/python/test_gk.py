@@ -358,6 +358,19 @@ def t_fw_real_scipy():
                 w1 = gk.floyd_warshall(a, directed=directed, unweighted=True, return_predecessors=True)
                 assert np.array_equal(w1[0], scipy_fw(a, directed=directed, unweighted=True))
                 check_pred(np.where(np.isfinite(adj), 1.0, np.inf), w1[0], w1[1], 0)
+    # scipy's other "no edge" entries in a real matrix: inf, -inf, NaN, masked
+    a = random_real(90, 0.2)
+    a[0, 1], a[1, 2], a[2, 3], a[3, 3] = np.inf, -np.inf, np.nan, -2.5
+    adj = scipy_initial(a)
+    np.fill_diagonal(adj, np.inf)
+    got, pred = gk.floyd_warshall(a, return_predecessors=True)
+    assert close(got, scipy_fw(a), tolerance(90, adj)) and gk.last_report()["dtype"] == "float64"
+    check_pred(adj, got, pred, tolerance(90, adj))
+    m = np.ma.masked_array(a, mask=rng.random(a.shape) < 0.3)
+    m[~np.isfinite(a)] = np.ma.masked     # scipy computes with unmasked NaN and -inf (gk: no edge)
+    want = scipy_fw(m)
+    assert close(gk.floyd_warshall(m), want, tolerance(90, adj))
+    assert (want > got + 1e-6).any()              # the mask took edges away
 
 
 @test
