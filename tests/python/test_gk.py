@@ -501,6 +501,27 @@ def t_reconstruct_path():
 
 
 @test
+def t_fw_gpu_1_2():
+    """the GPU gives the CPU's bits: float64 distances and predecessors, int32 with predecessors, negative cycles"""
+    need_paths()
+    if not gk.info()["gpu_usable"]:
+        raise Skip("no usable GPU: " + gk.info()["gpu_note"][:100])
+    for V in (1, 65, 300):
+        for a in (random_negative(V, 0.05), random_negative(V, 0.05, ints=True), random_real(V, 0.3)):
+            dc, pc = gk.floyd_warshall(a, device="cpu", return_predecessors=True)
+            tc = gk.last_report()["dtype"]
+            dg, pg = gk.floyd_warshall(a, device="gpu", return_predecessors=True)
+            assert gk.last_report()["backend"] == "gpu" and gk.last_report()["dtype"] == tc
+            assert np.array_equal(dc, dg) and np.array_equal(pc, pg), (V, tc)
+            assert np.array_equal(gk.floyd_warshall(a, device="gpu"), dc)
+    a = random_real(200, 0.05)
+    a[150, 40], a[40, 150] = 1.0, -2.0
+    ec = expect_raises(gk.NegativeCycleError, "Negative cycle", gk.floyd_warshall, a, device="cpu")
+    eg = expect_raises(gk.NegativeCycleError, "Negative cycle", gk.floyd_warshall, a, device="gpu")
+    assert ec.vertex == eg.vertex and ec.vertex in (40, 150), (ec.vertex, eg.vertex)
+
+
+@test
 def t_apsp_zero_warning():
     """gk.apsp warns about zeros off the diagonal of a dense float matrix without kind= (scipy reads them as no edge)"""
     a = np.array([[0, 3.0, 0, 1], [0, 0, 2, 0], [1, 0, 0, 0], [0, 0, 0, 0]])
