@@ -19,8 +19,12 @@ cat "$top_srcdir"/include/gk/*.h | tr '\n' ' ' | sed 's/GK_API/\nGK_API/g' | gre
 sed 's,/\*.*\*/,,' "$map" | tr -d ' \t' | grep -E '^gk_[A-Za-z0-9_]*;$' | tr -d ';' | sort >"$t_tmp/listed"
 [ -s "$t_tmp/declared" ] && [ -s "$t_tmp/exported" ] && [ -s "$t_tmp/listed" ]
 t_result $? "found the declared, the listed and the exported symbols"
-dup=$(uniq -d "$t_tmp/listed" | tr '\n' ' ')
-[ -z "$dup" ]; t_result $? "src/libgk.map lists each symbol once${dup:+ (twice: $dup)}"
+# (a symbol in two nodes is a function whose struct grew: its old version
+# stays for old programs, .symver; it must then be exported in two versions)
+dup=$(uniq -d "$t_tmp/listed" | while read -r n; do
+  [ "$(grep -c "^$n@" "$t_tmp/exported_versioned")" -ge 2 ] || printf '%s ' "$n"; done)
+[ -z "$dup" ]; t_result $? "src/libgk.map lists each symbol once, but for those exported in several versions${dup:+ (twice: $dup)}"
+sort -u "$t_tmp/listed" -o "$t_tmp/listed"
 extra=$(comm -23 "$t_tmp/exported" "$t_tmp/listed" | tr '\n' ' ')
 [ -z "$extra" ]; t_result $? "nothing exported that src/libgk.map does not list${extra:+: $extra}"
 missing=$(comm -13 "$t_tmp/exported" "$t_tmp/listed" | tr '\n' ' ')

@@ -147,9 +147,15 @@ for f in gr mtx edges; do
     "$GK" apsp "$T/empty.$f" "$T/x"
 done
 # numbers: decimal only (no hexadecimal floats, inf or nan); a leading + is accepted
-for v in 0x1p4 0x10 inf nan 1e 1.e5x; do
+for v in 0x1p4 0x10 1e 1.e5x; do
   printf '%%%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 %s\n' $v >"$T/num.mtx"
   t_fails "mtx real '$v' is refused" 1 "num.mtx:3: entry (1, 2): weight '$v' is not a decimal number" \
+    "$GK" apsp "$T/num.mtx" "$T/x"
+done
+# inf and nan: no text format defines them as "no edge" (1.2: the typed reader names them)
+for v in inf nan -inf +NaN Infinity; do
+  printf '%%%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 %s\n' $v >"$T/num.mtx"
+  t_fails "mtx real '$v' is refused" 1 "num.mtx:3: entry (1, 2): weight $v: .* is not a weight" \
     "$GK" apsp "$T/num.mtx" "$T/x"
 done
 printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n+1 +2 +1.6e1\n2 1 .5e1\n' >"$T/plus.mtx"
@@ -230,6 +236,28 @@ t_fails "convert without OUTPUT" 2 "INPUT and OUTPUT" "$GK" convert "$T/s.gr"
 t_fails "convert onto its input" 1 "s.gr" "$GK" convert "$T/s.gr" "$T/s.gr"
 
 # ---- malformed files: one line FILE:LINE: ..., exit 1, no output
+# the int32 rules, which --weights=int32 and gk convert keep (1.2)
+bad_int32() {  # bad_int32 EXT NAME PATTERN TEXT (printf format)
+  ext=$1 name=$2 pat=$3
+  printf "$4" >"$T/bad.$ext"
+  rm -f "$T/bad.out" "$T/bad.conv"
+  t_fails "$ext: $name (--weights=int32)" 1 "bad\\.$ext:$pat" "$GK" apsp --weights=int32 --device=cpu "$T/bad.$ext" "$T/bad.out"
+  "$GK" convert "$T/bad.$ext" "$T/bad.conv" 2>/dev/null
+  [ $? = 1 ] && [ ! -e "$T/bad.out" ] && [ ! -e "$T/bad.conv" ] && [ -z "$(ls "$T" | grep 'bad\.\(out\|conv\)\.tmp')" ]
+  t_result $? "$ext: $name: convert refuses it too; no output file"
+}
+# negative weights (1.2): gk apsp computes with them (int32 here); gk convert
+# keeps the int32 graph rules and refuses them, leaving no output
+neg_read() {  # neg_read EXT NAME TEXT WANT-INT32S...
+  ext=$1 name=$2 text=$3; shift 3
+  printf "$text" >"$T/neg.$ext"
+  i32 "$@" >"$T/neg.want"
+  rm -f "$T/neg.out" "$T/neg.conv"
+  "$GK" apsp --weights=int32 --device=cpu "$T/neg.$ext" "$T/neg.out" && cmp -s "$T/neg.out" "$T/neg.want"
+  t_result $? "$ext: $name: read and solved as int32 (hand-computed distances)"
+  "$GK" convert "$T/neg.$ext" "$T/neg.conv" 2>/dev/null
+  [ $? = 1 ] && [ ! -e "$T/neg.conv" ]; t_result $? "$ext: $name: convert (int32 graphs) refuses it; no output file"
+}
 bad() {  # bad EXT NAME PATTERN TEXT (printf format)
   ext=$1 name=$2 pat=$3
   printf "$4" >"$T/bad.$ext"
@@ -246,9 +274,10 @@ bad gr "a vertex count of 0" "1: p sp: vertex count '0'" 'p sp 0 0\n'
 bad gr "a vertex outside [1, n]" "3: arc 5 -> 0: vertex 5 is outside \\[1, 4\\]" 'c x\np sp 4 1\na 5 0 3\n'
 bad gr "a vertex 0" "2: arc 1 -> 0: vertex 0 is outside \\[1, 4\\]" 'p sp 4 1\na 1 0 3\n'
 bad gr "a missing weight" "2: an arc line must be 'a U V W'" 'p sp 4 1\na 1 2\n'
-bad gr "a negative weight" "2: arc 1 -> 2: weight -3 is outside" 'p sp 4 1\na 1 2 -3\n'
-bad gr "a weight above 1073741822" "2: arc 1 -> 2: weight 1073741823 is outside" 'p sp 4 1\na 1 2 1073741823\n'
-bad gr "a fractional weight" "2: arc 1 -> 2: weight '2.5' is not an integer" 'p sp 4 1\na 1 2 2.5\n'
+# (1.2: negative, real and large weights are read by gk apsp; --weights=int32 keeps the old rules)
+neg_read gr "a negative weight" 'p sp 3 2\na 1 2 -3\na 2 3 5\n' 0 -3 2 $I 0 5 $I $I 0
+bad_int32 gr "a weight above 1073741822" "2: arc 1 -> 2: weight 1073741823 is outside" 'p sp 4 1\na 1 2 1073741823\n'
+bad_int32 gr "a fractional weight" "2: arc 1 -> 2: weight '2.5' is not an integer" 'p sp 4 1\na 1 2 2.5\n'
 bad gr "an extra field" "2: extra field '9'" 'p sp 4 1\na 1 2 3 9\n'
 bad gr "an unknown line type" "2: unknown line type 'x'" 'p sp 4 1\nx 1 2 3\n'
 bad gr "fewer arcs than m" "3: the file ends after 1 arcs; the problem line (line 1) says 2" 'p sp 4 2\na 1 2 3\nc end\n'
@@ -262,8 +291,8 @@ bad mtx "skew-symmetric" "1: symmetry 'skew-symmetric'" '%%%%MatrixMarket matrix
 bad mtx "a non-square matrix" "3: the matrix is 3 x 4" '%%%%MatrixMarket matrix coordinate integer general\n%% c\n3 4 1\n1 2 3\n'
 bad mtx "a bad size line" "2: the size line must be" '%%%%MatrixMarket matrix coordinate integer general\n3 3\n'
 bad mtx "a row outside [1, n]" "3: entry (4, 1): vertex 4 is outside \\[1, 3\\]" '%%%%MatrixMarket matrix coordinate integer general\n3 3 1\n4 1 2\n'
-bad mtx "a fractional real" "3: entry (1, 2): weight 0.5 is not an integer" '%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 0.5\n'
-bad mtx "a negative value" "3: entry (1, 2): weight -1 is outside" '%%%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 -1\n'
+bad_int32 mtx "a fractional real" "3: entry (1, 2): weight 0.5 is not an integer" '%%%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 0.5\n'
+neg_read mtx "a negative value" '%%%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 -1\n' 0 -1 $I $I 0 $I $I $I 0
 bad mtx "a pattern entry with a value" "3: extra field '5'" '%%%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 5\n'
 bad mtx "fewer entries than NNZ" "3: the file ends after 1 entries; the size line (line 2) says 2" '%%%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 1\n'
 bad mtx "more entries than NNZ" "4: more entries than the 1" '%%%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 1\n2 3 1\n'
@@ -271,7 +300,7 @@ bad mtx "no size line" "2: no 'ROWS COLUMNS ENTRIES' size line" '%%%%MatrixMarke
 bad edges "two fields" "2: an edge line must be 'SRC DST W'" '0 1 3\n1 2\n'
 bad edges "a non-integer vertex" "1: edge a -> 1: src 'a' is not an integer" 'a 1 3\n'
 bad edges "a negative vertex" "3: edge 0 -> -1: vertex -1 is outside" '# c\n0 1 3\n0 -1 3\n'
-bad edges "a negative weight" "1: edge 0 -> 1: weight -3 is outside" '0 1 -3\n'
+neg_read edges "a negative weight" '0 1 -3\n' 0 -3 $I 0
 bad edges "an extra field" "1: extra field '7'" '0 1 3 7\n'
 bad edges "no edges" "1: no edges, and no --vertices" '# empty\n'
 t_fails "edges: a vertex at or above --vertices" 1 "v.edges:1: edge 0 -> 1: vertex 1 is outside \\[0, 0\\]" \
@@ -287,8 +316,10 @@ t_fails "edges: a line over 1 MiB is refused" 1 "long.edges:1: a line longer tha
 [ ! -e "$T/x" ]; t_result $? "and no output"
 # a real weight that underflows is not 0
 printf '%%%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e-400\n' >"$T/under.mtx"
-t_fails "mtx: a weight that underflows (1e-400) is not an integer, not 0" 1 "under.mtx:3: .*weight 1e-400 is not an integer" \
-  "$GK" apsp "$T/under.mtx" "$T/x"
+for w in auto int32 float32; do
+  t_fails "mtx: a weight that underflows (1e-400) is not 0 (--weights=$w)" 1 "under.mtx:3: .*weight 1e-400 is below float64's smallest" \
+    "$GK" apsp --weights=$w "$T/under.mtx" "$T/x"
+done
 # a text format never gets a vertex count its reader refuses (INT32_MAX - 1 at most)
 for f in gr mtx edges; do
   t_fails "gen apsp --format=$f: 2147483647 vertices refused" 1 "big.$f: 2147483647 vertices: the $f format holds at most 2147483646" \

@@ -44,6 +44,10 @@ int main(void)
     F(gk_stencil_problem, struct_size); F(gk_stencil_problem, nx); F(gk_stencil_problem, ny);
     F(gk_stencil_problem, nz); F(gk_stencil_problem, pitch_y); F(gk_stencil_problem, pitch_z);
     F(gk_stencil_problem, coeffs); F(gk_stencil_problem, dtype); F(gk_stencil_problem, memory);
+    F(gk_stencil_problem, desc);
+    S(gk_stencil_desc);
+    F(gk_stencil_desc, struct_size); F(gk_stencil_desc, dims); F(gk_stencil_desc, shape);
+    F(gk_stencil_desc, radius); F(gk_stencil_desc, boundary); F(gk_stencil_desc, weights);
     S(gk_stencil_options);
     F(gk_stencil_options, struct_size); F(gk_stencil_options, check); F(gk_stencil_options, config);
     F(gk_stencil_options, exchange);
@@ -80,6 +84,8 @@ int main(void)
     C(GK_BACKEND_AUTO); C(GK_BACKEND_CPU); C(GK_BACKEND_GPU);
     C(GK_FORMAT_AUTO); C(GK_FORMAT_NTHU); C(GK_FORMAT_GR); C(GK_FORMAT_MTX); C(GK_FORMAT_EDGES);
     C(GK_FORMAT_NPY);
+    C(GK_STENCIL_BOX); C(GK_STENCIL_STAR); C(GK_STENCIL_MASK); C(GK_STENCIL_MAX_RADIUS);
+    C(GK_BOUNDARY_ZERO); C(GK_BOUNDARY_PERIODIC); C(GK_BOUNDARY_FIXED);
     C(GK_DTYPE_INT32); C(GK_DTYPE_INT64); C(GK_DTYPE_FLOAT32); C(GK_DTYPE_FLOAT64);
     return 0;
 }

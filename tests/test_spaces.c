@@ -37,7 +37,8 @@ enum { NKERNELS = sizeof kernels / sizeof kernels[0] };
  * missing here fails the test (see expect_of). */
 static const struct { const char *kernel, *flags; long valid; } expect[] = {
     { "apsp", "-DAPSP_TILE=128 -DAPSP_TM=8 -DAPSP_TN=8 -DAPSP_BK=16 -DAPSP_UNROLL=16 -DAPSP_MINB=2"
-              " -DAPSP16_TM=8 -DAPSP16_TW=4 -DAPSP16_BK=16", 264 },
+              " -DAPSP16_TM=8 -DAPSP16_TW=4 -DAPSP16_BK=16 -DAPSPX_F32_TM=8 -DAPSPX_F32_TN=8 -DAPSPX_F64_TM=4"
+              " -DAPSPX_F64_TN=4 -DAPSPX_P_TM=8 -DAPSPX_P_TN=4", 264 },
     { "stencil", "-DDESIGN=2 -DTSTEPS=2 -DBX=32 -DBY=8 -DRY=4 -DZC=64 -DUNROLL=1 -DPREFETCH=1 -DRX=2 -DASYNC=1"
                  " -DMINB=2 -DRING=0", 65152 },
     { "vadd", "-DVADD_PER_THREAD=1 -DTHREADS=256", 9 },
@@ -301,6 +302,73 @@ static void check_shipped_table(void)
 #endif
 }
 
+/* The typed APSP kernels' shapes (APSPX_*): the defaults are the constants
+ * apsp.cu had before they moved into the space (B's measured best: 8 x 8
+ * for 4-byte distances alone, 4 x 4 for float64, 8 x 4 with predecessors
+ * and for int64), and the rules: 4-wide, dividing the tile 64, whole warps
+ * up to 1024 threads, registers. */
+static void check_typed_shapes(void)
+{
+    static const struct { gk_dtype t; int pred, tm, tn; } want[] = {
+        { GK_DTYPE_INT32, 0, 8, 8 }, { GK_DTYPE_FLOAT32, 0, 8, 8 }, { GK_DTYPE_FLOAT64, 0, 4, 4 },
+        { GK_DTYPE_INT64, 0, 8, 4 }, { GK_DTYPE_INT32, 1, 8, 4 }, { GK_DTYPE_INT64, 1, 8, 4 },
+        { GK_DTYPE_FLOAT32, 1, 8, 4 }, { GK_DTYPE_FLOAT64, 1, 8, 4 },
+    };
+    gk_config c, full;
+    char why[256];
+    gk__space_complete(&gk__space_apsp, NULL, &full);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int tm = 0, tn = 0;
+        gk__apsp_typed_shape(&full, want[i].t, want[i].pred, &tm, &tn);
+        ok(tm == want[i].tm && tn == want[i].tn, "apsp typed default shape of %s%s: %dx%d (want %dx%d)",
+           gk_dtype_name(want[i].t), want[i].pred ? "+pred" : "", tm, tn, want[i].tm, want[i].tn);
+    }
+    /* a configuration's shape reaches its type only */
+    gk__config_clear(&c);
+    gk__config_parse("APSPX_F64_TM=8,APSPX_P_TM=4,APSPX_P_TN=8", &c);
+    int tm, tn;
+    gk_status st = gk__space_check(&gk__space_apsp, &c, NULL, &full);
+    ok(st == GK_OK, "APSPX_F64_TM=8,APSPX_P_TM=4,APSPX_P_TN=8 accepted %s", st ? gk_last_error() : "");
+    gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT64, 0, &tm, &tn);
+    ok(tm == 8 && tn == 4, "float64 takes APSPX_F64_*: %dx%d", tm, tn);
+    gk__apsp_typed_shape(&full, GK_DTYPE_INT32, 1, &tm, &tn);
+    ok(tm == 4 && tn == 8, "predecessors take APSPX_P_*: %dx%d", tm, tn);
+    gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT32, 0, &tm, &tn);
+    ok(tm == 8 && tn == 8, "float32 keeps its default: %dx%d", tm, tn);
+    gk__apsp_typed_shape(&full, GK_DTYPE_INT64, 0, &tm, &tn);
+    ok(tm == GK_APSPX_I64_TM && tn == GK_APSPX_I64_TN, "int64 distances: the fixed shape %dx%d", tm, tn);
+    /* accepted shapes: 32 to 1024 threads of a 64-wide tile */
+    static const char *good[] = {
+        "APSPX_F32_TM=4,APSPX_F32_TN=4", "APSPX_F32_TM=16,APSPX_F32_TN=8", "APSPX_F32_TM=4,APSPX_F32_TN=16",
+        "APSPX_F64_TM=8,APSPX_F64_TN=8", "APSPX_F64_TM=8,APSPX_F64_TN=4", "APSPX_P_TM=4,APSPX_P_TN=4",
+        "APSPX_P_TM=4,APSPX_P_TN=8",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        gk__config_clear(&c);
+        gk__config_parse(good[i], &c);
+        st = gk__space_check(&gk__space_apsp, &c, NULL, NULL);
+        ok(st == GK_OK, "apsp %s accepted %s", good[i], st ? gk_last_error() : "");
+    }
+    /* refused, each with its reason naming the parameters */
+    static const struct { const char *cfg, *why; } bad[] = {
+        { "APSPX_F32_TM=6", "APSPX_F32_TM/TN" },                  /* not a multiple of 4 */
+        { "APSPX_F32_TN=12", "dividing the tile 64" },             /* does not divide 64 */
+        { "APSPX_F64_TM=64,APSPX_F64_TN=64", "1 threads" },       /* one thread: not whole warps */
+        { "APSPX_F32_TM=16,APSPX_F32_TN=16", "16 threads" },      /* half a warp */
+        { "APSPX_P_TM=16,APSPX_P_TN=16", "APSPX_P_TM/TN" },
+        { "APSPX_F64_TM=16,APSPX_F64_TN=8", "registers" },        /* 128 float64 accumulators */
+        { "APSPX_P_TM=16,APSPX_P_TN=8", "registers" },            /* with predecessors */
+        { "APSPX_P_TM=8,APSPX_P_TN=8", "registers" },             /* float64 + predecessors: ~376 */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gk__config_clear(&c);
+        gk__config_parse(bad[i].cfg, &c);
+        st = gk__space_complete(&gk__space_apsp, &c, &full);
+        ok(st == GK_OK && gk__space_apsp.reject(&full, NULL, why, sizeof why) == 1 && strstr(why, bad[i].why),
+           "apsp %s refused: %s", bad[i].cfg, why);
+    }
+}
+
 int main(void)
 {
     no_plan();
@@ -363,6 +431,7 @@ int main(void)
     ok(gk__space_check(&gk__space_apsp, &c, &d, NULL) == GK_EINVAL && strstr(gk_last_error(), "shared memory"),
        "apsp defaults need more than 48 KiB of shared memory: %s", gk_last_error());
 
+    check_typed_shapes();
     check_defaults_tool();
     check_shipped_table();
     return done_testing();

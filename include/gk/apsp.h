@@ -1,12 +1,25 @@
 /* gk/apsp.h - all-pairs shortest paths (blocked Floyd-Warshall).
  *
- * Distances are int32.  A V x V matrix is row-major with a leading dimension
- * ld >= V: dist[i * ld + j] is the distance from i to j.  GK_APSP_INF
- * (2^30 - 1) means unreachable, and every stored value stays in
- * [0, GK_APSP_INF]: the update min(d[i][k] + d[k][j], d[i][j]) never
- * overflows (INF + INF = 2^31 - 2) and never exceeds the old d[i][j], so a
- * path of length >= INF is reported as unreachable, the same on every
- * backend, bit for bit.
+ * A V x V matrix is row-major with a leading dimension ld >= V:
+ * dist[i * ld + j] is the distance from i to j.  Its element type (1.2) is
+ * int32 (the default), int64, float32 or float64 (gk_apsp_problem.dtype).
+ * "No edge" / unreachable: GK_APSP_INF (2^30 - 1) for int32, GK_APSP_INF64
+ * (2^62 - 1) for int64, +infinity for the floats; the diagonal is 0.
+ *
+ * Non-negative integer weights: every stored value stays in [0, INF]: the
+ * update min(d[i][k] + d[k][j], d[i][j]) never overflows and never exceeds
+ * the old d[i][j], so a path of length >= INF is reported as unreachable,
+ * the same on every backend, bit for bit.
+ *
+ * Negative weights (1.2) are allowed for every type.  Integer types are
+ * exact while (V - 1) * max|w| < INF / 2 (checked: GK_EINVAL otherwise); a
+ * negative cycle fails with GK_ENEGCYCLE and gk_report.cycle_vertex names a
+ * vertex on one.  Floats: IEEE addition then min in the element type; the
+ * CPU and the GPU give the same bits; against a computation in another
+ * order |d - d_ref| <= 2 (V-1)^2 u max|w| (u = 2^-24 float32, 2^-53
+ * float64).  Predecessors (1.2): an int32 V x V matrix, pred[i][j] = the
+ * vertex before j on a shortest path from i, GK_APSP_NO_PRED (-1) on the
+ * diagonal and for unreachable pairs; the same matrix on every backend.
  *
  * A job: describe the problem (gk_apsp_problem: V, ld, element type, where
  * the matrix lives), then either gk_apsp_run (one call) or a plan made once
@@ -26,8 +39,12 @@ extern "C" {
 
 /* Unreachable pairs hold 2^30 - 1 in the NTHU output format. */
 #define GK_APSP_INF 1073741823
-/* The largest edge weight an input may hold. */
+/* The largest edge weight an int32 input may hold. */
 #define GK_APSP_MAX_WEIGHT 1073741822
+/* (1.2) Unreachable pairs of an int64 matrix: 2^62 - 1. */
+#define GK_APSP_INF64 INT64_C(4611686018427387903)
+/* (1.2) A predecessor matrix's "none": the diagonal and unreachable pairs. */
+#define GK_APSP_NO_PRED (-1)
 
 /* ---- the problem, the options, one call per job ---------------------- */
 
@@ -35,7 +52,7 @@ typedef struct gk_apsp_problem {
     size_t struct_size;    /* sizeof(gk_apsp_problem) (gk_apsp_problem_init) */
     int64_t n;             /* vertices V >= 1 */
     int64_t ld;            /* elements between the starts of two rows; 0: n */
-    gk_dtype dtype;        /* GK_DTYPE_INT32 (the only type of this release) */
+    gk_dtype dtype;        /* GK_DTYPE_INT32 (default), INT64, FLOAT32 or FLOAT64 (1.2) */
     gk_memory memory;      /* GK_MEMORY_HOST (default) or GK_MEMORY_DEVICE */
 } gk_apsp_problem;
 
@@ -62,6 +79,11 @@ typedef struct gk_apsp_options {
                               is refused (the exactness test reads the result on the
                               host).  Unused past one GPU (int32). */
     gk_exchange exchange;  /* gk_apsp_run_file only: how panels move between GPUs/ranks */
+    /* Added in 1.2 (read only when struct_size covers them). */
+    int predecessors;      /* 1: a plan also keeps predecessors (gk_apsp_plan_execute_paths) */
+    int negative;          /* device memory only: 1 = weights may be negative; the execution
+                              then waits for the stream at its end to report a negative
+                              cycle (0: nothing waits, no cycle report) */
 } gk_apsp_options;
 
 GK_API void gk_apsp_options_init(gk_apsp_options *o);
@@ -77,6 +99,12 @@ GK_API void gk_apsp_options_init(gk_apsp_options *o);
  * that enqueue and return. */
 GK_API gk_status gk_apsp_run(gk_context *ctx, const gk_apsp_problem *problem, void *dist,
                              const gk_apsp_options *options, gk_report *report);
+
+/* (1.2) gk_apsp_run that also fills pred (int32, leading dimension
+ * problem->ld, in the same memory as dist; NULL: distances only) with the
+ * predecessors of section "Predecessors" above. */
+GK_API gk_status gk_apsp_run_paths(gk_context *ctx, const gk_apsp_problem *problem, void *dist,
+                                   int32_t *pred, const gk_apsp_options *options, gk_report *report);
 
 /* ---- plans ----------------------------------------------------------- */
 
@@ -99,9 +127,21 @@ GK_API gk_status gk_apsp_plan_create(gk_context *ctx, const gk_apsp_problem *pro
  * by another execution of the same plan at the same time. */
 GK_API gk_status gk_apsp_plan_execute(gk_context *ctx, gk_apsp_plan *plan, void *dist, gk_report *report);
 
+/* (1.2) gk_apsp_plan_execute that also fills pred (the plan must have been
+ * made with options->predecessors = 1; pred NULL: distances only). */
+GK_API gk_status gk_apsp_plan_execute_paths(gk_context *ctx, gk_apsp_plan *plan, void *dist,
+                                            int32_t *pred, gk_report *report);
+
 /* Free the plan (NULL is fine).  Its device memory is released with
  * cudaFree, which waits for the work still queued on it. */
 GK_API void gk_apsp_plan_destroy(gk_apsp_plan *plan);
+
+/* (1.2) The vertices of a shortest path from -> to from a predecessor
+ * matrix: path[0] = from .. path[*len-1] = to; *len = 0 when unreachable;
+ * path holds at least V entries.  GK_EINVAL naming a vertex outside [0, V)
+ * or a broken matrix (a cycle or a value out of range). */
+GK_API gk_status gk_apsp_path(const int32_t *pred, int64_t ld, int64_t V, int64_t from, int64_t to,
+                              int64_t *path, int64_t *len);
 
 /* Compare two V x V matrices (host, leading dimension V): GK_OK if equal,
  * else GK_EMISMATCH naming the number of differing entries and the first
@@ -179,6 +219,21 @@ GK_API gk_status gk_format_detect(const char *path, gk_format *out);
 GK_API gk_status gk_apsp_read_format(const char *path, gk_format format, int undirected, int64_t vertices,
                                      int32_t **dist, int64_t *V, int64_t *E, int32_t *max_w);
 
+/* (1.2) Read a graph into a V x V matrix of type *dtype (in: the wanted
+ * type, 0 = auto; out: the type made).  auto: every weight integral ->
+ * int32 when (V-1) * max|w| < GK_APSP_INF (and, with a negative weight,
+ * < GK_APSP_INF / 2), else int64; any non-integral weight -> float64.
+ * Text formats carry real and negative weights; nthu stays int32 and
+ * non-negative; a .npy matrix ('<i4', '<i8', '<f4', '<f8') is a dense
+ * initial matrix (+inf or the type's INF: no edge).  Free with gk_free. */
+GK_API gk_status gk_apsp_read_matrix(const char *path, gk_format format, int undirected, int64_t vertices,
+                                     gk_dtype *dtype, void **dist, int64_t *V, int64_t *E);
+
+/* (1.2) Write V x V of dtype (raw little-endian, or .npy with its dtype);
+ * atomic. */
+GK_API gk_status gk_apsp_write_matrix(const char *path, gk_format format, gk_dtype dtype,
+                                      const void *dist, int64_t V);
+
 /* Write a V x V distance matrix (leading dimension V) as NTHU or NPY; AUTO:
  * NPY for a name ending in .npy, else NTHU.  Atomic: a temp file renamed
  * at the end, nothing at path on any failure. */
@@ -238,7 +293,7 @@ GK_API void gk_apsp_dist_report_init(gk_apsp_dist_report *r);
  * file renamed by rank 0 when all succeeded, or a device written in place).
  * Collective over the context's gk_comm: every rank fails with the same
  * status and message, and then no output file is left.  options: config
- * and exchange (check and precision must be 0); rep may be NULL.  The
+ * and exchange (check, precision and predecessors must be 0); rep may be NULL.  The
  * result is byte-identical to gk_apsp_read_format + gk_apsp_run +
  * gk_apsp_write_format. */
 GK_API gk_status gk_apsp_run_file(gk_context *ctx, const char *input, const char *output,

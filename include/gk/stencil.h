@@ -30,6 +30,52 @@ GK_API extern const double gk_stencil_default_coeffs[GK_STENCIL_NCOEFFS];
  * file on anything else. */
 GK_API gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS]);
 
+/* ---- stencil descriptions (added in 1.2) ------------------------------
+ * A description names one member of the stencil family: dims 2 (nx x ny,
+ * nz = 1) or 3, a shape (box: all (2r+1)^dims points; star: the
+ * 2*dims*r + 1 points on the axes; mask: the points whose weight is
+ * nonzero), a radius r in 1..4, a boundary and (2r+1)^dims weights,
+ * weights[((dz+r)*(2r+1) + (dy+r))*(2r+1) + (dx+r)] multiplying
+ * grid[z+dz][y+dy][x+dx] (2D: weights[(dy+r)*(2r+1) + (dx+r)]).  One step
+ * is out(p) = t over the shape's points q in ascending (dz, dy, dx) order,
+ * t = w[q0]*v[q0], then t = fma(w[q], v[q], t), in the element type
+ * (float32 weights rounded to float once): every backend computes the same
+ * bits.  Boundaries: zero (points outside read 0), periodic (indices wrap;
+ * every extent >= 2r+1), fixed (points within r of a face keep their value;
+ * the others read only points inside the grid). */
+typedef enum gk_stencil_shape { GK_STENCIL_BOX = 1, GK_STENCIL_STAR = 2, GK_STENCIL_MASK = 3 } gk_stencil_shape;
+typedef enum gk_boundary { GK_BOUNDARY_ZERO = 0, GK_BOUNDARY_PERIODIC = 1, GK_BOUNDARY_FIXED = 2 } gk_boundary;
+
+#define GK_STENCIL_MAX_RADIUS 4
+
+typedef struct gk_stencil_desc {
+    size_t struct_size;      /* sizeof(gk_stencil_desc) (gk_stencil_desc_init) */
+    int dims;                /* 2 or 3 */
+    gk_stencil_shape shape;
+    int radius;              /* 1..4 */
+    gk_boundary boundary;
+    const double *weights;   /* (2r+1)^dims (see above); NULL: 1/(points) at each point of the shape
+                                (3D box r=1: the CPC benchmark's gk_stencil_default_coeffs) */
+} gk_stencil_desc;
+
+/* 3D, box, r = 1, zero boundary, NULL weights. */
+GK_API void gk_stencil_desc_init(gk_stencil_desc *d);
+
+/* Text form: "3d-box-r1", "2d-star-r4", "3d-mask-r2", optionally followed by
+ * ":zero", ":periodic" or ":fixed".  Fills dims, shape, radius, boundary
+ * (weights untouched); GK_EINVAL naming the text on anything else. */
+GK_API gk_status gk_stencil_desc_parse(const char *text, gk_stencil_desc *d);
+
+/* The text form of d ("3d-star-r2:periodic"; ":zero" left out) into buf
+ * (at most size bytes with the NUL); GK_EINVAL when d is invalid or buf too
+ * small. */
+GK_API gk_status gk_stencil_desc_format(const gk_stencil_desc *d, char *buf, size_t size);
+
+/* Read a weights file: exactly (2r+1)^dims finite numbers in text,
+ * separated by white space or commas, in the order above.  GK_EFORMAT
+ * naming the file and the count found on anything else. */
+GK_API gk_status gk_stencil_weights_read(const char *path, int dims, int radius, double *weights);
+
 /* ---- the problem, the options, one call per job ---------------------- */
 
 typedef struct gk_stencil_problem {
@@ -39,11 +85,15 @@ typedef struct gk_stencil_problem {
     int64_t pitch_z;       /* elements between planes (z to z + 1); 0: pitch_y * ny */
     const double *coeffs;  /* 27 coefficients (host memory; copied by a plan); NULL: the
                               benchmark's gk_stencil_default_coeffs */
-    gk_dtype dtype;        /* GK_DTYPE_FLOAT64 (the only type of this release) */
+    gk_dtype dtype;        /* GK_DTYPE_FLOAT64, or (1.2) GK_DTYPE_FLOAT32: the grid's elements */
     gk_memory memory;      /* GK_MEMORY_HOST (default) or GK_MEMORY_DEVICE */
+    /* Added in 1.2 (read only when struct_size covers it). */
+    const gk_stencil_desc *desc;   /* the stencil (copied by a plan); NULL: the 27-point box with
+                                      coeffs.  With a desc, coeffs must be NULL (the weights are
+                                      desc->weights) and a 2D description takes nz = 1. */
 } gk_stencil_problem;
 
-/* nx x ny x nz, dense, the default coefficients, float64, host memory. */
+/* nx x ny x nz, dense, the default coefficients, float64, host memory, no desc. */
 GK_API void gk_stencil_problem_init(gk_stencil_problem *p, int64_t nx, int64_t ny, int64_t nz);
 
 typedef struct gk_stencil_options {
@@ -109,6 +159,11 @@ GK_API gk_status gk_stencil_plan_grid(const gk_stencil_plan *plan, void **grid, 
 GK_API gk_status gk_grid_read(const char *path, int64_t nx, int64_t ny, int64_t nz, double *grid);
 /* Atomic: the file appears only when complete. */
 GK_API gk_status gk_grid_write(const char *path, int64_t nx, int64_t ny, int64_t nz, const double *grid);
+
+/* The same for either element type (1.2): GK_DTYPE_FLOAT64 as above,
+ * GK_DTYPE_FLOAT32 nx*ny*nz*4 bytes of little-endian float32 (finite). */
+GK_API gk_status gk_grid_read_type(const char *path, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, void *grid);
+GK_API gk_status gk_grid_write_type(const char *path, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, const void *grid);
 
 /* A reproducible random dense grid, uniform in [-1, 1): element i is a
  * function of (seed, i) only, so any thread count gives the same grid. */

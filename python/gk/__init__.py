@@ -1,4 +1,4 @@
-"""gk: all-pairs shortest paths and a 27-point stencil on GPUs and CPUs.
+"""gk: all-pairs shortest paths and stencils on GPUs and CPUs.
 
     import gk
     d = gk.apsp(edges)                      # (E, 3) src, dst, w -> int32 V x V
@@ -6,6 +6,7 @@
     from gk import floyd_warshall           # instead of scipy.sparse.csgraph's
     d = floyd_warshall(csgraph, directed=False)
     g = gk.stencil(grid, steps=16)
+    g = gk.stencil(grid32, 10, weights=w, boundary="periodic")   # w: (2r+1,)*dims
     gk.info()
 
 The module calls libgk's C API through ctypes (see gk/_lib.py): no compile
@@ -764,35 +765,82 @@ def convert(src, dst, *, format="auto", output_format="auto", undirected=False, 
 
 # ---------------------------------------------------------------- stencil
 
-def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=False, check=False):
-    """`steps` sweeps of the 27-point fp64 stencil with a zero halo.
+_BOUNDARIES = {"zero": _lib.GK_BOUNDARY_ZERO, "periodic": _lib.GK_BOUNDARY_PERIODIC,
+               "fixed": _lib.GK_BOUNDARY_FIXED}
+_SHAPES = {"box": _lib.GK_STENCIL_BOX, "star": _lib.GK_STENCIL_STAR, "mask": _lib.GK_STENCIL_MASK}
+
+
+def _stencil_weights(np, weights, shape, fname):
+    """(dims, radius, shape code, C-ordered float64 weights) of a weights array."""
+    w = np.array(weights, dtype=np.float64, order="C", copy=True)
+    k = w.shape[0] if w.ndim else 0
+    if w.ndim not in (2, 3) or any(n != k for n in w.shape) or k % 2 == 0 or not 3 <= k <= 9:
+        raise ValueError("%s: weights of shape %s: want (2r+1,)*dims with dims 2 or 3 and r 1 to %d, "
+                         "e.g. (3, 3) or (5, 5, 5)" % (fname, w.shape, _lib.GK_STENCIL_MAX_RADIUS))
+    if not np.isfinite(w).all():
+        raise ValueError("%s: the weights must be finite (NaN or Inf at flat index %d)"
+                         % (fname, int(np.flatnonzero(~np.isfinite(w))[0])))
+    r = k // 2
+    if shape is None:   # a star when every weight off the axes is 0
+        idx = np.indices(w.shape) - r
+        off = (idx != 0).sum(axis=0) > 1
+        shape = "star" if not w[off].any() else "box"
+    if shape not in _SHAPES:
+        raise ValueError("%s: shape=%r: want 'box', 'star' or 'mask'" % (fname, shape))
+    return w.ndim, r, _SHAPES[shape], w
+
+
+def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=False, check=False,
+            weights=None, boundary="zero", shape=None):
+    """`steps` sweeps of a stencil over grid; by default the 27-point fp64 box
+    with a zero halo.
 
     grid: a 1-, 2- or 3-D array, shape (nz, ny, nx) (x, the last axis, is
-    the fastest: C order); returns a new float64 array of the same shape, or
-    grid itself when overwrite=True and it is a C-ordered, writable float64
-    ndarray (no copy).  coeffs: 27 numbers or a (3, 3, 3) array indexed
-    [dz+1, dy+1, dx+1]; None: the CPC/PKU benchmark's.  device, gpus: as
-    gk.apsp.  check: recompute on the CPU and compare within gk's tolerance.
+    the fastest: C order); returns a new array of the same shape, or grid
+    itself when overwrite=True and it is a C-ordered, writable ndarray of
+    the type computed (no copy).  A float32 ndarray is computed in float32
+    and comes back float32; anything else as float64.
+
+    The stencil: weights, a (2r+1, 2r+1) (2D) or (2r+1, 2r+1, 2r+1) (3D)
+    array, r 1 to 4, weights[dz+r, dy+r, dx+r] multiplying grid[z+dz,
+    y+dy, x+dx] (a 2D stencil takes a 1- or 2-D grid); shape 'box', 'star'
+    (the weights off the axes must be 0) or 'mask' (the nonzero weights'
+    points); None: 'star' when every weight off the axes is 0, else 'box'.
+    Without weights: the 27-point box with coeffs, 27 numbers or a (3, 3, 3)
+    array indexed [dz+1, dy+1, dx+1] (None: the CPC/PKU benchmark's), or
+    with shape, the 3D shape of radius 1 with weight 1/points at each point.
+    boundary: 'zero' (outside reads 0), 'periodic' (indices wrap; every
+    extent >= 2r+1) or 'fixed' (the points within r of a face keep their
+    value).  Each point is one fma chain over the shape's points in
+    ascending (dz, dy, dx) order, on every backend.  device, gpus: as
+    gk.apsp.  check: recompute on the CPU and compare (the 27-point fp64
+    box within gk's tolerance, every other stencil bit for bit).
     """
     np = _np()
     fname = "gk.stencil"
     steps_i = int(steps)
     if steps_i != steps or steps_i < 0:
         raise ValueError("gk.stencil: steps=%r: want an integer >= 0" % (steps,))
+    if boundary not in _BOUNDARIES:
+        raise ValueError("gk.stencil: boundary=%r: want 'zero', 'periodic' or 'fixed'" % (boundary,))
+    if weights is not None and coeffs is not None:
+        raise ValueError("gk.stencil: coeffs (the 27-point box's) and weights: give one or the other")
+    f32 = isinstance(grid, np.ndarray) and grid.dtype == np.float32
+    dt = np.float32 if f32 else np.float64
     ctx = _context(fname, device, gpus)
     g = grid
-    if not (overwrite and type(g) is np.ndarray and g.dtype == np.float64 and g.flags.c_contiguous
+    if not (overwrite and type(g) is np.ndarray and g.dtype == dt and g.flags.c_contiguous
             and g.flags.writeable):
-        g = np.array(grid, dtype=np.float64, order="C", copy=True)
+        g = np.array(grid, dtype=dt, order="C", copy=True)
     if g.ndim < 1 or g.ndim > 3:
         raise ValueError("gk.stencil: a grid of %d dimensions: want 1 to 3" % g.ndim)
     if not np.isfinite(g).all():     # as `gk stencil` refuses a grid file with NaN or Inf
         raise ValueError("gk.stencil: the grid must be finite (NaN or Inf at flat index %d)"
                          % int(np.flatnonzero(~np.isfinite(g))[0]))
     nz, ny, nx = (1,) * (3 - g.ndim) + g.shape
+    c = w = None
     if coeffs is None:
         cptr = ctypes.addressof(_lib.default_coeffs)
-        c = None
     else:
         c = np.ascontiguousarray(coeffs, dtype=np.float64).ravel()
         if c.size != 27:
@@ -802,7 +850,29 @@ def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=Fal
         cptr = c.ctypes.data
     _check(lib.gk_stencil_check_size(nx, ny, nz, steps_i))
     prob = _lib.new(_lib.StencilProblem, nx, ny, nz)
-    prob.coeffs = cptr
+    desc = None
+    if weights is None and shape is None and boundary == "zero" and not f32:
+        prob.coeffs = cptr                  # the classic 27-point box
+    else:
+        desc = _lib.new(_lib.StencilDesc)
+        if weights is not None:
+            desc.dims, desc.radius, desc.shape, w = _stencil_weights(np, weights, shape, fname)
+            if desc.dims == 2 and g.ndim == 3:
+                raise ValueError("gk.stencil: 2-D weights on a 3-D grid: a 2D stencil takes a 1- or 2-D grid")
+            desc.weights = w.ctypes.data
+        else:
+            if coeffs is not None and shape not in (None, "box"):
+                raise ValueError("gk.stencil: coeffs are the 27-point box's: with shape=%r give weights" % (shape,))
+            if shape is not None and shape not in _SHAPES:
+                raise ValueError("gk.stencil: shape=%r: want 'box', 'star' or 'mask'" % (shape,))
+            if shape == "mask":
+                raise ValueError("gk.stencil: shape='mask' needs weights (its points are the nonzero ones)")
+            desc.shape = _SHAPES[shape or "box"]
+            if shape is None or shape == "box":
+                desc.weights = cptr         # the 27-point box's coefficients
+        desc.boundary = _BOUNDARIES[boundary]
+        prob.desc = ctypes.addressof(desc)
+        prob.dtype = _lib.GK_DTYPE_FLOAT32 if f32 else _lib.GK_DTYPE_FLOAT64
     opts = _lib.new(_lib.StencilOptions)
     opts.check = 1 if check else 0
     rep = _lib.new(_lib.Report)
@@ -811,6 +881,7 @@ def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=Fal
                                 ctypes.byref(opts), ctypes.byref(rep))
         _tls.report = _report_dict(rep)
         _check(st)
+    del c, w, desc                          # alive until here: libgk read them during the call
     return g
 
 

@@ -41,6 +41,9 @@ GK_DTYPE_INT32, GK_DTYPE_INT64, GK_DTYPE_FLOAT32, GK_DTYPE_FLOAT64 = 1, 2, 3, 4
 DTYPE_NAMES = {GK_DTYPE_INT32: "int32", GK_DTYPE_INT64: "int64", GK_DTYPE_FLOAT32: "float32",
                GK_DTYPE_FLOAT64: "float64"}
 GK_STENCIL_NCOEFFS = 27
+GK_STENCIL_BOX, GK_STENCIL_STAR, GK_STENCIL_MASK = 1, 2, 3
+GK_BOUNDARY_ZERO, GK_BOUNDARY_PERIODIC, GK_BOUNDARY_FIXED = 0, 1, 2
+GK_STENCIL_MAX_RADIUS = 4
 
 
 # Every struct a caller allocates begins with size_t struct_size (the ABI
@@ -83,7 +86,12 @@ _APSP_OPTIONS_12 = [("predecessors", c_int), ("negative", c_int)]
 class StencilProblem(ctypes.Structure):
     _fields_ = [("struct_size", c_size_t), ("nx", c_int64), ("ny", c_int64), ("nz", c_int64),
                 ("pitch_y", c_int64), ("pitch_z", c_int64), ("coeffs", ctypes.c_void_p),
-                ("dtype", c_int), ("memory", c_int)]
+                ("dtype", c_int), ("memory", c_int), ("desc", ctypes.c_void_p)]
+
+
+class StencilDesc(ctypes.Structure):
+    _fields_ = [("struct_size", c_size_t), ("dims", c_int), ("shape", c_int), ("radius", c_int),
+                ("boundary", c_int), ("weights", ctypes.c_void_p)]
 
 
 class StencilOptions(ctypes.Structure):
@@ -129,6 +137,7 @@ class DeviceInfo(ctypes.Structure):
 STRUCTS = {"gk_context_options": ContextOptions, "gk_report": Report,
            "gk_apsp_problem": ApspProblem, "gk_apsp_options": ApspOptions,
            "gk_stencil_problem": StencilProblem, "gk_stencil_options": StencilOptions,
+           "gk_stencil_desc": StencilDesc,
            "gk_gemm_problem": GemmProblem, "gk_gemm_options": GemmOptions,
            "gk_build_info": BuildInfo, "gk_cpu_topology": CpuTopology,
            "gk_device_info": DeviceInfo}
@@ -168,6 +177,7 @@ _PROTOS = {
     "gk_stencil_run": (c_int, [_ctxp, P(StencilProblem), _vp, c_int64, P(StencilOptions),
                                P(Report)]),
     "gk_stencil_check_size": (c_int, [c_int64, c_int64, c_int64, c_int64]),
+    "gk_stencil_desc_init": (None, [P(StencilDesc)]),
     "gk_build_info_get": (P(BuildInfo), []),
     "gk_cpu_topology_init": (None, [P(CpuTopology)]),
     "gk_cpu_topology_get": (c_int, [P(CpuTopology)]),
@@ -256,6 +266,7 @@ def new(cls, *args):
              ApspProblem: lib.gk_apsp_problem_init, ApspOptions: lib.gk_apsp_options_init,
              StencilProblem: lib.gk_stencil_problem_init,
              StencilOptions: lib.gk_stencil_options_init,
+             StencilDesc: lib.gk_stencil_desc_init,
              GemmProblem: lib.gk_gemm_problem_init, GemmOptions: lib.gk_gemm_options_init,
              CpuTopology: lib.gk_cpu_topology_init, DeviceInfo: lib.gk_device_info_init}
     x = cls()

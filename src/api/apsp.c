@@ -5,6 +5,7 @@
  * the context's stream), and gk_apsp_run = create + execute + destroy. */
 #include "api/apsp_plan.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,15 @@ void gk_apsp_problem_init(gk_apsp_problem *p, int64_t n)
     p->memory = GK_MEMORY_HOST;
 }
 
+#ifdef GK_SYMVER
+/* gk_apsp_options_init grew in 1.2: programs built from now on get
+ * gk_apsp_options_init@@GK_1.2 (this one, the default), programs built
+ * against 1.0 and 1.1 keep gk_apsp_options_init@GK_1.0 (below: their struct
+ * ends before predecessors, and writing 1.2's would overrun it). */
+GK_API void gk__apsp_options_init_1_2(gk_apsp_options *o);
+__asm__(".symver gk__apsp_options_init_1_2, gk_apsp_options_init@@GK_1.2");
+#define gk_apsp_options_init gk__apsp_options_init_1_2
+#endif
 void gk_apsp_options_init(gk_apsp_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -25,8 +35,21 @@ void gk_apsp_options_init(gk_apsp_options *o)
     o->exchange = GK_EXCHANGE_AUTO;
 }
 
-/* The caller's problem, checked: V in [1, 2^31 - 1], ld >= V (0: V), int32,
- * host (dense) or device memory. */
+#ifdef GK_SYMVER
+#undef gk_apsp_options_init
+GK_API void gk__apsp_options_init_1_0(gk_apsp_options *o);
+void gk__apsp_options_init_1_0(gk_apsp_options *o)
+{
+    const size_t size = offsetof(gk_apsp_options, predecessors);
+    memset(o, 0, size);
+    o->struct_size = size;
+    o->exchange = GK_EXCHANGE_AUTO;
+}
+__asm__(".symver gk__apsp_options_init_1_0, gk_apsp_options_init@GK_1.0");
+#endif
+
+/* The caller's problem, checked: V in [1, 2^31 - 1], ld >= V (0: V), one of
+ * the four distance types, host (dense) or device memory. */
 static gk_status problem_in(const gk_apsp_problem *given, gk_apsp_problem *p)
 {
     gk_status st;
@@ -42,9 +65,9 @@ static gk_status problem_in(const gk_apsp_problem *given, gk_apsp_problem *p)
     if (p->ld < p->n || p->ld > INT64_MAX / p->n)
         return gk__fail(GK_EINVAL, "APSP: problem.ld = %lld for n = %lld (want ld >= n, and ld * n within "
                         "64 bits)", (long long)p->ld, (long long)p->n);
-    if (p->dtype != GK_DTYPE_INT32)
-        return gk__fail(GK_EINVAL, "APSP: problem.dtype %s: this release computes int32 distances only",
-                        gk_dtype_name(p->dtype) ? gk_dtype_name(p->dtype) : "(not a gk_dtype)");
+    if (!gk_dtype_name(p->dtype))
+        return gk__fail(GK_EINVAL, "APSP: problem.dtype %d is not a gk_dtype (want int32, int64, float32 or "
+                        "float64)", (int)p->dtype);
     if (p->memory != GK_MEMORY_HOST && p->memory != GK_MEMORY_DEVICE)
         return gk__fail(GK_EINVAL, "APSP: problem.memory %d is not a gk_memory", (int)p->memory);
     if (p->memory == GK_MEMORY_HOST && p->ld != p->n)
@@ -57,8 +80,14 @@ static gk_status options_in(const gk_apsp_options *given, gk_apsp_options *o)
 {
     gk_status st;
     gk_apsp_options_init(o);
-    if (given && (st = GK__STRUCT_IN(*o, given, "gk_apsp_options")))
+    /* predecessors and negative came in 1.2: a 1.1 program's smaller struct
+       leaves them 0 */
+    if (given && (st = GK__STRUCT_IN_SINCE(*o, given, predecessors, "gk_apsp_options")))
         return st;
+    if (o->predecessors != 0 && o->predecessors != 1)
+        return gk__fail(GK_EINVAL, "APSP: options.predecessors %d (want 0 or 1)", o->predecessors);
+    if (o->negative != 0 && o->negative != 1)
+        return gk__fail(GK_EINVAL, "APSP: options.negative %d (want 0 or 1)", o->negative);
     if (o->precision != 0 && o->precision != 16 && o->precision != 32)
         return gk__fail(GK_EINVAL, "APSP: precision %d (want 0 for automatic, 16 or 32)", o->precision);
     if ((unsigned)o->exchange > GK_EXCHANGE_HOST)
@@ -79,15 +108,30 @@ uint64_t gk__apsp_host_peak_bytes(int32_t V, int cpu, int check, int precision)
     return solve > checking ? solve : checking;
 }
 
+uint64_t gk__apsp_typed_peak_bytes(int32_t V, gk_dtype t, int pred, int cpu, int check)
+{
+    /* the matrix and pred; the check's copy of the matrix; a CPU solve's
+       padded copy of the matrix (and of pred), the GPU check's second pred */
+    uint64_t n = V > 0 ? (uint64_t)V : 0, np = (n + 63) / 64 * 64, es = gk_dtype_size(t);
+    uint64_t mine = n * n * (es + (pred ? 4 : 0));
+    uint64_t copy = check ? n * n * (es + (pred && !cpu ? 4 : 0)) : 0;
+    uint64_t solve = cpu || check ? np * np * (es + (pred ? 4 : 0)) : 0;
+    return mine + copy + solve;
+}
+
 gk_status gk__apsp_host_memory_check(const gk_apsp_plan *p, const char *name)
 {
     int cpu = p->head.ctx->backend != GK_BACKEND_GPU;
-    uint64_t need = gk__apsp_host_peak_bytes(p->V, cpu, p->head.check, p->precision), have = gk__phys_mem_bytes();
+    uint64_t need = p->dtype != GK_DTYPE_INT32 || p->pred
+                        ? gk__apsp_typed_peak_bytes(p->V, p->dtype, p->pred, cpu, p->head.check)
+                        : gk__apsp_host_peak_bytes(p->V, cpu, p->head.check, p->precision),
+             have = gk__phys_mem_bytes();
     if (have == 0 || need <= have)
         return GK_OK;                     /* unknown: let the allocations decide */
     char b1[32], b2[32];
-    return gk__fail(GK_ENOMEM, "%s: V = %d needs %s of host memory for the distance matrix and the %s "
+    return gk__fail(GK_ENOMEM, "%s: V = %d needs %s of host memory for the distance matrix (%s)%s and the %s "
                     "solve's copies%s, this machine has %s", name, p->V, gk__human_bytes((double)need, b1, sizeof b1),
+                    gk_dtype_name(p->dtype), p->pred ? ", the predecessors" : "",
                     cpu ? "CPU" : "GPU", p->head.check ? " and the check's" : "",
                     gk__human_bytes((double)have, b2, sizeof b2));
 }
@@ -288,21 +332,27 @@ gk_status gk__apsp_exec_host(gk_apsp_plan *p, int32_t *dist, gk_report *rep, gk_
     gk_status st;
     int32_t *ref = NULL;
     const int32_t V = p->V;
+    if (p->dtype != GK_DTYPE_INT32)
+        return gk__apsp_exec_typed(p, dist, NULL, rep);
     /* every entry in [0, INF]: what the kernels' no-overflow argument needs
-     * (O(V^2), against the O(V^3) solve) */
+     * (O(V^2), against the O(V^3) solve); negative ones take the typed path */
     int64_t nn = (int64_t)V * V, bad = nn;   /* the first entry outside, in row-major order */
     int32_t max_entry = 0;   /* the largest finite entry: the automatic choice of lanes */
+    int neg = 0;
     double scan0 = gk__wtime();
-#pragma omp parallel for reduction(min : bad) reduction(max : max_entry) schedule(static)
+#pragma omp parallel for reduction(min : bad) reduction(max : max_entry, neg) schedule(static)
     for (int64_t i = 0; i < nn; i++) {
-        if ((dist[i] < 0 || dist[i] > GK_APSP_INF) && i < bad) bad = i;
+        if ((dist[i] > GK_APSP_INF || dist[i] < -GK_APSP_INF) && i < bad) bad = i;
+        if (dist[i] < 0) neg = 1;
         if (dist[i] < GK_APSP_INF && dist[i] > max_entry) max_entry = dist[i];
     }
     if (sk)
         sk->scan = gk__wtime() - scan0;
+    if (neg && bad == nn)
+        return gk__apsp_exec_typed(p, dist, NULL, rep);   /* the caller writes the result */
     if (bad < nn)
-        return gk__fail(GK_EINVAL, "APSP: entry (%lld, %lld) = %d is outside [0, %d]", (long long)(bad / V),
-                        (long long)(bad % V), dist[bad], GK_APSP_INF);
+        return gk__fail(GK_EINVAL, "APSP: entry (%lld, %lld) = %d is outside [-%d, %d]", (long long)(bad / V),
+                        (long long)(bad % V), dist[bad], GK_APSP_INF, GK_APSP_INF);
     if (p->head.check) {
         if ((st = gk__xmalloc((void **)&ref, (size_t)nn * sizeof *dist, "the check's copy of the matrix")))
             return st;
@@ -361,6 +411,9 @@ gk_status gk_apsp_plan_create(gk_context *ctx, const gk_apsp_problem *problem, c
     if ((st = gk__plan_args(ctx, out, "gk_apsp_plan_create")) || (st = problem_in(problem, &prob))
         || (st = options_in(options, &opt)))
         return st;
+    if (prob.dtype != GK_DTYPE_INT32 && opt.precision != 0 && opt.precision != 32)
+        return gk__fail(GK_EINVAL, "APSP: options.precision %d applies to int32 distances only, not %s",
+                        opt.precision, gk_dtype_name(prob.dtype));
     if (prob.memory == GK_MEMORY_DEVICE && opt.precision == 16)
         return gk__fail(GK_EINVAL, "APSP: options.precision 16 needs host memory in this release (the 16-bit "
                         "result is settled on the host); use 0 or 32 on device memory");
@@ -369,6 +422,10 @@ gk_status gk_apsp_plan_create(gk_context *ctx, const gk_apsp_problem *problem, c
     p->V = (int32_t)prob.n;
     p->ld = prob.ld;
     p->precision = prob.memory == GK_MEMORY_DEVICE ? 32 : opt.precision;
+    p->dtype = prob.dtype;
+    p->pred = opt.predecessors;
+    p->negative = opt.negative;
+    p->head.base.dtype = prob.dtype;
     if (ctx->backend != GK_BACKEND_GPU) {
         snprintf(p->head.base.config, sizeof p->head.base.config, "%s", gk__apsp_cpu_kernel_name(ctx->cpu_isa));
         if ((st = gk__apsp_host_memory_check(p, "APSP")))
@@ -386,7 +443,16 @@ gk_status gk_apsp_plan_create(gk_context *ctx, const gk_apsp_problem *problem, c
         gk_apsp_gpu *g;
         if ((st = gk__ctx_gpu_enter(ctx, &saved)))
             goto fail;
-        st = gk__apsp_plan_gpu(p, p->precision == 32 ? 32 : 16, &g);
+        if (p->dtype != GK_DTYPE_INT32 || p->pred) {
+            /* the typed kernels (the ordered tile of the contract for floats
+               and predecessors) */
+            st = gk__apsp_gpu_open_typed(&g, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), p->V, p->dtype,
+                                         p->pred, &p->head.cfg);
+            if (!st)
+                p->gt = g;
+        } else {
+            st = gk__apsp_plan_gpu(p, p->precision == 32 ? 32 : 16, &g);
+        }
         gk__ctx_gpu_leave(saved);
         if (st)
             goto fail;
@@ -405,6 +471,7 @@ static void gpu_close(void *arg)
     gk_apsp_plan *p = arg;
     gk__apsp_gpu_close(p->g[0]);
     gk__apsp_gpu_close(p->g[1]);
+    gk__apsp_gpu_close(p->gt);
 }
 #endif
 
@@ -413,34 +480,72 @@ void gk_apsp_plan_destroy(gk_apsp_plan *p)
     if (!p)
         return;
 #ifdef GK_HAVE_CUDA
-    if (p->g[0] || p->g[1])            /* cudaFree waits for the work queued on the matrices */
+    if (p->g[0] || p->g[1] || p->gt)            /* cudaFree waits for the work queued on the matrices */
         gk__ctx_gpu_call(p->head.ctx, gpu_close, p);
 #endif
     gk__plan_free(p);
 }
 
-gk_status gk_apsp_plan_execute(gk_context *ctx, gk_apsp_plan *p, void *dist, gk_report *report)
+static gk_status execute(gk_context *ctx, gk_apsp_plan *p, void *dist, int32_t *pred, gk_report *report,
+                         const char *fn)
 {
     gk_report rep;
     gk_status st;
-    if ((st = gk__plan_exec_begin(p ? &p->head : NULL, ctx, "gk_apsp_plan_execute", report, &rep))
-        || (st = gk__ctx_check_pointer(ctx, p->head.memory, dist, "gk_apsp_plan_execute: dist")))
+    char what[64];
+    snprintf(what, sizeof what, "%s: dist", fn);
+    if ((st = gk__plan_exec_begin(p ? &p->head : NULL, ctx, fn, report, &rep))
+        || (st = gk__ctx_check_pointer(ctx, p->head.memory, dist, what)))
         return st;
-    st = p->head.memory == GK_MEMORY_DEVICE ? exec_device(p, dist, &rep) : gk__apsp_exec_host(p, dist, &rep, NULL);
+    if (pred) {
+        snprintf(what, sizeof what, "%s: pred", fn);
+        if (!p->pred)
+            return gk__fail(GK_EINVAL, "%s: pred given, but the plan was made without options.predecessors", fn);
+        if ((st = gk__ctx_check_pointer(ctx, p->head.memory, pred, what)))
+            return st;
+    }
+    rep.dtype = p->dtype;
+    rep.cycle_vertex = -1;
+    if (p->head.memory == GK_MEMORY_DEVICE)
+        st = p->dtype != GK_DTYPE_INT32 || pred || p->negative ? gk__apsp_exec_device_typed(p, dist, pred, &rep)
+                                                               : exec_device(p, dist, &rep);
+    else
+        st = pred ? gk__apsp_exec_typed(p, dist, pred, &rep) : gk__apsp_exec_host(p, dist, &rep, NULL);
     gk__plan_exec_end(report, &rep);
+    return st;
+}
+
+gk_status gk_apsp_plan_execute(gk_context *ctx, gk_apsp_plan *p, void *dist, gk_report *report)
+{
+    return execute(ctx, p, dist, NULL, report, "gk_apsp_plan_execute");
+}
+
+gk_status gk_apsp_plan_execute_paths(gk_context *ctx, gk_apsp_plan *p, void *dist, int32_t *pred, gk_report *report)
+{
+    return execute(ctx, p, dist, pred, report, "gk_apsp_plan_execute_paths");
+}
+
+gk_status gk_apsp_run_paths(gk_context *ctx, const gk_apsp_problem *problem, void *dist, int32_t *pred,
+                            const gk_apsp_options *options, gk_report *report)
+{
+    gk_apsp_plan *p = NULL;
+    gk_apsp_options o;
+    gk_status st;
+    if ((st = gk__run_report_begin(ctx, report)))
+        return st;
+    gk_apsp_options_init(&o);
+    if (options && (st = GK__STRUCT_IN_SINCE(o, options, predecessors, "gk_apsp_options")))
+        return st;
+    if (pred)
+        o.predecessors = 1;   /* a pred matrix given is the request */
+    if ((st = gk_apsp_plan_create(ctx, problem, &o, &p)))
+        return st;
+    st = execute(ctx, p, dist, pred, report, pred ? "gk_apsp_run_paths" : "gk_apsp_run");
+    gk_apsp_plan_destroy(p);
     return st;
 }
 
 gk_status gk_apsp_run(gk_context *ctx, const gk_apsp_problem *problem, void *dist, const gk_apsp_options *options,
                       gk_report *report)
 {
-    gk_apsp_plan *p = NULL;
-    gk_status st;
-    if ((st = gk__run_report_begin(ctx, report)))
-        return st;
-    if ((st = gk_apsp_plan_create(ctx, problem, options, &p)))
-        return st;
-    st = gk_apsp_plan_execute(ctx, p, dist, report);
-    gk_apsp_plan_destroy(p);
-    return st;
+    return gk_apsp_run_paths(ctx, problem, dist, NULL, options, report);
 }

@@ -7,6 +7,7 @@
 #include "api/context.h"
 #include "core/apsp_formats.h"
 #include "cpu/apsp_cpu.h"
+#include "api/apsp_typed.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/apsp_gpu.h"
 #endif
@@ -16,9 +17,14 @@ struct gk_apsp_plan {
     int32_t V;
     int64_t ld;
     int precision;                 /* as asked: 0 (auto), 16, 32 */
+    gk_dtype dtype;                /* the distance type (1.2) */
+    int pred;                      /* options.predecessors: executions may fill a pred matrix */
+    int negative;                  /* options.negative (device memory: wait for the cycle report) */
 #ifdef GK_HAVE_CUDA
     void *g[2];                    /* gk_apsp_gpu: [0] 16-bit lanes, [1] int32; what the problem
                                       needs opened at create, the other on first need */
+    void *gt;                      /* gk_apsp_gpu of the typed kernels (another type than int32,
+                                      predecessors, negative int32 weights) */
 #endif
 };
 
@@ -49,6 +55,18 @@ gk_status gk__apsp_exec_host(gk_apsp_plan *p, int32_t *dist, gk_report *rep, gk_
 #ifdef GK_HAVE_CUDA
 gk_status gk__apsp_plan_gpu(gk_apsp_plan *p, int bits, gk_apsp_gpu **g);
 #endif
+
+/* The typed paths (apsp_typed_exec.c): anything but non-negative int32
+ * distances without predecessors.  Host memory (dense): the scan of the
+ * entries (the type's rules, the int overflow bound with negative weights),
+ * the predecessors' initialisation, the solve on the context's backend, the
+ * check, rep->dtype and rep->cycle_vertex. */
+gk_status gk__apsp_exec_typed(gk_apsp_plan *p, void *dist, int32_t *pred, gk_report *rep);
+/* Device memory: enqueued on the context's stream; with p->negative it
+ * waits for the cycle report. */
+gk_status gk__apsp_exec_device_typed(gk_apsp_plan *p, void *dist, int32_t *pred, gk_report *rep);
+/* Host bytes of a typed solve at its peak (the caller's matrices included). */
+uint64_t gk__apsp_typed_peak_bytes(int32_t V, gk_dtype t, int pred, int cpu, int check);
 
 /* Host bytes at the solve's peak, the caller's matrix included (apsp.c). */
 uint64_t gk__apsp_host_peak_bytes(int32_t V, int cpu, int check, int precision);

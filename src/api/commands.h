@@ -18,6 +18,7 @@
 #include "core/comm.h"           /* gk__comm_agree: the commands' checks that may fail on one rank */
 #include "core/apsp_formats.h"   /* gk__apsp_graph, gk__format_for_output */
 #include "core/stencil_core.h"   /* gk__stencil_compare */
+#include "core/stencil_spec.h"   /* gk__stencil_spec */
 #include "core/gemm_core.h"      /* gk__gemm_compare */
 #include "core/elementwise.h"    /* gk__elementwise_step_check */
 
@@ -93,6 +94,33 @@ typedef struct gk__apsp_bench_row {
 /* Random matrix (density 0.3, weights <= 1000).  config: as in
  * gk_apsp_options.  Fails with GK_EMISMATCH when the two disagree. */
 gk_status gk__apsp_bench(gk_context *ctx, int64_t n, const char *config, gk__apsp_bench_row *row);
+
+/* The element types' rows of `gk bench apsp` on one GPU (issue 24): the
+ * random matrix of gk__apsp_bench as int32 distances (the tuned kernels),
+ * int32 with predecessors, float32, float64, int64 distances and float32
+ * with predecessors; each timed once after an untimed run, its type's
+ * min-plus ceiling (chains of the same add + min) measured in the same run.
+ * int32 with and without predecessors must give the same distances
+ * (GK_EMISMATCH otherwise, the rows filled). */
+#define GK__APSP_TYPE_ROWS 6
+typedef struct gk__apsp_type_row {
+    char name[24];                   /* "float64", "int32+pred" */
+    gk_dtype dtype;
+    int pred;
+    double seconds, tmps;            /* the rounds; T updates/s (n^3 / seconds) */
+    double ceiling_tmps;             /* the type's ceiling, T updates/s */
+    double vs_int32;                 /* seconds / int32 distances' seconds */
+} gk__apsp_type_row;
+typedef struct gk__apsp_types_bench {
+    int64_t n;
+    int nrows;
+    gk__apsp_type_row row[GK__APSP_TYPE_ROWS];
+    int identical;                   /* int32 distances with and without predecessors */
+    char device[256];
+    char config[256];                /* complete configuration (APSPX_*: the typed kernels' shapes) */
+} gk__apsp_types_bench;
+/* GPU contexts only (GK_ENODEV otherwise).  config: as in gk_apsp_options. */
+gk_status gk__apsp_bench_types(gk_context *ctx, int64_t n, const char *config, gk__apsp_types_bench *out);
 
 /* One size of `gk bench apsp --gpus=N` (or under mpirun, one GPU per rank):
  * the random matrix of gk__apsp_bench made on each GPU, the rounds timed.
@@ -185,6 +213,15 @@ typedef struct gk__stencil_bench_report {
 
 gk_status gk__stencil_bench(gk_context *ctx, int64_t nx, int64_t ny, int64_t nz, int steps, int reps,
                                   const char *config, gk__stencil_bench_report *report);
+
+/* `gk bench stencil --stencil=DESC --device=cpu`: a description on the CPU
+ * (the plain loop, one run of at most 2 steps; the backend, median of reps
+ * runs of `steps` steps, checked bit for bit against the plain loop after 3)
+ * against the copy floor measured in the same run: every thread copying
+ * its slice of the grid, bytes read + written per second over 2 elements
+ * per point.  report->floor_gstencils is set for the element type. */
+gk_status gk__stencil_bench_desc_cpu(gk_context *ctx, const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
+                                     int steps, int reps, gk__stencil_bench_report *report);
 
 /* One size of `gk bench stencil --gpus=N` (or under mpirun, one GPU per
  * rank): gk_grid_random(12345) made on each GPU, `steps` steps timed after
@@ -299,5 +336,49 @@ void gk__tune_abort(void);
  * cache is usable ("none yet", "3 entries", "stale: driver changed", ...).
  * lines may be NULL. */
 gk_status gk__tune_cache_text(gk_context *ctx, char *state, size_t n, char *lines, size_t ln);
+
+/* ---- the generated stencil engine (issue 25: src/api/stencil_gen_api.c,
+ * the bench in src/api/stencil_bench.c) ---- */
+#include "gpu/stencil_gen.h"
+
+/* A --stencil list ("3d-star-r1,2d-box-r2:f32:periodic"): GK_EINVAL naming
+ * the first bad description. */
+gk_status gk__stencil_gen_check_list(const char *list);
+
+typedef struct gk__stencil_gen_tune_row {
+    char device[256];
+    char shape[96];              /* the tuned entry's key: "3d-star-r1-f64-zero" */
+    int64_t size;
+    char config[160];
+    double best_ms, default_ms;  /* per step */
+    int measured, failed, excluded, skipped;
+    double seconds;
+    char file[4200];
+} gk__stencil_gen_tune_row;
+
+/* `gktune --stencil=LIST`: each description (both element types unless
+ * it names one) tuned on the context's GPU at size (0: 256^3 in 3D, 8192^2
+ * in 2D), the budget shared among them; the winners kept in the context's
+ * cache directory. */
+gk_status gk__stencil_gen_tune_list(gk_context *ctx, const char *list, int64_t size, double budget_s, uint64_t seed,
+                                    gk__stencil_gen_tune_row *rows, int max, int *nrows);
+
+/* The configuration spec s runs with at size (points per axis): config
+ * (the caller's text, over the description's defaults), else the tuned
+ * entry of the context's cache (GK_CONFIG_CACHE), else the defaults.  On a
+ * GPU context it also keeps the engine's compiled kernels in the context's
+ * cache directory (stencil-gen-cubins/): the front door calls it before
+ * gk__stencil_gen_open. */
+gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int64_t size, const char *config,
+                                 gk_config *cfg, gk_config_source *src);
+
+/* `gk bench stencil --stencil=DESC`: rows "gen T=1".."gen T=4" (or the T the
+ * configuration names) of spec s on a random nx x ny x nz grid (2D: nz =
+ * 1): median of reps runs of `steps` steps; each configuration checked bit
+ * for bit against the CPU reference on an odd-sized grid (check text).
+ * floor_gstencils: the copy bandwidth measured in the same run over the
+ * 2 x element bytes a one-step pass moves per point. */
+gk_status gk__stencil_gen_bench(gk_context *ctx, const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
+                                int steps, int reps, const char *config, gk__stencil_bench_report *report);
 
 #endif /* GK_API_COMMANDS_H */

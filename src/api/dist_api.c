@@ -31,12 +31,34 @@ static gk_status dist_report_out(void *given, void *local, size_t local_size, si
 #define DIST_REPORT_OUT(given, local, what) \
     dist_report_out((given), &(local), sizeof(local), offsetof(__typeof__(local), run), (what))
 
+#ifdef GK_SYMVER
+/* gk_apsp_dist_report grew in 1.2 with the gk_report inside it: programs
+ * built from now on get gk_apsp_dist_report_init@@GK_1.2 (this one),
+ * programs built against 1.0 and 1.1 keep @GK_1.0 (below: it writes their
+ * smaller struct in its old layout, not past it). */
+GK_API void gk__apsp_dist_report_init_1_2(gk_apsp_dist_report *r);
+__asm__(".symver gk__apsp_dist_report_init_1_2, gk_apsp_dist_report_init@@GK_1.2");
+#define gk_apsp_dist_report_init gk__apsp_dist_report_init_1_2
+#endif
 void gk_apsp_dist_report_init(gk_apsp_dist_report *r)
 {
     memset(r, 0, sizeof *r);
     r->struct_size = sizeof *r;
     gk_report_init(&r->run);
 }
+#ifdef GK_SYMVER
+#undef gk_apsp_dist_report_init
+GK_API void gk__apsp_dist_report_init_1_0(gk_apsp_dist_report *r);
+void gk__apsp_dist_report_init_1_0(gk_apsp_dist_report *r)
+{
+    gk_apsp_dist_report full;
+    gk__apsp_dist_report_init_1_2(&full);
+    memset(r, 0, sizeof full - REPORT_GROWTH);
+    r->struct_size = sizeof full - REPORT_GROWTH;
+    dist_report_out(r, &full, sizeof full, offsetof(gk_apsp_dist_report, run), "gk_apsp_dist_report");
+}
+__asm__(".symver gk__apsp_dist_report_init_1_0, gk_apsp_dist_report_init@GK_1.0");
+#endif
 
 void gk_stencil_dist_report_init(gk_stencil_dist_report *r)
 {
@@ -57,11 +79,12 @@ gk_status gk_apsp_run_file(gk_context *ctx, const char *input, const char *outpu
         return st;
     if (!ctx || !input || !output)
         return gk__fail(GK_EINVAL, "gk_apsp_run_file: %s is NULL", !ctx ? "ctx" : !input ? "input" : "output");
-    if (options && (st = GK__STRUCT_IN(o, options, "gk_apsp_options")))
+    /* (options grew in 1.2: a 1.1 program's struct is accepted) */
+    if (options && (st = GK__STRUCT_IN_SINCE(o, options, predecessors, "gk_apsp_options")))
         return st;
-    if (o.check || o.precision)
+    if (o.check || o.precision || o.predecessors)
         return gk__fail(GK_EINVAL, "gk_apsp_run_file: options.%s is not available past one GPU",
-                        o.check ? "check" : "precision");
+                        o.check ? "check" : o.precision ? "precision" : "predecessors (one GPU or the CPU keeps them)");
     if ((unsigned)o.exchange > GK_EXCHANGE_HOST)
         return gk__fail(GK_EINVAL, "gk_apsp_run_file: options.exchange %d is not a gk_exchange", (int)o.exchange);
     st = gk__apsp_run_file_cfg(ctx, input, output, o.config, o.exchange, &rep);
@@ -87,9 +110,16 @@ gk_status gk_stencil_run_file(gk_context *ctx, const gk_stencil_problem *problem
         return st;
     if (!ctx || !problem)
         return gk__fail(GK_EINVAL, "gk_stencil_run_file: %s is NULL", !ctx ? "ctx" : "problem");
-    if ((st = GK__STRUCT_IN(p, problem, "gk_stencil_problem")) || (options && (st = GK__STRUCT_IN(o, options,
-                                                                                                   "gk_stencil_options"))))
+    if ((st = GK__STRUCT_IN_SINCE(p, problem, desc, "gk_stencil_problem")) ||
+        (options && (st = GK__STRUCT_IN(o, options, "gk_stencil_options"))))
         return st;
+    if (p.desc) {   /* descriptions (1.2) run in one process in this release; the classic box is the default */
+        char text[64] = "?";
+        gk_stencil_desc_format(p.desc, text, sizeof text);
+        gk__clear_error();
+        return gk__fail(GK_EINVAL, "gk_stencil_run_file: stencil %s: past one GPU or process only the 27-point "
+                        "box (problem.desc NULL) runs in this release", text);
+    }
     if (p.memory != GK_MEMORY_HOST || (p.pitch_y && p.pitch_y != p.nx)
         || (p.pitch_z && p.pitch_z != p.nx * p.ny) || p.dtype != GK_DTYPE_FLOAT64)
         return gk__fail(GK_EINVAL, "gk_stencil_run_file: the problem must be a dense float64 grid in host memory");

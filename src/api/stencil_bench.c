@@ -4,6 +4,7 @@
 #include "api/context.h"
 #include "api/commands.h"
 #include "cpu/stencil_cpu.h"
+#include "cpu/stencil_spec_cpu.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/stencil_gpu.h"
 #endif
@@ -268,5 +269,253 @@ out:
     free(B.grid);
     free(B.cpu);
     free(B.tmp);
+    return st;
+}
+
+/* ---- the generated engine's rows (gk bench stencil --stencil=DESC) ---- */
+#ifdef GK_HAVE_CUDA
+#include "tune/stencil_gen_tune.h"
+
+/* One row: cfg with TSTEPS = T timed on the grid, then checked. */
+static void gen_bench_row(gk_context *ctx, const gk__stencil_spec *s, const void *grid, int64_t nx, int64_t ny,
+                          int64_t nz, int steps, int reps, const gk_config *cfg, gk__stencil_bench_row *r)
+{
+    gk_stencil_gen *g = NULL;
+    double ms[64];
+    float t;
+    int64_t cx, cy, cz;
+    snprintf(r->kernel, sizeof r->kernel, "gen T=%d", r->tsteps);
+    gk_status st = gk__stencil_gen_open(&g, &ctx->dev[0], gk__ctx_stream(ctx), s, nx, ny, nz, cfg);
+    if (!st) {
+        snprintf(r->config, sizeof r->config, "%s", gk__stencil_gen_config(g));
+        st = gk__stencil_gen_upload(g, grid, NULL);
+    }
+    if (!st) st = gk__stencil_gen_run(g, 2 * r->tsteps, &t);          /* warm-up */
+    for (int rep = 0; rep < reps && !st; rep++) {
+        st = gk__stencil_gen_upload(g, grid, NULL);
+        if (!st) st = gk__stencil_gen_run(g, steps, &t);
+        ms[rep] = t;
+    }
+    gk__stencil_gen_close(g);
+    if (st) {
+        gk__note(r->check, sizeof r->check, "not run: %s", gk_last_error());
+        gk__clear_error();
+        return;
+    }
+    r->steps = steps;
+    r->ms_per_step = gk__median(ms, reps, NULL) / steps;
+    r->gstencils = (double)nx * (double)ny * (double)nz / (r->ms_per_step * 1e-3) * 1e-9;
+    /* the same configuration, bit for bit against the CPU reference (5
+     * steps: a pass and a remainder for T = 2..4) */
+    gk__sg_check_grid(s, nx, ny, nz, &cx, &cy, &cz);
+    st = gk__sg_validate(&ctx->dev[0], s, cfg, cx, cy, cz, 5, 12345, r->check, sizeof r->check);
+    r->ok = st == GK_OK;
+    if (st) {
+        gk__note(r->check, sizeof r->check, "FAIL: %s", gk_last_error());
+        gk__clear_error();
+    }
+}
+#endif
+
+gk_status gk__stencil_gen_bench(gk_context *ctx, const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
+                                int steps, int reps, const char *config, gk__stencil_bench_report *R)
+{
+    memset(R, 0, sizeof *R);
+    if (!ctx || !s)
+        return gk__fail(GK_EINVAL, "gk__stencil_gen_bench: no context or description");
+    if (steps < 1 || reps < 1 || reps > 64)
+        return gk__fail(GK_EINVAL, "bench stencil: %d steps, %d repetitions (want >= 1 steps, 1..64 repetitions)",
+                        steps, reps);
+    if (ctx->backend != GK_BACKEND_GPU)
+        return gk__fail(GK_ENODEV, "bench stencil --stencil: the generated engine needs a GPU (%s)",
+                        ctx->note[0] ? ctx->note : "CPU backend");
+#ifndef GK_HAVE_CUDA
+    (void)nx; (void)ny; (void)nz; (void)config;
+    return gk__fail(GK_ENODEV, "gk was built without CUDA support");
+#else
+    gk_config cfg;
+    gk_config_source src;
+    int64_t size = nx > ny ? nx : ny;
+    gk_status st = gk__stencil_gen_choose(ctx, s, size > nz ? size : nz, config, &cfg, &src);
+    if (st) return st;
+    R->backend = ctx->backend;
+    R->config_source = src;
+    snprintf(R->device, sizeof R->device, "%s", ctx->dev[0].name);
+    R->sm_count = ctx->dev[0].sm_count;
+    size_t es = s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8;
+    if (nx < 1 || ny < 1 || nz < 1 || (double)nx * (double)ny * (double)nz > 1e11)
+        return gk__fail(GK_EINVAL, "bench stencil grid %lldx%lldx%lld: sizes must be >= 1 (and fit)", (long long)nx,
+                        (long long)ny, (long long)nz);
+    size_t pts = (size_t)nx * (size_t)ny * (size_t)nz;
+    char what[96];
+    snprintf(what, sizeof what, "bench stencil grid %lldx%lldx%lld", (long long)nx, (long long)ny, (long long)nz);
+    void *grid = NULL;
+    double *row = NULL;
+    if ((st = gk__host_memory_check((uint64_t)pts * es + (uint64_t)nx * 8, what))
+        || (st = gk__xmalloc(&grid, pts * es, what)) || (st = gk__xmalloc((void **)&row, (size_t)nx * 8, what)))
+        goto out;
+    /* gk_grid_random's values, a row at a time, in the element type */
+    for (int64_t p = 0; p < ny * nz; p++) {
+        gk_grid_random(row, nx, 1, 1, 12345 + (uint64_t)p);
+        for (int64_t x = 0; x < nx; x++) {
+            if (es == 4) ((float *)grid)[p * nx + x] = (float)row[x];
+            else ((double *)grid)[p * nx + x] = row[x];
+        }
+    }
+    int saved;
+    if ((st = gk__ctx_gpu_enter(ctx, &saved)))
+        goto out;
+    if ((st = gk__gpu_copy_bandwidth(pts * es, 9, &R->copy_bytes_per_s)) == GK_OK) {
+        R->floor_gstencils = R->copy_bytes_per_s / (2.0 * (double)es) * 1e-9;
+        int only = src == GK_CONFIG_USER ? gk__config_get(&cfg, "TSTEPS", -1) : -1;
+        if (only > 0 && !strstr(config, "TSTEPS")) only = -1;
+        for (int T = 1; T <= 4 && R->nrows < GK_STENCIL_BENCH_ROWS; T++) {
+            if (only > 0 && T != only) continue;
+            gk__stencil_bench_row *r = &R->row[R->nrows++];
+            gk_config c = cfg;
+            gk__config_set(&c, "TSTEPS", T);
+            r->tsteps = T;
+            gen_bench_row(ctx, s, grid, nx, ny, nz, steps, reps, &c, r);
+        }
+    }
+    gk__ctx_gpu_leave(saved);
+out:
+    free(grid);
+    free(row);
+    return st;
+#endif
+}
+
+/* ---- descriptions on the CPU ------------------------------------------ */
+
+/* The copy floor of a description's sweep: a plain streaming copy of the
+ * grid by every thread (each its slice, as the sweeps split the grid),
+ * bytes read + written per second, median of 5 after a warm-up. */
+static double host_copy_bandwidth_par(char *a, char *b, size_t bytes)
+{
+    double t[5];
+    for (int r = -1; r < 5; r++) {
+        char *dst = r & 1 ? a : b, *src = r & 1 ? b : a;
+        double t0 = gk__wtime();
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+        {
+            int id = 0, n = 1;
+#ifdef _OPENMP
+            id = omp_get_thread_num();
+            n = omp_get_num_threads();
+#endif
+            size_t lo = bytes / (size_t)n * (size_t)id / 64 * 64, hi = id == n - 1 ? bytes : bytes / (size_t)n * (size_t)(id + 1) / 64 * 64;
+            memcpy(dst + lo, src + lo, hi - lo);
+        }
+        if (r >= 0) t[r] = gk__wtime() - t0;
+    }
+    return 2.0 * (double)bytes / gk__median(t, 5, NULL);
+}
+
+gk_status gk__stencil_bench_desc_cpu(gk_context *ctx, const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
+                                     int steps, int reps, gk__stencil_bench_report *R)
+{
+    gk_status st;
+    memset(R, 0, sizeof *R);
+    if (!ctx || !s)
+        return gk__fail(GK_EINVAL, "gk__stencil_bench_desc_cpu: NULL argument");
+    if ((st = gk_stencil_check_size(nx, ny, nz, steps)) || (st = gk__stencil_spec_check_grid(s, nx, ny, nz)))
+        return st;
+    if (steps < 1 || reps < 1 || reps > 64)
+        return gk__fail(GK_EINVAL, "bench stencil: %d steps, %d repetitions (want >= 1 steps, 1..64 repetitions)",
+                        steps, reps);
+    if (ctx->backend == GK_BACKEND_GPU)
+        return gk__fail(GK_EINVAL, "bench stencil %s: this is the CPU's benchmark (--device=cpu)", s->key);
+    gk_report rep;
+    gk__ctx_report_init(ctx, &rep);
+    R->backend = ctx->backend;
+    R->config_source = GK_CONFIG_DEFAULT;
+    snprintf(R->device, sizeof R->device, "%s", rep.device);
+    const size_t e = s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8;
+    const int64_t n = nx * ny * nz;
+    const size_t bytes = (size_t)n * e;
+    const int vsteps = 3;
+    char what[128];
+    snprintf(what, sizeof what, "bench stencil %s grid %lldx%lldx%lld", s->key, (long long)nx, (long long)ny,
+             (long long)nz);
+    uint64_t bufs = gk__stencil_cpu_spec_bytes(s, nx, ny, nz);
+    char *grid = NULL, *ref = NULL, *tmp = NULL;
+    gk_stencil_cpu_spec *g = NULL;
+    if ((st = gk__host_memory_check(bufs == UINT64_MAX ? UINT64_MAX : 3 * (uint64_t)bytes + bufs, what))
+        || (st = gk__xmalloc((void **)&grid, bytes, what)) || (st = gk__xmalloc((void **)&ref, bytes, what))
+        || (st = gk__xmalloc((void **)&tmp, bytes, what)))
+        goto out;
+    int threads = gk__ctx_threads_enter(ctx);
+    int nthreads = 1;
+#ifdef _OPENMP
+    nthreads = omp_get_max_threads();
+#endif
+    gk__grid_random_type(grid, nx, ny, nz, s->dtype, 12345);
+    memcpy(tmp, grid, bytes);
+    R->copy_bytes_per_s = host_copy_bandwidth_par(tmp, ref, bytes);   /* scratch both ways */
+    memcpy(ref, grid, bytes);
+    R->floor_gstencils = R->copy_bytes_per_s / (2.0 * (double)e) * 1e-9;
+    /* the plain loop: one run of at most 2 steps */
+    {
+        gk__stencil_bench_row *r = &R->row[R->nrows++];
+        int rs = steps < 2 ? steps : 2;
+        snprintf(r->kernel, sizeof r->kernel, "reference");
+        snprintf(r->config, sizeof r->config, "plain loop, one thread per z plane (1 run of %d step%s)", rs,
+                 rs > 1 ? "s" : "");
+        memcpy(tmp, grid, bytes);
+        double t0 = gk__wtime();
+        if ((st = gk__stencil_cpu_spec_plain(s, tmp, nx, ny, nz, rs)))
+            goto leave;
+        r->ms_per_step = (gk__wtime() - t0) * 1e3 / rs;
+        r->gstencils = (double)n / (r->ms_per_step * 1e-3) * 1e-9;
+        r->ok = 1;
+        r->tsteps = 1;
+        r->steps = rs;
+        snprintf(r->check, sizeof r->check, "(reference)");
+    }
+    /* the backend: buffers opened and loaded once, the steps alone timed */
+    {
+        gk__stencil_bench_row *r = &R->row[R->nrows++];
+        double t[64];
+        if ((st = gk__stencil_cpu_spec_open(&g, s, nx, ny, nz, ctx->cpu_isa)))
+            goto leave;
+        snprintf(r->kernel, sizeof r->kernel, "cpu");
+        snprintf(r->config, sizeof r->config, "%s, %d thread%s, one step per sweep", gk__stencil_cpu_spec_config(g),
+                 nthreads, nthreads > 1 ? "s" : "");
+        r->tsteps = 1;
+        r->steps = steps;
+        gk__stencil_cpu_spec_load(g, grid);
+        st = gk__stencil_cpu_spec_steps(g, 1);                 /* warm-up */
+        for (int k = 0; k < reps && !st; k++) {
+            gk__stencil_cpu_spec_load(g, grid);
+            double t0 = gk__wtime();
+            st = gk__stencil_cpu_spec_steps(g, steps);
+            t[k] = gk__wtime() - t0;
+        }
+        if (st) goto leave;
+        r->ms_per_step = gk__median(t, reps, NULL) * 1e3 / steps;
+        r->gstencils = (double)n / (r->ms_per_step * 1e-3) * 1e-9;
+        /* checked: vsteps steps against the plain loop, bit for bit */
+        gk__stencil_cpu_spec_load(g, grid);
+        if ((st = gk__stencil_cpu_spec_steps(g, vsteps)) || (st = gk__stencil_cpu_spec_plain(s, ref, nx, ny, nz, vsteps)))
+            goto leave;
+        gk__stencil_cpu_spec_store(g, tmp);
+        gk__stencil_diff d;
+        r->ok = gk__stencil_compare_exact(tmp, ref, n, s->dtype, &d) == GK_OK;
+        if (r->ok)
+            snprintf(r->check, sizeof r->check, "ok (bit-exact)");
+        else
+            snprintf(r->check, sizeof r->check, "FAIL %.3g", d.max_abs);
+        gk__clear_error();
+    }
+leave:
+    gk__ctx_threads_leave(threads);
+out:
+    gk__stencil_cpu_spec_close(g);
+    free(grid);
+    free(ref);
+    free(tmp);
     return st;
 }

@@ -153,10 +153,31 @@ void json_bool(const char *key, int val);
  * of src/kernels.def, and `gk info`. */
 int cmd_info(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_path(int argc, char **argv);         /* cmd_path.c: `gk path` */
 int cmd_bench_plan(int argc, char **argv);    /* cmd_plan.c: `gk bench plan` */
+int cmd_bench_stencil_gen(int argc, char **argv);   /* cmd_stencil_gen.c: `gk bench stencil --stencil=DESC` */
+int cmd_bench_stencil_route(int argc, char **argv); /* cmd_stencil_gen.c: the above with --stencil, else cmd_bench_stencil */
 /* --format values: graphs (auto|nthu|gr|mtx|edges) or, matrix != 0,
  * distance matrices (auto|nthu|npy); usage error otherwise. */
+/* `gk apsp` on the typed path (cmd_apsp_typed.c): another weight type
+ * than int32, negative weights or predecessors.  Takes ctx over (destroys
+ * it); exits on failure. */
+typedef struct cli_apsp_typed_args {
+    const char *in, *out, *pred_out;   /* pred_out NULL: no predecessors */
+    gk_format ifmt, ofmt;
+    int flags;                         /* GK__READ_* */
+    int32_t vertices;
+    gk_dtype weights;                  /* 0: auto */
+    const gk_apsp_options *options;
+    int timing, json, verbose;
+} cli_apsp_typed_args;
+int cli_apsp_typed(gk_context *ctx, const cli_apsp_typed_args *a);
+
 gk_format cli_parse_format(const char *opt, const char *text, int matrix);
+/* cmd_apsp_types.c: the element types' rows of `gk bench apsp` for size n
+ * (GPU); json: a "types" array in the current object.  1: the int32
+ * distances with and without predecessors differ. */
+int cli_bench_apsp_types(gk_context *ctx, int64_t n, const char *config, int json, int first);
 #define GK_KERNEL(name, gen) \
     int cmd_##name(int argc, char **argv); \
     int cmd_gen_##name(int argc, char **argv); \

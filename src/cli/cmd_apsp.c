@@ -7,10 +7,11 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-enum { O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
+enum { O_TYPES = 250, O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
        O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED, O_ONE_BASED,
-       O_GPUS, O_EXCHANGE, O_PRECISION };
+       O_GPUS, O_EXCHANGE, O_PRECISION, O_WEIGHTS, O_PREDECESSORS };
 
 /* After a run that succeeded (a failed one says only why it failed): a
  * distance as long as INF cannot be told from "no path". */
@@ -145,8 +146,11 @@ static void apsp_usage(void)
     printf("Usage: gk apsp [OPTION]... INPUT OUTPUT\n"
            "All-pairs shortest paths by blocked Floyd-Warshall.  INPUT: a graph in the NTHU\n"
            "format (int32 V, int32 E, E triples int32 src, dst, w), DIMACS .gr, Matrix\n"
-           "Market or a text edge list; OUTPUT: the V x V int32 distance matrix, raw (nthu)\n"
-           "or .npy (unreachable: 1073741823).  INPUT or OUTPUT '-': standard input/output.\n\n"
+           "Market, a text edge list (real and negative weights) or a dense .npy matrix;\n"
+           "OUTPUT: the V x V distance matrix in the weight type, raw (nthu) or .npy\n"
+           "(unreachable: 1073741823 for int32, 2^62 - 1 for int64, inf for the floats).\n"
+           "INPUT or OUTPUT '-': standard input/output.  A negative cycle is an error\n"
+           "naming a vertex on it.\n\n"
            "  --format=auto|nthu|gr|mtx|edges  the INPUT format (auto: a Matrix Market\n"
            "                         banner, the name's extension, a consistent NTHU size,\n"
            "                         then the first bytes; standard input by its first\n"
@@ -157,6 +161,11 @@ static void apsp_usage(void)
            "  --one-based            an edge list's vertex ids start at 1 (gr and mtx\n"
            "                         files are 1-based already)\n"
            "  --output-format=auto|nthu|npy  the OUTPUT format (auto: npy for a .npy name)\n"
+           "  --weights=auto|int32|int64|float32|float64  the distance type (auto: int32\n"
+           "                         when every weight is an integer and (V - 1) * max|w|\n"
+           "                         fits, else int64; float64 for any other weight)\n"
+           "  --predecessors=FILE    also write the V x V int32 predecessor matrix (raw, or\n"
+           "                         .npy by the name; -1: none); see gk path\n"
            "  --device=auto|cpu|gpu  where to run (auto: the GPU when one is usable)\n"
            "  --check                recompute on the CPU and compare every entry\n"
            "  --time                 print the time of each phase\n"
@@ -190,9 +199,12 @@ int cmd_apsp(int argc, char **argv)
         { "format", required_argument, 0, O_FORMAT }, { "output-format", required_argument, 0, O_OFORMAT },
         { "undirected", no_argument, 0, O_UNDIRECTED }, { "vertices", required_argument, 0, O_VERTICES },
         { "one-based", no_argument, 0, O_ONE_BASED }, { "gpus", required_argument, 0, O_GPUS }, { "exchange", required_argument, 0, O_EXCHANGE },
-        { "precision", required_argument, 0, O_PRECISION },
+        { "precision", required_argument, 0, O_PRECISION }, { "weights", required_argument, 0, O_WEIGHTS },
+        { "predecessors", required_argument, 0, O_PREDECESSORS },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_backend want = GK_BACKEND_AUTO;
+    gk_dtype weights = 0;          /* auto */
+    const char *pred_out = NULL;
     gk_apsp_options ao;
     gk_apsp_options_init(&ao);
     int prec_given = 0;
@@ -224,6 +236,15 @@ int cmd_apsp(int argc, char **argv)
             else cli_usage_error("--precision: '%s' is not auto, 16 or 32", optarg);
             prec_given = ao.precision != 0;
             break;
+        case O_WEIGHTS:
+            if (!strcmp(optarg, "auto")) weights = 0;
+            else if (!strcmp(optarg, "int32")) weights = GK_DTYPE_INT32;
+            else if (!strcmp(optarg, "int64")) weights = GK_DTYPE_INT64;
+            else if (!strcmp(optarg, "float32")) weights = GK_DTYPE_FLOAT32;
+            else if (!strcmp(optarg, "float64")) weights = GK_DTYPE_FLOAT64;
+            else cli_usage_error("--weights: '%s' is not auto, int32, int64, float32 or float64", optarg);
+            break;
+        case O_PREDECESSORS: pred_out = cli_path("--predecessors", optarg); break;
         case O_EXCHANGE:
             if (gk_exchange_parse(optarg, &ex))
                 cli_usage_error("--exchange: %s", gk_last_error());
@@ -243,6 +264,20 @@ int cmd_apsp(int argc, char **argv)
         cli_usage_error("--check needs the whole matrix in one process; not with --gpus, --exchange or mpirun");
     if (dist && prec_given == 1 && ao.precision == 16)
         cli_usage_error("--precision=16: the rows over several GPUs or ranks run in 32 bits only");
+    if (dist && pred_out)
+        cli_usage_error("--predecessors needs the whole matrix in one process; not with --gpus, --exchange or mpirun");
+    if (dist && weights && weights != GK_DTYPE_INT32)
+        cli_usage_error("--weights=%s: the rows over several GPUs or ranks are int32 in this release (one GPU or "
+                        "the CPU computes every type)", gk_dtype_name(weights));
+    if (prec_given && weights && weights != GK_DTYPE_INT32)
+        cli_usage_error("--precision=%d applies to int32 distances, not --weights=%s", ao.precision,
+                        gk_dtype_name(weights));
+    if (pred_out) {
+        if (!strcmp(pred_out, out))
+            cli_usage_error("--predecessors=%s: the same file as OUTPUT", pred_out);
+        if (!strcmp(pred_out, "-") && !strcmp(out, "-"))
+            cli_usage_error("--predecessors=-: OUTPUT is standard output already");
+    }
     if (dist) {
         /* what each rank sees of the files (under mpirun, ranks may have
            other directories or nodes): agreed before anyone dies */
@@ -262,8 +297,11 @@ int cmd_apsp(int argc, char **argv)
         else if ((cst = gk__output_check(out, in)))
             code = 1;
         cli_agree(cst, code);
-    } else
+    } else {
         cli_check_output(out, in);
+        if (pred_out)
+            cli_check_output(pred_out, in);
+    }
     if (ofmt == GK_FORMAT_AUTO) {   /* a graph format's name gets the raw matrix all the same: say so */
         gk_format named = gk__format_for_output(out, GK_FORMAT_NTHU);
         if (named == GK_FORMAT_GR || named == GK_FORMAT_MTX || named == GK_FORMAT_EDGES)
@@ -290,6 +328,24 @@ int cmd_apsp(int argc, char **argv)
             if (hf) fclose(hf);
         }
     }
+    /* the typed path: asked for by name, or an input only it reads (a .npy
+       matrix; weights that are negative or not integers: found when the
+       int32 reader refuses them); the int32 path below keeps its streaming */
+    cli_apsp_typed_args ta = { .in = in, .out = out, .pred_out = pred_out, .ifmt = ifmt, .ofmt = ofmt,
+                               .flags = (undirected ? GK__READ_UNDIRECTED : 0) | (one_based ? GK__READ_ONE_BASED : 0),
+                               .vertices = vertices, .weights = weights, .options = &ao, .timing = timing,
+                               .json = json, .verbose = verbose };
+    gk_format in_format = ifmt;
+    size_t in_len = strlen(in);
+    if (in_format == GK_FORMAT_AUTO && in_len > 4 && !strcasecmp(in + in_len - 4, ".npy"))
+        in_format = GK_FORMAT_NPY;          /* a dense input matrix */
+    else if (in_format == GK_FORMAT_AUTO && strcmp(in, "-") && gk_format_detect(in, &in_format))
+        in_format = GK_FORMAT_AUTO;
+    if (pred_out || (weights && weights != GK_DTYPE_INT32) || in_format == GK_FORMAT_NPY
+        || (!strcmp(in, "-") && weights == 0 && in_format != GK_FORMAT_NTHU)) {
+        gk_context *tctx = cli_context(want);
+        return cli_apsp_typed(tctx, &ta);
+    }
     pthread_t th;
     int threaded = pthread_create(&th, NULL, ctx_thread, &job) == 0;
     if (!threaded)
@@ -314,9 +370,20 @@ int cmd_apsp(int argc, char **argv)
     if (job.st)                 /* a context failure speaks first, as before the read */
         cli_die("%s", job.msg);
     gk_context *ctx = job.ctx;
+    if (rst && rst == GK_EFORMAT && (weights == 0 || weights == GK_DTYPE_INT32) && in_format != GK_FORMAT_NTHU) {
+        /* negative or real weights: the typed reader says what it finds */
+        gk_apsp_plan_destroy(job.plan);
+        return cli_apsp_typed(ctx, &ta);
+    }
     if (rst)
         cli_die_status(rst);
     gk__apsp_graph_info(gr, &V, &E, &maxw);
+    if (weights == 0 && gr->format != GK_FORMAT_NTHU && V > 1 && (double)(V - 1) * maxw >= GK_APSP_INF) {
+        /* auto: paths that long need int64 distances */
+        gk__apsp_graph_free(gr);
+        gk_apsp_plan_destroy(job.plan);
+        return cli_apsp_typed(ctx, &ta);
+    }
     if (gr->format == GK_FORMAT_EDGES && !one_based)
         cli_warn_one_based(gr->name, gr->min_id);
 
@@ -539,11 +606,11 @@ int cmd_bench_apsp(int argc, char **argv)
     static const struct option opts[] = {
         { "device", required_argument, 0, O_DEVICE }, { "sizes", required_argument, 0, O_SIZES },
         { "config", required_argument, 0, O_CONFIG }, { "json", no_argument, 0, O_JSON },
-        { "gpus", required_argument, 0, O_GPUS },
+        { "gpus", required_argument, 0, O_GPUS }, { "types", no_argument, 0, O_TYPES },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_backend want = GK_BACKEND_AUTO;
     const char *sizes_text = NULL, *user_cfg = NULL, *gpus = NULL;
-    int json = 0, c;
+    int json = 0, types = 0, c;
     optind = 1;
     while ((c = cli_getopt(argc, argv, opts)) != -1) {
         switch (c) {
@@ -552,9 +619,10 @@ int cmd_bench_apsp(int argc, char **argv)
         case O_CONFIG: user_cfg = optarg; break;
         case O_JSON: json = 1; break;
         case O_GPUS: gpus = optarg; break;
+        case O_TYPES: types = 1; break;
         case 'h':
             printf("Usage: gk bench apsp [--device=auto|cpu|gpu] [--sizes=N,...] [--config=K=V,...]\n"
-                   "                     [--gpus=N|all|LIST] [--json]\n"
+                   "                     [--gpus=N|all|LIST] [--types] [--json]\n"
                    "GPU: time the blocked Floyd-Warshall kernel (compute phase) against the classic\n"
                    "64x64-tile baseline kernel and the device's min-plus ceiling measured in the\n"
                    "same run, on random graphs made in memory (default sizes 4096,16384,25000).\n"
@@ -567,6 +635,8 @@ int cmd_bench_apsp(int argc, char **argv)
                    "                         and with gk's, and the scaling efficiency of each\n"
                    "                         (default sizes 25000,50000; also under mpirun, one GPU\n"
                    "                         per rank)\n"
+                   "  --types                GPU: also float32, float64, int64 distances, int32 and\n"
+                   "                         float32 with predecessors, each with its ceiling\n"
                    "  --json                 print the rows as JSON\n"
                    "  -h, --help             display this help and exit\n");
             return 0;
@@ -589,6 +659,8 @@ int cmd_bench_apsp(int argc, char **argv)
     }
     int gpu;
     gk_context *ctx = cli_bench_context(want, user_cfg, &gpu);
+    if (types && !gpu)
+        cli_usage_error("--types needs the GPU backend");
     int ns = parse_sizes(sizes_text ? sizes_text : gpu ? "4096,16384,25000" : "1024,2048", sizes, 32);
     if (json) { json_begin(); json_str("command", "bench apsp"); json_str("device", gpu ? "gpu" : "cpu"); json_array("rows"); }
     int bad = 0;
@@ -613,6 +685,7 @@ int cmd_bench_apsp(int argc, char **argv)
             json_num("seconds16", r.seconds16); json_num("tmps16", r.tmps16);
             if (gpu) json_num("ceiling16_tmps", r.ceiling16_tmps);
             json_num("speedup16", up16); json_bool("identical16", r.identical16);
+            if (types) bad |= cli_bench_apsp_types(ctx, sizes[s], user_cfg, 1, s == 0);
             json_object_end();
         } else if (gpu) {
             if (s == 0)
@@ -627,6 +700,7 @@ int cmd_bench_apsp(int argc, char **argv)
             printf("%7s %10.4f %12.3f %10.2f %9.1f%%  16-bit path: %.2fx the int32 kernel, same %s\n", "16-bit",
                    r.seconds16, r.tmps16, r.ceiling16_tmps, r.ceiling16_tmps > 0 ? 100 * r.tmps16 / r.ceiling16_tmps : 0,
                    up16, r.identical16 ? "yes" : "NO");
+            if (types) bad |= cli_bench_apsp_types(ctx, sizes[s], user_cfg, 0, s == 0);
         } else {
             if (s == 0)
                 printf("gk bench apsp on %s: blocked Floyd-Warshall vs the plain omp parallel for/simd k-i-j loop\n"

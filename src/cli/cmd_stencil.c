@@ -9,25 +9,41 @@
 #include <string.h>
 
 enum { O_SIZE = 256, O_STEPS, O_INPUT, O_OUTPUT, O_COEFFS, O_SEED, O_DEVICE, O_CHECK, O_TIME,
-       O_JSON, O_CONFIG, O_VERBOSE, O_SIZES, O_REPS, O_GPUS, O_EXCHANGE };
+       O_JSON, O_CONFIG, O_VERBOSE, O_SIZES, O_REPS, O_GPUS, O_EXCHANGE,
+       O_STENCIL, O_DIMS, O_SHAPE, O_RADIUS, O_TYPE, O_BOUNDARY };
 
 static void stencil_usage(void)
 {
     printf("Usage: gk stencil --size=NX[xNYxNZ] [OPTION]...\n"
-           "Run NT sweeps of the 27-point fp64 stencil (zero halo) over a grid.\n\n"
-           "  --size=N|NXxNYxNZ  grid size (one number: a cube)\n"
+           "Run NT sweeps of a stencil over a grid: by default the 27-point fp64 box\n"
+           "(zero halo); --stencil or --dims/--shape/--radius/--type/--boundary pick\n"
+           "another member of the family.\n\n"
+           "  --size=N|NXxNYxNZ  grid size (one number: a cube; 2D: N, NXxNY or NXxNYx1)\n"
            "  --steps=NT         time steps (default 16)\n"
-           "  --input=FILE       initial grid: raw float64 (finite), x fastest, NX*NY*NZ*8\n"
-           "                     bytes\n"
+           "  --stencil=DESC     the stencil as text: DIMSd-SHAPE-rR[:BOUNDARY], e.g.\n"
+           "                     3d-star-r2:periodic, 2d-box-r1 (default 3d-box-r1)\n"
+           "  --dims=2|3         dimensions (default 3)\n"
+           "  --shape=box|star|mask  all (2r+1)^dims points, the 2*dims*r+1 on the axes,\n"
+           "                     or the points of nonzero weight (needs --coeffs)\n"
+           "  --radius=R         1..4 (default 1)\n"
+           "  --boundary=zero|periodic|fixed  outside reads 0; indices wrap (every\n"
+           "                     extent >= 2R+1); the R cells next to each face keep\n"
+           "                     their values (default zero)\n"
+           "  --type=f64|f32     the grid's element type (default f64)\n"
+           "  --input=FILE       initial grid: raw float64 (f32: float32), finite,\n"
+           "                     x fastest, NX*NY*NZ*8 (f32: *4) bytes\n"
            "                     (default: a random grid in [-1,1) from --seed)\n"
            "  --output=FILE      write the grid after NT steps (same format); without it\n"
            "                     gk prints the summary line of --time instead\n"
-           "  --coeffs=FILE      27 coefficients, index (dz+1)*9+(dy+1)*3+(dx+1)\n"
-           "                     (default: the CPC/PKU benchmark's)\n"
+           "  --coeffs=FILE      the (2R+1)^dims weights, index ((dz+R)*(2R+1)+dy+R)*(2R+1)\n"
+           "                     +dx+R (27 for the default box; a star's off-axis ones 0)\n"
+           "                     (default: the CPC/PKU benchmark's for the 27-point box,\n"
+           "                     else 1/points at each point of the shape)\n"
            "  --seed=S           seed of the random grid (default 1)\n"
            "  --device=auto|cpu|gpu  where to run (default auto)\n"
-           "  --check            recompute on the CPU and compare (fails above\n"
-           "                     8 ulp per step of the largest magnitude)\n"
+           "  --check            recompute on the CPU and compare (27-point box: fails\n"
+           "                     above 8 ulp per step of the largest magnitude; other\n"
+           "                     stencils: bit for bit)\n"
            "  --config=K=V,...   GPU kernel parameters; they replace the tuned choice\n"
            "                     (unnamed parameters take the built-in defaults)\n"
            "  --time             print the phases, GStencil/s and GFLOP/s\n"
@@ -128,6 +144,57 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
     return 0;
 }
 
+/* The stencil of --stencil or --dims/--shape/--radius/--boundary and the
+ * element type of --type into *d and *t; 1 when it is not the classic
+ * 27-point float64 box (the options named another), 0 otherwise.  Usage
+ * errors name the option. */
+static int stencil_desc_args(const char *text, const char *dims, const char *shape, const char *radius,
+                             const char *boundary, const char *type, gk_stencil_desc *d, gk_dtype *t)
+{
+    gk_stencil_desc_init(d);
+    *t = GK_DTYPE_FLOAT64;
+    if (type) {
+        if (!strcmp(type, "f64") || !strcmp(type, "float64")) *t = GK_DTYPE_FLOAT64;
+        else if (!strcmp(type, "f32") || !strcmp(type, "float32")) *t = GK_DTYPE_FLOAT32;
+        else cli_usage_error("--type=%s: want f64 or f32", type);
+    }
+    if (text && (dims || shape || radius || boundary))
+        cli_usage_error("--stencil=%s and --dims/--shape/--radius/--boundary: give one or the other", text);
+    if (text && gk_stencil_desc_parse(text, d))
+        cli_usage_error("--stencil: %s", gk_last_error());
+    if (dims) d->dims = (int)cli_parse_i64("--dims", dims, 2, 3);
+    if (radius) d->radius = (int)cli_parse_i64("--radius", radius, 1, GK_STENCIL_MAX_RADIUS);
+    if (shape) {
+        if (!strcmp(shape, "box")) d->shape = GK_STENCIL_BOX;
+        else if (!strcmp(shape, "star")) d->shape = GK_STENCIL_STAR;
+        else if (!strcmp(shape, "mask")) d->shape = GK_STENCIL_MASK;
+        else cli_usage_error("--shape=%s: want box, star or mask", shape);
+    }
+    if (boundary) {
+        if (!strcmp(boundary, "zero")) d->boundary = GK_BOUNDARY_ZERO;
+        else if (!strcmp(boundary, "periodic")) d->boundary = GK_BOUNDARY_PERIODIC;
+        else if (!strcmp(boundary, "fixed")) d->boundary = GK_BOUNDARY_FIXED;
+        else cli_usage_error("--boundary=%s: want zero, periodic or fixed", boundary);
+    }
+    return !(d->dims == 3 && d->shape == GK_STENCIL_BOX && d->radius == 1 && d->boundary == GK_BOUNDARY_ZERO &&
+             *t == GK_DTYPE_FLOAT64);
+}
+
+/* A 2D --size of one number (N: NxNx1) or two (NXxNY: NXxNYx1) as three;
+ * NULL for any other text (three numbers are taken as they are). */
+static const char *size_2d(const char *size)
+{
+    static char buf[128];
+    const char *x = strchr(size, 'x');
+    if ((x && strchr(x + 1, 'x')) || 2 * strlen(size) + 4 > sizeof buf)
+        return NULL;
+    if (x)
+        snprintf(buf, sizeof buf, "%sx1", size);
+    else
+        snprintf(buf, sizeof buf, "%sx%sx1", size, size);
+    return buf;
+}
+
 int cmd_stencil(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -138,8 +205,12 @@ int cmd_stencil(int argc, char **argv)
         { "time", no_argument, 0, O_TIME }, { "json", no_argument, 0, O_JSON },
         { "config", required_argument, 0, O_CONFIG }, { "verbose", no_argument, 0, O_VERBOSE },
         { "gpus", required_argument, 0, O_GPUS }, { "exchange", required_argument, 0, O_EXCHANGE },
+        { "stencil", required_argument, 0, O_STENCIL }, { "dims", required_argument, 0, O_DIMS },
+        { "shape", required_argument, 0, O_SHAPE }, { "radius", required_argument, 0, O_RADIUS },
+        { "type", required_argument, 0, O_TYPE }, { "boundary", required_argument, 0, O_BOUNDARY },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     const char *size = NULL, *input = NULL, *output = NULL, *coeffs = NULL, *gpus = NULL;
+    const char *stencil = NULL, *dims = NULL, *shape = NULL, *radius = NULL, *type = NULL, *boundary = NULL;
     gk_exchange aex = GK_EXCHANGE_AUTO;
     int exg = 0;
     gk_backend want = GK_BACKEND_AUTO;
@@ -148,6 +219,15 @@ int cmd_stencil(int argc, char **argv)
     int timing = 0, json = 0, verbose = 0, c;
     int64_t steps = 16;
     uint64_t seed = 1;
+    /* --st abbreviated --steps before --stencil existed (1.1): it still does */
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--st"))
+            argv[i] = "--steps";
+        else if (!strncmp(argv[i], "--st=", 5) && argv[i][5]) {
+            static char buf[64];
+            snprintf(buf, sizeof buf, "--steps=%.50s", argv[i] + 5);
+            argv[i] = buf;
+        }
     optind = 1;
     while ((c = cli_getopt(argc, argv, opts)) != -1) {
         switch (c) {
@@ -169,6 +249,12 @@ int cmd_stencil(int argc, char **argv)
                 cli_usage_error("--exchange: %s", gk_last_error());
             exg = 1;
             break;
+        case O_STENCIL: stencil = optarg; break;
+        case O_DIMS: dims = optarg; break;
+        case O_SHAPE: shape = optarg; break;
+        case O_RADIUS: radius = optarg; break;
+        case O_TYPE: type = optarg; break;
+        case O_BOUNDARY: boundary = optarg; break;
         case 'h': stencil_usage(); return 0;
         }
     }
@@ -176,10 +262,21 @@ int cmd_stencil(int argc, char **argv)
     if (!size)
         cli_usage_error("--size is required");
     cli_report_to(output);          /* --output=-: the reports go to stderr */
+    /* the description: the classic 27-point box unless an option names another */
+    gk_stencil_desc desc;
+    gk_dtype dtype;
+    int described = stencil_desc_args(stencil, dims, shape, radius, boundary, type, &desc, &dtype);
     int64_t nx, ny, nz;
-    cli_parse_size3("--size", size, &nx, &ny, &nz);
+    if (desc.dims == 2 && size_2d(size))
+        cli_parse_size3("--size", size_2d(size), &nx, &ny, &nz);
+    else
+        cli_parse_size3("--size", size, &nx, &ny, &nz);
     gk_status st;
-    cli_check_config("stencil", so.config);
+    if (!described)
+        cli_check_config("stencil", so.config);
+    else if (so.config)
+        cli_usage_error("--config: the 27-point kernel's parameters; stencil %s takes the tuned configuration",
+                        stencil ? stencil : "(from --dims/--shape/--radius/--boundary/--type)");
     if (input && coeffs && !strcmp(input, "-") && !strcmp(coeffs, "-"))
         cli_usage_error("--input and --coeffs cannot both be standard input");
     /* what each rank sees of the files (under mpirun, ranks may have other
@@ -191,12 +288,28 @@ int cmd_stencil(int argc, char **argv)
             st = gk__output_check(output, coeffs);
     }
     double cf[GK_STENCIL_NCOEFFS];
+    double weights[GK_STENCIL_MAX_POINTS];
     memcpy(cf, gk_stencil_default_coeffs, sizeof cf);
-    if (!st && coeffs)
+    if (!st && coeffs && !described)
         st = gk_stencil_coeffs_read(coeffs, cf);
+    else if (!st && coeffs && !(st = gk_stencil_weights_read(coeffs, desc.dims, desc.radius, weights)))
+        desc.weights = weights;
+    gk__stencil_spec spec;
+    if (!st && described) {
+        if ((st = gk__stencil_spec_make(&desc, dtype, &spec)) && coeffs) {   /* the weights came from the file */
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", gk_last_error());
+            st = gk__fail(st, "%s: %s", coeffs, msg);
+        }
+        if (!st)
+            st = gk__stencil_spec_check_grid(&spec, nx, ny, nz);
+    }
     cli_agree(st, 1);
     cli_check_gpus(gpus);                   /* usage errors before any work */
     if (gpus || exg || cli_comm) {
+        if (described)
+            cli_usage_error("--gpus, --exchange and mpirun run the 27-point box only in this release (not %s)",
+                            stencil ? stencil : "the stencil of --dims/--shape/--radius/--boundary/--type");
         if (so.check)
             cli_usage_error("--check needs the whole grid in one process; not with --gpus, --exchange or mpirun");
         gk_exchange ex = aex == GK_EXCHANGE_HOST ? GK_EXCHANGE_HOST
@@ -207,23 +320,23 @@ int cmd_stencil(int argc, char **argv)
     }
     gk_context *ctx = cli_context(want);
 
-    uint64_t npts = (uint64_t)nx * (uint64_t)ny * (uint64_t)nz, gbytes = npts * sizeof(double);
+    uint64_t npts = (uint64_t)nx * (uint64_t)ny * (uint64_t)nz, gbytes = npts * gk_dtype_size(dtype);
     char what[96];
     snprintf(what, sizeof what, "stencil grid %lldx%lldx%lld", (long long)nx, (long long)ny, (long long)nz);
     if ((st = gk__host_memory_check(gbytes, what)))
         cli_die_status(st);
-    double *grid = malloc((size_t)gbytes);
+    void *grid = malloc((size_t)gbytes);
     if (!grid)
         cli_die("out of memory for the %s (%.3g GB)", what, (double)gbytes / 1e9);
     double read = -1, write = -1;
     if (input) {
         double t0 = gk__wtime();
-        if ((st = gk_grid_read(input, nx, ny, nz, grid)))
+        if ((st = gk_grid_read_type(input, nx, ny, nz, dtype, grid)))
             cli_die_status(st);
         read = gk__wtime() - t0;
     } else {
         double t0 = gk__wtime();
-        gk_grid_random(grid, nx, ny, nz, seed);
+        gk__grid_random_type(grid, nx, ny, nz, dtype, seed);
         read = gk__wtime() - t0;            /* reported as "generate", as past one process */
     }
 
@@ -231,7 +344,14 @@ int cmd_stencil(int argc, char **argv)
     gk_stencil_problem prob;
     gk_report_init(&rep);
     gk_stencil_problem_init(&prob, nx, ny, nz);
-    prob.coeffs = cf;
+    if (described) {
+        prob.desc = &desc;
+        prob.dtype = dtype;
+    } else {
+        prob.coeffs = cf;
+    }
+    /* flops per point: the chain's multiply and its fmas (2 each) */
+    const double flops = described ? 2.0 * spec.npoints - 1 : GK_STENCIL_FLOPS_PER_POINT;
     st = gk_stencil_run(ctx, &prob, grid, steps, &so, &rep);
     if (verbose) {
         char w[160];
@@ -246,7 +366,7 @@ int cmd_stencil(int argc, char **argv)
     cli_report_notes(&rep);
     if (output) {
         double t0 = gk__wtime();
-        if ((st = gk_grid_write(output, nx, ny, nz, grid)))
+        if ((st = gk_grid_write_type(output, nx, ny, nz, dtype, grid)))
             cli_die_status(st);
         write = gk__wtime() - t0;
     }
@@ -260,10 +380,17 @@ int cmd_stencil(int argc, char **argv)
         json_str("command", "stencil");
         json_int("nx", nx); json_int("ny", ny); json_int("nz", nz);
         json_int("steps", steps);
+        if (described) {
+            char text[64];
+            gk_stencil_desc_format(&desc, text, sizeof text);
+            json_str("stencil", text);
+            json_str("type", dtype == GK_DTYPE_FLOAT32 ? "f32" : "f64");
+            json_int("points", spec.npoints);
+        }
         cli_json_report(&rep);
         cli_json_times_as(&rep, input ? "read" : "generate", read, write);
         json_num("gstencil_per_s", gst);
-        json_num("gflop_per_s", gst * GK_STENCIL_FLOPS_PER_POINT);
+        json_num("gflop_per_s", gst * flops);
         if (so.check) {
             json_object("check");
             json_str("against", rep.check_against);
@@ -276,12 +403,20 @@ int cmd_stencil(int argc, char **argv)
     }
     if (timing)
         cli_print_times_as(&rep, input ? "read" : "generate", read, write);
+    char label[80] = "stencil";
+    if (described) {
+        char text[64];
+        gk_stencil_desc_format(&desc, text, sizeof text);
+        snprintf(label, sizeof label, "stencil %s %s", text, dtype == GK_DTYPE_FLOAT32 ? "f32" : "f64");
+    }
     if (timing || !output)              /* without --output this line is all the run shows */
-        fprintf(cli_report, "stencil %lldx%lldx%lld, %lld step%s on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s%s\n",
-               (long long)nx, (long long)ny, (long long)nz, (long long)steps, steps == 1 ? "" : "s",
+        fprintf(cli_report, "%s %lldx%lldx%lld, %lld step%s on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s%s\n",
+               label, (long long)nx, (long long)ny, (long long)nz, (long long)steps, steps == 1 ? "" : "s",
                gk_backend_name(rep.backend), secs,
-               gst, gst * GK_STENCIL_FLOPS_PER_POINT, output ? "" : CLI_NOT_WRITTEN);
-    if (so.check)
+               gst, gst * flops, output ? "" : CLI_NOT_WRITTEN);
+    if (so.check && described)
+        fprintf(cli_report, "check against %s: bit for bit: ok\n", rep.check_against);
+    else if (so.check)
         fprintf(cli_report, "check against %s: max abs diff %.3g, max rel diff %.3g (tolerance %.3g): ok\n",
                rep.check_against, rep.check_max_abs, rep.check_max_rel, rep.check_tolerance);
     return 0;
@@ -390,8 +525,9 @@ int cmd_bench_stencil(int argc, char **argv)
         { "steps", required_argument, 0, O_STEPS }, { "reps", required_argument, 0, O_REPS },
         { "config", required_argument, 0, O_CONFIG }, { "json", no_argument, 0, O_JSON },
         { "gpus", required_argument, 0, O_GPUS },
+        { "stencil", required_argument, 0, O_STENCIL }, { "type", required_argument, 0, O_TYPE },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
-    const char *sizes = NULL, *user_cfg = NULL, *gpus = NULL;
+    const char *sizes = NULL, *user_cfg = NULL, *gpus = NULL, *stencil = NULL, *type = NULL;
     gk_backend want = GK_BACKEND_AUTO;
     int steps = -1, reps = -1, json = 0, c;
     optind = 1;
@@ -404,10 +540,13 @@ int cmd_bench_stencil(int argc, char **argv)
         case O_CONFIG: user_cfg = optarg; break;
         case O_JSON: json = 1; break;
         case O_GPUS: gpus = optarg; break;
+        case O_STENCIL: stencil = optarg; break;
+        case O_TYPE: type = optarg; break;
         case 'h':
             printf("Usage: gk bench stencil [--device=auto|cpu|gpu] [--sizes=N|NXxNYxNZ,...]\n"
                    "                        [--steps=NT] [--reps=R] [--config=K=V,...]\n"
-                   "                        [--gpus=N|all|LIST] [--json]\n"
+                   "                        [--gpus=N|all|LIST] [--stencil=DESC] [--type=f64|f32]\n"
+                   "                        [--json]\n"
                    "Time the stencil designs against the memory floor measured in the same run\n"
                    "(copy bandwidth, bytes read + written, over 16 B per point: one step per\n"
                    "pass over memory).  GPU: a naive kernel (one point per thread, 27 global\n"
@@ -424,6 +563,10 @@ int cmd_bench_stencil(int argc, char **argv)
                    "  --steps=NT             steps per timed run\n"
                    "  --reps=R               timed runs per design (1..64)\n"
                    "  --config=K=V,...       GPU kernel parameters (replace the tuned choice)\n"
+                   "  --stencil=DESC         another stencil (3d-star-r1, 2d-box-r2:periodic, ...;\n"
+                   "                         CPU: the plain loop and the backend, checked bit\n"
+                   "                         for bit, against the copy floor of all threads)\n"
+                   "  --type=f64|f32         its element type (default f64)\n"
                    "  --gpus=N|all|LIST      past one GPU: one GPU against z slabs over the GPUs\n"
                    "                         (speedup, efficiency, exchange busy and stall, the\n"
                    "                         slabs compared with one GPU bit for bit); default\n"
@@ -436,9 +579,19 @@ int cmd_bench_stencil(int argc, char **argv)
     }
     cli_operands(argc, argv, 0, "");
     gk_status st;
+    gk_stencil_desc desc;
+    gk_dtype dtype;
+    int described = (stencil || type) && stencil_desc_args(stencil, NULL, NULL, NULL, NULL, type, &desc, &dtype);
+    gk__stencil_spec spec;
+    if (described) {
+        if (user_cfg || gpus || cli_comm)
+            cli_usage_error("bench stencil --stencil: not with --config, --gpus or mpirun in this release");
+        if (gk__stencil_spec_make(&desc, dtype, &spec))
+            cli_usage_error("--stencil: %s", gk_last_error());
+    }
     cli_check_config("stencil", user_cfg);
     char list[1024];
-    if (sizes)       /* usage errors before any work */
+    if (sizes && !(described && desc.dims == 2))   /* usage errors before any work (2D: NXxNY, per size) */
         cli_check_size_list("--sizes", sizes, check_size);
     if (gpus || cli_comm) {
         cli_check_gpus(gpus);
@@ -449,6 +602,9 @@ int cmd_bench_stencil(int argc, char **argv)
     }
     int gpu;
     gk_context *ctx = cli_bench_context(want, user_cfg, &gpu);
+    if (described && gpu)
+        cli_die("bench stencil --stencil=%s on the GPU: the generated engine's benchmark is not in this build "
+                "(use --device=cpu)", stencil ? stencil : "3d-box-r1");
     if (steps < 0) steps = gpu ? 100 : 10;
     if (reps < 0) reps = gpu ? 5 : 3;
     snprintf(list, sizeof list, "%s", sizes ? sizes : gpu ? "256,512" : "128,256");
@@ -457,11 +613,26 @@ int cmd_bench_stencil(int argc, char **argv)
     int first = 1, bad = 0;
     for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int64_t nx, ny, nz;
-        cli_parse_size3("--sizes", tok, &nx, &ny, &nz);
         gk__stencil_bench_report R;
-        if ((st = gk__stencil_bench(ctx, nx, ny, nz, steps, reps, user_cfg, &R)))
+        if (described && desc.dims == 2 && size_2d(tok))
+            cli_parse_size3("--sizes", size_2d(tok), &nx, &ny, &nz);
+        else
+            cli_parse_size3("--sizes", tok, &nx, &ny, &nz);
+        st = described ? gk__stencil_bench_desc_cpu(ctx, &spec, nx, ny, nz, steps, reps, &R)
+                       : gk__stencil_bench(ctx, nx, ny, nz, steps, reps, user_cfg, &R);
+        if (st)
             cli_die_status(st);
-        if (first && !json) {
+        const int esz = described ? (int)gk_dtype_size(dtype) : 8;
+        if (first && !json && described) {
+            char text[64];
+            gk_stencil_desc_format(&desc, text, sizeof text);
+            printf("gk bench stencil %s %s (%d points): %s; %%floor = GStencil/s over the one-step\n"
+                   "  floor (%d B/point at the copy bandwidth of all threads measured per size below);\n"
+                   "  median of %d runs of %d steps; check: 3 steps vs the plain loop, bit for bit\n", text,
+                   dtype == GK_DTYPE_FLOAT32 ? "f32" : "f64", spec.npoints, R.device, 2 * esz, reps, steps);
+            printf("%-14s %5s  %-9s %2s %9s %11s %7s  %-16s %s\n", "size", "steps", "kernel", "T", "ms/step",
+                   "GStencil/s", "%floor", "check", "config");
+        } else if (first && !json) {
             printf("gk bench stencil: %s; %%floor = GStencil/s over the one-step floor (16 B/point at\n"
                    "  the copy bandwidth measured per size below); T = steps per pass; median of %d runs\n"
                    "  of %d steps; check: 5 steps vs the CPU\n", R.device, reps, steps);
@@ -490,7 +661,7 @@ int cmd_bench_stencil(int argc, char **argv)
             }
         }
         if (!json) {
-            double mb = (double)nx * ny * nz * 8e-6;
+            double mb = (double)nx * ny * nz * esz * 1e-6;
             printf("%-14s copy bandwidth over %.*f MB: %.0f GB/s -> one-step floor %.2f GStencil/s\n", tok,
                    mb < 10 ? 2 : 0, mb, R.copy_bytes_per_s * 1e-9, R.floor_gstencils);
             if (R.fma_per_s > 0)

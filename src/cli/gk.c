@@ -25,7 +25,9 @@ static void usage(void)
            "Commands:\n"
            "  info [--json]                  build, CPU topology, GPUs, tuning cache\n"
            "  apsp [OPTION]... INPUT OUTPUT  all-pairs shortest paths (NTHU, DIMACS .gr,\n"
-           "                                 Matrix Market, edge lists)\n"
+           "                                 Matrix Market, edge lists, .npy)\n"
+           "  path --predecessors=FILE FROM TO\n"
+           "                                 the vertices of a shortest path\n"
            "  convert [OPTION]... IN OUT     a graph from one format to another\n"
            "  stencil --size=N [OPTION]...   27-point fp64 stencil sweeps\n"
            "  gemm --m=M --n=N --k=K [OPT]   fp32 matrix multiply C = A B\n"
@@ -71,6 +73,7 @@ static int gk_main(int argc, char **argv)
     if (!strcmp(c, "--version") || !strcmp(c, "-V")) { cli_version(); return 0; }
     if (!strcmp(c, "info")) return run(cmd_info, "info", NULL, argc - 1, argv + 1);
     if (!strcmp(c, "convert")) return run(cmd_convert, "convert", NULL, argc - 1, argv + 1);
+    if (!strcmp(c, "path")) return run(cmd_path, "path", NULL, argc - 1, argv + 1);
     for (int i = 0; i < NCOMMANDS; i++)
         if (!strcmp(c, commands[i].name))
             return run(commands[i].run, c, NULL, argc - 1, argv + 1);
@@ -88,6 +91,9 @@ static int gk_main(int argc, char **argv)
         const char *k = argv[2];
         if (!gen && !strcmp(k, "plan"))
             return run(cmd_bench_plan, c, k, argc - 2, argv + 2);
+        /* with --stencil: the generated engine's bench (cmd_stencil_gen.c) */
+        if (!gen && !strcmp(k, "stencil"))
+            return run(cmd_bench_stencil_route, c, k, argc - 2, argv + 2);
         if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
             printf("Usage: gk %s %s [OPTION]...%s\n'gk %s KIND --help' lists the options.\n",
                    c, kinds, gen ? " OUTPUT" : "", c);

@@ -16,6 +16,10 @@ static void usage(void)
            "  --exhaustive       measure every valid configuration (ignores --budget)\n"
            "  --kernels=LIST     kernels to tune, e.g. apsp,stencil (default: all)\n"
            "  --sizes=SPEC       size classes, e.g. 'apsp=4096,16384;stencil=256,512'\n"
+           "  --stencil=LIST     tune the generated stencil engine for these descriptions\n"
+           "                     instead, e.g. 3d-star-r1,2d-box-r2:f32:periodic (both\n"
+           "                     element types unless one is named; entries keyed by shape)\n"
+           "  --stencil-size=N   grid of --stencil: N^3 in 3D, N^2 in 2D (default 256, 8192)\n"
            "  --seed=S           random inputs and sampling (default 1)\n"
            "  --csv=FILE         also write every measurement to FILE\n"
            "  --list             print the search spaces and exit (no GPU needed)\n"
@@ -71,6 +75,51 @@ static void catch_signals(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
+/* gktune --stencil=LIST: the generated stencil engine, in this process. */
+static int tune_stencil(const char *list, int64_t size, const gk_tune_options *o, int json, int list_only)
+{
+    if (gk__stencil_gen_check_list(list))
+        cli_usage_error("%s", gk_last_error());
+    if (list_only || o->kernels || o->sizes || o->exhaustive || o->csv_path)
+        cli_usage_error("--stencil takes --stencil-size, --budget, --seed, --json and --quiet only");
+    static gk__stencil_gen_tune_row rows[64];
+    int n = 0;
+    gk_context *ctx = cli_context(GK_BACKEND_AUTO);
+    double t0 = gk__wtime();
+    gk_status st = gk__stencil_gen_tune_list(ctx, list, size, o->budget_s, o->seed, rows, 64, &n);
+    const char *device = n ? rows[0].device : "";
+    gk_context_destroy(ctx);
+    if (st) cli_die_status(st);
+    if (json) {
+        json_begin();
+        json_str("device", device);
+        json_num("seconds", gk__wtime() - t0);
+        json_array("results");
+        for (int i = 0; i < n; i++) {
+            json_object(NULL);
+            json_str("stencil", rows[i].shape); json_int("size", rows[i].size); json_str("config", rows[i].config);
+            json_num("best_ms", rows[i].best_ms); json_num("default_ms", rows[i].default_ms);
+            json_int("measured", rows[i].measured); json_int("failed", rows[i].failed);
+            json_int("excluded", rows[i].excluded); json_int("skipped", rows[i].skipped);
+            json_str("cache", rows[i].file);
+            json_object_end();
+        }
+        json_array_end();
+        json_end();
+        return 0;
+    }
+    printf("gktune --stencil: %s, %.1f s\n", device, gk__wtime() - t0);
+    printf("%-24s %6s %11s %11s %8s %8s %6s %8s  %s\n", "stencil", "size", "default ms", "tuned ms", "speedup",
+           "measured", "failed", "skipped", "config");
+    for (int i = 0; i < n; i++)
+        printf("%-24s %6lld %11.4g %11.4g %7.2fx %8d %6d %8d  %s\n", rows[i].shape, (long long)rows[i].size,
+               rows[i].default_ms, rows[i].best_ms, rows[i].best_ms > 0 ? rows[i].default_ms / rows[i].best_ms : 0.0,
+               rows[i].measured, rows[i].failed, rows[i].skipped, rows[i].config);
+    if (n && rows[0].file[0])
+        printf("cache: %s\n", rows[0].file);
+    return 0;
+}
+
 static int gktune_main(int argc, char **argv)
 {
     cli_ignore_file_limits();       /* a cache or CSV past `ulimit -f`: an error, not SIGXFSZ */
@@ -83,10 +132,13 @@ static int gktune_main(int argc, char **argv)
         { "seed", required_argument, 0, 'S' }, { "csv", required_argument, 0, 'c' },
         { "list", no_argument, 0, 'l' }, { "json", no_argument, 0, 'j' },
         { "quiet", no_argument, 0, 'q' }, { "help", no_argument, 0, 'h' },
-        { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
+        { "version", no_argument, 0, 'V' }, { "stencil", required_argument, 0, 'T' },
+        { "stencil-size", required_argument, 0, 'Z' }, { 0, 0, 0, 0 } };
     gk_tune_options o;
     gk_tune_options_init(&o);
     int list = 0, json = 0, quiet = 0, c;
+    const char *stencil = NULL;
+    int64_t stencil_size = 0;
     o.budget_s = 120;
     o.seed = 1;
     cli_shortopts = ":qhV";
@@ -104,17 +156,24 @@ static int gktune_main(int argc, char **argv)
         case 'l': list = 1; break;
         case 'j': json = 1; break;
         case 'q': quiet = 1; break;
+        case 'T': stencil = optarg; break;
+        case 'Z': stencil_size = cli_parse_i64("--stencil-size", optarg, 3, 65536); break;
         case 'h': usage(); return 0;
         case 'V': cli_version(); return 0;
         }
     }
     cli_operands(argc, argv, 0, "");
+    if (stencil_size && !stencil)
+        cli_usage_error("--stencil-size without --stencil");
+    if (stencil)          /* its own rules (every build: not the kernels' options check) */
+        return tune_stencil(stencil, stencil_size, &o, json, list);
     if (gk__tune_options_check(&o))          /* a bad --kernels or --sizes is a usage error */
         cli_usage_error("%s", gk_last_error());
     if (o.csv_path)
         cli_check_output(o.csv_path, NULL);
     if (list && json)
         cli_usage_error("--list prints text: not with --json");
+
     if (list) {
         static char buf[1 << 16];
         gk_status st = gk_tune_list_spaces(o.kernels, buf, sizeof buf);

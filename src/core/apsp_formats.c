@@ -157,6 +157,8 @@ void gk__edges_free(gk_edges *g)
     free(g->hkey);
     free(g->hw);
     free(g->dist);
+    free(g->wd);
+    g->wd = NULL;
     g->s = g->t = g->w = NULL;
     g->hkey = NULL;
     g->hw = NULL;
@@ -184,6 +186,12 @@ static gk_status edges_reserve(gk_edges *g, int64_t want, const char *path)
         p[k] = q;
     }
     g->s = p[0], g->t = p[1], g->w = p[2];
+    if (g->typed) {
+        double *q = realloc(g->wd, (size_t)cap * sizeof *q);
+        if (!q)
+            return gk__fail(GK_ENOMEM, "%s: cannot allocate memory for %lld edges", path, (long long)want);
+        g->wd = q;
+    }
     g->cap = cap;
     return GK_OK;
 }
@@ -325,6 +333,8 @@ static gk_status edges_push(gk_edges *g, int32_t s, int32_t t, int32_t w, const 
         if (g->E == g->cap && (st = edges_reserve(g, g->E + 1, path)))
             return st;
         g->s[g->E] = s, g->t[g->E] = t, g->w[g->E] = w;
+        if (g->typed)
+            g->wd[g->E] = g->pending;
     }
     g->E++;
     if (w > g->max_w) g->max_w = w;
@@ -356,6 +366,8 @@ typedef struct text {
     char *line;
     size_t cap;
     long long no;            /* line number of `line` */
+    gk_edges *typed;         /* typed mode: weights go to typed->pending (weight_typed) */
+    int int_field;           /* a Matrix Market "integer" file: its weights are integers */
 } text;
 
 /* The longest line a text graph file may have: a graph line is a few
@@ -513,12 +525,73 @@ static int decimal_number(const char *s)
     return *s == '\0';
 }
 
+/* Typed mode: any decimal number (an integer only for an integer field),
+ * checked against the type asked for; the value in g->pending. */
+static gk_status weight_typed(text *r, const char *f, int real, item *what)
+{
+    gk_edges *g = r->typed;
+    char b[64];
+    long long v;
+    double d;
+    const double two53 = 9007199254740992.0;
+    int integral;
+    if (!parse_int(f, &v)) {
+        d = (double)v;
+        integral = v >= -(1LL << 53) && v <= (1LL << 53);
+        if (!integral && g->want != GK_DTYPE_FLOAT32 && g->want != GK_DTYPE_FLOAT64)
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %lld is beyond +-2^53 (integer weights are read "
+                            "exactly up to there)", r->path, r->no, item_text(what), v);
+    } else {
+        char *end;
+        const char *c = f + (*f == '+' || *f == '-');
+        if (!strncasecmp(c, "inf", 3) || !strncasecmp(c, "nan", 3))
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s: %s is not a weight (no text format defines it as "
+                            "'no edge': leave the edge out)", r->path, r->no, item_text(what), shown(f, b, sizeof b),
+                            tolower((unsigned char)*c) == 'n' ? "NaN" : "infinity");
+        if (!decimal_number(f))
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not a decimal number", r->path, r->no,
+                            item_text(what), shown(f, b, sizeof b));
+        if (!real && r->int_field)
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight '%s' is not an integer (the file's field is integer)",
+                            r->path, r->no, item_text(what), shown(f, b, sizeof b));
+        errno = 0;
+        d = strtod(f, &end);
+        if (errno == ERANGE && fabs(d) < 1)            /* 1e-400: not 0 */
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is below float64's smallest magnitude (not 0)",
+                            r->path, r->no, item_text(what), shown(f, b, sizeof b));
+        if (!isfinite(d))
+            return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is outside float64's range", r->path, r->no,
+                            item_text(what), shown(f, b, sizeof b));
+        integral = d == floor(d) && fabs(d) <= two53;
+    }
+    if (d == 0)
+        d = 0;                                              /* -0.0 -> +0.0 */
+    if ((g->want == GK_DTYPE_INT32 || g->want == GK_DTYPE_INT64) && !integral)
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s%s%s is not an integer (--weights=%s)", r->path, r->no,
+                        item_text(what), real ? "" : "'", shown(f, b, sizeof b), real ? "" : "'", gk_dtype_name(g->want));
+    if (g->want == GK_DTYPE_INT32 && fabs(d) > GK_APSP_MAX_WEIGHT)
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is outside [-%d, %d] (--weights=int32)", r->path, r->no,
+                        item_text(what), shown(f, b, sizeof b), GK_APSP_MAX_WEIGHT, GK_APSP_MAX_WEIGHT);
+    if (g->want == GK_DTYPE_FLOAT32 && isinf((float)d))
+        return gk__fail(GK_EFORMAT, "%s:%lld: %s: weight %s is outside float32's range (--weights=float32)", r->path,
+                        r->no, item_text(what), shown(f, b, sizeof b));
+    if (!integral) g->all_integral = 0;
+    if (d < 0) g->neg = 1;
+    if (fabs(d) > g->max_abs) g->max_abs = fabs(d);
+    g->pending = d;
+    return GK_OK;
+}
+
 /* A weight field: an integer, or (real) a decimal number with an integral
  * value, in [0, GK_APSP_MAX_WEIGHT]. */
 static gk_status weight(text *r, const char *f, int real, item *what, int32_t *w)
 {
     char b[64];
     long long v;
+    if (r->typed) {
+        *w = 0;
+        return weight_typed(r, f, real, what);
+    }
     if (parse_int(f, &v)) {
         char *end;
         errno = 0;
@@ -645,6 +718,8 @@ static gk_status read_mtx(text *r, gk_edges *g)
     else if (strcasecmp(fld, "integer"))
         return gk__fail(GK_EFORMAT, "%s:1: field '%s': want integer, real (integral values) or pattern", r->path,
                         shown(fld, b, sizeof b));
+    else
+        r->int_field = 1;
     if (!strcasecmp(sym, "symmetric")) symmetric = 1;
     else if (strcasecmp(sym, "general"))
         return gk__fail(GK_EFORMAT, "%s:1: symmetry '%s': want general or symmetric", r->path,
@@ -823,7 +898,7 @@ static gk_status edges_read_into(const char *path, gk_format format, int flags, 
     if (format == GK_FORMAT_NTHU)
         st = read_nthu_edges(path, g);
     else if (format == GK_FORMAT_GR || format == GK_FORMAT_MTX || format == GK_FORMAT_EDGES) {
-        text r = { .path = path };
+        text r = { .path = path, .typed = g->typed ? g : NULL };
         if ((st = gk__in_open(&r.in, path)))
             return st;
         r.path = g->path = r.in.name;
@@ -842,6 +917,23 @@ gk_status gk__edges_read_flags(const char *path, gk_format format, int flags, in
     memset(g, 0, sizeof *g);
     gk_status st = edges_read_into(path, format, flags, vertices, g);
     if (st)
+        gk__edges_free(g);
+    return st;
+}
+
+gk_status gk__edges_read_typed(const char *path, gk_format format, int flags, int32_t vertices, gk_dtype want,
+                               gk_edges *g)
+{
+    gk_status st;
+    memset(g, 0, sizeof *g);
+    g->typed = 1;
+    g->want = want;
+    g->all_integral = 1;
+    if (format == GK_FORMAT_AUTO && (st = gk_format_detect(path, &format)))
+        return st;
+    if (format != GK_FORMAT_GR && format != GK_FORMAT_MTX && format != GK_FORMAT_EDGES)
+        return gk__fail(GK_EINVAL, "%s: %s is not a text graph format", path, gk_format_name(format));
+    if ((st = edges_read_into(path, format, flags, vertices, g)))
         gk__edges_free(g);
     return st;
 }

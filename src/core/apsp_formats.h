@@ -70,6 +70,15 @@ typedef struct gk_edges {
     int32_t *dist;           /* matrix: side dcap >= every id so far */
     int64_t dcap;
     const char *path;        /* for messages */
+    /* typed mode (gk__edges_read_typed, list mode only): real and negative
+       weights of the text formats, each as a double in wd */
+    int typed;
+    gk_dtype want;           /* the type asked for (0: auto): its rules are checked per line */
+    double *wd;
+    double pending;          /* the weight the line being read parsed */
+    int all_integral;        /* every weight an integer of at most 2^53 */
+    int neg;                 /* a weight < 0 */
+    double max_abs;          /* the largest |weight| */
 } gk_edges;
 enum { GK__EDGES_LIST = 0, GK__EDGES_DEDUP, GK__EDGES_MATRIX };
 
@@ -78,6 +87,15 @@ enum { GK__EDGES_LIST = 0, GK__EDGES_DEDUP, GK__EDGES_MATRIX };
 gk_status gk__edges_read(const char *path, gk_format format, int32_t vertices, gk_edges *g);
 gk_status gk__edges_read_flags(const char *path, gk_format format, int flags, int32_t vertices, gk_edges *g);
 void gk__edges_free(gk_edges *g);
+/* A text graph (gr, mtx, edges; format AUTO: detected) as a list of edges
+ * with double weights (g->wd): each weight checked against the rules of
+ * type want (0: auto) on its line: not NaN or inf, integral for the integer
+ * types, in range of the type; -0.0 read as +0.0. */
+/* gk_apsp_read_matrix with GK__READ_* flags (apsp_matrix_io.c). */
+gk_status gk__apsp_read_matrix_flags(const char *path, gk_format format, int flags, int64_t vertices,
+                                     gk_dtype *dtype, void **dist, int64_t *V, int64_t *E);
+gk_status gk__edges_read_typed(const char *path, gk_format format, int flags, int32_t vertices, gk_dtype want,
+                               gk_edges *g);
 
 /* A text graph (gr, mtx, edges) read straight into its initial V x V
  * matrix, holding no more than the deduplicated pairs or the matrix on the

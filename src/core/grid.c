@@ -35,7 +35,10 @@ const double gk_stencil_default_coeffs[GK_STENCIL_NCOEFFS] = {
 
 #define COEFF_MAX_BYTES (1 << 20)
 
-gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
+/* Exactly `want` finite numbers of a text file into c; `kind` names the
+ * file's kind in messages ("a coefficient file"), `need` what it holds
+ * ("27 numbers"). */
+static gk_status read_numbers(const char *path, int want, double *c, const char *kind, const char *need)
 {
     gk_infile in;
     gk_status st = gk__in_open(&in, path);
@@ -43,8 +46,8 @@ gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
     path = in.name;
     if (in.size > COEFF_MAX_BYTES) {
         gk__in_close(&in);
-        return gk__fail(GK_EFORMAT, "%s: %lld bytes is too large for a coefficient file "
-                        "(27 numbers)", path, (long long)in.size);
+        return gk__fail(GK_EFORMAT, "%s: %lld bytes is too large for %s "
+                        "(%s)", path, (long long)in.size, kind, need);
     }
     char *text = NULL;
     if ((st = gk__xmalloc((void **)&text, (size_t)COEFF_MAX_BYTES + 2, "the coefficient file"))) {
@@ -61,8 +64,8 @@ gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
     }
     if (size > COEFF_MAX_BYTES) {
         free(text);
-        return gk__fail(GK_EFORMAT, "%s: more than %d bytes is too large for a coefficient file "
-                        "(27 numbers)", path, COEFF_MAX_BYTES);
+        return gk__fail(GK_EFORMAT, "%s: more than %d bytes is too large for %s "
+                        "(%s)", path, COEFF_MAX_BYTES, kind, need);
     }
     text[size] = '\0';
     if (strlen(text) != (size_t)size) {
@@ -90,20 +93,39 @@ gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
             goto out;
         }
         if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1)) {
-            st = gk__fail(GK_EFORMAT, "%s: coefficient %d ('%.*s') is not a finite number",
+            st = gk__fail(GK_EFORMAT, "%s: number %d ('%.*s') is not a finite number",
                           path, n + 1, (int)(end - p > 40 ? 40 : end - p), p);
             goto out;
         }
-        if (n < GK_STENCIL_NCOEFFS)
+        if (n < want)
             c[n] = v;
         n++;
         p = end;
     }
-    if (n != GK_STENCIL_NCOEFFS)
-        st = gk__fail(GK_EFORMAT, "%s: has %d numbers, a coefficient file needs exactly 27", path, n);
+    if (n != want)
+        st = gk__fail(GK_EFORMAT, "%s: has %d numbers, %s needs exactly %d", path, n, kind, want);
 out:
     free(text);
     return st;
+}
+
+gk_status gk_stencil_coeffs_read(const char *path, double c[GK_STENCIL_NCOEFFS])
+{
+    return read_numbers(path, GK_STENCIL_NCOEFFS, c, "a coefficient file", "27 numbers");
+}
+
+gk_status gk_stencil_weights_read(const char *path, int dims, int radius, double *weights)
+{
+    if (!path || !weights)
+        return gk__fail(GK_EINVAL, "gk_stencil_weights_read: %s is NULL", !path ? "path" : "weights");
+    if ((dims != 2 && dims != 3) || radius < 1 || radius > GK_STENCIL_MAX_RADIUS)
+        return gk__fail(GK_EINVAL, "%s: weights of %d dimensions and radius %d (want 2 or 3, 1 .. %d)", path, dims,
+                        radius, GK_STENCIL_MAX_RADIUS);
+    const int w1 = 2 * radius + 1, want = w1 * w1 * (dims == 3 ? w1 : 1);
+    char kind[64], need[32];
+    snprintf(kind, sizeof kind, "a %dd radius-%d weights file", dims, radius);
+    snprintf(need, sizeof need, "%d numbers", want);
+    return read_numbers(path, want, weights, kind, need);
 }
 
 /* The grid's points and bytes, or a failure naming what (a file or the
@@ -144,6 +166,50 @@ gk_status gk_grid_read(const char *path, int64_t nx64, int64_t ny64, int64_t nz6
     return GK_OK;
 }
 
+gk_status gk_grid_read_type(const char *path, int64_t nx64, int64_t ny64, int64_t nz64, gk_dtype t, void *grid)
+{
+    if (t == GK_DTYPE_FLOAT64)
+        return gk_grid_read(path, nx64, ny64, nz64, grid);
+    uint64_t n = 0, want = 0;
+    if (!path || !grid)
+        return gk__fail(GK_EINVAL, "gk_grid_read_type: %s is NULL", !path ? "path" : "grid");
+    if (t != GK_DTYPE_FLOAT32)
+        return gk__fail(GK_EINVAL, "%s: a grid of %s (want float32 or float64)", path,
+                        gk_dtype_name(t) ? gk_dtype_name(t) : "an unknown type");
+    gk_status st = grid_size(path, nx64, ny64, nz64, &n, &want);
+    if (st) return st;
+    want /= 2;                                  /* 4 bytes a point */
+    const int nx = (int)nx64, ny = (int)ny64, nz = (int)nz64;
+    char desc[96];
+    snprintf(desc, sizeof desc, "a %dx%dx%d float32 grid", nx, ny, nz);
+    st = gk__in_read_sized(path, grid, want, desc, "the grid", &path);
+    if (st) return st;
+    const float *g = grid;
+    for (uint64_t i = 0; i < n; i++)
+        if (!isfinite(g[i]))
+            return gk__fail(GK_EFORMAT, "%s: the value at x=%llu y=%llu z=%llu (number %llu) is %s", path,
+                            (unsigned long long)(i % (uint64_t)nx),
+                            (unsigned long long)(i / (uint64_t)nx % (uint64_t)ny),
+                            (unsigned long long)(i / (uint64_t)nx / (uint64_t)ny), (unsigned long long)i,
+                            isnan(g[i]) ? "NaN" : "infinite");
+    return GK_OK;
+}
+
+gk_status gk_grid_write_type(const char *path, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, const void *grid)
+{
+    if (t == GK_DTYPE_FLOAT64)
+        return gk_grid_write(path, nx, ny, nz, grid);
+    uint64_t bytes = 0;
+    if (!path || !grid)
+        return gk__fail(GK_EINVAL, "gk_grid_write_type: %s is NULL", !path ? "path" : "grid");
+    if (t != GK_DTYPE_FLOAT32)
+        return gk__fail(GK_EINVAL, "%s: a grid of %s (want float32 or float64)", path,
+                        gk_dtype_name(t) ? gk_dtype_name(t) : "an unknown type");
+    gk_status st = grid_size(path, nx, ny, nz, NULL, &bytes);
+    if (st) return st;
+    return gk__write_file_atomic(path, grid, (size_t)(bytes / 2));
+}
+
 gk_status gk_grid_write(const char *path, int64_t nx, int64_t ny, int64_t nz, const double *grid)
 {
     uint64_t bytes = 0;
@@ -167,6 +233,25 @@ void gk_grid_random(double *grid, int64_t nx, int64_t ny, int64_t nz, uint64_t s
 #endif
     for (int64_t i = 0; i < n; i++)
         grid[i] = 2.0 * gk__rand_unit(seed, (uint64_t)i) - 1.0;
+}
+
+void gk__grid_random_type(void *grid, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, uint64_t seed)
+{
+    if (t != GK_DTYPE_FLOAT32) {
+        gk_grid_random(grid, nx, ny, nz, seed);
+        return;
+    }
+    uint64_t points = 0;
+    if (!grid || nx < 1 || ny < 1 || nz < 1 || nx > INT32_MAX || ny > INT32_MAX || nz > INT32_MAX
+        || gk__grid_bytes((int)nx, (int)ny, (int)nz, &points, NULL) != GK_OK)
+        return;
+    float *g = grid;
+    int64_t n = (int64_t)points;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (int64_t i = 0; i < n; i++)
+        g[i] = (float)(2.0 * gk__rand_unit(seed, (uint64_t)i) - 1.0);
 }
 
 double gk__grid_max_abs(const double *grid, int64_t n)
@@ -220,4 +305,35 @@ gk_status gk__stencil_compare(const double *a, const double *ref, int64_t n, int
                         "exceeds the tolerance %.3g", max_abs, (long long)worst, a[worst],
                         ref[worst], d->tolerance);
     return GK_OK;
+}
+
+gk_status gk__stencil_compare_exact(const void *a, const void *ref, int64_t n, gk_dtype t, gk__stencil_diff *d)
+{
+    const int f32 = t == GK_DTYPE_FLOAT32;
+    const size_t e = f32 ? 4 : 8;
+    int64_t bad = 0, first = -1;
+    double max_abs = 0, max_rel = 0, scale = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double x = f32 ? ((const float *)a)[i] : ((const double *)a)[i];
+        double y = f32 ? ((const float *)ref)[i] : ((const double *)ref)[i];
+        if (fabs(y) > scale) scale = fabs(y);
+        if (!memcmp((const char *)a + i * (int64_t)e, (const char *)ref + i * (int64_t)e, e))
+            continue;
+        if (!bad) first = i;
+        bad++;
+        double diff = fabs(x - y);
+        if (!(diff <= max_abs)) max_abs = diff;      /* NaN stays */
+        if (y != 0 && diff / fabs(y) > max_rel) max_rel = diff / fabs(y);
+    }
+    memset(d, 0, sizeof *d);
+    d->max_abs = max_abs;
+    d->max_rel = max_rel;
+    d->scale = scale > 1e-300 ? scale : 1e-300;
+    d->nonfinite = 0;
+    if (!bad) return GK_OK;
+    double x = f32 ? ((const float *)a)[first] : ((const double *)a)[first];
+    double y = f32 ? ((const float *)ref)[first] : ((const double *)ref)[first];
+    return gk__fail(GK_EMISMATCH, "stencil check: %lld of %lld values differ from the reference (bit for bit), "
+                    "the first at index %lld: %.17g against %.17g; max abs diff %.3g",
+                    (long long)bad, (long long)n, (long long)first, x, y, max_abs);
 }

@@ -72,6 +72,13 @@ size_t gk__apsp_stage_smem(const gk_config *complete);
 int64_t gk__apsp16_threads(const gk_config *complete);
 size_t gk__apsp16_smem(const gk_config *complete);
 size_t gk__apsp_pivot_smem(const gk_config *complete);
+/* The typed kernels' thread shape (TM x TN outputs per thread of a
+ * GK_APSP_ORDER_TILE-wide tile) for element type t, pred 1 with
+ * predecessors, from a complete configuration (APSPX_* parameters); int64
+ * distances alone have a fixed shape (apsp.cu). */
+#define GK_APSPX_I64_TM 8
+#define GK_APSPX_I64_TN 4
+void gk__apsp_typed_shape(const gk_config *complete, gk_dtype t, int pred, int *tm, int *tn);
 
 /* Dynamic shared memory of a stencil block: 4 (DESIGN 0), 2 (DESIGN 1) or
  * 2*tsteps (DESIGN 2) planes of (BX+2) x (BY*RY+2) doubles. */

@@ -3,6 +3,7 @@
  * the rules that exclude impossible combinations before any compile
  * (compiled in every build). */
 #include "core/space.h"
+#include "core/apsp_types.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +30,20 @@ static const gk_param_def apsp_params[] = {
     { "APSP16_TM", 8, 4, 16, 1, { 8 }, "16-bit kernel: output rows per thread (multiple of 4)" },
     { "APSP16_TW", 4, 4, 16, 1, { 4 }, "16-bit kernel: output words (2 columns each) per thread (multiple of 4)" },
     { "APSP16_BK", 16, 8, 64, 1, { 16 }, "16-bit kernel: k chunk per shared-memory stage (multiple of 8)" },
+    /* the typed kernels' product (apsp.cu's "typed" section, issue 24):
+     * TM x TN outputs per thread of a 64-wide tile (GK_APSP_ORDER_TILE:
+     * fixed, it decides the bits; the shape does not).  Defaults: the shapes
+     * B measured best (float64 4 x 4: 98 % of the float64 ceiling on an H100
+     * against 81 % for 8 x 4, bench/apsp-results.md).  int64 distances
+     * without predecessors keep a fixed 8 x 4: a configuration holds at most
+     * GK_CONFIG_MAX = 16 parameters and apsp has them all now.  One
+     * candidate each: the apsp tunable measures the int32 kernel. */
+    { "APSPX_F32_TM", 8, 4, 64, 1, { 8 }, "typed kernel, float32 (and negative int32) distances: output rows per thread" },
+    { "APSPX_F32_TN", 8, 4, 64, 1, { 8 }, "typed kernel, float32 (and negative int32) distances: output columns per thread" },
+    { "APSPX_F64_TM", 4, 4, 64, 1, { 4 }, "typed kernel, float64 distances: output rows per thread" },
+    { "APSPX_F64_TN", 4, 4, 64, 1, { 4 }, "typed kernel, float64 distances: output columns per thread" },
+    { "APSPX_P_TM", 8, 4, 64, 1, { 8 }, "typed kernel, any type with predecessors: output rows per thread" },
+    { "APSPX_P_TN", 4, 4, 64, 1, { 4 }, "typed kernel, any type with predecessors: output columns per thread" },
 };
 
 #define P(name) ((int64_t)gk__param(cfg, name))
@@ -58,6 +73,46 @@ int64_t gk__apsp16_threads(const gk_config *cfg)
 size_t gk__apsp16_smem(const gk_config *cfg)
 {
     return (size_t)(2 * P("APSP16_BK") * (128 + 4 + 64)) * sizeof(int);
+}
+
+/* The typed kernels' shapes (apsp.cu: xshape_of) */
+void gk__apsp_typed_shape(const gk_config *cfg, gk_dtype t, int pred, int *tm, int *tn)
+{
+    if (pred) {
+        *tm = P("APSPX_P_TM"), *tn = P("APSPX_P_TN");
+    } else if (t == GK_DTYPE_FLOAT64) {
+        *tm = P("APSPX_F64_TM"), *tn = P("APSPX_F64_TN");
+    } else if (t == GK_DTYPE_INT64) {
+        *tm = GK_APSPX_I64_TM, *tn = GK_APSPX_I64_TN;
+    } else {
+        *tm = P("APSPX_F32_TM"), *tn = P("APSPX_F32_TN");
+    }
+}
+
+/* The rules of one typed shape: xshape of apsp.cu (4-wide vector loads,
+ * whole warps: the predecessor search is a warp-wide ballot over 32 k's,
+ * at most 1024 threads) and an estimate of its registers (accumulators of
+ * esize bytes, their copy and predecessors with pred, the fragments). */
+static int typed_reject(const char *what, int64_t tm, int64_t tn, int64_t esize, int pred, char *why, size_t n)
+{
+    const int64_t T = GK_APSP_ORDER_TILE, w = esize / 4;
+    if (tm % 4 || tn % 4 || T % tm || T % tn) {
+        snprintf(why, n, "%s: %lldx%lld outputs per thread: each must be a multiple of 4 dividing the tile %lld",
+                 what, (long long)tm, (long long)tn, (long long)T);
+        return 1;
+    }
+    const int64_t threads = (T / tm) * (T / tn);
+    if (threads < 32 || threads % 32 || threads > 1024) {
+        snprintf(why, n, "%s: %lld threads is not a multiple of 32 in [32, 1024]", what, (long long)threads);
+        return 1;
+    }
+    const int64_t regs = tm * tn * w * (pred ? 2 : 1) + (pred ? tm * tn : 0) + (tm + tn) * w + 24;
+    if (regs > 255) {
+        snprintf(why, n, "%s: %lldx%lld outputs per thread need about %lld registers", what, (long long)tm,
+                 (long long)tn, (long long)regs);
+        return 1;
+    }
+    return 0;
 }
 
 static int apsp_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
@@ -92,6 +147,10 @@ static int apsp_reject(const gk_config *cfg, const gk_device_info *dev, char *wh
         NO("the 16-bit kernel's %lld threads do not split a 128x%lld chunk into 16-byte loads", L(th16), L(bk16));
     if (tm16 * tw16 + tm16 + tw16 + 40 > 255) NO("the 16-bit kernel's %lldx%lld words do not fit in registers", L(tm16), L(tw16));
     if (rr > 0 && rr < tm16 * tw16 + 16) NO("MAXRREG %lld < the 16-bit kernel's %lld accumulators", L(rr), L(tm16 * tw16));
+    if (typed_reject("APSPX_F32_TM/TN (float32 distances)", P("APSPX_F32_TM"), P("APSPX_F32_TN"), 4, 0, why, n)
+        || typed_reject("APSPX_F64_TM/TN (float64 distances)", P("APSPX_F64_TM"), P("APSPX_F64_TN"), 8, 0, why, n)
+        || typed_reject("APSPX_P_TM/TN (with predecessors)", P("APSPX_P_TM"), P("APSPX_P_TN"), 8, 1, why, n))
+        return 1;
     if (dev) {
         if (gk__apsp16_smem(cfg) > dev->smem_per_block_optin)
             NO("16-bit shared memory %zu > %zu per block", gk__apsp16_smem(cfg), dev->smem_per_block_optin);

@@ -21,6 +21,16 @@ typedef struct gk__stencil_diff {
 gk_status gk__stencil_compare(const double *a, const double *ref, int64_t n, int64_t steps,
                              double init_scale, gk__stencil_diff *d);
 
+/* A description's result against its reference, bit for bit (every
+ * backend computes the same fma chain): *d filled (tolerance 0);
+ * GK_EMISMATCH naming how many elements differ and the first, with both
+ * values.  t: GK_DTYPE_FLOAT32 or GK_DTYPE_FLOAT64. */
+gk_status gk__stencil_compare_exact(const void *a, const void *ref, int64_t n, gk_dtype t, gk__stencil_diff *d);
+
+/* gk_grid_random's grid in either element type (float32: each value
+ * rounded to float). */
+void gk__grid_random_type(void *grid, int64_t nx, int64_t ny, int64_t nz, gk_dtype t, uint64_t seed);
+
 /* max |grid[i]| (0 for n == 0). */
 double gk__grid_max_abs(const double *grid, int64_t n);
 

@@ -4,6 +4,7 @@
 
 #include "core/internal.h"
 #include "core/comm.h"
+#include "core/apsp_types.h"
 
 /* In place: blocked Floyd-Warshall on a tile-major padded copy (V*V*4 bytes
  * more), OpenMP across tiles, the AVX-512/AVX2/generic min-plus micro-kernel
@@ -13,38 +14,88 @@
 gk_status gk__apsp_cpu(int32_t *dist, int32_t V, gk_cpu_isa isa);
 
 /* In place, the plain `omp parallel for` + `omp simd` k-i-j loop: the
- * baseline of `gk bench apsp --device=cpu` and the check of CPU runs. */
+ * baseline of `gk bench apsp --device=cpu` and the check of CPU runs
+ * (gk__apsp_cpu_plain of int32, no predecessors). */
 gk_status gk__apsp_cpu_simple(int32_t *dist, int32_t V);
+
+/* ---- every element type (apsp_typed.c), the rules of CONTRACT section 1
+ * (gk_apsp(3)): int32, int64, float32, float64; negative weights; a
+ * negative cycle stops the run with GK_ENEGCYCLE ("negative cycle through
+ * vertex N", *cycle = N; else *cycle = -1; cycle may be NULL) and leaves
+ * dist and pred as they were; predecessors (pred NULL: none, else V x V
+ * started by gk__apsp_pred_init) ----
+ *
+ * Blocked Floyd-Warshall in place on dist (V x V, leading dimension V) of
+ * type t, tile GK_APSP_ORDER_TILE.  Phase 1 closes the pivot tile
+ * k-sequentially; phase 2 makes each tile X of the pivot row min(X0, P*
+ * (min,+) X0) and each tile Y of the pivot column min(Y0, Y0 (min,+) P*)
+ * from copies of X0 / Y0; phase 3 C = min(C, Ycol (min,+) Xrow).  Each
+ * output is the minimum of a fixed set of candidates, so the bits are those
+ * of every backend with this tile.  A predecessor changes only when a
+ * candidate is strictly smaller (candidates in ascending k: on ties the
+ * incumbent stays, then the smallest k), to the predecessor of the
+ * candidate's second half.  With negative weights (scanned here): after
+ * each phase 1 a negative diagonal entry of the pivot tile stops the run
+ * (the smallest such vertex of the first such round); signed integers clamp
+ * phase 1 at -INF and, at the end, every entry above INF/2 becomes INF
+ * (predecessor -1).  int32 without predecessors or negative weights runs
+ * gk__apsp_cpu.  GK_ENODEV as gk__apsp_cpu, GK_EINVAL for V < 1 or another
+ * type. */
+gk_status gk__apsp_cpu_run(void *dist, int32_t V, gk_dtype t, int32_t *pred, gk_cpu_isa isa, int64_t *cycle);
+
+/* The plain k-i-j loop (omp parallel for over i, simd over j) of every type
+ * with the same rules (a negative diagonal entry after step k stops it, the
+ * smallest such vertex; dist and pred are then left part-way): the baseline
+ * and the check of CPU runs, not bit-identical to the blocked code for
+ * floats (another order; within the tolerance of gk(1)), nor for
+ * predecessors (another shortest path may be kept). */
+gk_status gk__apsp_cpu_plain(void *dist, int32_t V, gk_dtype t, int32_t *pred, int64_t *cycle);
 
 /* ---- row blocks (apsp_rows.c): one rank's rows of a distributed run ----
  * A part owns whole tile rows t0 .. t1 - 1 (tiles of GK_APSP_CPU_TILE) of the
- * padded matrix, tile-major; the pivot-row panel of round k is one tile row
- * (nt tiles, contiguous). */
+ * padded matrix, tile-major, entries of its element type; the pivot-row
+ * panel of round k is one tile row (nt tiles, contiguous).  The tiles, the
+ * tile operations and the phase order are those of gk__apsp_cpu_run, so
+ * the distances are its bits (floats included). */
 #define GK_APSP_CPU_TILE 64
-gk_status gk__apsp_cpu_tile_ops(gk_cpu_isa isa, void (**close)(int32_t *),
-                                void (**minplus)(int32_t *, const int32_t *, const int32_t *));
 
 typedef struct gk_apsp_cpu_part gk_apsp_cpu_part;
-/* The rows' initial matrix: INF, 0 on the diagonal; the micro-kernels of
- * instruction set isa (as gk__apsp_cpu). */
+/* The rows' initial matrix of element type t (the four of
+ * gk__apsp_dtype_ok): "no edge" of the type, 0 on the diagonal; the tile
+ * operations of instruction set isa (as gk__apsp_cpu). */
+gk_status gk__apsp_cpu_part_open_typed(gk_apsp_cpu_part **p, int32_t V, int64_t t0, int64_t t1, gk_cpu_isa isa,
+                                       gk_dtype t);
+/* The same for int32 (earlier releases). */
 gk_status gk__apsp_cpu_part_open(gk_apsp_cpu_part **p, int32_t V, int64_t t0, int64_t t1, gk_cpu_isa isa);
 void gk__apsp_cpu_part_close(gk_apsp_cpu_part *p);
-/* An edge of a local row (src in the part's rows): keeps the smaller weight. */
+gk_dtype gk__apsp_cpu_part_type(const gk_apsp_cpu_part *p);
+/* An edge of a local row (src in the part's rows): keeps the smaller
+ * weight.  _typed: *w is one entry of the part's type; the other takes an
+ * int32 weight and converts it to the part's type. */
+void gk__apsp_cpu_part_edge_typed(gk_apsp_cpu_part *p, int32_t s, int32_t t, const void *w);
 void gk__apsp_cpu_part_edge(gk_apsp_cpu_part *p, int32_t s, int32_t t, int32_t w);
 /* Owner of round k: close the pivot tile and its row; returns the panel
  * (panel_bytes long), which stays valid until the next call. */
-const int32_t *gk__apsp_cpu_part_pivot(gk_apsp_cpu_part *p, int64_t k);
+const void *gk__apsp_cpu_part_pivot(gk_apsp_cpu_part *p, int64_t k);
 size_t gk__apsp_cpu_part_panel_bytes(const gk_apsp_cpu_part *p);
 /* A panel buffer for receiving (owned by the part). */
-int32_t *gk__apsp_cpu_part_panel_buffer(gk_apsp_cpu_part *p);
+void *gk__apsp_cpu_part_panel_buffer(gk_apsp_cpu_part *p);
 /* Round k on the local rows (not the pivot row) with the closed panel. */
-void gk__apsp_cpu_part_update(gk_apsp_cpu_part *p, int64_t k, const int32_t *panel);
-/* Copy local row r (global index), V entries. */
-void gk__apsp_cpu_part_get_row(const gk_apsp_cpu_part *p, int64_t r, int32_t *row);
+void gk__apsp_cpu_part_update(gk_apsp_cpu_part *p, int64_t k, const void *panel);
+/* Copy local row r (global index): V entries of the part's type. */
+void gk__apsp_cpu_part_get_row(const gk_apsp_cpu_part *p, int64_t r, void *row);
+/* After GK_ENEGCYCLE from gk__apsp_cpu_part_rounds: the vertex (on every
+ * rank); else -1. */
+int64_t gk__apsp_cpu_part_cycle(const gk_apsp_cpu_part *p);
 /* A CPU rank's rounds (one part per rank, rank g owning tile rows first[g]
  * .. first[g + 1] - 1 of nt): for each pivot tile row k, its owner
  * broadcasts the panel over comm and every rank updates its rows.  *wait:
- * the seconds spent in the broadcasts (the CPU computes nothing meanwhile). */
+ * the seconds spent in the broadcasts (the CPU computes nothing meanwhile).
+ * Negative weights (on any rank: one reduction first) follow the rules of
+ * gk__apsp_cpu_run: the owner of the round where a pivot tile first has a
+ * negative diagonal entry broadcasts the vertex and every rank returns
+ * GK_ENEGCYCLE ("negative cycle through vertex N"); at the end, integers
+ * above INF/2 become INF. */
 gk_status gk__apsp_cpu_part_rounds(gk_apsp_cpu_part *p, const gk_comm *comm, const int *first, int nt,
                                    double *wait);
 

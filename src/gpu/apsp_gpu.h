@@ -4,7 +4,17 @@
 #ifndef GK_APSP_GPU_H
 #define GK_APSP_GPU_H
 
+#ifdef HAVE_CONFIG_H
+#include "config.h"   /* GK_HAVE_CUDA */
+#endif
+#ifdef GK_HAVE_CUDA
 #include "gpu/gpu.h"
+#else
+/* CPU-only builds: only the typed entry points below exist, as stubs
+ * failing with GK_ENODEV (src/gpu/none.c), so that callers need no #ifdef */
+#include "core/space.h"
+typedef struct CUstream_st *cudaStream_t;
+#endif
 
 /* The kernel's tunable parameters and constraints: src/core/space_apsp.c. */
 
@@ -96,5 +106,40 @@ gk_status gk__apsp_gpu_run_baseline(gk_apsp_gpu *ctx, float *ms);
 /* The device's int32 min-plus rate (chains of independent VIADDMNMX), in
  * min-plus operations per second. */
 gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *ctx, double *per_s);
+
+/* ---- element types, negative weights, predecessors (issue 24; the
+ * semantics: CONTRACT section 1 / DESIGN.md "APSP weight types") ----
+ * A context for V vertices of element type t (GK_DTYPE_INT32, INT64,
+ * FLOAT32, FLOAT64), with_pred 1: predecessors kept too.  One kernel
+ * template (apsp.cu, "typed") at the ordered tile 64 (GK_APSP_ORDER_TILE):
+ * floats and predecessors bit-identical to the CPU's blocked code.  int32
+ * without predecessors runs the tuned int32 kernels (any tile) unless the
+ * upload finds a negative weight.  cfg: the apsp configuration (NULL:
+ * defaults); its APSPX_* parameters are the typed kernels' thread shapes
+ * (src/core/space_apsp.c). */
+gk_status gk__apsp_gpu_open_typed(gk_apsp_gpu **ctx, const gk_device_info *dev, cudaStream_t stream,
+                                  int32_t V, gk_dtype t, int with_pred, const gk_config *cfg);
+/* host V x V of the context's type (ld = V); predecessors initialised on
+ * the device; the negative-weight scan on the device (int32 without
+ * predecessors: on the host, to pick the kernels) */
+gk_status gk__apsp_gpu_upload_typed(gk_apsp_gpu *ctx, const void *dist, float *ms);
+/* enqueues every round (and the integer types' cleanup after negative
+ * weights: entries > INF / 2 become INF) */
+gk_status gk__apsp_gpu_run_typed(gk_apsp_gpu *ctx, float *ms);
+/* waits for the stream; *cycle: the smallest vertex whose diagonal entry
+ * went negative in the first round where one did (a vertex on a negative
+ * cycle), -1: none */
+gk_status gk__apsp_gpu_cycle(gk_apsp_gpu *ctx, int64_t *cycle);
+/* host V x V (ld = V); pred may be NULL (must be NULL without with_pred) */
+gk_status gk__apsp_gpu_download_typed(gk_apsp_gpu *ctx, void *dist, int32_t *pred, float *ms);
+/* device memory in place (leading dimensions ld / pld elements), pred
+ * written (may be NULL); always the typed kernels (the weights' sign is
+ * known only on the device: non-negative int32 without predecessors goes
+ * through gk__apsp_gpu_exec_device, the fast path); enqueued, nothing waits
+ * (gk__apsp_gpu_cycle waits) */
+gk_status gk__apsp_gpu_exec_device_typed(gk_apsp_gpu *ctx, void *dist, int64_t ld, int32_t *pred, int64_t pld);
+/* the device's min-plus rate for type t (chains of the same add + min as
+ * the kernels), updates per second */
+gk_status gk__apsp_gpu_ceiling_typed(gk_apsp_gpu *ctx, gk_dtype t, double *per_s);
 
 #endif /* GK_APSP_GPU_H */

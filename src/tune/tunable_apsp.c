@@ -1,5 +1,8 @@
 /* tunable_apsp.c - APSP as a tunable kernel (worker side): timing on a
- * random dense graph, validation against the CPU on an odd size, and
+ * random dense graph, validation against the CPU on an odd size (the int32
+ * kernel, and the typed kernels of the same configuration -- float32,
+ * float64, int32 / float32 / float64 with predecessors, their APSPX_*
+ * shapes -- bit for bit against gk__apsp_cpu_run: same tile 64, same bits), and
  * verification of a winner at its target size against the built-in kernel
  * (itself validated against the CPU by the test suite): a CPU solve at
  * n = 16384 would take longer than the whole tuning budget. */
@@ -7,6 +10,9 @@
 #include "gpu/apsp_gpu.h"
 #include "cpu/apsp_cpu.h"
 
+#include "core/apsp_types.h"
+
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +73,62 @@ static gk_status gk__apsp_tune_measure(int64_t size, const gk_config *cfg, uint6
     return st;
 }
 
+/* The int32 matrix in (INF: no edge) as type t, weights w / 8 + w / 1024
+ * for the floats (fractions: the additions round, so the order shows). */
+static void to_type(const int32_t *in, int64_t nn, gk_dtype t, void *out)
+{
+    for (int64_t i = 0; i < nn; i++) {
+        const int inf = in[i] == GK_APSP_INF;
+        const double w = in[i] / 8.0 + in[i] / 1024.0;
+        switch (t) {
+        case GK_DTYPE_INT32: ((int32_t *)out)[i] = in[i]; break;
+        case GK_DTYPE_INT64: ((int64_t *)out)[i] = inf ? GK_APSP_INF64 : in[i]; break;
+        case GK_DTYPE_FLOAT32: ((float *)out)[i] = inf ? (float)INFINITY : (float)w; break;
+        default: ((double *)out)[i] = inf ? (double)INFINITY : w; break;
+        }
+    }
+}
+
+/* The typed kernels of cfg (its APSPX_* shapes) on in (n x n), as type t
+ * with or without predecessors, against gk__apsp_cpu_run: the same bits,
+ * distances and predecessors (GK_EMISMATCH naming the first difference). */
+static gk_status validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pred, const gk_config *cfg)
+{
+    const size_t nn = (size_t)n * (size_t)n, es = gk_dtype_size(t);
+    char *buf = NULL;
+    gk_status st = gk__xmalloc((void **)&buf, 2 * nn * es + 2 * nn * sizeof(int32_t), "typed validation");
+    if (st) return st;
+    void *ref = buf, *got = buf + nn * es;
+    int32_t *pref = (int32_t *)(buf + 2 * nn * es), *pgot = pref + nn;
+    int64_t cycle = -1, gcycle = -1;
+    to_type(in, (int64_t)nn, t, ref);
+    memcpy(got, ref, nn * es);
+    if (pred)
+        gk__apsp_pred_init(ref, n, n, t, pref, n);
+    memset(pgot, 0x5a, nn * sizeof(int32_t));
+    st = gk__apsp_cpu_run(ref, n, t, pred ? pref : NULL, GK_CPU_ISA_AUTO, &cycle);
+    gk_apsp_gpu *ctx = NULL;
+    float ms;
+    if (!st) st = gk__apsp_gpu_open_typed(&ctx, gk__tune_device(), NULL, n, t, pred, cfg);
+    if (!st) st = gk__apsp_gpu_upload_typed(ctx, got, &ms);
+    if (!st) st = gk__apsp_gpu_run_typed(ctx, &ms);
+    if (!st) st = gk__apsp_gpu_cycle(ctx, &gcycle);
+    if (!st) st = gk__apsp_gpu_download_typed(ctx, got, pred ? pgot : NULL, &ms);
+    gk__apsp_gpu_close(ctx);
+    if (!st) {
+        size_t i = 0;
+        while (i < nn && !memcmp((char *)got + i * es, (char *)ref + i * es, es) && (!pred || pgot[i] == pref[i]))
+            i++;
+        if (i < nn || gcycle != -1)
+            st = gk__fail(GK_EMISMATCH, "tuned GPU kernel vs CPU, %s%s, n = %d: %s differ at [%zu][%zu]",
+                          gk_dtype_name(t), pred ? " with predecessors" : "", n,
+                          gcycle != -1 ? "a negative cycle reported:" : i < nn && pred && pgot[i] != pref[i]
+                          ? "predecessors" : "distances", i / (size_t)n, i % (size_t)n);
+    }
+    free(buf);
+    return st;
+}
+
 static gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed)
 {
     int32_t n = VALIDATE_N, *in = NULL, *ref = NULL, *got = NULL;
@@ -82,6 +144,13 @@ static gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed)
     }
     if (!st) st = solve(in, n, cfg, got);
     if (!st) st = gk_apsp_compare(got, ref, n, "tuned GPU kernel vs CPU");
+    /* the typed kernels of the same configuration (its APSPX_* shapes) */
+    static const struct { gk_dtype t; int pred; } typed[] = {
+        { GK_DTYPE_FLOAT32, 0 }, { GK_DTYPE_FLOAT64, 0 }, { GK_DTYPE_INT32, 1 },
+        { GK_DTYPE_FLOAT32, 1 }, { GK_DTYPE_FLOAT64, 1 }, { GK_DTYPE_INT64, 0 },
+    };
+    for (size_t i = 0; i < sizeof typed / sizeof typed[0] && !st; i++)
+        st = validate_typed(in, n, typed[i].t, typed[i].pred, cfg);
     free(in);
     return st;
 }

@@ -1,0 +1,86 @@
+/* space_stencil_gen.c - the generated stencil engine's parameters (see
+ * space_stencil_gen.h): ranges and candidate values, the defaults of a
+ * description and the rules that exclude impossible configurations before
+ * any compile. */
+#include "core/space_stencil_gen.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Candidate values: the union of the 2D and 3D lists (the tuner takes the
+ * ones that fit the description: src/tune/tunable_stencil_gen.c). */
+static const gk_param_def gen_params[] = {
+    { "TX", 32, 1, 4096, 6, { 16, 32, 64, 128, 256, 512 }, "output tile width (x) a block stores" },
+    { "TY", 8, 1, 256, 4, { 1, 4, 8, 16 }, "output tile height (y; 1 in 2D)" },
+    { "NT", 256, 32, 1024, 4, { 128, 256, 512, 1024 }, "threads per block (a multiple of 32)" },
+    { "ZC", 64, 1, 65535, 5, { 32, 64, 128, 256, 512 }, "planes (2D: rows) a block streams" },
+    { "TSTEPS", 1, 1, 4, 4, { 1, 2, 3, 4 }, "steps per pass over the grid (temporal blocking)" },
+};
+
+static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
+{
+    (void)dev;
+    if (gk__space_check_ranges(&gk__space_stencil_gen, cfg, why, n))
+        return 1;
+    if (gk__param(cfg, "NT") % 32)
+        return snprintf(why, n, "NT=%d is not a multiple of 32", gk__param(cfg, "NT")), 1;
+    return 0;
+}
+
+const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params / sizeof gen_params[0]),
+                                         gen_params, gen_reject };
+
+void gk__stencil_gen_default(int dims, int radius, gk_config *out)
+{
+    /* The winners of gktune --stencil and the T rows of gk bench stencil
+     * --stencil on an H100 (bench/stencil-results.md, "generated engine"):
+     * 3D radius 1 gains from 2 steps per pass (star3d1r f64 80 -> 138
+     * GStencil/s at 512^3) and longer z chunks; larger radii lose with T > 1
+     * (the halo r*T grows the planes) and prefer 64-wide tiles; 2D rows gain
+     * up to T = 3 at radius 1, 2 at radius 2, and 512-wide rows of 128
+     * threads won at 8192^2. */
+    gk__config_clear(out);
+    if (dims == 2) {
+        gk__config_set(out, "TX", 512);
+        gk__config_set(out, "TY", 1);
+        gk__config_set(out, "NT", 128);
+        gk__config_set(out, "ZC", 64);
+        gk__config_set(out, "TSTEPS", radius == 1 ? 3 : radius == 2 ? 2 : 1);
+    } else {
+        gk__config_set(out, "TX", radius == 1 ? 32 : 64);
+        gk__config_set(out, "TY", 8);
+        gk__config_set(out, "NT", 256);
+        gk__config_set(out, "ZC", radius == 1 ? 128 : 64);
+        gk__config_set(out, "TSTEPS", radius == 1 ? 2 : 1);
+    }
+}
+
+size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t elem, int tsteps)
+{
+    int64_t t = tsteps, r = radius, ry = dims == 3 ? r : 0;
+    int64_t pw = gk__param(c, "TX") + 2 * t * r, ph = gk__param(c, "TY") + 2 * t * ry;
+    return (size_t)(t * (2 * r + 2) * pw * ph) * elem;
+}
+
+int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem,
+                           const gk_device_info *dev, char *why, size_t n)
+{
+    if (gen_reject(c, dev, why, n))
+        return 1;
+    if (dims == 2 && gk__param(c, "TY") != 1)
+        return snprintf(why, n, "TY=%d: a 2D tile is one row (TY=1)", gk__param(c, "TY")), 1;
+    int ts = gk__param(c, "TSTEPS");
+    size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts);
+    size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
+    if (sm > limit)
+        return snprintf(why, n, "shared memory %zu > %zu bytes (TSTEPS=%d rings of %d planes)", sm, limit, ts,
+                        2 * radius + 2), 1;
+    /* the points a thread computes per stage and plane: bounded, so that the
+     * unrolled loops stay small */
+    int64_t r = radius, ry = dims == 3 ? r : 0;
+    int64_t area = (gk__param(c, "TX") + 2 * ts * r) * (gk__param(c, "TY") + 2 * ts * ry);
+    if ((area + gk__param(c, "NT") - 1) / gk__param(c, "NT") > 64)
+        return snprintf(why, n, "%lld plane points per thread > 64 (more threads or a smaller tile)",
+                        (long long)((area + gk__param(c, "NT") - 1) / gk__param(c, "NT"))), 1;
+    return 0;
+}

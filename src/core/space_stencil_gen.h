@@ -1,0 +1,33 @@
+/* space_stencil_gen.h - the generated stencil engine's tunable parameters
+ * (src/core/space_stencil_gen.c; every build: --config is checked without
+ * CUDA).  Unlike the fixed kernels' spaces, the rules depend on the
+ * description (dimensions, radius, element size), so beside the gk_space
+ * (ranges, the device-independent rules) there are description-aware
+ * defaults and a description-aware check. */
+#ifndef GK_SPACE_STENCIL_GEN_H
+#define GK_SPACE_STENCIL_GEN_H
+
+#include "core/space.h"
+
+/* TX, TY: the output tile a block stores per plane (2D: TY = 1); NT:
+ * threads per block; ZC: planes (2D: rows) a block streams; TSTEPS: steps
+ * per pass (temporal blocking; the host runs a remainder with fewer). */
+extern const gk_space gk__space_stencil_gen;
+
+/* The complete default configuration for a description: 3D radius 1
+ * TX=32 TY=8 NT=256 ZC=128 TSTEPS=2, larger radii TX=64 TY=8 NT=256 ZC=64
+ * TSTEPS=1; 2D TX=512 TY=1 NT=128 ZC=64 and TSTEPS 3, 2, 1 for radius 1,
+ * 2, more (measured: see the function). */
+void gk__stencil_gen_default(int dims, int radius, gk_config *out);
+
+/* Dynamic shared memory of the kernel for tsteps steps per pass: tsteps
+ * rings of 2r+2 planes of (TX + 2*tsteps*r) x (TY + 2*tsteps*ry) elements
+ * (ry = r in 3D, 0 in 2D). */
+size_t gk__stencil_gen_smem(const gk_config *complete, int dims, int radius, size_t elem, int tsteps);
+
+/* 0 when the complete cfg can run for the description on dev (NULL: the
+ * device-independent rules and 227 KiB of shared memory); else 1 and why. */
+int gk__stencil_gen_reject(const gk_config *complete, int dims, int radius, size_t elem,
+                           const gk_device_info *dev, char *why, size_t n);
+
+#endif /* GK_SPACE_STENCIL_GEN_H */

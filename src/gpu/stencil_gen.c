@@ -1,0 +1,338 @@
+/* stencil_gen.c - host side of the generated stencil engine: the source of
+ * a description (stencil_gen_src.c) compiled with NVRTC (cubins cached per
+ * process by the hash of their source and the architecture: a description
+ * opened again, by the tuner, the bench or every GPU of a run, compiles
+ * once; and in the store the layers above register, the cache directory's:
+ * another process loads them from there), dense device buffers, the pass
+ * loop. */
+#include "gpu/stencil_gen.h"
+#include "gpu/gpu.h"
+#include "core/rng.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gk_stencil_gen {
+    gk_device_info dev;
+    cudaStream_t stream;
+    gk__stencil_spec spec;
+    gk_config cfg;                 /* complete */
+    char cfgtext[160];
+    cudaLibrary_t lib;
+    cudaKernel_t k[5];             /* k[t]: t steps per pass, t = 1..tmax */
+    int tmax, tx, ty, zc, nt;
+    int64_t nx, ny, nz;            /* as given (2D: nz = 1) */
+    int mx, my, mz;                /* as run: 2D is mx = nx, my = 1, mz = ny */
+    size_t es, bytes;
+    void *buf[2];
+    int cur;
+    gk_gpu_timer timer;
+};
+
+/* ---- the per-process cubin cache ---- */
+#define CACHED 32
+static struct { uint64_t hash; int arch; size_t len; void *cubin; size_t size; } cache[CACHED];
+static unsigned cache_next;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *cache_find(uint64_t h, int arch, size_t len, size_t *size)
+{
+    void *c = NULL;
+    pthread_mutex_lock(&cache_lock);
+    for (int i = 0; i < CACHED && !c; i++)
+        if (cache[i].cubin && cache[i].hash == h && cache[i].arch == arch && cache[i].len == len
+            && (c = malloc(cache[i].size))) {
+            memcpy(c, cache[i].cubin, cache[i].size);
+            *size = cache[i].size;
+        }
+    pthread_mutex_unlock(&cache_lock);
+    return c;
+}
+
+static void cache_add(uint64_t h, int arch, size_t len, const void *cubin, size_t size)
+{
+    void *c = malloc(size);
+    if (!c) return;                  /* a cache, not a requirement */
+    memcpy(c, cubin, size);
+    pthread_mutex_lock(&cache_lock);
+    unsigned i = cache_next++ % CACHED;
+    free(cache[i].cubin);
+    cache[i].hash = h;
+    cache[i].arch = arch;
+    cache[i].len = len;
+    cache[i].cubin = c;
+    cache[i].size = size;
+    pthread_mutex_unlock(&cache_lock);
+}
+
+/* The store beyond the process (gk__stencil_gen_set_store). */
+static gk__sg_cubin_store store;
+static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void gk__stencil_gen_set_store(const gk__sg_cubin_store *s)
+{
+    pthread_mutex_lock(&store_lock);
+    if (s) store = *s; else memset(&store, 0, sizeof store);
+    pthread_mutex_unlock(&store_lock);
+}
+
+static gk__sg_cubin_store get_store(void)
+{
+    pthread_mutex_lock(&store_lock);
+    gk__sg_cubin_store s = store;
+    pthread_mutex_unlock(&store_lock);
+    return s;
+}
+
+static void cache_forget(uint64_t h, int arch, size_t len)
+{
+    pthread_mutex_lock(&cache_lock);
+    for (int i = 0; i < CACHED; i++)
+        if (cache[i].cubin && cache[i].hash == h && cache[i].arch == arch && cache[i].len == len) {
+            free(cache[i].cubin);
+            cache[i].cubin = NULL;
+        }
+    pthread_mutex_unlock(&cache_lock);
+}
+
+static gk_status load_module(gk_stencil_gen *g, int use_disk)
+{
+    char *src = NULL;
+    gk_status st = gk__stencil_gen_source(&g->spec, &g->cfg, &src);
+    if (st) return st;
+    size_t len = strlen(src), size = 0;
+    uint64_t h = gk__fnv1a64(src, len);
+    int arch = 10 * g->dev.cc_major + g->dev.cc_minor;
+    void *cubin = cache_find(h, arch, len, &size);
+    gk__sg_cubin_store disk = { 0 };
+    if (use_disk)
+        disk = get_store();
+    char name[96];
+    snprintf(name, sizeof name, "sm%d-rt%d-%016llx-%zu", arch, g->dev.runtime_version, (unsigned long long)h, len);
+    int from_disk = 0;
+    if (!cubin && disk.load && disk.load(name, &cubin, &size)) {
+        from_disk = 1;               /* checked by the load below: a bad one is compiled again */
+        cache_add(h, arch, len, cubin, size);
+    }
+    if (!cubin) {
+        gk_kernel_image img = { "stencil_gen", NULL, 0, src, len };
+        gk_config none;
+        char log[1024];
+        gk__config_clear(&none);
+        st = gk__nvrtc_compile(&img, NULL, &none, g->dev.cc_major, g->dev.cc_minor, &cubin, &size, log, sizeof log);
+        if (st) {
+            char *nl = strchr(log, '\n');
+            if (nl) *nl = '\0';
+            if (log[0])
+                st = gk__fail(st, "stencil %s with %s: NVRTC: %.400s", g->spec.key, g->cfgtext, log);
+            free(src);
+            return st;
+        }
+        cache_add(h, arch, len, cubin, size);
+        if (disk.save)
+            disk.save(name, cubin, size);
+    }
+    cudaError_t e = cudaLibraryLoadData(&g->lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
+    free(cubin);
+    if (e != cudaSuccess && from_disk) {
+        /* a stored cubin the driver refuses: forget it, compile again */
+        cache_forget(h, arch, len);
+        free(src);
+        g->lib = NULL;
+        (void)cudaGetLastError();
+        return load_module(g, 0);
+    }
+    free(src);
+    if (e != cudaSuccess)
+        return gk__cuda_fail(e, "cudaLibraryLoadData(generated stencil)");
+    for (int t = 1; t <= g->tmax; t++) {
+        char kname[32];
+        snprintf(kname, sizeof kname, "gk_sg_t%d", t);
+        GK_CUDA_TRY(cudaLibraryGetKernel(&g->k[t], g->lib, kname));
+    }
+    return GK_OK;
+}
+
+gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, void *stream,
+                               const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
+                               const gk_config *cfg)
+{
+    gk_status st;
+    *out = NULL;
+    if (!s || (s->dims != 2 && s->dims != 3) || s->radius < 1 || s->radius > 4 || s->npoints < 1
+        || s->npoints > GK_STENCIL_MAX_POINTS || (s->dtype != GK_DTYPE_FLOAT32 && s->dtype != GK_DTYPE_FLOAT64))
+        return gk__fail(GK_EINVAL, "stencil_gen: not a valid stencil description");
+    if (s->dims == 2 && nz != 1)
+        return gk__fail(GK_EINVAL, "stencil %s: a 2D grid has nz = 1, not %lld", s->key, (long long)nz);
+    if (nx < 1 || ny < 1 || nz < 1 || nx > (1 << 30) || ny > (1 << 30) || nz > (1 << 30))
+        return gk__fail(GK_EINVAL, "stencil grid %lldx%lldx%lld: sizes must be 1..2^30", (long long)nx,
+                        (long long)ny, (long long)nz);
+    int r = s->radius;
+    if (s->boundary == GK_BOUNDARY_PERIODIC
+        && (nx < 2 * r + 1 || ny < 2 * r + 1 || (s->dims == 3 && nz < 2 * r + 1)))
+        return gk__fail(GK_EINVAL, "stencil %s: a periodic grid needs every extent >= %d (2r+1), not %lldx%lldx%lld",
+                        s->key, 2 * r + 1, (long long)nx, (long long)ny, (long long)nz);
+    gk_stencil_gen *g = calloc(1, sizeof *g);
+    if (!g)
+        return gk__fail(GK_ENOMEM, "out of host memory for the generated stencil");
+    g->dev = *dev;
+    g->stream = (cudaStream_t)stream;
+    g->spec = *s;
+    gk_config def;
+    gk__stencil_gen_default(s->dims, r, &def);
+    if (cfg) {
+        /* the given parameters over the description's defaults */
+        for (int i = 0; i < cfg->n; i++)
+            if ((st = gk__config_set(&def, cfg->p[i].name, cfg->p[i].value)))
+                goto fail;
+    }
+    if ((st = gk__space_complete(&gk__space_stencil_gen, &def, &g->cfg)))
+        goto fail;
+    gk__config_format(&g->cfg, g->cfgtext, sizeof g->cfgtext);
+    g->es = s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8;
+    char why[256];
+    if (gk__stencil_gen_reject(&g->cfg, s->dims, r, g->es, &g->dev, why, sizeof why)) {
+        st = gk__fail(GK_EINVAL, "stencil %s configuration %s cannot run here: %s", s->key, g->cfgtext, why);
+        goto fail;
+    }
+    g->tmax = gk__param(&g->cfg, "TSTEPS");
+    g->tx = gk__param(&g->cfg, "TX");
+    g->ty = s->dims == 3 ? gk__param(&g->cfg, "TY") : 1;
+    g->zc = gk__param(&g->cfg, "ZC");
+    g->nt = gk__param(&g->cfg, "NT");
+    g->nx = nx; g->ny = ny; g->nz = nz;
+    g->mx = (int)nx;
+    g->my = s->dims == 3 ? (int)ny : 1;
+    g->mz = s->dims == 3 ? (int)nz : (int)ny;
+    int64_t by = (g->my + g->ty - 1) / g->ty, bz = (g->mz + g->zc - 1) / g->zc;
+    if (by > 65535 || bz > 65535) {
+        st = gk__fail(GK_EINVAL, "stencil grid %lldx%lldx%lld: too many blocks along y or z with %s (%lld, %lld > 65535)",
+                      (long long)nx, (long long)ny, (long long)nz, g->cfgtext, (long long)by, (long long)bz);
+        goto fail;
+    }
+    /* each extent <= 2^30: the product is checked before it is a size */
+    if ((double)nx * (double)ny * (double)nz * (double)g->es > (double)(SIZE_MAX / 4)) {
+        st = gk__fail(GK_ENOMEM, "stencil grid %lldx%lldx%lld: too large for one GPU", (long long)nx, (long long)ny,
+                      (long long)nz);
+        goto fail;
+    }
+    g->bytes = (size_t)nx * (size_t)ny * (size_t)nz * g->es;
+    size_t fr = 0, tot = 0;
+    GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
+    if (2 * g->bytes > fr) {
+        char b1[32], b2[32];
+        st = gk__fail(GK_ENOMEM, "stencil grid %lldx%lldx%lld needs %s of GPU memory (two buffers), %s has %s free",
+                      (long long)nx, (long long)ny, (long long)nz, gk__human_bytes(2.0 * (double)g->bytes, b1, sizeof b1),
+                      g->dev.name, gk__human_bytes((double)fr, b2, sizeof b2));
+        goto fail;
+    }
+    if ((st = load_module(g, 1)))
+        goto fail;
+    GK_CUDA_GOTO(cudaMalloc(&g->buf[0], g->bytes), st, fail);
+    GK_CUDA_GOTO(cudaMalloc(&g->buf[1], g->bytes), st, fail);
+    if ((st = gk__gpu_timer_init(&g->timer)))
+        goto fail;
+    *out = g;
+    return GK_OK;
+fail:
+    gk__stencil_gen_close(g);
+    return st;
+}
+
+void gk__stencil_gen_close(gk_stencil_gen *g)
+{
+    if (!g) return;
+    gk__gpu_timer_free(&g->timer);
+    cudaFree(g->buf[0]);
+    cudaFree(g->buf[1]);
+    if (g->lib)
+        cudaLibraryUnload(g->lib);
+    free(g);
+}
+
+const char *gk__stencil_gen_config(const gk_stencil_gen *g) { return g->cfgtext; }
+
+gk_status gk__stencil_gen_upload(gk_stencil_gen *g, const void *grid, float *ms)
+{
+    gk_status st;
+    g->cur = 0;
+    if ((st = gk__gpu_timer_start(&g->timer, g->stream))) return st;
+    GK_CUDA_TRY(cudaMemcpyAsync(g->buf[0], grid, g->bytes, cudaMemcpyHostToDevice, g->stream));
+    return gk__gpu_timer_stop(&g->timer, g->stream, ms);
+}
+
+gk_status gk__stencil_gen_download(gk_stencil_gen *g, void *grid, float *ms)
+{
+    gk_status st;
+    if ((st = gk__gpu_timer_start(&g->timer, g->stream))) return st;
+    GK_CUDA_TRY(cudaMemcpyAsync(grid, g->buf[g->cur], g->bytes, cudaMemcpyDeviceToHost, g->stream));
+    return gk__gpu_timer_stop(&g->timer, g->stream, ms);
+}
+
+/* One pass of t steps; swaps the buffers. */
+static gk_status launch(gk_stencil_gen *g, int t)
+{
+    dim3 grid = gk__dim3((unsigned)((g->mx + g->tx - 1) / g->tx), (unsigned)((g->my + g->ty - 1) / g->ty),
+                         (unsigned)((g->mz + g->zc - 1) / g->zc));
+    size_t smem = gk__stencil_gen_smem(&g->cfg, g->spec.dims, g->spec.radius, g->es, t);
+    const void *in = g->buf[g->cur];
+    void *out = g->buf[g->cur ^ 1];
+    int mx = g->mx, my = g->my, mz = g->mz;
+    long long sy = g->mx, sz = (long long)g->mx * g->my;
+    void *args[] = { &in, &out, &mx, &my, &mz, &sy, &sz };
+    gk_status st = gk__gpu_launch(g->k[t], grid, gk__dim3((unsigned)g->nt, 1, 1), smem, g->stream, args);
+    if (!st)
+        g->cur ^= 1;
+    return st;
+}
+
+gk_status gk__stencil_gen_run(gk_stencil_gen *g, int64_t steps, float *ms)
+{
+    gk_status st;
+    if (steps < 0)
+        return gk__fail(GK_EINVAL, "stencil: steps %lld < 0", (long long)steps);
+    if ((st = gk__gpu_timer_start(&g->timer, g->stream))) return st;
+    for (int64_t s = 0; s < steps; s += g->tmax)
+        if ((st = launch(g, steps - s < g->tmax ? (int)(steps - s) : g->tmax)))
+            return st;
+    if ((st = gk__gpu_timer_stop(&g->timer, g->stream, ms))) return st;
+    GK_CUDA_TRY(cudaGetLastError());
+    return GK_OK;
+}
+
+/* The grid between the current buffer and a pitched device grid. */
+static gk_status copy_pitched(gk_stencil_gen *g, void *grid, int64_t pitch_y, int64_t pitch_z, int to_user)
+{
+    size_t row = (size_t)g->nx * g->es, upitch = (size_t)pitch_y * g->es;
+    char *u = grid, *d = g->buf[g->cur];
+    int64_t planes = g->spec.dims == 3 ? g->nz : 1;
+    if (g->spec.dims == 3 && pitch_z == pitch_y * g->ny)
+        planes = 1;                  /* one 2D copy of ny*nz rows */
+    size_t rows = planes == 1 ? (size_t)g->ny * (size_t)g->nz : (size_t)g->ny;
+    for (int64_t z = 0; z < planes; z++) {
+        char *uz = u + (size_t)z * (size_t)pitch_z * g->es, *dz = d + (size_t)z * (size_t)g->ny * row;
+        if (to_user)
+            GK_CUDA_TRY(cudaMemcpy2DAsync(uz, upitch, dz, row, row, rows, cudaMemcpyDeviceToDevice, g->stream));
+        else
+            GK_CUDA_TRY(cudaMemcpy2DAsync(dz, row, uz, upitch, row, rows, cudaMemcpyDeviceToDevice, g->stream));
+    }
+    return GK_OK;
+}
+
+gk_status gk__stencil_gen_exec_device(gk_stencil_gen *g, void *grid, int64_t pitch_y, int64_t pitch_z,
+                                      int64_t steps)
+{
+    gk_status st;
+    if (pitch_y < g->nx || (g->spec.dims == 3 && pitch_z < pitch_y * g->ny))
+        return gk__fail(GK_EINVAL, "stencil: pitches %lld, %lld too small for a %lldx%lldx%lld grid",
+                        (long long)pitch_y, (long long)pitch_z, (long long)g->nx, (long long)g->ny, (long long)g->nz);
+    g->cur = 0;
+    if ((st = copy_pitched(g, grid, pitch_y, pitch_z, 0)) || (st = gk__stencil_gen_run(g, steps, NULL))
+        || (st = copy_pitched(g, grid, pitch_y, pitch_z, 1)))
+        return st;
+    GK_CUDA_TRY(cudaStreamSynchronize(g->stream));
+    return GK_OK;
+}

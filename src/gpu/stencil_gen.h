@@ -1,0 +1,57 @@
+/* stencil_gen.h - the generated GPU stencil engine (CONTRACT-25 section 3):
+ * CUDA source written for one description (its points and weights compile-
+ * time constants, the FMA chain in the CPU's order), compiled with NVRTC,
+ * cached per process; a grid kept on the device between calls.
+ *
+ * Declared in every build: a CPU-only build gets the stubs of src/gpu/none.c
+ * (each fails with GK_ENODEV), so callers need no #ifdef.  The stream is a
+ * cudaStream_t passed as void * here for the same reason. */
+#ifndef GK_STENCIL_GEN_H
+#define GK_STENCIL_GEN_H
+
+#include "gpu/stencil_gen_spec.h"
+#include "core/space_stencil_gen.h"
+
+typedef struct gk_stencil_gen gk_stencil_gen;
+
+/* On device dev (already current) and stream: the kernels of spec s for an
+ * nx x ny x nz grid (2D: nz = 1) with configuration cfg (NULL: the
+ * description's defaults, gk__stencil_gen_default), both device buffers.
+ * GK_EINVAL naming the configuration when it cannot run for this
+ * description or device; GK_ECOMPILE with NVRTC's message; GK_ENOMEM naming
+ * the amount. */
+gk_status gk__stencil_gen_open(gk_stencil_gen **g, const gk_device_info *dev, void *stream,
+                               const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
+                               const gk_config *cfg);
+/* A dense host grid (x fastest, elements of the spec's type) in and out;
+ * upload resets nothing else.  ms: the copy's time (may be NULL). */
+gk_status gk__stencil_gen_upload(gk_stencil_gen *g, const void *grid, float *ms);
+/* steps steps: passes of TSTEPS steps, then one pass of the remainder;
+ * timed with events (ms may be NULL). */
+gk_status gk__stencil_gen_run(gk_stencil_gen *g, int64_t steps, float *ms);
+gk_status gk__stencil_gen_download(gk_stencil_gen *g, void *grid, float *ms);
+/* steps steps on a grid in device memory (pitch_y elements between rows,
+ * pitch_z between planes; 2D: pitch_z unused), synchronous. */
+gk_status gk__stencil_gen_exec_device(gk_stencil_gen *g, void *grid, int64_t pitch_y, int64_t pitch_z,
+                                      int64_t steps);
+/* The configuration text that ran ("TX=32,TY=8,NT=256,ZC=64,TSTEPS=1"). */
+const char *gk__stencil_gen_config(const gk_stencil_gen *g);
+void gk__stencil_gen_close(gk_stencil_gen *g);
+
+/* A store of compiled cubins beyond the process (the cache directory's,
+ * src/tune/tunable_stencil_gen.c: gk__stencil_gen_disk_cache), registered
+ * from above so that this layer does no file I/O of its own.  load: 1 and
+ * a malloc'ed copy when name is stored, else 0; save: best effort.  name:
+ * "sm<arch>-rt<runtime>-<hash of the source>-<length>".  NULL: none. */
+typedef struct gk__sg_cubin_store {
+    int (*load)(const char *name, void **data, size_t *size);
+    void (*save)(const char *name, const void *data, size_t size);
+} gk__sg_cubin_store;
+void gk__stencil_gen_set_store(const gk__sg_cubin_store *store);
+
+/* The generated CUDA source of spec s with the complete configuration cfg
+ * (malloc'ed text in *src): what NVRTC compiles.  Every build (the tests
+ * read it without a GPU). */
+gk_status gk__stencil_gen_source(const gk__stencil_spec *s, const gk_config *cfg, char **src);
+
+#endif /* GK_STENCIL_GEN_H */

@@ -1,0 +1,140 @@
+#!/bin/sh
+# gk stencil with stencil descriptions (--stencil, --dims/--shape/--radius/
+# --boundary/--type, --coeffs of (2r+1)^dims weights): results, float32
+# files and every bad-input rule (one line naming the file or option,
+# non-zero exit, no output file).
+. "$top_srcdir/tests/tap.sh"
+d=$t_tmp
+
+# results: --check (bit for bit against the plain loop) on every kind
+for s in 3d-star-r1 3d-star-r2:periodic 3d-box-r2:fixed 2d-star-r4:periodic 2d-box-r1:fixed 2d-box-r3; do
+  case $s in 2d*) size=11x13 ;; *) size=11x13x9 ;; esac
+  for ty in f64 f32; do
+    t_ok "$s $ty --check" "$GK" stencil --stencil=$s --type=$ty --size=$size --steps=3 --check --device=cpu
+    grep -q "bit for bit: ok" "$t_tmp/out"; t_result $? "$s $ty: checked bit for bit"
+  done
+done 2>/dev/null
+# 2D sizes: N, NXxNY
+t_ok "2D --size=9 is 9x9x1" "$GK" stencil --dims=2 --size=9 --steps=1 --device=cpu
+grep -q "9x9x1" "$t_tmp/out"; t_result $? "2D: one number is a square"
+t_ok "2D --size=9x5" "$GK" stencil --dims=2 --size=9x5 --steps=1 --device=cpu
+grep -q "9x5x1" "$t_tmp/out"; t_result $? "2D: NXxNY"
+
+# --stencil and the separate options name the same stencil
+t_ok "--stencil=3d-star-r2:periodic --type=f32" "$GK" stencil --stencil=3d-star-r2:periodic --type=f32 --size=7x6x5 \
+  --steps=2 --seed=3 --output="$d/a.bin" --device=cpu
+t_ok "--dims=3 --shape=star --radius=2 --boundary=periodic --type=f32" "$GK" stencil --dims=3 --shape=star --radius=2 \
+  --boundary=periodic --type=f32 --size=7x6x5 --steps=2 --seed=3 --output="$d/b.bin" --device=cpu
+cmp -s "$d/a.bin" "$d/b.bin"; t_result $? "the same result both ways"
+[ "$(wc -c <"$d/a.bin")" -eq $((7 * 6 * 5 * 4)) ]; t_result $? "a float32 output is NX*NY*NZ*4 bytes"
+
+# an independent computation (python): 2D star r1 fixed with a weights file,
+# f64, 2 steps (python's sum of products against gk's fma chain: 1e-14)
+printf '0 1 0\n2 -3.5 4\n0 0.25 0\n' >"$d/w9.txt"
+if command -v python3 >/dev/null 2>&1; then
+  "$GK" stencil --dims=2 --shape=star --boundary=fixed --coeffs="$d/w9.txt" --size=6x5 --steps=0 --seed=4 \
+    --output="$d/p0.bin" --device=cpu &&
+  "$GK" stencil --dims=2 --shape=star --boundary=fixed --coeffs="$d/w9.txt" --size=6x5 --steps=2 --input="$d/p0.bin" \
+    --output="$d/p2.bin" --device=cpu
+  python3 - "$d/p0.bin" "$d/p2.bin" <<'PY'
+import struct, sys
+nx, ny = 6, 5
+w = [[0, 1, 0], [2, -3.5, 4], [0, 0.25, 0]]     # w[dy+1][dx+1]
+g = list(struct.unpack('<%dd' % (nx*ny), open(sys.argv[1], 'rb').read()))
+for s in range(2):
+    o = list(g)
+    for y in range(1, ny-1):
+        for x in range(1, nx-1):
+            o[y*nx+x] = sum(w[dy+1][dx+1] * g[(y+dy)*nx + x+dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+    g = o
+r = struct.unpack('<%dd' % (nx*ny), open(sys.argv[2], 'rb').read())
+sys.exit(0 if max(abs(a-b) for a, b in zip(g, r)) < 1e-13 else 1)
+PY
+  t_result $? "2D star r1 fixed with a weights file = python's loop (band kept, interior updated)"
+  python3 - "$d/p0.bin" "$d/p2.bin" <<'PY'
+import struct, sys
+a = open(sys.argv[1], 'rb').read(); b = open(sys.argv[2], 'rb').read()
+nx, ny = 6, 5
+ga = struct.unpack('<30d', a); gb = struct.unpack('<30d', b)
+band = [i for i in range(30) if i % nx in (0, nx-1) or i // nx in (0, ny-1)]
+sys.exit(0 if all(ga[i] == gb[i] for i in band) and ga != gb else 1)
+PY
+  t_result $? "fixed: the band is unchanged, the rest moved"
+else
+  t_skip "no python3" "python reference"; t_skip "no python3" "fixed band"
+fi
+t_ok "--json names the stencil" "$GK" stencil --stencil=2d-star-r2 --type=f32 --size=9 --steps=1 --json --device=cpu
+grep -q '"stencil": *"2d-star-r2"' "$t_tmp/out" && grep -q '"type": *"f32"' "$t_tmp/out" && grep -q '"points": *9' "$t_tmp/out"
+t_result $? "--json: stencil, type, points"
+
+# the GPU, when there is one (and the generated engine is in the build): --check
+# (bit for bit against the CPU backend) and the same output file as the CPU
+if "$GK" info | grep -q "compute capability"; then
+  if "$GK" stencil --stencil=3d-star-r1 --size=8 --steps=1 --device=gpu 2>"$d/gerr" >/dev/null ||
+     ! grep -q "not merged yet" "$d/gerr"; then
+    for s in 3d-star-r1 3d-star-r4:periodic 3d-box-r2:fixed 2d-star-r2 2d-box-r1:periodic 3d-box-r1:periodic; do
+      case $s in 2d*) size=67x45 ;; *) size=37x21x19 ;; esac
+      for ty in f64 f32; do
+        t_ok "gpu $s $ty --check" "$GK" stencil --stencil=$s --type=$ty --size=$size --steps=5 --check --device=gpu
+        "$GK" stencil --stencil=$s --type=$ty --size=$size --steps=5 --seed=9 --output="$d/gpu.bin" --device=gpu &&
+        "$GK" stencil --stencil=$s --type=$ty --size=$size --steps=5 --seed=9 --output="$d/cpu.bin" --device=cpu &&
+        cmp -s "$d/gpu.bin" "$d/cpu.bin"; t_result $? "gpu $s $ty: the CPU's output file, byte for byte"
+      done
+    done
+  else
+    t_skip "the generated GPU engine is not in this build" "gpu descriptions"
+  fi
+fi
+
+# gk bench stencil --stencil on the CPU: the plain loop and the backend, checked bit for bit
+t_ok "bench stencil --stencil=2d-star-r2:periodic --type=f32" "$GK" bench stencil --device=cpu \
+  --stencil=2d-star-r2:periodic --type=f32 --sizes=33x17 --steps=2 --reps=2
+grep -q "^33x17 .* cpu .*ok (bit-exact)" "$t_tmp/out" && grep -q "reference" "$t_tmp/out" && grep -q "copy bandwidth" "$t_tmp/out"
+t_result $? "bench: the backend's row is bit-exact, with the reference row and the copy floor"
+t_ok "bench stencil --stencil --json" "$GK" bench stencil --device=cpu --stencil=3d-box-r1:fixed --sizes=9 --steps=1 \
+  --reps=1 --json
+grep -q '"ok": *true' "$t_tmp/out"; t_result $? "bench --json: ok"
+t_fails "bench --stencil with --config" 2 "--config" "$GK" bench stencil --device=cpu --stencil=3d-star-r1 --config=DESIGN=1
+t_fails "bench --stencil periodic too small" 1 "2r+1" "$GK" bench stencil --device=cpu --stencil=3d-star-r3:periodic --sizes=5
+
+# bad input: one line, non-zero exit, no output file
+o="$d/bad.bin"
+printf '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27\n' >"$d/w27.txt"
+t_fails "weights file of the wrong length" 1 "w27.txt.*27 numbers.*exactly 125" \
+  "$GK" stencil --stencil=3d-star-r2 --coeffs="$d/w27.txt" --size=8 --output="$o" --device=cpu
+printf '1 2 3 4 nan 6 7 8 9\n' >"$d/wnan.txt"
+t_fails "a NaN weight" 1 "wnan.txt.*number 5.*not a finite" \
+  "$GK" stencil --dims=2 --coeffs="$d/wnan.txt" --size=8 --output="$o" --device=cpu
+printf '1 2 3 4 inf 6 7 8 9\n' >"$d/winf.txt"
+t_fails "an infinite weight" 1 "winf.txt.*not a finite" \
+  "$GK" stencil --dims=2 --coeffs="$d/winf.txt" --size=8 --output="$o" --device=cpu
+printf '1 2 3 4 5 6 7 8 9\n' >"$d/wbox.txt"
+t_fails "a star with off-axis weights" 1 "wbox.txt.*off the star" \
+  "$GK" stencil --dims=2 --shape=star --coeffs="$d/wbox.txt" --size=8 --output="$o" --device=cpu
+t_fails "radius 5" 2 "radius" "$GK" stencil --radius=5 --size=8 --output="$o" --device=cpu
+t_fails "radius 0" 2 "radius" "$GK" stencil --radius=0 --size=8 --output="$o" --device=cpu
+t_fails "--stencil radius 5" 2 "3d-star-r5" "$GK" stencil --stencil=3d-star-r5 --size=8 --output="$o" --device=cpu
+t_fails "--stencil garbage" 2 "--stencil.*3d-cube" "$GK" stencil --stencil=3d-cube-r1 --size=8 --output="$o" --device=cpu
+t_fails "periodic below 2r+1" 1 "ny = 4.*2r+1 = 5" \
+  "$GK" stencil --stencil=3d-star-r2:periodic --size=9x4x9 --output="$o" --device=cpu
+t_fails "--type=f16" 2 "--type" "$GK" stencil --type=f16 --size=8 --output="$o" --device=cpu
+t_fails "--shape=diamond" 2 "--shape" "$GK" stencil --shape=diamond --size=8 --output="$o" --device=cpu
+t_fails "--boundary=wrap" 2 "--boundary" "$GK" stencil --boundary=wrap --size=8 --output="$o" --device=cpu
+t_fails "--stencil with --dims" 2 "one or the other" "$GK" stencil --stencil=2d-box-r1 --dims=2 --size=8 --output="$o"
+t_fails "a mask without weights" 1 "mask needs weights" "$GK" stencil --shape=mask --size=8 --output="$o" --device=cpu
+t_fails "2D with nz = 2" 1 "nz = 1" "$GK" stencil --dims=2 --size=4x4x2 --output="$o" --device=cpu
+t_fails "--config with a description" 2 "--config" "$GK" stencil --stencil=3d-star-r1 --config=DESIGN=1 --size=8 --output="$o"
+t_fails "--gpus with a description" 2 "27-point box only" "$GK" stencil --stencil=3d-star-r1 --gpus=2 --size=8 --output="$o"
+"$GK" gen grid --size=5x4x3 "$d/g64.bin" || exit 1
+t_fails "a float64 file read as float32 (size)" 1 "g64.bin.*480 bytes.*float32 grid is 240" \
+  "$GK" stencil --type=f32 --size=5x4x3 --input="$d/g64.bin" --output="$o" --device=cpu
+python3 -c 'import struct,sys; open(sys.argv[1],"wb").write(struct.pack("<60f", *([0.5]*13 + [float("nan")] + [0.5]*46)))' \
+  "$d/nan32.bin" 2>/dev/null || printf '' >"$d/nan32.bin"
+if [ -s "$d/nan32.bin" ]; then
+  t_fails "a NaN in a float32 grid" 1 "nan32.bin.*x=3 y=2 z=0.*NaN" \
+    "$GK" stencil --stencil=3d-star-r1 --type=f32 --size=5x4x3 --input="$d/nan32.bin" --output="$o" --device=cpu
+else
+  t_skip "no python3" "NaN in a float32 grid"
+fi
+[ ! -e "$o" ]; t_result $? "no bad input left an output file"
+t_done

@@ -1,0 +1,397 @@
+/* test_stencil_gen.c - the generated GPU stencil engine against a naive loop
+ * written here (the contract's chain, taken straight from the (2r+1)^d
+ * weight array, independent of the engine's point list), bit for bit, on
+ * small odd-sized grids: 2D and 3D, star, box and mask, radius 1, 2, 3 and
+ * 4, float32 and float64, the three boundaries, T = 1..4 steps per pass
+ * with step counts that leave a remainder, z chunks and tiles that do not
+ * divide the grid, a pitched device grid.  Without a GPU: the generated
+ * source and the configuration rules only. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include "gk.h"
+#include "tap.h"
+#include "test_api.h"
+#include "gpu/stencil_gen.h"
+#include "core/rng.h"
+#ifdef GK_HAVE_CUDA
+#include "gpu/gpu.h"
+#include "tune/stencil_gen_tune.h"
+#include <dirent.h>
+#include <unistd.h>
+#endif
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tcase {
+    int dims;
+    gk_stencil_shape shape;
+    int r;
+    gk_boundary b;
+    gk_dtype t;
+    const char *cfg;
+    int nx, ny, nz, steps;
+} tcase;
+
+static double urand(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*s >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+/* The weights of a case: random in the shape (a star: 0 off the axes; a
+ * mask: about half of the cube zero). */
+static void make_weights(const tcase *c, uint64_t seed, double *w)
+{
+    int k = 2 * c->r + 1, n = c->dims == 3 ? k * k * k : k * k;
+    for (int i = 0; i < n; i++) {
+        int dx = i % k - c->r, dy = (i / k) % k - c->r, dz = c->dims == 3 ? i / (k * k) - c->r : 0;
+        int axes = (dx != 0) + (dy != 0) + (dz != 0);
+        double v = urand(&seed) / (double)n * 2.0;
+        if (c->shape == GK_STENCIL_STAR && axes > 1) v = 0;
+        if (c->shape == GK_STENCIL_MASK && urand(&seed) < 0) v = 0;
+        w[i] = v;
+    }
+}
+
+static int64_t wrap(int64_t i, int64_t n) { i %= n; return i < 0 ? i + n : i; }
+
+/* One step of the naive loop, double or float arithmetic by t. */
+static void naive_step(const tcase *c, const double *w, const void *in, void *out)
+{
+    int64_t nx = c->nx, ny = c->ny, nz = c->dims == 3 ? c->nz : 1;
+    int r = c->r, k = 2 * r + 1, zr = c->dims == 3 ? r : 0, f32 = c->t == GK_DTYPE_FLOAT32;
+    for (int64_t z = 0; z < nz; z++)
+        for (int64_t y = 0; y < ny; y++)
+            for (int64_t x = 0; x < nx; x++) {
+                int64_t at = (z * ny + y) * nx + x;
+                int band = x < r || x >= nx - r || y < r || y >= ny - r || (zr && (z < r || z >= nz - r));
+                if (c->b == GK_BOUNDARY_FIXED && band) {
+                    if (f32) ((float *)out)[at] = ((const float *)in)[at];
+                    else ((double *)out)[at] = ((const double *)in)[at];
+                    continue;
+                }
+                double td = 0;
+                float tf = 0;
+                int first = 1;
+                for (int dz = -zr; dz <= zr; dz++)
+                    for (int dy = -r; dy <= r; dy++)
+                        for (int dx = -r; dx <= r; dx++) {
+                            int idx = c->dims == 3 ? ((dz + r) * k + dy + r) * k + dx + r : (dy + r) * k + dx + r;
+                            int axes = (dx != 0) + (dy != 0) + (dz != 0);
+                            if (c->shape == GK_STENCIL_STAR && axes > 1) continue;
+                            if (c->shape == GK_STENCIL_MASK && w[idx] == 0) continue;
+                            int64_t X = x + dx, Y = y + dy, Z = z + dz;
+                            int outside = X < 0 || X >= nx || Y < 0 || Y >= ny || Z < 0 || Z >= nz;
+                            double vd = 0;
+                            float vf = 0;
+                            if (c->b == GK_BOUNDARY_PERIODIC) {
+                                X = wrap(X, nx); Y = wrap(Y, ny); Z = wrap(Z, nz);
+                                outside = 0;
+                            }
+                            if (!outside) {
+                                int64_t j = (Z * ny + Y) * nx + X;
+                                if (f32) vf = ((const float *)in)[j]; else vd = ((const double *)in)[j];
+                            }
+                            if (f32) {
+                                float wf = (float)w[idx];
+                                tf = first ? wf * vf : fmaf(wf, vf, tf);
+                            } else {
+                                td = first ? w[idx] * vd : fma(w[idx], vd, td);
+                            }
+                            first = 0;
+                        }
+                if (f32) ((float *)out)[at] = tf; else ((double *)out)[at] = td;
+            }
+}
+
+static const char *const shapes[] = { "", "box", "star", "mask" };
+static const char *const bnds[] = { "zero", "periodic", "fixed" };
+
+#ifdef GK_HAVE_CUDA
+static void run_case(const gk_device_info *dev, const tcase *c, uint64_t seed)
+{
+    char name[160];
+    snprintf(name, sizeof name, "%dd-%s-r%d-%s-%s %dx%dx%d %d steps [%s]", c->dims, shapes[c->shape], c->r,
+             c->t == GK_DTYPE_FLOAT32 ? "f32" : "f64", bnds[c->b], c->nx, c->ny, c->nz, c->steps, c->cfg);
+    double w[729];
+    make_weights(c, seed, w);
+    gk__stencil_spec s;
+    if (!ok(gk__sg_spec_build(c->dims, c->shape, c->r, c->b, c->t, w, &s) == GK_OK, "%s: spec (%s)", name,
+            gk_last_error()))
+        return;
+    size_t n = (size_t)c->nx * c->ny * c->nz, es = c->t == GK_DTYPE_FLOAT32 ? 4 : 8;
+    unsigned char *a = malloc(n * es), *b = malloc(n * es), *tmp = malloc(n * es);
+    uint64_t g = seed ^ 0x9e3779b97f4a7c15ULL;
+    for (size_t i = 0; i < n; i++) {
+        double v = urand(&g);
+        if (es == 4) ((float *)a)[i] = (float)v; else ((double *)a)[i] = v;
+    }
+    memcpy(b, a, n * es);
+    for (int st = 0; st < c->steps; st++) {
+        naive_step(c, w, b, tmp);
+        memcpy(b, tmp, n * es);
+    }
+    gk_config cfg;
+    gk__config_clear(&cfg);
+    gk__config_parse(c->cfg, &cfg);
+    gk_stencil_gen *e = NULL;
+    gk_status st = gk__stencil_gen_open(&e, dev, NULL, &s, c->nx, c->ny, c->nz, &cfg);
+    if (!st) st = gk__stencil_gen_upload(e, a, NULL);
+    if (!st) st = gk__stencil_gen_run(e, c->steps, NULL);
+    if (!st) st = gk__stencil_gen_download(e, tmp, NULL);
+    if (ok(st == GK_OK, "%s runs (%s)", name, st ? gk_last_error() : gk__stencil_gen_config(e))) {
+        size_t bad = 0, first = n;
+        for (size_t i = 0; i < n; i++)
+            if (memcmp(tmp + i * es, b + i * es, es)) { bad++; if (first == n) first = i; }
+        if (!ok(bad == 0, "%s: bit-identical to the naive loop", name)) {
+            double got = es == 4 ? ((float *)tmp)[first] : ((double *)tmp)[first];
+            double want = es == 4 ? ((float *)b)[first] : ((double *)b)[first];
+            diag("%zu points differ; first at %zu: %.17g, want %.17g", bad, first, got, want);
+        }
+        /* a second run from the result on the device: the pass loop carries on */
+        if (c->steps > 1) {
+            st = gk__stencil_gen_upload(e, a, NULL);
+            if (!st) st = gk__stencil_gen_run(e, 1, NULL);
+            if (!st) st = gk__stencil_gen_run(e, c->steps - 1, NULL);
+            if (!st) st = gk__stencil_gen_download(e, tmp, NULL);
+            ok(st == GK_OK && !memcmp(tmp, b, n * es), "%s: 1 + %d steps = %d steps", name, c->steps - 1, c->steps);
+        }
+    }
+    gk__stencil_gen_close(e);
+    free(a); free(b); free(tmp);
+}
+
+/* exec_device on a pitched grid: the interior as the naive loop, the
+ * padding untouched. */
+static void pitched_case(const gk_device_info *dev, uint64_t seed)
+{
+    tcase c = { 3, GK_STENCIL_STAR, 2, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, "TSTEPS=2", 17, 11, 9, 3 };
+    double w[125];
+    make_weights(&c, seed, w);
+    gk__stencil_spec s;
+    gk__sg_spec_build(3, c.shape, c.r, c.b, c.t, w, &s);
+    int64_t py = c.nx + 3, pz = py * (c.ny + 2), total = pz * c.nz;
+    size_t n = (size_t)c.nx * c.ny * c.nz;
+    double *h = malloc((size_t)total * 8), *d = malloc(n * 8), *tmp = malloc(n * 8);
+    uint64_t g = seed;
+    for (int64_t i = 0; i < total; i++) h[i] = 1000 + i;
+    for (int z = 0; z < c.nz; z++)
+        for (int y = 0; y < c.ny; y++)
+            for (int x = 0; x < c.nx; x++)
+                h[z * pz + y * py + x] = d[((size_t)z * c.ny + y) * c.nx + x] = urand(&g);
+    for (int st = 0; st < c.steps; st++) {
+        naive_step(&c, w, d, tmp);
+        memcpy(d, tmp, n * 8);
+    }
+    void *dev_grid = NULL;
+    gk_stencil_gen *e = NULL;
+    gk_config cfg;
+    gk__config_clear(&cfg);
+    gk__config_parse(c.cfg, &cfg);
+    gk_status st = gk__gpu_alloc(&dev_grid, (size_t)total * 8);
+    if (!st) st = gk__gpu_copy(dev_grid, h, (size_t)total * 8, 1);
+    if (!st) st = gk__stencil_gen_open(&e, dev, NULL, &s, c.nx, c.ny, c.nz, &cfg);
+    if (!st) st = gk__stencil_gen_exec_device(e, dev_grid, py, pz, c.steps);
+    double *back = malloc((size_t)total * 8);
+    if (!st) st = gk__gpu_copy(back, dev_grid, (size_t)total * 8, 0);
+    if (ok(st == GK_OK, "pitched exec_device runs (%s)", st ? gk_last_error() : "ok")) {
+        int bad_in = 0, bad_pad = 0;
+        for (int64_t i = 0; i < total; i++) {
+            int64_t z = i / pz, y = (i % pz) / py, x = i % py;
+            if (x < c.nx && y < c.ny && z < c.nz)
+                bad_in += memcmp(&back[i], &d[((size_t)z * c.ny + y) * c.nx + x], 8) != 0;
+            else
+                bad_pad += back[i] != h[i];
+        }
+        ok(bad_in == 0, "pitched: interior bit-identical (%d differ)", bad_in);
+        ok(bad_pad == 0, "pitched: padding untouched (%d changed)", bad_pad);
+    }
+    ok(e && gk__stencil_gen_exec_device(e, dev_grid, c.nx - 1, pz, 1) == GK_EINVAL, "a pitch below nx is refused");
+    gk__stencil_gen_close(e);
+    gk__gpu_free(dev_grid);
+    free(h); free(d); free(tmp); free(back);
+}
+#endif
+
+/* Without a GPU: the generated text and the configuration rules. */
+static void source_checks(void)
+{
+    double w[9] = { 0, 0.25, 0, 0.125, -0.5, 0.125, 0, 1.0 / 3.0, 0 };
+    gk__stencil_spec s;
+    ok(gk__sg_spec_build(2, GK_STENCIL_STAR, 1, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, w, &s) == GK_OK, "2D star spec");
+    is_int(s.npoints, 5, "a 2D star of radius 1 has 5 points");
+    ok(!strncmp(s.key, "2d-star-r1-f32-fixed-", 21), "key %s", s.key);
+    char shape[96];
+    gk__sg_shape_key(&s, shape, sizeof shape);
+    ok(!strcmp(shape, "2d-star-r1-f32-fixed"), "shape key %s", shape);
+    ok(s.w[4] == (double)(float)(1.0 / 3.0), "float32 weights rounded to float once");
+    gk_config c;
+    gk__stencil_gen_default(2, 1, &c);
+    gk__config_set(&c, "TSTEPS", 3);
+    char *src = NULL;
+    ok(gk__stencil_gen_source(&s, &c, &src) == GK_OK && src, "source generated");
+    if (src) {
+        char lit[64];
+        snprintf(lit, sizeof lit, "%af", (double)(float)(1.0 / 3.0));
+        ok(strstr(src, lit) != NULL, "the weight %s is an exact literal", lit);
+        ok(strstr(src, "__fmul_rn(0x1p-2f, pl[0][p + (0 * PW + 0)])") != NULL, "chain starts with w0*v0 at dy=-1");
+        ok(strstr(src, "gk_sg_t3") && !strstr(src, "gk_sg_t4"), "kernels for T = 1..3");
+        ok(strstr(src, "#define BND 2") != NULL, "fixed boundary");
+        free(src);
+    }
+    /* the rules */
+    char why[256];
+    gk__stencil_gen_default(3, 1, &c);
+    ok(!gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "3D defaults accepted");
+    gk__stencil_gen_default(2, 4, &c);
+    ok(!gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why), "2D defaults accepted");
+    gk__config_set(&c, "TY", 4);
+    ok(gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why) && strstr(why, "TY"), "2D TY=4 refused: %s", why);
+    gk__stencil_gen_default(3, 4, &c);
+    gk__config_set(&c, "TSTEPS", 4);
+    gk__config_set(&c, "TY", 16);
+    ok(gk__stencil_gen_reject(&c, 3, 4, 8, NULL, why, sizeof why) && strstr(why, "shared memory"),
+       "too much shared memory refused: %s", why);
+    gk__stencil_gen_default(3, 1, &c);
+    gk__config_set(&c, "NT", 100);
+    ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "NT=100 refused: %s", why);
+    ok(gk__sg_spec_build(3, GK_STENCIL_BOX, 5, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, NULL, &s) == GK_EINVAL,
+       "radius 5 refused");
+    double bad[9] = { 1, 1, 0, 1, 1, 1, 0, 1, 0 };
+    ok(gk__sg_spec_build(2, GK_STENCIL_STAR, 1, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, bad, &s) == GK_EINVAL,
+       "a star weight off the axes refused");
+}
+
+/* The engine's CPU reference (the tuner's and the bench's check until the
+ * CPU backend's is merged) against the naive loop here. */
+static void reference_checks(void)
+{
+    const tcase cases[] = {
+        { 3, GK_STENCIL_BOX, 2, GK_BOUNDARY_PERIODIC, GK_DTYPE_FLOAT32, "", 11, 9, 7, 3 },
+        { 3, GK_STENCIL_STAR, 3, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT64, "", 13, 9, 8, 2 },
+        { 2, GK_STENCIL_MASK, 4, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, "", 23, 17, 1, 3 },
+        { 2, GK_STENCIL_STAR, 1, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, "", 23, 17, 1, 4 },
+    };
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const tcase *c = &cases[ci];
+        double w[729];
+        make_weights(c, 99 + ci, w);
+        gk__stencil_spec s;
+        gk__sg_spec_build(c->dims, c->shape, c->r, c->b, c->t, w, &s);
+        size_t n = (size_t)c->nx * c->ny * c->nz, es = c->t == GK_DTYPE_FLOAT32 ? 4 : 8;
+        unsigned char *a = malloc(n * es), *b = malloc(n * es), *tmp = malloc(n * es);
+        uint64_t g = 7 + ci;
+        for (size_t i = 0; i < n; i++) {
+            double v = urand(&g);
+            if (es == 4) ((float *)a)[i] = (float)v; else ((double *)a)[i] = v;
+        }
+        memcpy(b, a, n * es);
+        for (int st = 0; st < c->steps; st++) {
+            naive_step(c, w, b, tmp);
+            memcpy(b, tmp, n * es);
+        }
+        ok(gk__sg_reference(&s, a, c->nx, c->ny, c->nz, c->steps) == GK_OK && !memcmp(a, b, n * es),
+           "reference %s = the naive loop, bit for bit", s.key);
+        free(a); free(b); free(tmp);
+    }
+}
+
+int main(void)
+{
+    no_plan();
+    source_checks();
+    reference_checks();
+    char why[512];
+    if (!gk_gpu_usable(why, sizeof why) || !gk_build_info_get()->has_nvrtc) {
+        skip("no CUDA device or no NVRTC", "the GPU cases");
+        return done_testing();
+    }
+#ifdef GK_HAVE_CUDA
+    gk_device_info dev;
+    int prev;
+    if (t_gpu_info(0, &dev) || gk__gpu_enter(0, &prev)) {
+        printf("Bail out! GPU: %s\n", gk_last_error());
+        return 1;
+    }
+    const gk_stencil_shape B = GK_STENCIL_BOX, S = GK_STENCIL_STAR, M = GK_STENCIL_MASK;
+    const gk_boundary Z = GK_BOUNDARY_ZERO, P = GK_BOUNDARY_PERIODIC, F = GK_BOUNDARY_FIXED;
+    const gk_dtype D = GK_DTYPE_FLOAT64, E = GK_DTYPE_FLOAT32;
+    const tcase cases[] = {
+        { 3, S, 1, Z, D, "", 19, 13, 11, 3 },
+        { 3, B, 1, Z, D, "TSTEPS=4,ZC=5", 19, 13, 11, 7 },
+        { 3, B, 1, P, E, "TSTEPS=2,TX=16,TY=4,NT=128", 19, 13, 11, 5 },
+        { 3, S, 2, F, D, "TSTEPS=3,ZC=4", 19, 13, 11, 5 },
+        { 3, B, 2, Z, D, "TSTEPS=2,TX=16,TY=4,ZC=3", 21, 17, 13, 5 },
+        { 3, B, 2, F, E, "", 21, 17, 13, 2 },
+        { 3, M, 3, Z, D, "TSTEPS=2,TY=4", 23, 15, 13, 3 },
+        { 3, S, 4, F, E, "TSTEPS=2,TY=4", 23, 19, 17, 3 },
+        { 3, S, 4, P, D, "ZC=7", 23, 19, 17, 2 },
+        { 3, S, 4, Z, E, "TSTEPS=2,TX=16,TY=4,NT=512", 23, 19, 17, 5 },
+        { 3, S, 2, Z, E, "TSTEPS=4,TX=16,TY=4,NT=128", 23, 19, 17, 6 },
+        { 2, S, 4, Z, E, "TSTEPS=4,TX=32,NT=64", 77, 45, 1, 5 },
+        { 3, B, 1, F, D, "TSTEPS=2", 19, 13, 11, 5 },
+        { 3, S, 1, P, D, "TSTEPS=4", 5, 3, 3, 6 },                     /* periodic, extents 2r+1..: T*r > n */
+        { 2, S, 1, Z, E, "TSTEPS=4,TX=64,ZC=9", 101, 37, 1, 7 },
+        { 2, S, 1, F, D, "", 101, 37, 1, 3 },
+        { 2, B, 2, P, D, "TSTEPS=3,TX=32,NT=64", 67, 41, 1, 5 },
+        { 2, B, 2, F, E, "TSTEPS=2", 67, 41, 1, 5 },
+        { 2, S, 4, F, D, "TSTEPS=2,ZC=16", 77, 45, 1, 3 },
+        { 2, B, 4, Z, E, "", 77, 45, 1, 2 },
+        { 2, B, 4, P, D, "TSTEPS=2,TX=32,NT=32", 77, 45, 1, 3 },
+        { 2, M, 3, Z, D, "TSTEPS=3", 63, 29, 1, 4 },
+        { 2, S, 2, Z, D, "TSTEPS=2", 7, 5, 1, 3 },                     /* smaller than a tile */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(&dev, &cases[i], 0x5eed0000ULL + i);
+    pitched_case(&dev, 77);
+    /* the store in a cache directory: a description compiled here is kept
+     * there (an ELF cubin), and runs right */
+    {
+        char dir[] = "/tmp/gk-sg-test-XXXXXX", sub[64], path[512];
+        if (ok(mkdtemp(dir) != NULL, "a temporary cache directory")) {
+            gk__stencil_gen_disk_cache(dir);
+            tcase c = { 3, S, 3, F, E, "TSTEPS=2,TY=4", 21, 15, 13, 3 };
+            run_case(&dev, &c, 0xd15c);          /* weights of their own: a new source */
+            snprintf(sub, sizeof sub, "%s/stencil-gen-cubins", dir);
+            DIR *d = opendir(sub);
+            int n = 0, elf = 0;
+            for (struct dirent *e; d && (e = readdir(d));) {
+                if (e->d_name[0] == '.') continue;
+                snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+                FILE *f = fopen(path, "rb");
+                char m[4] = { 0 };
+                if (f && fread(m, 1, 4, f) == 4 && !memcmp(m, "\177ELF", 4)) elf++;
+                if (f) fclose(f);
+                unlink(path);
+                n++;
+            }
+            if (d) closedir(d);
+            ok(n >= 1 && elf == n, "the cache directory holds the compiled kernel (%d files, %d ELF)", n, elf);
+            gk__stencil_gen_disk_cache(NULL);
+            rmdir(sub);
+            rmdir(dir);
+        }
+    }
+    /* refusals */
+    gk__stencil_spec s;
+    gk_stencil_gen *e = NULL;
+    gk__sg_spec_build(3, S, 4, P, D, NULL, &s);
+    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 8, 20, 20, NULL) == GK_EINVAL && !e,
+       "periodic with an extent < 2r+1 refused: %s", gk_last_error());
+    gk_config cfg;
+    gk__config_clear(&cfg);
+    gk__config_parse("TY=4", &cfg);
+    gk__sg_spec_build(2, S, 1, Z, D, NULL, &s);
+    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 30, 30, 1, &cfg) == GK_EINVAL && !e, "2D with TY=4 refused: %s",
+       gk_last_error());
+    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 30, 30, 2, NULL) == GK_EINVAL && !e, "2D with nz=2 refused: %s",
+       gk_last_error());
+    gk__gpu_leave(prev);
+#endif
+    return done_testing();
+}

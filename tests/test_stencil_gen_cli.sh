@@ -1,0 +1,42 @@
+#!/bin/sh
+# gktune --stencil and gk bench stencil --stencil: every bad argument is a
+# usage error (exit 2, one line naming it) before any GPU work; on a GPU,
+# one small bench and one short tuning run (bit-exact rows, a cache entry
+# keyed by the shape).
+. "$top_srcdir/tests/tap.sh"
+t_fails "gktune: an unknown shape" 2 "3d-blob-r1" "$GKTUNE" --stencil=3d-blob-r1
+t_fails "gktune: a radius past 4" 2 "3d-star-r9" "$GKTUNE" --stencil=3d-star-r9
+t_fails "gktune: an unknown suffix" 2 "'f16'" "$GKTUNE" --stencil=2d-box-r2:f16
+t_fails "gktune: one bad entry of a list" 2 "4d-box-r1" "$GKTUNE" --stencil=3d-star-r1,4d-box-r1
+t_fails "gktune: --stencil-size without --stencil" 2 "without --stencil" "$GKTUNE" --stencil-size=64
+t_fails "gktune: --stencil-size below 3" 2 "stencil-size" "$GKTUNE" --stencil=3d-star-r1 --stencil-size=2
+t_fails "gktune: --stencil with --kernels" 2 "takes --stencil-size" "$GKTUNE" --stencil=3d-star-r1 --kernels=apsp
+t_fails "bench: a bad description" 2 "'3d-star'" "$GK" bench stencil --stencil=3d-star
+t_fails "bench: a 3D size for a 2D description" 2 "is 3D; 2d-star-r1 is 2D" \
+  "$GK" bench stencil --stencil=2d-star-r1 --sizes=64x64x2
+t_fails "bench: a 2D size for a 3D description" 2 "not a size" "$GK" bench stencil --stencil=3d-star-r1 --sizes=64x64
+t_fails "bench: a zero size" 2 "out of range" "$GK" bench stencil --stencil=2d-star-r1 --sizes=0
+t_fails "bench: a parameter out of range" 2 "TX=0 is outside" "$GK" bench stencil --stencil=2d-star-r1 --config=TX=0
+t_fails "bench: an unknown parameter" 2 "NOPE" "$GK" bench stencil --stencil=2d-star-r1 --config=NOPE=1
+t_ok "bench: --stencil with --device=cpu runs the CPU description rows" \
+  "$GK" bench stencil --stencil=3d-star-r1 --device=cpu --sizes=16 --steps=2
+grep -q "ok (bit-exact)" "$t_tmp/out"
+t_result $? "bench: the CPU rows are checked bit for bit"
+"$GK" bench stencil --help >"$t_tmp/h" 2>&1 && grep -q -- "--stencil=DESC" "$t_tmp/h"
+t_result $? "gk bench stencil --help names --stencil"
+if ! "$GK" info 2>/dev/null | grep -q '^  none: '; then
+  export GK_CACHE_DIR="$t_tmp/cache"
+  t_ok "bench: a small 2D and 3D run" "$GK" bench stencil --stencil=2d-box-r2:f32:periodic,3d-star-r2:fixed:f32 \
+    --sizes=67 --steps=6 --reps=1
+  grep -c "ok (bit-exact" "$t_tmp/out" | grep -qx 8
+  t_result $? "bench: 8 rows (T = 1..4, two descriptions), each bit-exact"
+  t_ok "gktune --stencil: a short run" "$GKTUNE" --stencil=3d-star-r1:f32:fixed --stencil-size=48 --budget=20 -q
+  grep -q "^3d-star-r1-f32-fixed " "$GK_CACHE_DIR"/stencil-gen-*.txt
+  t_result $? "gktune --stencil: the entry is keyed by the shape, not the weights"
+else
+  t_skip "no usable GPU" "bench: a small run"
+  t_skip "no usable GPU" "bench: rows bit-exact"
+  t_skip "no usable GPU" "gktune --stencil: a short run"
+  t_skip "no usable GPU" "gktune --stencil: the entry"
+fi
+t_done
