@@ -36,10 +36,8 @@ int main(void)
     S(gk_apsp_options);
     F(gk_apsp_options, struct_size); F(gk_apsp_options, check); F(gk_apsp_options, config);
     F(gk_apsp_options, precision); F(gk_apsp_options, exchange);
-#ifdef GK_APSP_NO_PRED   /* 1.2 (issue 24): python/gk/_lib.py adds them where libgk has them */
     F(gk_apsp_options, predecessors); F(gk_apsp_options, negative);
     C(GK_APSP_INF64); C(GK_APSP_NO_PRED);
-#endif
     S(gk_stencil_problem);
     F(gk_stencil_problem, struct_size); F(gk_stencil_problem, nx); F(gk_stencil_problem, ny);
     F(gk_stencil_problem, nz); F(gk_stencil_problem, pitch_y); F(gk_stencil_problem, pitch_z);

@@ -590,9 +590,6 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     overwrite=True computes in csgraph itself when it is a C-ordered
     writable float64 ndarray (as scipy).  device, gpus: as gk.apsp.
     """
-    if not _lib.HAVE_PATHS:
-        return _floyd_warshall_int32(csgraph, directed, return_predecessors, unweighted, overwrite,
-                                     device=device, gpus=gpus)
     np = _np()
     fname = "gk.floyd_warshall"
     _context(fname, device, gpus)             # argument errors before any work
@@ -643,94 +640,6 @@ def reconstruct_path(csgraph, predecessors, directed=True):
         raise ValueError("%s: predecessors[%d] = %d is not a vertex of the %d-vertex graph"
                          % (fname, i, int(p[i]), V))
     return scipy_reconstruct_path(csgraph, p.astype(np.int32), directed)
-
-
-def _floyd_warshall_int32(csgraph, directed=True, return_predecessors=False, unweighted=False,
-                          overwrite=False, *, device="auto", gpus=None):
-    """floyd_warshall for a libgk without the 1.2 APSP paths API: non-negative
-    integral weights on gk's int32 path.
-
-    As in scipy: in a dense array 0, inf and NaN mean "no edge" (masked
-    entries too); in a scipy.sparse matrix every stored entry is an edge, an
-    explicit 0 included, and duplicates count as their smallest; the diagonal
-    is ignored; directed=False lets every edge be used both ways;
-    unweighted=True counts edges (every weight 1).  Unlike scipy, any sparse
-    format is accepted (scipy 1.10 wants csr, csc or lil).
-
-    gk's limits: weights must be integers in [0, 1073741822] (ValueError
-    otherwise; scipy handles negative and fractional weights, gk does not),
-    and a path of 2^30 - 1 or more is reported as unreachable (a warning says
-    when the graph could have one).  return_predecessors=True raises
-    NotImplementedError.  overwrite=True writes the result into csgraph when
-    it is a C-ordered float64 ndarray (as scipy).  device, gpus: as gk.apsp.
-    """
-    np = _np()
-    fname = "gk.floyd_warshall"
-    if return_predecessors:
-        raise NotImplementedError("gk.floyd_warshall: return_predecessors=True is not implemented "
-                                  "(gk computes distances only); use scipy.sparse.csgraph for "
-                                  "predecessors")
-    _context(fname, device, gpus)
-    sparse = _is_sparse(csgraph)
-    if sparse:
-        if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
-            raise ValueError("graph should be a square array")
-        V = csgraph.shape[0]
-        c = csgraph.tocoo()
-        r, col, data = c.row, c.col, np.asarray(c.data, dtype=np.float64)
-        keep = (r != col) & ~np.isnan(data) & (data != np.inf)
-        r, col, data = r[keep], col[keep], data[keep]
-    else:
-        a = csgraph
-        if np.ma.isMaskedArray(a):
-            a = a.astype(np.float64).filled(0)
-        a = np.asarray(a, dtype=np.float64)
-        if a.ndim != 2 or a.shape[0] != a.shape[1]:
-            raise ValueError("graph should be a square array")
-        V = a.shape[0]
-        edge = (a != 0) & ~np.isnan(a) & (a != np.inf)
-        np.fill_diagonal(edge, False)
-        data = a[edge]
-    if V == 0:
-        return np.zeros((0, 0))
-
-    def where(i):
-        if sparse:
-            return int(r[i]), int(col[i])
-        return divmod(int(np.flatnonzero(edge.ravel())[i]), V)
-    if unweighted:
-        w = np.ones(data.shape, dtype=np.int32)
-    else:
-        for bad, why in ((data < 0, "is negative: gk handles non-negative integral weights only, in "
-                          "[0, %d] (scipy.sparse.csgraph.floyd_warshall handles negative weights)"
-                          % MAX_WEIGHT),
-                         (data != np.floor(data), "is not an integer: gk handles non-negative integral "
-                          "weights only, in [0, %d]" % MAX_WEIGHT),
-                         (data > MAX_WEIGHT, "is above gk's largest weight %d" % MAX_WEIGHT)):
-            if bad.any():
-                i = int(np.flatnonzero(bad)[0])
-                raise ValueError("gk.floyd_warshall: csgraph[%d, %d] = %r " % (where(i) + (float(data[i]),))
-                                 + why)
-        w = data.astype(np.int32)
-    _warn_long(fname, V, w.max() if w.size else 0)
-    if sparse:
-        d = _matrix_from_edges(np, V, r, col, w, not directed,
-                               unique=bool(getattr(csgraph, "has_canonical_format", False)))
-    else:
-        d = np.full((V, V), INF, dtype=np.int32)
-        d[edge] = w
-        if not directed:
-            np.minimum(d, d.T, out=d)
-        np.fill_diagonal(d, 0)
-    _solve(fname, d, device, gpus)
-    if overwrite and type(csgraph) is np.ndarray and csgraph.dtype == np.float64 \
-            and csgraph.flags.c_contiguous and csgraph.flags.writeable:
-        out = csgraph
-        out[...] = d
-    else:
-        out = d.astype(np.float64)
-    out[d >= INF] = np.inf
-    return out
 
 
 def write_distances(path, dist, *, format="auto"):

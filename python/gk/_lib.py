@@ -75,12 +75,9 @@ class ApspProblem(ctypes.Structure):
 
 
 class ApspOptions(ctypes.Structure):
-    pass    # _fields_: after load() (the 1.2 fields where libgk has them)
-
-
-_APSP_OPTIONS_11 = [("struct_size", c_size_t), ("check", c_int), ("config", c_char_p),
-                    ("precision", c_int), ("exchange", c_int)]
-_APSP_OPTIONS_12 = [("predecessors", c_int), ("negative", c_int)]
+    _fields_ = [("struct_size", c_size_t), ("check", c_int), ("config", c_char_p),
+                ("precision", c_int), ("exchange", c_int),
+                ("predecessors", c_int), ("negative", c_int)]        # 1.2
 
 
 class StencilProblem(ctypes.Structure):
@@ -189,13 +186,8 @@ _PROTOS = {
     "gk_gemm_options_init": (None, [P(GemmOptions)]),
     "gk_gemm_run": (c_int, [_ctxp, P(GemmProblem), _vp, _vp, _vp, P(GemmOptions), P(Report)]),
     "gk_gemm_check_size": (c_int, [c_int64, c_int64, c_int64]),
-}
-
-# 1.2 (issue 24: weight types, negative weights, predecessors): declared
-# where libgk has them (HAVE_PATHS below).
-_PROTOS_12 = {
+    # 1.2 (issue 24: weight types, negative weights, predecessors)
     "gk_apsp_run_paths": (c_int, [_ctxp, P(ApspProblem), _vp, _vp, P(ApspOptions), P(Report)]),
-    "gk_apsp_path": (c_int, [_vp, c_int64, c_int64, c_int64, c_int64, P(c_int64), P(c_int64)]),
 }
 
 
@@ -240,22 +232,14 @@ def load():
     if lib is None:
         raise OSError("gk: cannot load libgk: tried " + "; ".join(tried) +
                       " (set GK_LIBRARY to the library's path)")
-    for protos in (_PROTOS, _PROTOS_12):
-        for name, (res, args) in protos.items():
-            if protos is _PROTOS_12 and not hasattr(lib, name):
-                continue
-            f = getattr(lib, name)
-            f.restype = res
-            f.argtypes = args
+    for name, (res, args) in _PROTOS.items():
+        f = getattr(lib, name)
+        f.restype = res
+        f.argtypes = args
     return lib
 
 
 lib = load()
-# Whether libgk has the 1.2 APSP paths API (gk_apsp_run_paths, the options'
-# predecessors and negative fields): gk.floyd_warshall's float, negative and
-# predecessor support needs it.
-HAVE_PATHS = hasattr(lib, "gk_apsp_run_paths")
-ApspOptions._fields_ = _APSP_OPTIONS_11 + (_APSP_OPTIONS_12 if HAVE_PATHS else [])
 default_coeffs = (c_double * GK_STENCIL_NCOEFFS).in_dll(lib, "gk_stencil_default_coeffs")
 
 

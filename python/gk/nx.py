@@ -31,11 +31,6 @@ are ignored, except a negative one where NetworkX's function would use it
 negative cycle for the Floyd-Warshall functions, refused by Dijkstra.
 weight=None means every edge has weight 1.  device= and gpus= choose where
 gk runs, as for gk.apsp.
-
-With a libgk older than 1.2 (no gk_apsp_run_paths) weights must be
-non-negative integers of at most gk.MAX_WEIGHT, and paths of 2^30 - 1 or more
-are reported as unreachable (a RuntimeWarning says when a graph could have
-one); floyd_warshall_predecessor_and_distance raises NotImplementedError.
 """
 
 import numbers
@@ -94,7 +89,7 @@ def _convert(G, nodelist, weight, fname, default, loops, negative):
         if u == v:
             if loops:
                 if isinstance(w, numbers.Real) and w < 0:
-                    if not negative or not _lib.HAVE_PATHS:
+                    if not negative:
                         _refuse(fname, u, v, w, negative)
                     _cycle(u)           # dist[u][u] = w < 0: a negative cycle of one edge
                 looped.append(index[u])
@@ -112,8 +107,8 @@ def _convert(G, nodelist, weight, fname, default, loops, negative):
     g = _Graph()
     g.nodes, g.integral, g.loops = nodes, integral, looped
     g.inf_edges = ([], [])
-    lo = None if negative and _lib.HAVE_PATHS else 0
-    hi = gk.MAX_WEIGHT if not _lib.HAVE_PATHS else _lib.GK_APSP_INF64 // 2
+    lo = None if negative else 0
+    hi = _lib.GK_APSP_INF64 // 2
     if integral:
         # checked as Python ints first: they may not fit int64
         for i, x in enumerate(ws):
@@ -126,8 +121,6 @@ def _convert(G, nodelist, weight, fname, default, loops, negative):
         bad = keep & (np.isnan(w) | (w == -np.inf))
         if lo is not None:
             bad |= keep & (w < lo)
-        if not _lib.HAVE_PATHS:
-            bad |= keep & ((w != np.floor(w)) | (w > hi))
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             _refuse(fname, nodes[src[i]], nodes[dst[i]], ws[i], negative)
@@ -151,10 +144,7 @@ def _matrix(np, fname, V, src, dst, w, undirected):
         m = int(np.abs(w).max()) if w.size else 0
         neg = bool(w.size) and int(w.min()) < 0
         span = max(V - 1, 0) * m
-        if not _lib.HAVE_PATHS:
-            gk._warn_long(fname, V, m)
-            dtype = _lib.GK_DTYPE_INT32
-        elif span < (gk.INF >> 1 if neg else gk.INF):
+        if span < (gk.INF >> 1 if neg else gk.INF):
             dtype = _lib.GK_DTYPE_INT32
         elif span < (_lib.GK_APSP_INF64 >> 1 if neg else _lib.GK_APSP_INF64):
             dtype = _lib.GK_DTYPE_INT64
@@ -176,8 +166,6 @@ def _cycle(node, e=None):
 
 
 def _refuse(fname, u, v, w, negative):
-    if not _lib.HAVE_PATHS:
-        _refuse_int32(fname, u, v, w)
     if w != w:
         why = "is NaN"
     elif w == float("-inf"):
@@ -190,22 +178,6 @@ def _refuse(fname, u, v, w, negative):
     raise ValueError("%s: edge (%r, %r) has weight %r, which %s" % (fname, u, v, w, why))
 
 
-def _refuse_int32(fname, u, v, w):
-    """A libgk older than 1.2: int32 weights only."""
-    if w != w:
-        why = "is NaN"
-    elif w < 0:
-        why = "is negative"
-    elif w > gk.MAX_WEIGHT:
-        why = "is above gk's largest weight %d" % gk.MAX_WEIGHT
-    else:
-        why = "is not an integer"
-    raise ValueError("%s: edge (%r, %r) has weight %r, which %s: gk computes with non-negative "
-                     "integral weights only (int32, at most %d); negative and fractional weights "
-                     "are not supported yet (NetworkX's own function handles them)"
-                     % (fname, u, v, w, why, gk.MAX_WEIGHT))
-
-
 def _solve(fname, G, nodelist, weight, device, gpus, default=1, loops=True, negative=True,
            pred=False):
     """The solved _Graph of G (g.d: distances; g.pred: int32 predecessors, -1
@@ -214,18 +186,12 @@ def _solve(fname, G, nodelist, weight, device, gpus, default=1, loops=True, nega
     g = _convert(G, nodelist, weight, fname, default, loops, negative)
     g.pred = None
     if pred:
-        if not _lib.HAVE_PATHS:
-            raise NotImplementedError("%s: this libgk computes no predecessors (libgk 1.2 does)"
-                                      % fname)
         g.pred = np.empty(g.d.shape, dtype=np.int32)
     if g.d.shape[0]:
-        if not _lib.HAVE_PATHS:
-            gk._solve(fname, g.d, device, gpus)
-        else:
-            try:
-                gk._solve_paths(fname, g.d, g.pred, g.dtype, device, gpus)
-            except gk.NegativeCycleError as e:
-                _cycle(g.nodes[e.vertex], e)
+        try:
+            gk._solve_paths(fname, g.d, g.pred, g.dtype, device, gpus)
+        except gk.NegativeCycleError as e:
+            _cycle(g.nodes[e.vertex], e)
     return g
 
 
