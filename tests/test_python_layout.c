@@ -36,6 +36,8 @@ int main(void)
     S(gk_apsp_options);
     F(gk_apsp_options, struct_size); F(gk_apsp_options, check); F(gk_apsp_options, config);
     F(gk_apsp_options, precision); F(gk_apsp_options, exchange);
+    F(gk_apsp_options, predecessors); F(gk_apsp_options, negative);
+    C(GK_APSP_INF64); C(GK_APSP_NO_PRED);
     S(gk_stencil_problem);
     F(gk_stencil_problem, struct_size); F(gk_stencil_problem, nx); F(gk_stencil_problem, ny);
     F(gk_stencil_problem, nz); F(gk_stencil_problem, pitch_y); F(gk_stencil_problem, pitch_z);
@@ -82,6 +84,6 @@ int main(void)
     C(GK_FORMAT_NPY);
     C(GK_STENCIL_BOX); C(GK_STENCIL_STAR); C(GK_STENCIL_MASK); C(GK_STENCIL_MAX_RADIUS);
     C(GK_BOUNDARY_ZERO); C(GK_BOUNDARY_PERIODIC); C(GK_BOUNDARY_FIXED);
-    C(GK_DTYPE_FLOAT32); C(GK_DTYPE_FLOAT64);
+    C(GK_DTYPE_INT32); C(GK_DTYPE_INT64); C(GK_DTYPE_FLOAT32); C(GK_DTYPE_FLOAT64);
     return 0;
 }

@@ -31,7 +31,7 @@ from ._lib import lib
 __all__ = ["apsp", "floyd_warshall", "stencil", "info", "read_graph", "convert",
            "write_distances", "last_report", "Error", "FormatError", "InvalidArgumentError",
            "FileError", "OutOfMemoryError", "NoDeviceError", "MismatchError", "INF",
-           "MAX_WEIGHT", "__version__", "gemm"]
+           "MAX_WEIGHT", "__version__", "gemm", "NegativeCycleError", "reconstruct_path"]
 
 INF = _lib.GK_APSP_INF                 # unreachable, in gk's int32 matrices
 MAX_WEIGHT = _lib.GK_APSP_MAX_WEIGHT   # the largest edge weight
@@ -71,9 +71,22 @@ class MismatchError(Error, RuntimeError):
     """GK_EMISMATCH: a checked result differs from its reference."""
 
 
+class NegativeCycleError(Error):
+    """GK_ENEGCYCLE: the graph has a cycle of negative length, so shortest
+    paths do not exist; e.vertex is a vertex on one (0-based).  Named as
+    scipy.sparse.csgraph's exception, with the message of scipy's Johnson and
+    Bellman-Ford ("Negative cycle detected on node N"); it is gk's own class,
+    not scipy's (catch gk.NegativeCycleError, or gk.Error)."""
+
+    def __init__(self, message, status=_lib.GK_ENEGCYCLE, vertex=-1):
+        super().__init__(message, status)
+        self.vertex = vertex
+
+
 _ERRORS = {_lib.GK_EINVAL: InvalidArgumentError, _lib.GK_EFORMAT: FormatError,
            _lib.GK_EIO: FileError, _lib.GK_ENOMEM: OutOfMemoryError,
-           _lib.GK_ENODEV: NoDeviceError, _lib.GK_EMISMATCH: MismatchError}
+           _lib.GK_ENODEV: NoDeviceError, _lib.GK_EMISMATCH: MismatchError,
+           _lib.GK_ENEGCYCLE: NegativeCycleError}
 
 
 def _raise(st):
@@ -171,12 +184,20 @@ def _report_dict(r):
             "seconds": {"host_to_device": phase(r.h2d), "compute": phase(r.compute),
                         "device_to_host": phase(r.d2h), "check": phase(r.check)},
             "checked": bool(r.checked),
-            "check_against": r.check_against.decode(errors="replace")}
+            "check_against": r.check_against.decode(errors="replace"),
+            "precision": r.precision or None,
+            "precision_detail": r.precision_detail.decode(errors="replace"),
+            "dtype": _lib.DTYPE_NAMES.get(r.dtype),
+            "cycle_vertex": None if r.cycle_vertex < 0 else r.cycle_vertex}
 
 
 def last_report():
     """What the calling thread's last apsp/floyd_warshall/stencil job did:
-    backend, device, configuration and phase times (None: not applicable)."""
+    backend, device, configuration and phase times (None: not applicable);
+    for APSP also precision (16 or 32 for int32 distances) and its
+    precision_detail, dtype (the element type that ran: 'int32', 'int64',
+    'float32' or 'float64') and cycle_vertex (after a NegativeCycleError: the
+    vertex it names; else None)."""
     return getattr(_tls, "report", None)
 
 
@@ -304,6 +325,19 @@ def _warn_long(fname, V, maxw):
                       "unreachable" % (fname, (V - 1) * int(maxw)), RuntimeWarning, stacklevel=3)
 
 
+def _warn_zeros(np, fname, a):
+    """A dense float matrix is most often scipy-style, where 0 means "no
+    edge"; gk.apsp reads 0 as an edge of weight 0, and a user got an all-zero
+    result that way.  Say so when kind= did not confirm gk's convention."""
+    zeros = int(np.count_nonzero(a == 0)) - int(np.count_nonzero(np.diagonal(a) == 0))
+    if zeros:
+        warnings.warn("%s: the dense float matrix has %d zero%s off the diagonal: gk.apsp reads 0 as "
+                      "an edge of weight 0 (no edge: inf, NaN or gk.INF), scipy.sparse.csgraph reads "
+                      "it as no edge; use gk.floyd_warshall for scipy's convention, or pass "
+                      "kind='matrix' to keep gk's" % (fname, zeros, "" if zeros == 1 else "s"),
+                      UserWarning, stacklevel=4)
+
+
 def _apsp_matrix(graph, kind, vertices, undirected, fname):
     """gk's initial int32 matrix (a new array) from the graph argument of apsp."""
     np = _np()
@@ -338,6 +372,8 @@ def _apsp_matrix(graph, kind, vertices, undirected, fname):
         if kind is None:
             raise ValueError("%s: graph of shape %s: want an (E, 3) edge array or a square matrix"
                              % (fname, a.shape))
+        if kind == "matrix" and a.dtype.kind == "f":
+            _warn_zeros(np, fname, a)
     if kind == "edges":
         if a.shape[1] != 3:
             raise ValueError("%s: an edge array has 3 columns (src, dst, w), not %d" % (fname, a.shape[1]))
@@ -384,7 +420,9 @@ def apsp(graph, *, device="auto", gpus=None, precision="auto", kind="auto", vert
       - a V x V matrix, gk's convention: graph[i, j] is the weight of the edge
         i -> j; INF or more, +inf and NaN mean no edge; 0 is an edge of weight 0
         (unlike scipy.sparse.csgraph, where 0 means no edge in a dense matrix:
-        use gk.floyd_warshall for that convention); the diagonal is ignored;
+        use gk.floyd_warshall for that convention; a float matrix with zeros
+        off the diagonal gets a UserWarning saying so unless kind="matrix"
+        is given); the diagonal is ignored;
       - a scipy.sparse matrix: each stored entry is an edge (explicit zeros
         too), NaN and inf entries are not;
       - a file name: any format gk reads (see read_graph).
@@ -405,93 +443,203 @@ def apsp(graph, *, device="auto", gpus=None, precision="auto", kind="auto", vert
     return _solve("gk.apsp", d, device, gpus, check)
 
 
-def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
-                   overwrite=False, *, device="auto", gpus=None):
-    """scipy.sparse.csgraph.floyd_warshall on gk, for non-negative integral
-    weights: same arguments, same conventions, same float64 result (inf for
-    unreachable, 0 on the diagonal).
+# scipy.sparse.csgraph's "no predecessor" (gk's C API: GK_APSP_NO_PRED, -1)
+SCIPY_NO_PRED = -9999
 
-    As in scipy: in a dense array 0, inf and NaN mean "no edge" (masked
-    entries too); in a scipy.sparse matrix every stored entry is an edge, an
-    explicit 0 included, and duplicates count as their smallest; the diagonal
-    is ignored; directed=False lets every edge be used both ways;
-    unweighted=True counts edges (every weight 1).  Unlike scipy, any sparse
-    format is accepted (scipy 1.10 wants csr, csc or lil).
 
-    gk's limits: weights must be integers in [0, 1073741822] (ValueError
-    otherwise; scipy handles negative and fractional weights, gk does not),
-    and a path of 2^30 - 1 or more is reported as unreachable (a warning says
-    when the graph could have one).  return_predecessors=True raises
-    NotImplementedError.  overwrite=True writes the result into csgraph when
-    it is a C-ordered float64 ndarray (as scipy).  device, gpus: as gk.apsp.
-    """
-    np = _np()
-    fname = "gk.floyd_warshall"
-    if return_predecessors:
-        raise NotImplementedError("gk.floyd_warshall: return_predecessors=True is not implemented "
-                                  "(gk computes distances only); use scipy.sparse.csgraph for "
-                                  "predecessors")
-    _context(fname, device, gpus)
-    sparse = _is_sparse(csgraph)
-    if sparse:
+def _min_scatter(np, d, lin, w):
+    """d.flat[lin] = w, the smallest w where lin repeats."""
+    if lin.size:
+        order = np.lexsort((w, lin))           # by cell, then weight
+        lin, w = lin[order], w[order]
+        first = np.empty(lin.size, dtype=bool)
+        first[0] = True
+        np.not_equal(lin[1:], lin[:-1], out=first[1:])
+        d.ravel()[lin[first]] = w[first]
+
+
+def _scipy_matrix(np, csgraph, directed, unweighted, overwrite, fname):
+    """scipy.sparse.csgraph.floyd_warshall's initial matrix: C-ordered
+    float64, inf for no edge, 0 on the diagonal, the smaller weight both ways
+    when not directed, every edge 1 when unweighted.  csgraph itself when
+    overwrite and it is a C-ordered writable float64 ndarray (scipy works in
+    it then too)."""
+    if _is_sparse(csgraph):
         if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
             raise ValueError("graph should be a square array")
         V = csgraph.shape[0]
         c = csgraph.tocoo()
-        r, col, data = c.row, c.col, np.asarray(c.data, dtype=np.float64)
-        keep = (r != col) & ~np.isnan(data) & (data != np.inf)
-        r, col, data = r[keep], col[keep], data[keep]
+        data = np.asarray(c.data, dtype=np.float64)
+        bad = data == -np.inf
+        if bad.any():                # scipy computes with it (and gets NaN sums); gk refuses
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError("%s: csgraph[%d, %d] = -inf: edge weights are finite (no stored "
+                             "entry, inf or NaN: no edge)" % (fname, c.row[i], c.col[i]))
+        keep = ~np.isnan(data) & (data != np.inf)      # as scipy: no edge
+        r, col = c.row[keep].astype(np.int64), c.col[keep].astype(np.int64)
+        d = np.full((V, V), np.inf)
+        # every stored entry is an edge (an explicit 0 too: + 0.0 makes -0.0
+        # the +0.0 gk computes with); duplicates count as their smallest
+        _min_scatter(np, d, r * V + col, data[keep] + 0.0)
     else:
         a = csgraph
         if np.ma.isMaskedArray(a):
-            a = a.astype(np.float64).filled(0)
-        a = np.asarray(a, dtype=np.float64)
-        if a.ndim != 2 or a.shape[0] != a.shape[1]:
+            d = np.array(a.data, dtype=np.float64, order="C")
+            if d.shape == np.ma.getmaskarray(a).shape:
+                d[np.ma.getmaskarray(a)] = np.inf
+            np.copyto(d, np.inf, where=(d == 0))
+        elif overwrite and type(a) is np.ndarray and a.dtype == np.float64 and \
+                a.flags.c_contiguous and a.flags.writeable:
+            d = a
+            np.copyto(d, np.inf, where=(d == 0))
+        else:
+            a = np.asarray(a)        # one pass: the copy with 0 -> inf (V = 3000: 72 MB)
+            d = np.require(np.where(a == 0, np.inf, a), np.float64, "C")
+        if d.ndim != 2 or d.shape[0] != d.shape[1]:
             raise ValueError("graph should be a square array")
-        V = a.shape[0]
-        edge = (a != 0) & ~np.isnan(a) & (a != np.inf)
-        np.fill_diagonal(edge, False)
-        data = a[edge]
-    if V == 0:
-        return np.zeros((0, 0))
-
-    def where(i):
-        if sparse:
-            return int(r[i]), int(col[i])
-        return divmod(int(np.flatnonzero(edge.ravel())[i]), V)
+        # scipy's dense convention: 0, inf, -inf and NaN are no edge (masked
+        # entries too); the minimum is NaN or -inf only when there is one
+        if not d.min(initial=np.inf) > -np.inf:
+            d[~np.isfinite(d)] = np.inf
     if unweighted:
-        w = np.ones(data.shape, dtype=np.int32)
-    else:
-        for bad, why in ((data < 0, "is negative: gk handles non-negative integral weights only, in "
-                          "[0, %d] (scipy.sparse.csgraph.floyd_warshall handles negative weights)"
-                          % MAX_WEIGHT),
-                         (data != np.floor(data), "is not an integer: gk handles non-negative integral "
-                          "weights only, in [0, %d]" % MAX_WEIGHT),
-                         (data > MAX_WEIGHT, "is above gk's largest weight %d" % MAX_WEIGHT)):
-            if bad.any():
-                i = int(np.flatnonzero(bad)[0])
-                raise ValueError("gk.floyd_warshall: csgraph[%d, %d] = %r " % (where(i) + (float(data[i]),))
-                                 + why)
-        w = data.astype(np.int32)
-    _warn_long(fname, V, w.max() if w.size else 0)
-    if sparse:
-        d = _matrix_from_edges(np, V, r, col, w, not directed,
-                               unique=bool(getattr(csgraph, "has_canonical_format", False)))
-    else:
-        d = np.full((V, V), INF, dtype=np.int32)
-        d[edge] = w
-        if not directed:
-            np.minimum(d, d.T, out=d)
-        np.fill_diagonal(d, 0)
-    _solve(fname, d, device, gpus)
-    if overwrite and type(csgraph) is np.ndarray and csgraph.dtype == np.float64 \
-            and csgraph.flags.c_contiguous and csgraph.flags.writeable:
-        out = csgraph
-        out[...] = d
-    else:
-        out = d.astype(np.float64)
-    out[d >= INF] = np.inf
+        np.copyto(d, 1.0, where=np.isfinite(d))
+    np.fill_diagonal(d, 0)
+    if not directed:
+        np.minimum(d, d.T, out=d)
+    return d
+
+
+def _int32_exact(np, d):
+    """d (float64, inf: no edge) as gk's int32 matrix when int32 computes
+    the same values, exactly: every weight an integer and (V-1) max|w| below
+    GK_APSP_INF (half of it with a negative weight), gk(1)'s --weights=auto
+    rule; else None.  int32 min-plus is the faster kernel."""
+    sample = d.ravel()[:4096]                   # real weights: known at once
+    sample = sample[np.isfinite(sample)]
+    if (sample != np.floor(sample)).any():
+        return None
+    V = d.shape[0]
+    out = np.empty(d.shape, dtype=np.int32)
+    hi = lo = 0.0
+    step = max(1, 65536 // V)            # rows of 512 KB at most: each block's passes in cache
+    with np.errstate(invalid="ignore"):  # a cast of a weight past int32 (then refused)
+        for r in range(0, V, step):
+            c = d[r:r + step]
+            hi = max(hi, float(np.max(c, where=c < np.inf, initial=0)))
+            lo = min(lo, float(c.min()))
+            if (V - 1) * max(hi, -lo) >= ((INF >> 1) if lo < 0 else INF):
+                return None
+            x = np.minimum(c, INF)       # inf -> INF; every weight is below it
+            o = out[r:r + step]
+            np.copyto(o, x, casting="unsafe")
+            if not (o == x).all():       # a fractional weight
+                return None
     return out
+
+
+def _solve_paths(fname, d, pred, dtype, device, gpus, check=False):
+    """gk_apsp_run_paths on the C-ordered V x V matrix d (gk's element type
+    dtype) in place, pred (int32 V x V, C-ordered) filled when not None.  A
+    negative cycle raises NegativeCycleError in scipy's words."""
+    V = d.shape[0]
+    ctx = _context(fname, device, gpus)
+    prob = _lib.new(_lib.ApspProblem, V)
+    prob.dtype = dtype
+    opts = _lib.new(_lib.ApspOptions)
+    opts.check = 1 if check else 0
+    rep = _lib.new(_lib.Report)
+    with ctx.lock:            # the GIL is released inside the call (ctypes.CDLL)
+        st = lib.gk_apsp_run_paths(ctx.handle, ctypes.byref(prob), d.ctypes.data,
+                                   None if pred is None else pred.ctypes.data,
+                                   ctypes.byref(opts), ctypes.byref(rep))
+        _tls.report = _report_dict(rep)
+        if st == _lib.GK_ENEGCYCLE:
+            raise NegativeCycleError("Negative cycle detected on node %d" % rep.cycle_vertex,
+                                     vertex=rep.cycle_vertex)
+        _check(st)
+    return d
+
+
+def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False, *, device="auto", gpus=None):
+    """scipy.sparse.csgraph.floyd_warshall on gk: same arguments, same
+    conventions, same results (a float64 V x V array, inf for unreachable, 0
+    on the diagonal; with return_predecessors=True also the int32 V x V
+    predecessor matrix, -9999 for none).
+
+    As in scipy: in a dense array 0, inf and NaN mean "no edge" (masked
+    entries too); in a scipy.sparse matrix every stored entry is an edge, an
+    explicit 0 included, and duplicates count as their smallest; the diagonal
+    is ignored; directed=False lets every edge be used both ways (the smaller
+    weight of i->j and j->i); unweighted=True counts edges (every weight 1).
+    Weights are any finite float64 values, negative ones included; a cycle
+    of negative length raises gk.NegativeCycleError ("Negative cycle
+    detected on node N", e.vertex = N).  Unlike scipy, any sparse format is
+    accepted (scipy 1.10 wants csr, csc or lil), and a -inf stored in a
+    sparse matrix is refused (ValueError).
+
+    gk computes in float64 too, in another order (blocked Floyd-Warshall,
+    the same bits on the CPU and the GPU): a distance may differ from
+    scipy's by at most 2 (V-1)^2 2^-53 max|w| (gk(1), "Weights").  When
+    every weight is an integer and (V-1) max|w| < 2^30 - 1 (half that with
+    a negative weight) gk computes in int32, exactly scipy's values, faster
+    (gk.last_report()["dtype"] says which ran).
+    Predecessors follow gk's tie rule, not scipy's: where two shortest paths
+    tie, the two may name different predecessors, each on a shortest path
+    (following pred[i] from j back to i sums to dist[i, j]).
+    overwrite=True computes in csgraph itself when it is a C-ordered
+    writable float64 ndarray (as scipy).  device, gpus: as gk.apsp.
+    """
+    np = _np()
+    fname = "gk.floyd_warshall"
+    _context(fname, device, gpus)             # argument errors before any work
+    d = _scipy_matrix(np, csgraph, directed, unweighted, overwrite, fname)
+    V = d.shape[0]
+    pred = np.empty((V, V), dtype=np.int32) if return_predecessors else None
+    if V:
+        i32 = _int32_exact(np, d)
+        if i32 is None:
+            _solve_paths(fname, d, pred, _lib.GK_DTYPE_FLOAT64, device, gpus)
+        else:
+            _solve_paths(fname, i32, pred, _lib.GK_DTYPE_INT32, device, gpus)
+            np.copyto(d, i32)
+            np.copyto(d, np.inf, where=(i32 == INF))
+    if pred is None:
+        return d
+    np.copyto(pred, SCIPY_NO_PRED, where=(pred < 0))
+    return d, pred
+
+
+def reconstruct_path(csgraph, predecessors, directed=True):
+    """scipy.sparse.csgraph.reconstruct_path for gk's (or scipy's)
+    predecessors: the shortest-path tree of one source as a scipy.sparse
+    csr_matrix, csgraph's weight on each edge pred[j] -> j.  predecessors is
+    one row of floyd_warshall's matrix (pred[i]: length V, a negative value
+    such as -9999 is "none").  Needs scipy (the result is scipy's type): it
+    checks the row, then calls scipy's function."""
+    np = _np()
+    fname = "gk.reconstruct_path"
+    try:
+        from scipy.sparse.csgraph import reconstruct_path as scipy_reconstruct_path
+    except ImportError as e:
+        raise ImportError("%s returns a scipy.sparse matrix, as scipy's: it needs scipy "
+                          "(apt-get install python3-scipy or pip install scipy)" % fname) from e
+    shape = getattr(csgraph, "shape", None) or np.shape(csgraph)
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise ValueError("%s: csgraph of shape %s: want a square matrix" % (fname, tuple(shape)))
+    V = shape[0]
+    p = np.asarray(predecessors)
+    if p.ndim != 1 or p.shape[0] != V:
+        raise ValueError("%s: predecessors of shape %s: want one row of the predecessor matrix "
+                         "(pred[i], length %d)" % (fname, p.shape, V))
+    if p.dtype.kind not in "iu":
+        raise ValueError("%s: predecessors of dtype %s: want integers" % (fname, p.dtype))
+    bad = p >= V
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError("%s: predecessors[%d] = %d is not a vertex of the %d-vertex graph"
+                         % (fname, i, int(p[i]), V))
+    return scipy_reconstruct_path(csgraph, p.astype(np.int32), directed)
 
 
 def write_distances(path, dist, *, format="auto"):

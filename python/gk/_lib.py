@@ -35,11 +35,15 @@ CONFIG_SOURCES = ("none", "default", "shipped", "cache", "user")
 GK_MAX_GPUS = 64
 GK_APSP_INF = 1073741823
 GK_APSP_MAX_WEIGHT = 1073741822
+GK_APSP_INF64 = 4611686018427387903     # (1.2) 2^62 - 1: unreachable in int64 matrices
+GK_APSP_NO_PRED = -1                    # (1.2) a predecessor matrix's "none"
+GK_DTYPE_INT32, GK_DTYPE_INT64, GK_DTYPE_FLOAT32, GK_DTYPE_FLOAT64 = 1, 2, 3, 4
+DTYPE_NAMES = {GK_DTYPE_INT32: "int32", GK_DTYPE_INT64: "int64", GK_DTYPE_FLOAT32: "float32",
+               GK_DTYPE_FLOAT64: "float64"}
 GK_STENCIL_NCOEFFS = 27
 GK_STENCIL_BOX, GK_STENCIL_STAR, GK_STENCIL_MASK = 1, 2, 3
 GK_BOUNDARY_ZERO, GK_BOUNDARY_PERIODIC, GK_BOUNDARY_FIXED = 0, 1, 2
 GK_STENCIL_MAX_RADIUS = 4
-GK_DTYPE_FLOAT32, GK_DTYPE_FLOAT64 = 3, 4
 
 
 # Every struct a caller allocates begins with size_t struct_size (the ABI
@@ -72,7 +76,8 @@ class ApspProblem(ctypes.Structure):
 
 class ApspOptions(ctypes.Structure):
     _fields_ = [("struct_size", c_size_t), ("check", c_int), ("config", c_char_p),
-                ("precision", c_int), ("exchange", c_int)]
+                ("precision", c_int), ("exchange", c_int),
+                ("predecessors", c_int), ("negative", c_int)]        # 1.2
 
 
 class StencilProblem(ctypes.Structure):
@@ -181,6 +186,8 @@ _PROTOS = {
     "gk_gemm_options_init": (None, [P(GemmOptions)]),
     "gk_gemm_run": (c_int, [_ctxp, P(GemmProblem), _vp, _vp, _vp, P(GemmOptions), P(Report)]),
     "gk_gemm_check_size": (c_int, [c_int64, c_int64, c_int64]),
+    # 1.2 (issue 24: weight types, negative weights, predecessors)
+    "gk_apsp_run_paths": (c_int, [_ctxp, P(ApspProblem), _vp, _vp, P(ApspOptions), P(Report)]),
 }
 
 

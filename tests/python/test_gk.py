@@ -23,8 +23,9 @@ from gk import _lib
 try:
     import scipy.sparse as sp
     from scipy.sparse.csgraph import floyd_warshall as scipy_fw
+    from scipy.sparse.csgraph import NegativeCycleError, construct_dist_matrix
 except ImportError:
-    sp = scipy_fw = None
+    sp = scipy_fw = NegativeCycleError = construct_dist_matrix = None
 
 INF = gk.INF
 
@@ -209,23 +210,311 @@ def t_fw_overwrite():
 
 
 @test
-def t_fw_limits():
-    """floyd_warshall refuses what gk cannot do, with a clear message"""
-    expect_raises(ValueError, "is negative", gk.floyd_warshall, np.array([[0, -1.0], [1, 0]]))
-    expect_raises(ValueError, "non-negative integral", gk.floyd_warshall, np.array([[0, 1.5], [1, 0]]))
-    expect_raises(ValueError, "above gk's largest weight", gk.floyd_warshall, np.array([[0, 2.0**30], [1, 0]]))
+def t_fw_arguments():
+    """floyd_warshall's shape rule, unweighted over any weights, the ignored diagonal"""
     expect_raises(ValueError, "square", gk.floyd_warshall, np.zeros((2, 3)))
-    expect_raises(NotImplementedError, "return_predecessors", gk.floyd_warshall, np.eye(2), return_predecessors=True)
-    # negative or fractional weights are fine when unweighted (every edge counts 1), as in scipy
+    # negative or fractional weights count 1 when unweighted, as in scipy
     r = gk.floyd_warshall(np.array([[0, -2.5], [0, 0]]), unweighted=True)
     assert np.array_equal(r, [[0, 1], [np.inf, 0]])
     # a negative diagonal is ignored, as in scipy
     assert np.array_equal(gk.floyd_warshall(np.array([[-3.0, 1], [0, 0]])), [[0, 1], [np.inf, 0]])
+
+
+# ------------------------------------------------------------------ floyd_warshall: 1.2 weights
+
+def tolerance(V, adj):
+    """The contract's bound for float64 distances computed in another order:
+    2 (V-1)^2 2^-53 max|w| over the edges."""
+    w = np.abs(adj[np.isfinite(adj)])
+    return 2.0 * max(V - 1, 0) ** 2 * 2.0**-53 * (w.max() if w.size else 0.0)
+
+
+def close(got, want, tol):
+    """Equal infinities, finite entries within tol."""
+    return got.shape == want.shape and np.array_equal(np.isinf(got), np.isinf(want)) and \
+        np.array_equal(np.signbit(got[np.isinf(got)]), np.signbit(want[np.isinf(want)])) and \
+        bool((np.abs(got[np.isfinite(got)] - want[np.isfinite(want)]) <= tol).all())
+
+
+def check_pred(adj, dist, pred, tol):
+    """Every predecessor, independently of ties: adj is the initial matrix
+    (inf: no edge, diagonal ignored).  pred[i, i] and unreachable pairs are
+    -9999; for every reachable pair, following pred[i] from j back to i takes
+    edges of adj, at most V - 1 of them, and sums to dist[i, j] within tol."""
+    V = dist.shape[0]
+    assert pred.dtype == np.int32 and pred.shape == (V, V) and pred.flags.c_contiguous
+    reach = np.isfinite(dist)
+    np.fill_diagonal(reach, False)
+    assert (pred[~reach] == -9999).all(), "a 'none' that is not -9999, or a pred on the diagonal"
+    ii, jj = np.nonzero(reach)
+    cur, total = jj.copy(), np.zeros(ii.size)
+    for _ in range(V):
+        act = cur != ii
+        if not act.any():
+            break
+        p = pred[ii[act], cur[act]]
+        assert ((p >= 0) & (p < V)).all(), "a chain meets a 'none' or a bad vertex"
+        w = adj[p, cur[act]]
+        assert np.isfinite(w).all(), "a chain takes an edge the graph lacks"
+        total[act] += w
+        cur[act] = p
+    assert (cur == ii).all(), "a chain longer than V - 1 edges (a cycle in pred)"
+    err = np.abs(total - dist[ii, jj])
+    assert (err <= tol).all(), "chain sum off by %g > %g" % (err.max(), tol)
+
+
+def scipy_initial(a, directed=True):
+    """scipy's initial matrix of a dense graph (0, inf, NaN: no edge), for the chain check."""
+    adj = np.where((a == 0) | ~np.isfinite(a), np.inf, np.asarray(a, dtype=np.float64))
+    return adj if directed else np.minimum(adj, adj.T)
+
+
+def random_real(V, density, lo=0.1, hi=10.0):
+    """A dense scipy-style graph of real weights in [lo, hi) (0: no edge)."""
+    a = rng.uniform(lo, hi, (V, V))
+    a[rng.random((V, V)) > density] = 0
+    return a
+
+
+def random_negative(V, density, ints=False):
+    """Real (or integral) weights, many negative, no negative cycle:
+    w(u, v) + h(u) - h(v) with w > 0 (a potential shift keeps every cycle's
+    length)."""
+    a = random_real(V, density) if not ints else np.ceil(random_real(V, density))
+    h = rng.uniform(0, 8, V) if not ints else rng.integers(0, 9, V).astype(np.float64)
+    b = np.where(a != 0, a + h[:, None] - h[None, :], 0)
+    b[b == 0] = 1 if ints else 0.5     # a shifted weight of exactly 0 would read as "no edge"
+    b[a == 0] = 0
+    return b
+
+
+@test
+def t_fw_weights_1_2():
+    """floyd_warshall takes what scipy takes: negative, fractional, large weights; predecessors"""
+    d = gk.floyd_warshall(np.array([[0, -1.0], [1, 0]]))
+    assert np.array_equal(d, [[0, -1], [1, 0]]) and d.dtype == np.float64
+    assert np.array_equal(gk.floyd_warshall(np.array([[0, 1.5], [1, 0]])), [[0, 1.5], [1, 0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = gk.floyd_warshall(np.array([[0, 6e8, 0], [0, 0, 6e8], [0, 0, 0]]))
+    assert r[0, 2] == 1.2e9 and gk.last_report()["dtype"] == "float64"   # past int32's 2^30 - 1
+    r = gk.floyd_warshall(np.array([[0, 2.0**60, 0], [0, 0, 3], [0, 0, 0]]))
+    assert r[0, 2] == 2.0**60 + 3
+    r = gk.floyd_warshall(np.array([[0, 2.7e8, 0], [0, 0, -1], [0, 0, 0]]))   # 2 * 2.7e8 >= INF / 2
+    assert r[0, 2] == 2.7e8 - 1 and gk.last_report()["dtype"] == "float64"
+    r = gk.floyd_warshall(np.array([[0, 2.6e8, 0], [0, 0, -1], [0, 0, 0]]))
+    assert r[0, 2] == 2.6e8 - 1 and gk.last_report()["dtype"] == "int32"
+    d, p = gk.floyd_warshall(np.array([[0, 1, 0], [0, 0, 2], [0, 0, 0.]]), return_predecessors=True)
+    assert np.array_equal(d, [[0, 1, 3], [np.inf, 0, 2], [np.inf, np.inf, 0]])
+    assert np.array_equal(p, [[-9999, 0, 1], [-9999, -9999, 1], [-9999, -9999, -9999]])
+    assert p.dtype == np.int32
+    d, p = gk.floyd_warshall(np.zeros((0, 0)), return_predecessors=True)
+    assert d.shape == p.shape == (0, 0) and p.dtype == np.int32
+    # a negative diagonal is ignored, as in scipy (the diagonal is set to 0)
+    assert np.array_equal(gk.floyd_warshall(np.array([[-3.0, 1], [0, 0]])), [[0, 1], [np.inf, 0]])
+    assert gk.last_report()["dtype"] == "int32" and gk.last_report()["cycle_vertex"] is None
+    gk.floyd_warshall(np.array([[0, 0.5], [-0.25, 0]]))
+    assert gk.last_report()["dtype"] == "float64"
+    e = expect_raises(ValueError, "csgraph[0, 1] = -inf", gk.floyd_warshall,
+                      sp.csr_matrix(([-np.inf], ([0], [1])), shape=(2, 2))) if sp is not None else None
+    assert e is None or not isinstance(e, gk.NegativeCycleError)
+
+
+@test
+def t_fw_real_scipy():
+    """real weights: == scipy's and a numpy Floyd-Warshall within the tolerance; valid predecessors"""
+    need_scipy()
+    for V in (1, 2, 7, 63, 64, 65, 130, 200):
+        for density in (0.03, 0.3):
+            a = random_real(V, density)
+            for directed in (True, False):
+                adj = scipy_initial(a, directed)
+                tol = tolerance(V, adj)
+                want = scipy_fw(a, directed=directed)
+                got, pred = gk.floyd_warshall(a, directed=directed, return_predecessors=True)
+                assert got.dtype == np.float64 and got.flags.c_contiguous
+                assert close(got, want, tol), (V, density, directed, np.nanmax(np.abs(got - want)))
+                assert close(got, ref_fw(adj), tol)
+                assert np.array_equal(gk.floyd_warshall(a, directed=directed), got)   # same bits
+                check_pred(adj, got, pred, tol)
+                w1 = gk.floyd_warshall(a, directed=directed, unweighted=True, return_predecessors=True)
+                assert np.array_equal(w1[0], scipy_fw(a, directed=directed, unweighted=True))
+                check_pred(np.where(np.isfinite(adj), 1.0, np.inf), w1[0], w1[1], 0)
+    # scipy's other "no edge" entries in a real matrix: inf, -inf, NaN, masked
+    a = random_real(90, 0.2)
+    a[0, 1], a[1, 2], a[2, 3], a[3, 3] = np.inf, -np.inf, np.nan, -2.5
+    adj = scipy_initial(a)
+    np.fill_diagonal(adj, np.inf)
+    got, pred = gk.floyd_warshall(a, return_predecessors=True)
+    assert close(got, scipy_fw(a), tolerance(90, adj)) and gk.last_report()["dtype"] == "float64"
+    check_pred(adj, got, pred, tolerance(90, adj))
+    m = np.ma.masked_array(a, mask=rng.random(a.shape) < 0.3)
+    m[~np.isfinite(a)] = np.ma.masked     # scipy computes with unmasked NaN and -inf (gk: no edge)
+    want = scipy_fw(m)
+    assert close(gk.floyd_warshall(m), want, tolerance(90, adj))
+    assert (want > got + 1e-6).any()              # the mask took edges away
+
+
+@test
+def t_fw_negative_scipy():
+    """negative weights without a negative cycle: == scipy's within the tolerance; valid predecessors"""
+    need_scipy()
+    for V in (3, 40, 64, 129, 190):
+        for density in (0.05, 0.4):
+            a = random_negative(V, density)
+            assert (a < 0).sum() > V // 10 or V < 10
+            adj = scipy_initial(a)
+            tol = tolerance(V, adj)
+            want, spred = scipy_fw(a, return_predecessors=True)
+            got, pred = gk.floyd_warshall(a, return_predecessors=True)
+            assert close(got, want, tol), (V, density)
+            assert (got[np.isfinite(got)] < 0).any() or V < 40
+            check_pred(adj, got, pred, tol)
+            assert np.array_equal(pred == -9999, spred == -9999)
+            # scipy's own reading of gk's predecessors gives gk's distances
+            assert close(construct_dist_matrix(a, pred), np.where(np.isinf(got), np.inf, got), tol) or V < 3
+            # integral negative weights: gk's int32 path, exactly scipy's distances
+            b = random_negative(V, density, ints=True)
+            got, pred = gk.floyd_warshall(b, return_predecessors=True)
+            assert gk.last_report()["dtype"] == "int32"
+            assert np.array_equal(got, scipy_fw(b)), V
+            check_pred(scipy_initial(b), got, pred, 0)
+
+
+@test
+def t_fw_negative_cycle():
+    """a negative cycle raises gk.NegativeCycleError naming a vertex on one, as scipy raises its own"""
+    for V, cyc in ((2, [0, 1]), (5, [3, 1, 4]), (100, [70, 5, 66, 90]), (150, [149, 140])):
+        a = random_real(V, 0.05) if V > 5 else np.zeros((V, V))
+        a[:, cyc] = 0                          # the cycle's vertices have no other in-edges
+        for x, y in zip(cyc, cyc[1:] + cyc[:1]):
+            a[x, y] = 1.0
+        a[cyc[-1], cyc[0]] = -len(cyc)         # length -1
+        e = expect_raises(gk.NegativeCycleError, "Negative cycle detected on node ", gk.floyd_warshall, a)
+        assert isinstance(e, gk.Error) and e.status == _lib.GK_ENEGCYCLE and e.status_name == "ENEGCYCLE"
+        assert e.vertex in cyc, (e.vertex, cyc)
+        assert str(e) == "Negative cycle detected on node %d" % e.vertex
+        assert gk.last_report()["cycle_vertex"] == e.vertex
+        expect_raises(gk.NegativeCycleError, "Negative cycle", gk.floyd_warshall, a, return_predecessors=True)
+        if scipy_fw is not None:
+            try:
+                scipy_fw(a)
+                raise AssertionError("scipy found no negative cycle")
+            except NegativeCycleError as s:
+                assert str(e.vertex) in str(s).strip("]").split("[")[1].split()
+        # unweighted, the same graph has no negative cycle
+        assert np.isfinite(gk.floyd_warshall(a, unweighted=True)[cyc[0], cyc[-1]])
+    # undirected: one negative edge is a negative cycle (there and back), as in scipy
+    e = expect_raises(gk.NegativeCycleError, "node", gk.floyd_warshall,
+                      np.array([[0, -1.0, 0], [0, 0, 2], [0, 0, 0]]), directed=False)
+    assert e.vertex in (0, 1)
+    # a negative self-loop is not a cycle (scipy sets the diagonal to 0)
+    assert np.array_equal(gk.floyd_warshall(np.array([[-1.0, 2], [0, 0]])), [[0, 2], [np.inf, 0]])
+
+
+@test
+def t_fw_sparse_real():
+    """sparse real and negative weights: explicit zeros, -0.0, duplicates, every format == scipy's"""
+    need_scipy()
+    for V in (2, 70, 160):
+        E = V * 5
+        s, t = rng.integers(0, V, E), rng.integers(0, V, E)
+        s[: E // 10], t[: E // 10] = s[E // 10: E // 5], t[E // 10: E // 5]   # duplicates
+        h = rng.uniform(0, 5, V)
+        w = rng.uniform(0, 10, E) + h[s] - h[t]          # negative ones, no negative cycle
+        zero = np.flatnonzero(h[t] >= h[s])[: E // 5]    # 0 = w + h[s] - h[t] with w >= 0
+        w[zero[::2]], w[zero[1::2]] = 0.0, -0.0
+        w[-3:], s[-3:] = -5.0, t[-3:]                    # negative self-loops: ignored
+        order = np.argsort(s, kind="stable")
+        indptr = np.searchsorted(s[order], np.arange(V + 1))
+        csr = sp.csr_matrix((w[order], t[order], indptr), shape=(V, V))
+        adj = ref_from_edges(V, zip(s, t, w))
+        tol = tolerance(V, adj)
+        assert close(scipy_fw(csr), ref_fw(adj), tol)   # the duplicate rule of ref_from_edges is scipy's
+        for fmt in ("csr", "csc", "lil", "coo", "dok"):
+            g = csr if fmt == "csr" else csr.copy().asformat(fmt)   # lil and dok add duplicates up
+            c = g.tocoo()
+            gadj = ref_from_edges(V, zip(c.row, c.col, c.data))
+            # scipy takes csr, csc and lil; the others: the reference of their entries
+            want = scipy_fw(g) if fmt in ("csr", "csc", "lil") else ref_fw(gadj)
+            got, pred = gk.floyd_warshall(g, return_predecessors=True)
+            assert close(got, want, tol), (V, fmt)
+            check_pred(gadj, got, pred, tol)
+
+
+@test
+def t_fw_overwrite_real():
+    """overwrite=True with real and negative weights computes in the caller's float64 array"""
+    a = random_negative(90, 0.1)
+    want = gk.floyd_warshall(a)
+    b = a.copy()
+    got, pred = gk.floyd_warshall(b, overwrite=True, return_predecessors=True)
+    assert got is b and np.array_equal(b, want)
+    c = np.asfortranarray(a)
+    assert gk.floyd_warshall(c, overwrite=True) is not c and np.array_equal(c, a)
+
+
+@test
+def t_reconstruct_path():
+    """reconstruct_path on gk's predecessors == scipy's on the same row; the tree's paths have gk's lengths"""
+    need_scipy()
+    from scipy.sparse.csgraph import reconstruct_path as scipy_rp
+    V = 80
+    a = random_negative(V, 0.06)
+    d, pred = gk.floyd_warshall(a, return_predecessors=True)
+    tol = tolerance(V, scipy_initial(a))
+    for i in (0, 17, V - 1):
+        t = gk.reconstruct_path(a, pred[i])
+        want = scipy_rp(a, pred[i])
+        assert type(t) is type(want) and (t != want).nnz == 0
+        # the tree's distances from i are gk's
+        dt = scipy_fw(t)[i]
+        assert close(dt, d[i], tol)
+    expect_raises(ValueError, "one row", gk.reconstruct_path, a, pred)
+    bad = pred[0].copy()
+    bad[3] = V
+    expect_raises(ValueError, "predecessors[3] = 80 is not a vertex", gk.reconstruct_path, a, bad)
+    expect_raises(ValueError, "integers", gk.reconstruct_path, a, pred[0].astype(float))
+
+
+@test
+def t_fw_gpu_1_2():
+    """the GPU gives the CPU's bits: float64 distances and predecessors, int32 with predecessors, negative cycles"""
+    if not gk.info()["gpu_usable"]:
+        raise Skip("no usable GPU: " + gk.info()["gpu_note"][:100])
+    for V in (1, 65, 300):
+        for a in (random_negative(V, 0.05), random_negative(V, 0.05, ints=True), random_real(V, 0.3)):
+            dc, pc = gk.floyd_warshall(a, device="cpu", return_predecessors=True)
+            tc = gk.last_report()["dtype"]
+            dg, pg = gk.floyd_warshall(a, device="gpu", return_predecessors=True)
+            assert gk.last_report()["backend"] == "gpu" and gk.last_report()["dtype"] == tc
+            assert np.array_equal(dc, dg) and np.array_equal(pc, pg), (V, tc)
+            assert np.array_equal(gk.floyd_warshall(a, device="gpu"), dc)
+    a = random_real(200, 0.05)
+    a[150, 40], a[40, 150] = 1.0, -2.0
+    ec = expect_raises(gk.NegativeCycleError, "Negative cycle", gk.floyd_warshall, a, device="cpu")
+    eg = expect_raises(gk.NegativeCycleError, "Negative cycle", gk.floyd_warshall, a, device="gpu")
+    assert ec.vertex == eg.vertex and ref_fw(scipy_initial(a))[ec.vertex, ec.vertex] < 0, (ec.vertex, eg.vertex)
+
+
+@test
+def t_apsp_zero_warning():
+    """gk.apsp warns about zeros off the diagonal of a dense float matrix without kind= (scipy reads them as no edge)"""
+    a = np.array([[0, 3.0, 0, 1], [0, 0, 2, 0], [1, 0, 0, 0], [0, 0, 0, 0]])
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
-        r = gk.floyd_warshall(np.array([[0, 6e8, 0], [0, 0, 6e8], [0, 0, 0]]))
-        assert any("unreachable" in str(x.message) for x in w)
-    assert r[0, 2] == np.inf and r[0, 1] == 6e8          # 1.2e9 >= 2^30 - 1: unreachable in gk
+        d = gk.apsp(a)
+    assert len(w) == 1 and issubclass(w[0].category, UserWarning), [str(x.message) for x in w]
+    msg = str(w[0].message)
+    for words in ("8 zeros off the diagonal", "edge of weight 0", "scipy", "gk.floyd_warshall", "kind='matrix'"):
+        assert words in msg, (words, msg)
+    assert w[0].filename == __file__                    # points at the caller
+    assert np.array_equal(d, np.zeros((4, 4)))          # gk's convention: 0-weight edges everywhere
+    for quiet in ((a, dict(kind="matrix")), (a.astype(np.int64), {}),
+                  (np.where(a == 0, np.inf, a), {}), (np.ones((4, 4)) - np.eye(4), {})):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            gk.apsp(quiet[0], **quiet[1])
 
 
 # ------------------------------------------------------------------ apsp
@@ -272,7 +561,10 @@ def t_apsp_matrix_sparse():
     assert np.array_equal(gk.apsp(a), as_gk(ref_fw(fa)))
     f = fa.copy()
     f[0, 1] = np.nan
-    assert np.array_equal(gk.apsp(f), as_gk(ref_fw(np.where(np.isnan(f), np.inf, f))))
+    with warnings.catch_warnings(record=True) as w:     # zeros in a float matrix: t_apsp_zero_warning
+        warnings.simplefilter("always")
+        assert np.array_equal(gk.apsp(f), as_gk(ref_fw(np.where(np.isnan(f), np.inf, f))))
+    assert len(w) == 1 and "zeros off the diagonal" in str(w[0].message)
     if sp is not None:
         nz = np.isfinite(fa) & (fa != 0)
         s = sp.csr_matrix(np.where(nz, fa, 0))
