@@ -20,7 +20,7 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 static void usage(void)
 {
     printf("Usage: gk COMMAND [OPTION]... [ARG]...\n"
-           "Run all-pairs shortest paths, a 27-point 3D stencil, an fp32 matrix multiply\n"
+           "Run all-pairs shortest paths, 2D/3D stencils, an fp32 matrix multiply\n"
            "and an elementwise kernel on the GPU or CPU.\n\n"
            "Commands:\n"
            "  info [--json]                  build, CPU topology, GPUs, tuning cache\n"
@@ -29,7 +29,7 @@ static void usage(void)
            "  path --predecessors=FILE FROM TO\n"
            "                                 the vertices of a shortest path\n"
            "  convert [OPTION]... IN OUT     a graph from one format to another\n"
-           "  stencil --size=N [OPTION]...   27-point fp64 stencil sweeps\n"
+           "  stencil --size=N [OPTION]...   stencil sweeps (27-point box; --stencil=DESC: others)\n"
            "  gemm --m=M --n=N --k=K [OPT]   fp32 matrix multiply C = A B\n"
            "  elementwise --size=XxY [OPT]   v += sqrtf(f(v) + 1) on a float matrix\n"
            "  gen apsp|grid|matrix|elementwise [OPTION]... OUT\n"
