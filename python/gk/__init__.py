@@ -298,20 +298,23 @@ def _integral(np, fname, what, values, lo, hi, where):
     describes entry i for the message."""
     if values.size == 0:
         return values.astype(np.int64)
+    # gk.apsp runs the int32 kernels only; say where real and negative weights go
+    hint = " (gk.floyd_warshall takes real and negative weights)" \
+        if fname.startswith("gk.apsp") and what == "weight" else ""
     if values.dtype.kind == "f":
         bad = ~np.isfinite(values) | (values != np.floor(values))
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ValueError("%s: %s %s = %r is not an integer: gk's %s values are integers in [%d, %d]"
-                             % (fname, where(i), what, float(values[i]), what, lo, hi))
+            raise ValueError("%s: %s %s = %r is not an integer: gk's %s values are integers in [%d, %d]%s"
+                             % (fname, where(i), what, float(values[i]), what, lo, hi, hint))
     elif values.dtype.kind not in "iub":
         raise ValueError("%s: %s values of dtype %s: want integers" % (fname, what, values.dtype))
     out_of = (values < lo) | (values > hi)
     if out_of.any():
         i = int(np.flatnonzero(out_of)[0])
         v = values[i]
-        raise ValueError("%s: %s %s = %s is outside [%d, %d]" % (fname, where(i), what,
-                         v.item() if hasattr(v, "item") else v, lo, hi))
+        raise ValueError("%s: %s %s = %s is outside [%d, %d]%s" % (fname, where(i), what,
+                         v.item() if hasattr(v, "item") else v, lo, hi, hint))
     return values.astype(np.int64)
 
 
