@@ -10,8 +10,7 @@
  * cycle_vertex): the fields after it moved.  A program built against 1.0 or
  * 1.1 passes the old struct_size; it gets the old layout back (the run's
  * 1.0 fields, then the dist fields where its header put them). */
-#define REPORT_1_0_SIZE GK__REPORT_1_0_SIZE
-#define REPORT_GROWTH (sizeof(gk_report) - REPORT_1_0_SIZE)
+#define REPORT_GROWTH (sizeof(gk_report) - GK__REPORT_1_0_SIZE)
 
 static gk_status dist_report_out(void *given, void *local, size_t local_size, size_t run_off, const char *what)
 {
@@ -19,7 +18,7 @@ static gk_status dist_report_out(void *given, void *local, size_t local_size, si
     memcpy(&n, given, sizeof n);
     if (n != local_size - REPORT_GROWTH)
         return gk__struct_out(given, local, local_size, local_size, what);
-    size_t old_run = REPORT_1_0_SIZE, run_struct = run_off + offsetof(gk_report, struct_size);
+    size_t old_run = GK__REPORT_1_0_SIZE, run_struct = run_off + offsetof(gk_report, struct_size);
     char *g = given;
     const char *l = local;
     memcpy(g + sizeof n, l + sizeof n, run_off - sizeof n);
@@ -30,6 +29,20 @@ static gk_status dist_report_out(void *given, void *local, size_t local_size, si
 }
 #define DIST_REPORT_OUT(given, local, what) \
     dist_report_out((given), &(local), sizeof(local), offsetof(__typeof__(local), run), (what))
+
+#ifdef GK_SYMVER
+/* The @GK_1.0 init of a dist report: *full (made by the 1.2 init) written
+ * into the caller's smaller struct r in its old layout, nothing past it. */
+static void dist_report_init_1_0(void *r, void *full, size_t full_size, size_t run_off, const char *what)
+{
+    size_t old = full_size - REPORT_GROWTH;
+    memset(r, 0, old);
+    memcpy(r, &old, sizeof old);
+    dist_report_out(r, full, full_size, run_off, what);
+}
+#define DIST_REPORT_INIT_1_0(r, full, what) \
+    dist_report_init_1_0((r), &(full), sizeof(full), offsetof(__typeof__(full), run), (what))
+#endif
 
 #ifdef GK_SYMVER
 /* gk_apsp_dist_report grew in 1.2 with the gk_report inside it: programs
@@ -53,11 +66,10 @@ void gk__apsp_dist_report_init_1_0(gk_apsp_dist_report *r)
 {
     gk_apsp_dist_report full;
     gk__apsp_dist_report_init_1_2(&full);
-    memset(r, 0, sizeof full - REPORT_GROWTH);
-    r->struct_size = sizeof full - REPORT_GROWTH;
-    dist_report_out(r, &full, sizeof full, offsetof(gk_apsp_dist_report, run), "gk_apsp_dist_report");
+    DIST_REPORT_INIT_1_0(r, full, "gk_apsp_dist_report");
 }
 __asm__(".symver gk__apsp_dist_report_init_1_0, gk_apsp_dist_report_init@GK_1.0");
+#define gk_apsp_dist_report_init gk__apsp_dist_report_init_1_2
 #endif
 
 #ifdef GK_SYMVER
@@ -79,9 +91,7 @@ void gk__stencil_dist_report_init_1_0(gk_stencil_dist_report *r)
 {
     gk_stencil_dist_report full;
     gk__stencil_dist_report_init_1_2(&full);
-    memset(r, 0, sizeof full - REPORT_GROWTH);
-    r->struct_size = sizeof full - REPORT_GROWTH;
-    dist_report_out(r, &full, sizeof full, offsetof(gk_stencil_dist_report, run), "gk_stencil_dist_report");
+    DIST_REPORT_INIT_1_0(r, full, "gk_stencil_dist_report");
 }
 __asm__(".symver gk__stencil_dist_report_init_1_0, gk_stencil_dist_report_init@GK_1.0");
 #define gk_stencil_dist_report_init gk__stencil_dist_report_init_1_2
