@@ -18,7 +18,7 @@ gk_status gk__apsp_cpu(int32_t *dist, int32_t V, gk_cpu_isa isa);
  * (gk__apsp_cpu_plain of int32, no predecessors). */
 gk_status gk__apsp_cpu_simple(int32_t *dist, int32_t V);
 
-/* ---- every element type (apsp_typed.c), the rules of CONTRACT section 1
+/* ---- every element type (apsp_typed.c), the rules of HACKING.md, "APSP element types"
  * (gk_apsp(3)): int32, int64, float32, float64; negative weights; a
  * negative cycle stops the run with GK_ENEGCYCLE ("negative cycle through
  * vertex N", *cycle = N; else *cycle = -1; cycle may be NULL) and leaves

@@ -108,7 +108,7 @@ gk_status gk__apsp_gpu_run_baseline(gk_apsp_gpu *ctx, float *ms);
 gk_status gk__apsp_gpu_ceiling(gk_apsp_gpu *ctx, double *per_s);
 
 /* ---- element types, negative weights, predecessors (issue 24; the
- * semantics: CONTRACT section 1 / DESIGN.md "APSP weight types") ----
+ * semantics: HACKING.md, "APSP element types") ----
  * A context for V vertices of element type t (GK_DTYPE_INT32, INT64,
  * FLOAT32, FLOAT64), with_pred 1: predecessors kept too.  One kernel
  * template (apsp.cu, "typed") at the ordered tile 64 (GK_APSP_ORDER_TILE):

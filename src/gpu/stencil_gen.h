@@ -1,4 +1,4 @@
-/* stencil_gen.h - the generated GPU stencil engine (CONTRACT-25 section 3):
+/* stencil_gen.h - the generated GPU stencil engine (HACKING.md, "The generated stencil engine"):
  * CUDA source written for one description (its points and weights compile-
  * time constants, the FMA chain in the CPU's order), compiled with NVRTC,
  * cached per process; a grid kept on the device between calls.
