@@ -1440,6 +1440,26 @@ extern "C" __global__ void gk_apspx_atcap_i32(const int *d, long long pitch, int
     for (int o = 16; o; o >>= 1) c += __shfl_down_sync(0xffffffffu, c, o);
     if ((threadIdx.x & 31) == 0 && c) atomicAdd(count, c);
 }
+// The smallest entry of the V x V matrix and its largest finite one
+// (out[0], out[1]: both start at 0): may the packed product run?
+extern "C" __global__ void gk_apspx_range_i32(const int *d, long long pitch, int V, int *out)
+{
+    const long long n = (long long)V * V;
+    int lo = 0, hi = 0;
+    for (long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x; x < n; x += (long long)gridDim.x * blockDim.x) {
+        const int v = d[(x / V) * pitch + x % V];
+        lo = min(lo, v);
+        if (v != INF) hi = max(hi, v);
+    }
+    for (int o = 16; o; o >>= 1) {
+        lo = min(lo, __shfl_down_sync(0xffffffffu, lo, o));
+        hi = max(hi, __shfl_down_sync(0xffffffffu, hi, o));
+    }
+    if ((threadIdx.x & 31) == 0) {
+        if (lo < 0) atomicMin(out, lo);
+        if (hi > 0) atomicMax(out + 1, hi);
+    }
+}
 extern "C" __global__ void gk_apspx_clean_i32(int *d, int *pred, long long n, const int *flags)
 {
     xclean<xops_i32>(d, pred, n, flags);

@@ -69,12 +69,12 @@ struct gk_apsp_gpu {
      * xpacked 1 when this run uses it, xsaved a copy of the initial
      * matrix (pitch xnp) when entries at the cap would need the general
      * product again (xmaxw: the largest finite weight) */
-    cudaKernel_t xmp_pk, xatcap;
+    cudaKernel_t xmp_pk, xatcap, xrange;
     unsigned xthreads_pk;
     int xpacked, xno_pack;
     int64_t xmaxw;
     int *xsaved;
-    unsigned long long *dcap;
+    unsigned long long *dcap;     /* the count at the cap; the range (2 ints) before */
 };
 
 static void stage_free(gk_apsp_gpu *c);
@@ -868,7 +868,8 @@ gk_status gk__apsp_gpu_open_typed(gk_apsp_gpu **out, const gk_device_info *dev, 
         size_t smem_unused, piv_unused;
         xmp_shape(&c->cfg, t, 0, &c->xthreads_pk, &smem_unused, &piv_unused);
         if ((st = gk__gpu_kernel(&c->mod, "gk_apspx_mp_i32_pk", &c->xmp_pk))
-            || (st = gk__gpu_kernel(&c->mod, "gk_apspx_atcap_i32", &c->xatcap)))
+            || (st = gk__gpu_kernel(&c->mod, "gk_apspx_atcap_i32", &c->xatcap))
+            || (st = gk__gpu_kernel(&c->mod, "gk_apspx_range_i32", &c->xrange)))
             goto fail;
         GK_CUDA_GOTO(cudaMalloc((void **)&c->dcap, sizeof *c->dcap), st, fail);
     }
@@ -967,14 +968,16 @@ static int host_has_negative(const void *dist, int64_t n, gk_dtype t)
 /* The packed product's cap (XP_CAP of apsp.cu). */
 #define X_PACK_CAP 16777215
 
-/* int32 with predecessors: the packed product when every weight is
- * non-negative and below its cap.  When V times the largest weight is
- * below the cap no finite distance reaches it (a shortest path is simple),
- * so entries left at the cap are unreachable; otherwise a copy of the
- * initial matrix is kept for the general product in case the count after
- * the rounds finds any (none: the copy was not needed).  No room for the
- * copy: the general product at once. */
-static gk_status x_pack_plan(gk_apsp_gpu *c, const void *dist)
+/* int32 with predecessors, the matrix in dx: the packed product when every
+ * weight is non-negative and below its cap (the device finds the smallest
+ * entry and the largest finite one: milliseconds, where a scan of the host
+ * matrix took a few tenths of a second at V = 25000).  When V times the
+ * largest weight is below the cap no finite distance reaches it (a
+ * shortest path is simple), so entries left at the cap are unreachable;
+ * otherwise a copy of the initial matrix is kept for the general product
+ * in case the count after the rounds finds any (none: the copy was not
+ * needed).  No room for the copy: the general product at once. */
+static gk_status x_pack_plan(gk_apsp_gpu *c)
 {
     c->xpacked = 0;
     if (c->xsaved) {
@@ -983,18 +986,21 @@ static gk_status x_pack_plan(gk_apsp_gpu *c, const void *dist)
     }
     if (!c->xmp_pk || c->xno_pack)
         return GK_OK;
-    const int32_t *x = dist;
-    const int64_t n = (int64_t)c->V * c->V;
-    int32_t lo = 0, hi = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const int32_t w = x[i];
-        if (w < lo) lo = w;
-        if (w != GK_APSP_INF && w > hi) hi = w;
-    }
-    if (lo < 0 || hi >= X_PACK_CAP)
+    int range[2] = { 0, 0 };
+    long long pitch = c->xnp;
+    int V = c->V;
+    GK_CUDA_TRY(cudaMemsetAsync(c->dcap, 0, sizeof *c->dcap, c->stream));   /* range[0] = range[1] = 0 */
+    void *args[] = { &c->dx, &pitch, &V, &c->dcap };
+    gk_status st = gk__gpu_launch(c->xrange, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
+                                  c->stream, args);
+    if (st)
+        return st;
+    GK_CUDA_TRY(cudaMemcpyAsync(range, c->dcap, sizeof range, cudaMemcpyDeviceToHost, c->stream));
+    GK_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    if (range[0] < 0 || range[1] >= X_PACK_CAP)
         return GK_OK;
-    c->xmaxw = hi;
-    if ((int64_t)c->V * hi >= X_PACK_CAP) {
+    c->xmaxw = range[1];
+    if ((int64_t)c->V * range[1] >= X_PACK_CAP) {
         size_t fr = 0, tot = 0, bytes = (size_t)c->xnp * (size_t)c->xnp * sizeof(int);
         GK_CUDA_TRY(cudaMemGetInfo(&fr, &tot));
         if (bytes + ((size_t)64 << 20) > fr || cudaMalloc((void **)&c->xsaved, bytes) != cudaSuccess) {
@@ -1002,6 +1008,7 @@ static gk_status x_pack_plan(gk_apsp_gpu *c, const void *dist)
             c->xsaved = NULL;
             return GK_OK;
         }
+        GK_CUDA_TRY(cudaMemcpyAsync(c->xsaved, c->dx, bytes, cudaMemcpyDeviceToDevice, c->stream));
     }
     c->xpacked = 1;
     return GK_OK;
@@ -1015,15 +1022,12 @@ gk_status gk__apsp_gpu_upload_typed(gk_apsp_gpu *c, const void *dist, float *ms)
     c->xactive = !(c->type == GK_DTYPE_INT32 && !c->with_pred && !host_has_negative(dist, V * V, c->type));
     if (!c->xactive)
         return gk__apsp_gpu_upload(c, dist, ms);
-    if ((st = x_pack_plan(c, dist)) || (st = gk__gpu_timer_start(&c->timer, c->stream)) || (st = x_fill(c)))
+    if ((st = gk__gpu_timer_start(&c->timer, c->stream)) || (st = x_fill(c)))
         return st;
     const size_t row = (size_t)V * c->esize;
     GK_CUDA_TRY(cudaMemcpy2DAsync(c->dx, (size_t)c->xnp * c->esize, dist, row, row, (size_t)V, cudaMemcpyHostToDevice,
                                   c->stream));
-    if (c->xsaved)
-        GK_CUDA_TRY(cudaMemcpyAsync(c->xsaved, c->dx, (size_t)c->xnp * (size_t)c->xnp * sizeof(int),
-                                    cudaMemcpyDeviceToDevice, c->stream));
-    if ((st = x_prepare(c)))
+    if ((st = x_pack_plan(c)) || (st = x_prepare(c)))
         return st;
     return gk__gpu_timer_stop(&c->timer, c->stream, ms);
 }
