@@ -16,8 +16,8 @@ static void stencil_usage(void)
 {
     printf("Usage: gk stencil --size=NX[xNYxNZ] [OPTION]...\n"
            "Run NT sweeps of a stencil over a grid: by default the 27-point fp64 box\n"
-           "(zero halo); --stencil or --dims/--shape/--radius/--type/--boundary pick\n"
-           "another member of the family.\n\n"
+           "(zero halo); --stencil or --dims/--shape/--radius pick another member of\n"
+           "the family, --boundary and --type its boundary and element type.\n\n"
            "  --size=N|NXxNYxNZ  grid size (one number: a cube; 2D: N, NXxNY or NXxNYx1)\n"
            "  --steps=NT         time steps (default 16)\n"
            "  --stencil=DESC     the stencil as text: DIMSd-SHAPE-rR[:BOUNDARY], e.g.\n"
@@ -28,7 +28,8 @@ static void stencil_usage(void)
            "  --radius=R         1..4 (default 1)\n"
            "  --boundary=zero|periodic|fixed  outside reads 0; indices wrap (every\n"
            "                     extent >= 2R+1); the R cells next to each face keep\n"
-           "                     their values (default zero)\n"
+           "                     their values (default zero; with --stencil, the\n"
+           "                     boundary of a DESC that names none)\n"
            "  --type=f64|f32     the grid's element type (default f64)\n"
            "  --input=FILE       initial grid: raw float64 (f32: float32), finite,\n"
            "                     x fastest, NX*NY*NZ*8 (f32: *4) bytes\n"
@@ -147,7 +148,11 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
 /* The stencil of --stencil or --dims/--shape/--radius/--boundary and the
  * element type of --type into *d and *t; 1 when it is not the classic
  * 27-point float64 box (the options named another), 0 otherwise.  Usage
- * errors name the option. */
+ * errors name the option.  --boundary and --type combine with --stencil
+ * (they say how the stencil meets the grid's faces and what it computes
+ * in, as the same options do beside --dims/--shape/--radius); a
+ * description that names its own boundary (":periodic") and a --boundary
+ * naming another is a usage error, not a silent override. */
 static int stencil_desc_args(const char *text, const char *dims, const char *shape, const char *radius,
                              const char *boundary, const char *type, gk_stencil_desc *d, gk_dtype *t)
 {
@@ -158,10 +163,11 @@ static int stencil_desc_args(const char *text, const char *dims, const char *sha
         else if (!strcmp(type, "f32") || !strcmp(type, "float32")) *t = GK_DTYPE_FLOAT32;
         else cli_usage_error("--type=%s: want f64 or f32", type);
     }
-    if (text && (dims || shape || radius || boundary))
-        cli_usage_error("--stencil=%s and --dims/--shape/--radius/--boundary: give one or the other", text);
+    if (text && (dims || shape || radius))
+        cli_usage_error("--stencil=%s and --dims/--shape/--radius: give one or the other", text);
     if (text && gk_stencil_desc_parse(text, d))
         cli_usage_error("--stencil: %s", gk_last_error());
+    gk_boundary named = d->boundary;    /* the description's, when it names one */
     if (dims) d->dims = (int)cli_parse_i64("--dims", dims, 2, 3);
     if (radius) d->radius = (int)cli_parse_i64("--radius", radius, 1, GK_STENCIL_MAX_RADIUS);
     if (shape) {
@@ -175,6 +181,8 @@ static int stencil_desc_args(const char *text, const char *dims, const char *sha
         else if (!strcmp(boundary, "periodic")) d->boundary = GK_BOUNDARY_PERIODIC;
         else if (!strcmp(boundary, "fixed")) d->boundary = GK_BOUNDARY_FIXED;
         else cli_usage_error("--boundary=%s: want zero, periodic or fixed", boundary);
+        if (text && strchr(text, ':') && d->boundary != named)
+            cli_usage_error("--stencil=%s and --boundary=%s name two boundaries: give one", text, boundary);
     }
     return !(d->dims == 3 && d->shape == GK_STENCIL_BOX && d->radius == 1 && d->boundary == GK_BOUNDARY_ZERO &&
              *t == GK_DTYPE_FLOAT64);
