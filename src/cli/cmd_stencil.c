@@ -303,16 +303,19 @@ int cmd_stencil(int argc, char **argv)
     else if (!st && coeffs && !(st = gk_stencil_weights_read(coeffs, desc.dims, desc.radius, weights)))
         desc.weights = weights;
     gk__stencil_spec spec;
-    if (!st && described) {
-        if ((st = gk__stencil_spec_make(&desc, dtype, &spec)) && coeffs) {   /* the weights came from the file */
-            char msg[512];
-            snprintf(msg, sizeof msg, "%s", gk_last_error());
-            st = gk__fail(st, "%s: %s", coeffs, msg);
-        }
-        if (!st)
-            st = gk__stencil_spec_check_grid(&spec, nx, ny, nz);
+    if (!st && described && coeffs && (st = gk__stencil_spec_make(&desc, dtype, &spec))) {
+        char msg[512];                  /* the weights came from the file: its failure */
+        snprintf(msg, sizeof msg, "%s", gk_last_error());
+        st = gk__fail(st, "%s: %s", coeffs, msg);
     }
     cli_agree(st, 1);
+    /* what the options alone decide (a mask without --coeffs, a 2D stencil
+       on a 3D --size, a periodic extent below 2R+1): usage errors, 2 */
+    if (described && !coeffs)
+        st = gk__stencil_spec_make(&desc, dtype, &spec);
+    if (!st && described)
+        st = gk__stencil_spec_check_grid(&spec, nx, ny, nz);
+    cli_agree(st, 2);
     cli_check_gpus(gpus);                   /* usage errors before any work */
     if (gpus || exg || cli_comm) {
         if (described)
@@ -526,6 +529,21 @@ static void check_size(const char *opt, const char *item)
     cli_parse_size3(opt, item, &a, &b, &d);
 }
 
+/* Every --sizes item against the described stencil (2D: N or NXxNY too; a
+ * periodic extent of at least 2R+1): usage errors, exit 2, before any
+ * size runs. */
+static void check_sizes_for(const char *sizes, const gk__stencil_spec *spec, int dims)
+{
+    char list[1024];
+    snprintf(list, sizeof list, "%s", sizes);
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int64_t nx, ny, nz;
+        cli_parse_size3("--sizes", dims == 2 && size_2d(tok) ? size_2d(tok) : tok, &nx, &ny, &nz);
+        if (gk__stencil_spec_check_grid(spec, nx, ny, nz))
+            cli_usage_error("--sizes: %s: %s", tok, gk_last_error());
+    }
+}
+
 int cmd_bench_stencil(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -616,6 +634,8 @@ int cmd_bench_stencil(int argc, char **argv)
     if (steps < 0) steps = gpu ? 100 : 10;
     if (reps < 0) reps = gpu ? 5 : 3;
     snprintf(list, sizeof list, "%s", sizes ? sizes : gpu ? "256,512" : "128,256");
+    if (described)
+        check_sizes_for(list, &spec, desc.dims);
     if (json) { json_begin(); json_str("command", "bench stencil"); json_str("device", gpu ? "gpu" : "cpu");
                 json_int("steps", steps); json_int("reps", reps); json_array("rows"); }
     int first = 1, bad = 0;
