@@ -44,6 +44,17 @@ t_ok "gk path 1 0" "$GK" path --predecessors="$T/g.pred" 1 0
 [ "$(cat "$T/out")" = "1 2 3 0" ]; t_result $? "the path 1 -> 0 is 1 2 3 0 (one line)"
 t_ok "gk path with --dist" "$GK" path --predecessors="$T/g.pred.npy" --dist="$T/g.npy" 0 3
 [ "$(cat "$T/out")" = "$(printf '0 1 2 3\n1.75')" ]; t_result $? "0 -> 3: 0 1 2 3, length 1.75"
+t_fails "gk path: a raw float64 --dist without --weights names the sizes and --weights=float64" 1 \
+  "dist=.*g.out: 128 bytes is no 4 x 4 int32 matrix (64 bytes; V = 4 from --predecessors).*--weights=float64" \
+  "$GK" path --predecessors="$T/g.pred" --dist="$T/g.out" 0 3
+t_fails "gk path: a raw float64 --dist read as float32" 1 "128 bytes is no 4 x 4 float32 matrix.*--weights=float64" \
+  "$GK" path --predecessors="$T/g.pred" --dist="$T/g.out" --weights=float32 0 3
+t_ok "gk path: the raw float64 --dist with --weights=float64" \
+  "$GK" path --predecessors="$T/g.pred" --dist="$T/g.out" --weights=float64 0 3
+[ "$(cat "$T/out")" = "$(printf '0 1 2 3\n1.75')" ]; t_result $? "0 -> 3: length 1.75 from the raw file"
+head -c 100 "$T/g.out" >"$T/short.out"
+t_fails "gk path: a --dist of no type's size: no hint" 1 "100 bytes is no 4 x 4 float64 matrix (128 bytes; V = 4 from --predecessors)\$" \
+  "$GK" path --predecessors="$T/g.pred" --dist="$T/short.out" --weights=float64 0 3
 t_ok "gk path from a vertex to itself" "$GK" path --predecessors="$T/g.pred" 2 2
 [ "$(cat "$T/out")" = "2" ]; t_result $? "2 -> 2 is 2"
 printf '0 1 1\n' >"$T/u.edges"
