@@ -676,22 +676,31 @@ int cmd_bench_stencil(int argc, char **argv)
                 json_str("size", tok); json_str("kernel", r->kernel); json_int("steps", r->steps);
                 json_int("tsteps", r->tsteps);
                 json_num("ms_per_step", r->ms_per_step); json_num("gstencil_per_s", r->gstencils);
-                json_num("percent_of_floor", R.floor_gstencils > 0 ? 100 * r->gstencils / R.floor_gstencils : 0);
+                /* null without a floor (the grid fits in the last-level cache) */
+                json_num("percent_of_floor", R.floor_gstencils > 0 ? 100 * r->gstencils / R.floor_gstencils : NAN);
                 json_str("check", r->check); json_bool("ok", r->ok); json_str("config", r->config);
-                json_num("floor_gstencil_per_s", R.floor_gstencils);
+                json_num("floor_gstencil_per_s", R.floor_gstencils > 0 ? R.floor_gstencils : NAN);
                 json_num("ceiling_gstencil_per_s", R.ceiling_gstencils);
                 json_object_end();
             } else if (!strncmp(r->check, "not run", 7)) {
                 printf("%-14s %5d  %-9s %2d  %s\n", tok, r->steps, r->kernel, r->tsteps, r->check);
-            } else {
+            } else if (R.floor_gstencils > 0) {
                 printf("%-14s %5d  %-9s %2d %9.4f %11.2f %6.1f%%  %-16s %s\n", tok, r->steps, r->kernel, r->tsteps,
                        r->ms_per_step, r->gstencils, 100 * r->gstencils / R.floor_gstencils, r->check, r->config);
+            } else {
+                printf("%-14s %5d  %-9s %2d %9.4f %11.2f %7s  %-16s %s\n", tok, r->steps, r->kernel, r->tsteps,
+                       r->ms_per_step, r->gstencils, "n/a", r->check, r->config);
             }
         }
         if (!json) {
             double mb = (double)nx * ny * nz * esz * 1e-6;
-            printf("%-14s copy bandwidth over %.*f MB: %.0f GB/s -> one-step floor %.2f GStencil/s\n", tok,
-                   mb < 10 ? 2 : 0, mb, R.copy_bytes_per_s * 1e-9, R.floor_gstencils);
+            if (R.floor_gstencils > 0)
+                printf("%-14s copy bandwidth over %.*f MB: %.0f GB/s -> one-step floor %.2f GStencil/s\n", tok,
+                       mb < 10 ? 2 : 0, mb, R.copy_bytes_per_s * 1e-9, R.floor_gstencils);
+            else                /* an in-cache copy is no memory floor */
+                printf("%-14s copy bandwidth over 2 x %.*f %s: n/a (grid fits in cache: the last-level cache holds "
+                       "both; no memory floor)\n", tok, mb < 1 ? 1 : mb < 10 ? 2 : 0, mb < 1 ? mb * 1e3 : mb,
+                       mb < 1 ? "KB" : "MB");
             if (R.fma_per_s > 0)
                 printf("%-14s fp64 FMA chains: %.2f TFMA/s (%.1f TFLOP/s) -> ceiling %.1f GStencil/s at 27 FMA/point\n",
                        tok, R.fma_per_s * 1e-12, 2 * R.fma_per_s * 1e-12, R.ceiling_gstencils);
