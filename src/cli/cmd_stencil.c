@@ -62,8 +62,8 @@ static void stencil_usage(void)
 
 /* `gk stencil` past one process or GPU: gk_stencil_run_file. */
 static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const char *output, int64_t nx,
-                        int64_t ny, int64_t nz, const double *cf, int64_t steps, const char *config,
-                        gk_exchange ex, int timing, int json, int verbose)
+                        int64_t ny, int64_t nz, const double *cf, const gk_stencil_desc *desc, gk_dtype dtype,
+                        int64_t steps, const char *config, gk_exchange ex, int timing, int json, int verbose)
 {
     gk_stencil_dist_report rep;
     gk_stencil_problem prob;
@@ -72,7 +72,12 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
         unsetenv("NCCL_MAX_CTAS");
     gk_stencil_dist_report_init(&rep);
     gk_stencil_problem_init(&prob, nx, ny, nz);
-    prob.coeffs = cf;
+    if (desc) {                      /* a description: its weights, its element type */
+        prob.desc = desc;
+        prob.dtype = dtype;
+    } else {
+        prob.coeffs = cf;
+    }
     gk_stencil_options_init(&so);
     so.config = config;
     so.exchange = ex;
@@ -307,16 +312,13 @@ int cmd_stencil(int argc, char **argv)
     cli_agree(st, 1);
     cli_check_gpus(gpus);                   /* usage errors before any work */
     if (gpus || exg || cli_comm) {
-        if (described)
-            cli_usage_error("--gpus, --exchange and mpirun run the 27-point box only in this release (not %s)",
-                            stencil ? stencil : "the stencil of --dims/--shape/--radius/--boundary/--type");
         if (so.check)
             cli_usage_error("--check needs the whole grid in one process; not with --gpus, --exchange or mpirun");
         gk_exchange ex = aex == GK_EXCHANGE_HOST ? GK_EXCHANGE_HOST
                                  : aex == GK_EXCHANGE_DEVICE ? GK_EXCHANGE_DEVICE
                                  : GK_EXCHANGE_AUTO;
-        return stencil_dist(cli_gpus_context(want, gpus), input, seed, output, nx, ny, nz, cf, steps, so.config,
-                            ex, timing, json, verbose);
+        return stencil_dist(cli_gpus_context(want, gpus), input, seed, output, nx, ny, nz, cf,
+                            described ? &desc : NULL, dtype, steps, so.config, ex, timing, json, verbose);
     }
     gk_context *ctx = cli_context(want);
 
