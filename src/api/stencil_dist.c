@@ -712,8 +712,8 @@ gk_status gk__stencil_run_file_desc(gk_context *ctx, const gk__stencil_spec *spe
 {
     const gk_comm *comm = ctx->comm;
     int d2 = spec->dims == 2;
-    char text[64] = "?";
-    snprintf(text, sizeof text, "%.*s", (int)(sizeof text - 1), spec->key);
+    char text[sizeof spec->key];
+    gk__stencil_spec_shape_key(spec, text, sizeof text);       /* "3d-star-r2-f64-periodic" */
     dist_report_init(ctx, rep);
     slabs l = { 0 };
     l.esz = spec->dtype == GK_DTYPE_FLOAT32 ? 4 : 8;
@@ -752,9 +752,9 @@ gk_status gk__stencil_run_file_desc(gk_context *ctx, const gk__stencil_spec *spe
         int r = spec->radius, T = desc_steps_per_round(ctx, spec);
         if (l.thin < T * r) T = l.thin / r;
         if (T < 1)
-            st = gk__fail(GK_EINVAL, "stencil %s: %d %s over %d slabs leaves a slab of %d %s, thinner than the "
+            st = gk__fail(GK_EINVAL, "stencil %s: %d %s over %d slabs leaves a slab of %d %s%s, thinner than the "
                           "halo of radius %d: use at most %lld slabs (GPUs or ranks)", text, (int)planes,
-                          d2 ? "rows" : "planes", P, l.thin, d2 ? "rows" : "planes", r,
+                          d2 ? "rows" : "planes", P, l.thin, d2 ? "row" : "plane", l.thin == 1 ? "" : "s", r,
                           (long long)(planes / r > 0 ? planes / r : 1));
         d.T = T;
         l.H = T * r;
