@@ -21,6 +21,7 @@
 #include "cpu/stencil_spec_cpu.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/stencil_gen.h"
+#include "tune/stencil_gen_tune.h"
 #include "gpu/stencil_gpu.h"
 #include "gpu/stencil_multi.h"
 #endif
@@ -776,6 +777,9 @@ gk_status gk__stencil_run_file_desc(gk_context *ctx, const gk__stencil_spec *spe
     if (ctx->backend == GK_BACKEND_GPU) {
         if (!(st = gk__ctx_gpu_enter(ctx, &saved)))
             entered = 1;
+#ifdef GK_HAVE_CUDA
+        gk__stencil_gen_disk_cache(ctx->cache_dir);    /* each rank loads the compiled kernels from there */
+#endif
     } else {
         threads = gk__ctx_threads_enter(ctx);
     }
