@@ -184,7 +184,7 @@ static gk_status source_planes(source *s, const slabs *l, int z, int n, void *vb
 }
 
 /* Under mpirun: the ranks agree on the problem (the size, the steps, the
- * seed, the coefficients) and on the input they read.  Each rank reads only
+ * seed, the coefficients: a description's key, which hashes its weights) and on the input they read.  Each rank reads only
  * its own planes, so no rank sees every byte: every rank also reads the
  * first plane of every slab and the last plane (P + 1 planes, whatever the
  * grid's size), and their checksum must be the same everywhere.  A file
@@ -763,7 +763,7 @@ gk_status gk__stencil_run_file_desc(gk_context *ctx, const gk__stencil_spec *spe
     if (!st)
         st = source_open(&src, &l, input, seed, comm);
     if ((st = gk__comm_agree(comm, st))
-        || (st = source_agree(&src, &l, comm, input, steps, spec->w, (size_t)spec->npoints * sizeof spec->w[0]))) {
+        || (st = source_agree(&src, &l, comm, input, steps, spec->key, strlen(spec->key)))) {
         source_close(&src, &l, 0);
         free(l.first);
         return st;
