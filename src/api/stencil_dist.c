@@ -184,8 +184,9 @@ static gk_status source_planes(source *s, const slabs *l, int z, int n, void *vb
 }
 
 /* Under mpirun: the ranks agree on the problem (the size, the steps, the
- * seed, the coefficients: a description's key, which hashes its weights) and on the input they read.  Each rank reads only
- * its own planes, so no rank sees every byte: every rank also reads the
+ * seed, the coefficients; a description: its key, which hashes its
+ * weights) and on the input they read.  Each rank reads only its own
+ * planes, so no rank sees every byte: every rank also reads the
  * first plane of every slab and the last plane (P + 1 planes, whatever the
  * grid's size), and their checksum must be the same everywhere.  A file
  * that differs only inside a slab is not caught (gk(1) says so). */
