@@ -7,7 +7,10 @@
  * output are src/core/dist.c (shared with APSP); the collectives, sendrecv
  * and the ranks' check of their input are src/core/comm.c over the caller's
  * communicator, NCCL is src/gpu/comm_nccl.c.  Why slabs along z, and why
- * the halo is H planes deep, is in src/gpu/stencil_multi.h. */
+ * the halo is H planes deep, is in src/gpu/stencil_multi.h.  A stencil
+ * description (gk/stencil.h) shares the layout, the input and the output
+ * (its element type, 2D grids cut into rows) and runs its own engine on
+ * each slab: "descriptions" below. */
 #include "api/context.h"
 #include "api/commands.h"
 #include "api/dist.h"
