@@ -159,4 +159,145 @@ EOF
 else
   echo "ok $((t_n + 1)) # SKIP several-GPU tests: $ngpu GPU(s) usable here"; t_n=$((t_n + 1))
 fi
+
+# ---- stencil descriptions (--stencil, --type, --boundary) past one process
+# and GPU: slabs along the slowest axis (3D: z, 2D: y) with r x T halo
+# planes; every output byte-identical to one process on the CPU (the same
+# chain: HACKING.md "the stencil chain").  desc:type:boundary:size:steps:
+# weights (d: the description's defaults; r: random; m: a random mask,
+# about half the points zero)
+dcases="3d-star-r1:f64:zero:17x9x13:9:d 3d-star-r4:f32:periodic:11x10x19:7:d 3d-star-r4:f64:fixed:12x11x17:5:r
+3d-box-r2:f32:periodic:9x7x11:6:r 2d-box-r2:f64:periodic:37x29:8:d 2d-box-r2:f32:fixed:23x13:6:r
+2d-star-r3:f32:zero:15x31:5:d 3d-mask-r2:f64:zero:10x9x14:4:m 2d-mask-r1:f32:periodic:9x8:11:m
+3d-box-r1:f64:fixed:7x5x4:10:d 3d-star-r2:f64:periodic:6x5x7:13:r"
+dsplit() {
+  IFS=: read ds dt db dz dn dw <<EOF
+$1
+EOF
+  dkey="$ds-$dt-$db-$dz"
+  case $dw in d) dwo= ;; *) dwo="--coeffs=$T/w-$dkey" ;; esac
+  dargs="--stencil=$ds:$db --type=$dt --size=$dz --steps=$dn $dwo"
+}
+# the input grid (float32 or float64) and the weights of a case
+dinput() {
+  python3 -c 'import random, struct, sys
+desc, t, size, w, grid, wfile = sys.argv[1:]
+rnd = random.Random(desc + t + size)
+dims, r = int(desc[0]), int(desc.split("-r")[1])
+n = 1
+for v in size.split("x"): n *= int(v)
+open(grid, "wb").write(struct.pack("<%d%s" % (n, "f" if t == "f32" else "d"), *[rnd.uniform(-1, 1) for _ in range(n)]))
+if w != "d":
+    k = (2 * r + 1) ** dims
+    ws = []
+    for i in range(k):
+        c = [(i // (2 * r + 1) ** a) % (2 * r + 1) - r for a in range(dims)]
+        on = w == "r" or i == (k - 1) // 2 or rnd.random() < 0.5
+        if "star" in desc and sum(1 for v in c if v) > 1: on = False
+        ws.append(rnd.uniform(-0.3, 0.3) if on else 0.0)
+    open(wfile, "w").write(" ".join("%.6g" % v for v in ws) + "\n")' "$ds" "$dt" "$dz" "$dw" "$T/in-$dkey" "$T/w-$dkey"
+}
+for c in $dcases; do
+  dsplit "$c"
+  dinput &&
+  "$GK" stencil --device=cpu $dargs --input="$T/in-$dkey" --output="$T/ref-$dkey" &&
+  "$GK" stencil --device=cpu $dargs --seed=5 --output="$T/rs-$dkey" ||
+    echo "Bail out! cannot make the reference for $c"
+done
+dsplit "3d-star-r4:f32:periodic:11x10x19:7:d"
+! cmp -s "$T/in-$dkey" "$T/ref-$dkey"
+t_result $? "descriptions: the reference is not the input (the comparisons below can fail)"
+for c in $dcases; do
+  dsplit "$c"
+  rm -f "$T/m"
+  "$GK" stencil --device=cpu --exchange=auto $dargs --input="$T/in-$dkey" --output="$T/m" 2>"$T/err" &&
+    cmp -s "$T/ref-$dkey" "$T/m"
+  t_result $? "$dkey, $dn steps: the slab path in one process == gk stencil"
+done
+if [ $mpi = yes ]; then
+  for np in 2 3; do
+    for c in $dcases; do
+      dsplit "$c"
+      rm -f "$T/m"
+      $MPIRUN -np $np "$GK" stencil --device=cpu $dargs --input="$T/in-$dkey" --output="$T/m" 2>"$T/err" &&
+        cmp -s "$T/ref-$dkey" "$T/m"
+      r=$?; [ $r = 0 ] || t_diag "$(cat "$T/err")"
+      t_result $r "mpirun -np $np --device=cpu $dkey, $dn steps, weights $dw: byte-identical"
+    done
+  done
+  for c in "3d-star-r4:f32:periodic:11x10x19:7:d" "2d-box-r2:f64:periodic:37x29:8:d" "3d-box-r1:f64:fixed:7x5x4:10:d"; do
+    dsplit "$c"
+    rm -f "$T/m"
+    $MPIRUN -np 3 "$GK" stencil --device=cpu $dargs --seed=5 --output="$T/m" 2>"$T/err" && cmp -s "$T/rs-$dkey" "$T/m"
+    t_result $? "mpirun -np 3 --device=cpu $dkey from --seed (each rank makes its planes, in its type): byte-identical"
+  done
+  # more ranks than planes (two ranks hold none), thin slabs (T = 1)
+  dsplit "3d-box-r1:f64:fixed:7x5x4:10:d"
+  rm -f "$T/m"
+  $MPIRUN -np 6 "$GK" stencil --device=cpu $dargs --input="$T/in-$dkey" --output="$T/m" 2>"$T/err" &&
+    cmp -s "$T/ref-$dkey" "$T/m"
+  t_result $? "mpirun -np 6 --device=cpu $dkey (4 planes: two ranks hold none): byte-identical"
+  $MPIRUN -np 2 "$GK" stencil --device=cpu --stencil=2d-star-r2:periodic --type=f32 --size=40x30 --steps=5 --json \
+    --output="$T/m" >"$T/json" 2>"$T/err"
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ranks"] == 2 and d["slabs"] == 2 and d["halo_planes"] >= 2 and d["halo_planes"] % 2 == 0, d' "$T/json"
+  t_result $? "mpirun -np 2 2d-star-r2 --json: 2 slabs, a halo of r x T rows"
+  # bad inputs: one line naming what is wrong, every rank exits 1, no output
+  rm -f "$T/bad.out"
+  t_fails_mpi "mpirun -np 4, 3d-star-r4 over 10 planes: the slab thinner than the halo is named" 1 \
+    "10 planes over 4 slabs leaves a slab of 2 planes, thinner than the halo of radius 4: use at most 2" \
+    $MPIRUN -np 4 "$GK" stencil --device=cpu --stencil=3d-star-r4 --size=12x12x10 --steps=3 --output="$T/bad.out"
+  [ ! -e "$T/bad.out" ]; t_result $? "and no output file"
+  t_fails_mpi "mpirun -np 3, 2d-box-r2 over 5 rows: rows, not planes" 1 "5 rows over 3 slabs leaves a slab of 1 row, thinner" \
+    $MPIRUN -np 3 "$GK" stencil --device=cpu --stencil=2d-box-r2 --size=12x5 --steps=3 --output="$T/bad.out"
+  dsplit "2d-box-r2:f32:fixed:23x13:6:r"
+  python3 -c 'import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+d[4 * (23 * 11 + 3):4 * (23 * 11 + 4)] = struct.pack("<f", float("inf"))   # y = 11: the last rank'"'"'s rows
+open(sys.argv[2], "wb").write(d)' "$T/in-$dkey" "$T/inf32"
+  t_fails_mpi "mpirun -np 2, float32 input with an infinity: its x and y named" 1 "x=3 y=11 (number 256) is infinite" \
+    $MPIRUN -np 2 "$GK" stencil --device=cpu $dargs --input="$T/inf32" --output="$T/bad.out"
+  head -c 400 "$T/in-$dkey" >"$T/short32"
+  t_fails_mpi "mpirun -np 2, a float32 grid of the wrong size" 1 "400 bytes, but a 23x13 float32 grid is 1196 bytes" \
+    $MPIRUN -np 2 "$GK" stencil --device=cpu $dargs --input="$T/short32" --output="$T/bad.out"
+  [ ! -e "$T/bad.out" ]; t_result $? "and no output file"
+else
+  echo "ok $((t_n + 1)) # SKIP MPI tests of descriptions: $why"; t_n=$((t_n + 1))
+fi
+if [ "$ngpu" -ge 1 ]; then
+  for c in $dcases; do
+    dsplit "$c"
+    rm -f "$T/m"
+    "$GK" stencil --gpus=1 $dargs --input="$T/in-$dkey" --output="$T/m" 2>"$T/err" && cmp -s "$T/ref-$dkey" "$T/m"
+    r=$?; [ $r = 0 ] || t_diag "$(cat "$T/err")"
+    t_result $r "--gpus=1 $dkey, $dn steps, weights $dw: byte-identical to the CPU"
+  done
+else
+  echo "ok $((t_n + 1)) # SKIP GPU tests of descriptions: no usable GPU here"; t_n=$((t_n + 1))
+fi
+if [ "$ngpu" -ge 2 ]; then
+  for c in $dcases; do
+    dsplit "$c"
+    rm -f "$T/m"
+    "$GK" stencil --gpus=2 $dargs --input="$T/in-$dkey" --output="$T/m" 2>"$T/err" && cmp -s "$T/ref-$dkey" "$T/m"
+    r=$?; [ $r = 0 ] || t_diag "$(cat "$T/err")"
+    t_result $r "--gpus=2 $dkey, $dn steps, weights $dw: byte-identical to the CPU"
+    if [ $mpi = yes ]; then
+      for ex in auto host; do
+        rm -f "$T/m"
+        $MPIRUN -np 2 "$GK" stencil --device=gpu --exchange=$ex $dargs --input="$T/in-$dkey" --output="$T/m" 2>"$T/err" &&
+          cmp -s "$T/ref-$dkey" "$T/m"
+        r=$?; [ $r = 0 ] || t_diag "$(cat "$T/err")"
+        t_result $r "mpirun -np 2 --device=gpu --exchange=$ex $dkey, $dn steps: byte-identical to the CPU"
+      done
+    fi
+  done
+  dsplit "3d-star-r4:f32:periodic:11x10x19:7:d"
+  rm -f "$T/m"
+  "$GK" stencil --gpus=2 $dargs --seed=5 --output="$T/m" 2>"$T/err" && cmp -s "$T/rs-$dkey" "$T/m"
+  t_result $? "--gpus=2 $dkey from --seed: byte-identical to the CPU"
+else
+  echo "ok $((t_n + 1)) # SKIP several-GPU tests of descriptions: $ngpu GPU(s) usable here"; t_n=$((t_n + 1))
+fi
 t_done

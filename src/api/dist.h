@@ -6,6 +6,7 @@
 #define GK_API_DIST_H
 
 #include "api/context.h"
+#include "core/stencil_spec.h"
 
 gk_status gk__apsp_run_file_cfg(gk_context *ctx, const char *input, const char *output, const char *config,
                                 gk_exchange exchange, gk_apsp_dist_report *report);
@@ -13,6 +14,11 @@ gk_status gk__stencil_run_file_cfg(gk_context *ctx, const char *input, uint64_t 
                                    int64_t nx, int64_t ny, int64_t nz, const double coeffs[GK_STENCIL_NCOEFFS],
                                    int64_t steps, const char *config, gk_exchange exchange,
                                    gk_stencil_dist_report *report);
+/* The same for a stencil description (2D: slabs of rows, nz = 1), its
+ * element type: the description's engine on each slab (stencil_dist.c). */
+gk_status gk__stencil_run_file_desc(gk_context *ctx, const gk__stencil_spec *spec, const char *input, uint64_t seed,
+                                    const char *output, int64_t nx, int64_t ny, int64_t nz, int64_t steps,
+                                    gk_exchange exchange, gk_stencil_dist_report *report);
 
 /* dist_common.c: the checks of a run past one process (one GPU per rank;
  * standard input or output not shared by ranks; NULL: not used) and the

@@ -143,15 +143,33 @@ gk_status gk_stencil_run_file(gk_context *ctx, const gk_stencil_problem *problem
     if ((st = GK__STRUCT_IN_SINCE(p, problem, desc, "gk_stencil_problem")) ||
         (options && (st = GK__STRUCT_IN(o, options, "gk_stencil_options"))))
         return st;
-    if (p.desc) {   /* descriptions (1.2) run in one process in this release; the classic box is the default */
-        char text[64] = "?";
-        gk_stencil_desc_format(p.desc, text, sizeof text);
-        gk__clear_error();
-        return gk__fail(GK_EINVAL, "gk_stencil_run_file: stencil %s: past one GPU or process only the 27-point "
-                        "box (problem.desc NULL) runs in this release", text);
+    int dense = p.memory == GK_MEMORY_HOST && (!p.pitch_y || p.pitch_y == p.nx)
+                && (!p.pitch_z || p.pitch_z == p.nx * p.ny);
+    if (p.desc) {   /* a description (1.2): its own engine on each slab, its element type */
+        gk__stencil_spec spec;
+        if (!dense)
+            return gk__fail(GK_EINVAL, "gk_stencil_run_file: the problem must be a dense grid in host memory");
+        if (p.dtype != GK_DTYPE_FLOAT32 && p.dtype != GK_DTYPE_FLOAT64)
+            return gk__fail(GK_EINVAL, "gk_stencil_run_file: problem.dtype %d: a stencil grid is float32 or float64",
+                            (int)p.dtype);
+        if (p.coeffs)
+            return gk__fail(GK_EINVAL, "gk_stencil_run_file: problem.coeffs with problem.desc: the weights are "
+                            "the description's");
+        if (o.check || o.config)
+            return gk__fail(GK_EINVAL, "gk_stencil_run_file: options.%s is not available for a description past "
+                            "one GPU or process", o.check ? "check" : "config");
+        if ((unsigned)o.exchange > GK_EXCHANGE_HOST)
+            return gk__fail(GK_EINVAL, "gk_stencil_run_file: options.exchange %d is not a gk_exchange", (int)o.exchange);
+        if ((st = gk__stencil_spec_make(p.desc, p.dtype, &spec)))
+            return st;
+        st = gk__stencil_run_file_desc(ctx, &spec, input, seed, output, p.nx, p.ny, p.nz, steps, o.exchange, &rep);
+        rep.struct_size = sizeof rep;
+        rep.run.struct_size = sizeof rep.run;
+        if (report)
+            DIST_REPORT_OUT(report, rep, "gk_stencil_dist_report");
+        return st;
     }
-    if (p.memory != GK_MEMORY_HOST || (p.pitch_y && p.pitch_y != p.nx)
-        || (p.pitch_z && p.pitch_z != p.nx * p.ny) || p.dtype != GK_DTYPE_FLOAT64)
+    if (!dense || p.dtype != GK_DTYPE_FLOAT64)
         return gk__fail(GK_EINVAL, "gk_stencil_run_file: the problem must be a dense float64 grid in host memory");
     if (o.check)
         return gk__fail(GK_EINVAL, "gk_stencil_run_file: options.check is not available past one GPU");

@@ -63,8 +63,9 @@ static void stencil_usage(void)
 
 /* `gk stencil` past one process or GPU: gk_stencil_run_file. */
 static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const char *output, int64_t nx,
-                        int64_t ny, int64_t nz, const double *cf, int64_t steps, const char *config,
-                        gk_exchange ex, int timing, int json, int verbose)
+                        int64_t ny, int64_t nz, const double *cf, const gk_stencil_desc *desc, gk_dtype dtype,
+                        int radius, double flops, int64_t steps, const char *config, gk_exchange ex, int timing,
+                        int json, int verbose)
 {
     gk_stencil_dist_report rep;
     gk_stencil_problem prob;
@@ -73,7 +74,12 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
         unsetenv("NCCL_MAX_CTAS");
     gk_stencil_dist_report_init(&rep);
     gk_stencil_problem_init(&prob, nx, ny, nz);
-    prob.coeffs = cf;
+    if (desc) {                      /* a description: its weights, its element type */
+        prob.desc = desc;
+        prob.dtype = dtype;
+    } else {
+        prob.coeffs = cf;
+    }
     gk_stencil_options_init(&so);
     so.config = config;
     so.exchange = ex;
@@ -116,7 +122,7 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
         json_phase("write", rep.write); json_num("total", total);
         json_object_end();
         json_num("gstencil_per_s", gst);
-        json_num("gflop_per_s", gst * GK_STENCIL_FLOPS_PER_POINT);
+        json_num("gflop_per_s", gst * flops);
         json_end();
     } else {
       if (timing) {
@@ -136,11 +142,11 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
       if (timing || !output)          /* without --output this line is all the run shows */
         fprintf(cli_report, "stencil %lldx%lldx%lld, %lld step%s on %s: %.6f s, %.3f GStencil/s, %.2f GFLOP/s%s\n",
                 (long long)nx, (long long)ny, (long long)nz, (long long)steps, steps == 1 ? "" : "s", where, rep.compute, gst,
-                gst * GK_STENCIL_FLOPS_PER_POINT, output ? "" : CLI_NOT_WRITTEN);
+                gst * flops, output ? "" : CLI_NOT_WRITTEN);
       if (timing)
-        fprintf(cli_report, "z slabs: %d (%d..%d planes), halo %d plane%s every %d step%s; exchange: %s\n",
-                rep.parts, rep.thinnest, rep.thickest, rep.halo, rep.halo == 1 ? "" : "s", rep.halo,
-                rep.halo == 1 ? "" : "s", rep.exchange);
+        fprintf(cli_report, "%s slabs: %d (%d..%d planes), halo %d plane%s every %d step%s; exchange: %s\n",
+                desc && desc->dims == 2 ? "y" : "z", rep.parts, rep.thinnest, rep.thickest, rep.halo,
+                rep.halo == 1 ? "" : "s", rep.halo / radius, rep.halo / radius == 1 ? "" : "s", rep.exchange);
     }
     return 0;
 }
@@ -318,16 +324,15 @@ int cmd_stencil(int argc, char **argv)
     cli_agree(st, 2);
     cli_check_gpus(gpus);                   /* usage errors before any work */
     if (gpus || exg || cli_comm) {
-        if (described)
-            cli_usage_error("--gpus, --exchange and mpirun run the 27-point box only in this release (not %s)",
-                            stencil ? stencil : "the stencil of --dims/--shape/--radius/--boundary/--type");
         if (so.check)
             cli_usage_error("--check needs the whole grid in one process; not with --gpus, --exchange or mpirun");
         gk_exchange ex = aex == GK_EXCHANGE_HOST ? GK_EXCHANGE_HOST
                                  : aex == GK_EXCHANGE_DEVICE ? GK_EXCHANGE_DEVICE
                                  : GK_EXCHANGE_AUTO;
-        return stencil_dist(cli_gpus_context(want, gpus), input, seed, output, nx, ny, nz, cf, steps, so.config,
-                            ex, timing, json, verbose);
+        return stencil_dist(cli_gpus_context(want, gpus), input, seed, output, nx, ny, nz, cf,
+                            described ? &desc : NULL, dtype, described ? spec.radius : 1,
+                            described ? 2.0 * spec.npoints - 1 : GK_STENCIL_FLOPS_PER_POINT, steps, so.config, ex,
+                            timing, json, verbose);
     }
     gk_context *ctx = cli_context(want);
 

@@ -518,3 +518,31 @@ gk_status gk__stencil_cpu_spec_plain(const gk__stencil_spec *s, void *grid, int6
     free(tmp);
     return GK_OK;
 }
+
+/* ------------------------------------------------- slabs */
+
+/* Dense planes in and out of the current buffer (src/api/stencil_dist.c's
+ * slabs).  put writes both buffers under the fixed boundary, as load does:
+ * a band plane is never written by a sweep. */
+void gk__stencil_cpu_spec_planes(gk_stencil_cpu_spec *g, int64_t k, int64_t n, void *buf, int put)
+{
+    const layout *L = &g->L;
+    const int64_t e = (int64_t)L->esz, rows = g->s.dims == 3 ? L->ny : 1;
+    const int both = put && g->s.boundary == GK_BOUNDARY_FIXED;
+    char *b = buf;
+#ifdef _OPENMP
+#pragma omp parallel for collapse(2) schedule(static)
+#endif
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t y = 0; y < rows; y++) {
+            int64_t i = (g->s.dims == 3 ? at(L, 0, y, k + j) : at(L, 0, k + j, 0)) * e;
+            char *d = b + (j * rows + y) * L->nx * e;
+            if (!put) {
+                memcpy(d, g->a + i, (size_t)(L->nx * e));
+                continue;
+            }
+            memcpy(g->a + i, d, (size_t)(L->nx * e));
+            if (both)
+                memcpy(g->b + i, d, (size_t)(L->nx * e));
+        }
+}

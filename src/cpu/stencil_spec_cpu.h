@@ -35,4 +35,9 @@ void gk__stencil_cpu_spec_streaming(gk_stencil_cpu_spec *g, int on);
 /* "AVX-512 rows, 32-row x 64-plane tiles" */
 const char *gk__stencil_cpu_spec_config(const gk_stencil_cpu_spec *g);
 
+/* Planes k .. k+n-1 along the slowest axis (3D: z planes of nx*ny; 2D:
+ * rows of nx) of the current grid from (put = 1) or into dense buf (x
+ * fastest): a slab's planes and its halo (src/api/stencil_dist.c). */
+void gk__stencil_cpu_spec_planes(gk_stencil_cpu_spec *g, int64_t k, int64_t n, void *buf, int put);
+
 #endif /* GK_STENCIL_SPEC_CPU_H */

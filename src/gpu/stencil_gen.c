@@ -336,3 +336,37 @@ gk_status gk__stencil_gen_exec_device(gk_stencil_gen *g, void *grid, int64_t pit
     GK_CUDA_TRY(cudaStreamSynchronize(g->stream));
     return GK_OK;
 }
+
+/* ---- slabs (src/api/stencil_dist.c): one engine per GPU of a process ---- */
+
+gk_status gk__stencil_gen_open_on(gk_stencil_gen **g, const gk_device_info *dev, const gk__stencil_spec *s,
+                                  int64_t nx, int64_t ny, int64_t nz, const gk_config *cfg)
+{
+    *g = NULL;
+    GK_CUDA_TRY(cudaSetDevice(dev->ordinal));
+    return gk__stencil_gen_open(g, dev, NULL, s, nx, ny, nz, cfg);
+}
+
+gk_status gk__stencil_gen_planes(gk_stencil_gen *g, int64_t k, int64_t n, void *host, int put)
+{
+    size_t plane = (size_t)g->nx * (g->spec.dims == 3 ? (size_t)g->ny : 1) * g->es;
+    char *d = (char *)g->buf[g->cur] + (size_t)k * plane;
+    GK_CUDA_TRY(cudaSetDevice(g->dev.ordinal));
+    if (put)
+        GK_CUDA_TRY(cudaMemcpyAsync(d, host, (size_t)n * plane, cudaMemcpyHostToDevice, g->stream));
+    else
+        GK_CUDA_TRY(cudaMemcpyAsync(host, d, (size_t)n * plane, cudaMemcpyDeviceToHost, g->stream));
+    GK_CUDA_TRY(cudaStreamSynchronize(g->stream));
+    return GK_OK;
+}
+
+gk_status gk__stencil_gen_steps_on(gk_stencil_gen *g, int64_t steps, int wait)
+{
+    gk_status st;
+    GK_CUDA_TRY(cudaSetDevice(g->dev.ordinal));
+    if (steps > 0 && (st = gk__stencil_gen_run(g, steps, NULL)))
+        return st;
+    if (wait)
+        GK_CUDA_TRY(cudaStreamSynchronize(g->stream));
+    return GK_OK;
+}

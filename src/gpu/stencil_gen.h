@@ -54,4 +54,15 @@ void gk__stencil_gen_set_store(const gk__sg_cubin_store *store);
  * read it without a GPU). */
 gk_status gk__stencil_gen_source(const gk__stencil_spec *s, const gk_config *cfg, char **src);
 
+/* Slabs (src/api/stencil_dist.c), several GPUs in one process: open with
+ * dev's GPU made current and the default stream; planes k .. k+n-1 along
+ * the slowest axis (3D: z planes of nx*ny; 2D: rows of nx) of the current
+ * grid from (put = 1) or into dense host memory (returns when done); steps
+ * steps launched, and waited for when wait.  Each makes the engine's GPU
+ * current first. */
+gk_status gk__stencil_gen_open_on(gk_stencil_gen **g, const gk_device_info *dev, const gk__stencil_spec *s,
+                                  int64_t nx, int64_t ny, int64_t nz, const gk_config *cfg);
+gk_status gk__stencil_gen_planes(gk_stencil_gen *g, int64_t k, int64_t n, void *host, int put);
+gk_status gk__stencil_gen_steps_on(gk_stencil_gen *g, int64_t steps, int wait);
+
 #endif /* GK_STENCIL_GEN_H */
