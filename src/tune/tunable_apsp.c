@@ -6,7 +6,7 @@
  * verification of a winner at its target size against the built-in kernel
  * (itself validated against the CPU by the test suite): a CPU solve at
  * n = 16384 would take longer than the whole tuning budget. */
-#include "tune/tunables.h"
+#include "tune/apsp_tune.h"
 #include "gpu/apsp_gpu.h"
 #include "cpu/apsp_cpu.h"
 
@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VALIDATE_N 317          /* not a multiple of any tile size */
-#define MAX_W 1000
 
 /* The random input stays between requests: the worker measures many
  * configurations of one size in a row.  Process-wide on purpose: the
@@ -25,7 +23,7 @@
  * alone calls the measure/validate/verify functions (see device.c). */
 static struct { int32_t *m; int32_t n; uint64_t seed; } input;
 
-static gk_status random_input(int32_t n, uint64_t seed, const int32_t **out)
+gk_status gk__apsp_tune_input(int32_t n, uint64_t seed, const int32_t **out)
 {
     if (!input.m || input.n != n || input.seed != seed) {
         free(input.m);
@@ -60,7 +58,7 @@ static gk_status gk__apsp_tune_measure(int64_t size, const gk_config *cfg, uint6
     gk_apsp_gpu *ctx = NULL;
     double ms[64];
     if (reps < 1 || reps > 64) reps = 3;
-    gk_status st = random_input((int32_t)size, seed, &in);
+    gk_status st = gk__apsp_tune_input((int32_t)size, seed, &in);
     if (!st) st = gk__apsp_gpu_open(&ctx, gk__tune_device(), NULL, (int32_t)size, cfg);
     for (int r = -1; r < reps && !st; r++) {       /* r = -1: warm-up */
         float up, run;
@@ -73,9 +71,7 @@ static gk_status gk__apsp_tune_measure(int64_t size, const gk_config *cfg, uint6
     return st;
 }
 
-/* The int32 matrix in (INF: no edge) as type t, weights w / 8 + w / 1024
- * for the floats (fractions: the additions round, so the order shows). */
-static void to_type(const int32_t *in, int64_t nn, gk_dtype t, void *out)
+void gk__apsp_tune_to_type(const int32_t *in, int64_t nn, gk_dtype t, void *out)
 {
     for (int64_t i = 0; i < nn; i++) {
         const int inf = in[i] == GK_APSP_INF;
@@ -89,10 +85,7 @@ static void to_type(const int32_t *in, int64_t nn, gk_dtype t, void *out)
     }
 }
 
-/* The typed kernels of cfg (its APSPX_* shapes) on in (n x n), as type t
- * with or without predecessors, against gk__apsp_cpu_run: the same bits,
- * distances and predecessors (GK_EMISMATCH naming the first difference). */
-static gk_status validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pred, const gk_config *cfg)
+gk_status gk__apsp_tune_validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pred, const gk_config *cfg)
 {
     const size_t nn = (size_t)n * (size_t)n, es = gk_dtype_size(t);
     char *buf = NULL;
@@ -101,7 +94,7 @@ static gk_status validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pr
     void *ref = buf, *got = buf + nn * es;
     int32_t *pref = (int32_t *)(buf + 2 * nn * es), *pgot = pref + nn;
     int64_t cycle = -1, gcycle = -1;
-    to_type(in, (int64_t)nn, t, ref);
+    gk__apsp_tune_to_type(in, (int64_t)nn, t, ref);
     memcpy(got, ref, nn * es);
     if (pred)
         gk__apsp_pred_init(ref, n, n, t, pref, n);
@@ -150,7 +143,7 @@ static gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed)
         { GK_DTYPE_FLOAT32, 1 }, { GK_DTYPE_FLOAT64, 1 }, { GK_DTYPE_INT64, 0 },
     };
     for (size_t i = 0; i < sizeof typed / sizeof typed[0] && !st; i++)
-        st = validate_typed(in, n, typed[i].t, typed[i].pred, cfg);
+        st = gk__apsp_tune_validate_typed(in, n, typed[i].t, typed[i].pred, cfg);
     free(in);
     return st;
 }
@@ -160,7 +153,7 @@ static gk_status gk__apsp_tune_verify(int64_t size, const gk_config *cfg, uint64
     int32_t n = (int32_t)size, *got = NULL, *ref = NULL;
     size_t nn = (size_t)n * (size_t)n;
     const int32_t *in;
-    gk_status st = random_input(n, seed, &in);
+    gk_status st = gk__apsp_tune_input(n, seed, &in);
     if (!st) st = gk__xmalloc((void **)&got, 2 * nn * sizeof(int32_t), "verification");
     if (st) return st;
     ref = got + nn;

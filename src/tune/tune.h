@@ -163,6 +163,11 @@ int gk__tunable_count(void);
 const gk_tunable *gk__tunable_get(int i);
 const gk_tunable *gk__tunable_find(const char *kernel);
 uint64_t gk__tunable_source_hash(const gk_tunable *t);
+/* The configuration t's image is compiled and loaded with for t's
+ * complete configuration cfg: cfg itself, or for a tunable of another
+ * kernel's image (apspx_*: apsp's) that image's space's defaults with cfg
+ * written over them (GK_EINVAL when cfg does not fit that space). */
+gk_status gk__tunable_module_config(const gk_tunable *t, const gk_config *cfg, gk_config *module);
 /* 1 if a stored configuration (cache line, shipped table) may be used on d:
  * gk__space_check passes; else 0 and the reason in why (select.c). */
 int gk__tune_usable(const gk_space *s, const gk_config *cfg, const gk_device_info *d, char *why, size_t n);

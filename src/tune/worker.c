@@ -78,8 +78,10 @@ static int do_request(char *args, int verify, FILE *out)
          * file, bounded); anything else is not offered (then compiled here) */
         char *buf;
         size_t n;
+        gk_config mc;          /* under the configuration the image is loaded with (apspx_*: apsp's) */
         if (gk__cache_read_all(cubin, 1, GK_CUBIN_MAX_BYTES, &buf, &n) == GK_CFILE_OK) {
-            if (n) gk__gpu_cubin_offer(t->image_name, &full, buf, n);
+            if (n && gk__tunable_module_config(t, &full, &mc) == GK_OK)
+                gk__gpu_cubin_offer(t->image_name, &mc, buf, n);
             free(buf);
         }
         gk__clear_error();
