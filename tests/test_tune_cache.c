@@ -30,12 +30,13 @@ static void write_text(const char *path, const char *text)
 static void check_module_config(void)
 {
     gk_tunable x = { .kernel = "apspx_f64", .space = &gk__space_apspx_f64, .image_name = "apsp" };
-    gk_tunable st = { .kernel = "stencil", .space = &gk__space_stencil, .image_name = "stencil" };
+    gk_tunable sten = { .kernel = "stencil", .space = &gk__space_stencil, .image_name = "stencil" };
     gk_config c, m, def;
     gk__config_clear(&c);
     gk__config_parse("APSPX_F64_TM=8,APSPX_F64_TN=4", &c);
-    ok(gk__tunable_module_config(&x, &c, &m) == GK_OK && m.n == gk__space_apsp.nparams, "apspx_f64 8x4 compiles as a "
-       "complete apsp configuration (%d parameters)", m.n);
+    gk_status st = gk__tunable_module_config(&x, &c, &m);
+    ok(st == GK_OK && m.n == gk__space_apsp.nparams, "apspx_f64 8x4 compiles as a complete apsp configuration "
+       "(%d parameters)", m.n);
     gk__space_complete(&gk__space_apsp, NULL, &def);
     int others = 1;
     for (int j = 0; j < gk__space_apsp.nparams; j++) {
@@ -47,7 +48,7 @@ static void check_module_config(void)
     gk_config s0;
     gk__space_complete(&gk__space_stencil, NULL, &s0);
     gk__config_set(&s0, "BX", 64);
-    ok(gk__tunable_module_config(&st, &s0, &m) == GK_OK && !memcmp(&m, &s0, sizeof m), "stencil compiles as itself");
+    ok(gk__tunable_module_config(&sten, &s0, &m) == GK_OK && !memcmp(&m, &s0, sizeof m), "stencil compiles as itself");
 }
 
 #ifdef GK_HAVE_CUDA

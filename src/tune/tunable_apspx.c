@@ -71,6 +71,7 @@ static gk_status measure(const gk_apspx_kind *k, int64_t size, const gk_config *
         const void *in = NULL;
         gk_apsp_gpu *ctx = NULL;
         st = typed_input((int32_t)size, seed, x->t, &in);
+        gk__tune_offer_again();
         if (!st) st = gk__apsp_gpu_open_typed(&ctx, gk__tune_device(), NULL, (int32_t)size, x->t, x->pred, &mc);
         for (int i = -1; i < reps && !st; i++) {      /* i = -1: warm-up */
             float up, run;

@@ -132,6 +132,13 @@ const char *gk__tune_note(void);
 /* Select device `ordinal` for this (worker) process and remember its info. */
 gk_status gk__tune_set_device(int ordinal);
 const gk_device_info *gk__tune_device(void);
+/* The worker's compiled variant of the request in progress (the tuner's
+ * parent compiles candidates ahead) offered again to the next module load
+ * (an offer is used once): a measure or validate function that loads its
+ * configuration more than once (one context per element type or size)
+ * calls it before each load, else the worker compiles the variant again.
+ * Nothing when the request came without one. */
+void gk__tune_offer_again(void);
 /* The measuring process on device `ordinal` (< 0: none; every request then
  * fails with the reason `why`): reads requests on in_fd, answers on out_fd. */
 int gk__tune_worker(int ordinal, const char *why, int in_fd, int out_fd);
