@@ -339,8 +339,19 @@ static void check_apspx(void)
         const gk_apspx_kind *K = &gk__apspx_kinds[k];
         ok(K->space == gk__apspx_space(K->space->kernel) && K->space->nparams == 2, "kind %d is %s, two parameters", k,
            K->space->kernel);
-        ok(K->nmeasure >= 1 && K->nvalidate >= K->nmeasure, "%s: runs to measure (%d) and validate (%d)",
-           K->space->kernel, K->nmeasure, K->nvalidate);
+        ok(K->nmeasure >= 1 && K->nmeasure <= 2 && K->nvalidate >= K->nmeasure && K->nvalidate <= 4,
+           "%s: runs to measure (%d) and validate (%d)", K->space->kernel, K->nmeasure, K->nvalidate);
+        int checked = 1, negative = 0;
+        for (int r = 0; r < K->nmeasure; r++) {
+            int found = 0;
+            for (int v = 0; v < K->nvalidate; v++)
+                found |= !memcmp(&K->measure[r], &K->validate[v], sizeof K->measure[r]);
+            checked &= found;
+        }
+        for (int v = 0; v < K->nvalidate; v++)
+            negative |= K->validate[v].negative;
+        ok(checked && negative, "%s: every run it times is checked against the CPU, negative weights too",
+           K->space->kernel);
         for (int j = 0; j < K->space->nparams; j++) {
             const gk_param_def *p = &K->space->params[j], *q = NULL;
             for (int i = 0; i < gk__space_apsp.nparams; i++)

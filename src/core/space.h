@@ -86,13 +86,16 @@ void gk__apsp_typed_shape(const gk_config *complete, gk_dtype t, int pred, int *
  * same defaults), compiled and run in the apsp module. */
 extern const gk_space gk__space_apspx_f32, gk__space_apspx_f64, gk__space_apspx_p;
 #define GK_APSPX_NKINDS 3
-typedef struct gk_apspx_run { gk_dtype t; int pred; } gk_apspx_run;
+/* one run of the typed kernels: element type, predecessors, negative
+ * weights (the tuner's graph reweighted by vertex potentials: no negative
+ * cycle, the same shortest paths) */
+typedef struct gk_apspx_run { gk_dtype t; int pred, negative; } gk_apspx_run;
 typedef struct gk_apspx_kind {
     const gk_space *space;
     int nmeasure;                 /* the runs the tuner times (their sum) */
     gk_apspx_run measure[2];
     int nvalidate;                /* the runs it checks bit for bit against the CPU */
-    gk_apspx_run validate[3];
+    gk_apspx_run validate[4];
 } gk_apspx_kind;
 extern const gk_apspx_kind gk__apspx_kinds[GK_APSPX_NKINDS];
 /* The space of apspx kernel name ("apspx_f64"), NULL if none. */

@@ -236,15 +236,18 @@ const gk_space gk__space_apspx_f32 = { "apspx_f32", 2, apspx_f32_params, apspx_f
 const gk_space gk__space_apspx_f64 = { "apspx_f64", 2, apspx_f64_params, apspx_f64_reject };
 const gk_space gk__space_apspx_p = { "apspx_p", 2, apspx_p_params, apspx_p_reject };
 
-/* What each shape runs: float32 distances take APSPX_F32 (so do int32
- * distances with negative weights, which the tuner's non-negative input does
- * not reach); predecessors of every type take APSPX_P (measured on the two
- * float types, validated on int32 too). */
+/* What each shape runs.  float32 distances take APSPX_F32, and so do
+ * int32 distances with negative weights (validated here on a reweighted
+ * graph) and, with apsp.cu's packed path, int32 with predecessors and
+ * non-negative weights (validated here too: before that path it takes
+ * APSPX_P, and the check costs little); predecessors of every other kind
+ * take APSPX_P (timed on the two float types, checked on int32 too). */
 const gk_apspx_kind gk__apspx_kinds[GK_APSPX_NKINDS] = {
-    { &gk__space_apspx_f32, 1, { { GK_DTYPE_FLOAT32, 0 } }, 1, { { GK_DTYPE_FLOAT32, 0 } } },
-    { &gk__space_apspx_f64, 1, { { GK_DTYPE_FLOAT64, 0 } }, 1, { { GK_DTYPE_FLOAT64, 0 } } },
-    { &gk__space_apspx_p, 2, { { GK_DTYPE_FLOAT32, 1 }, { GK_DTYPE_FLOAT64, 1 } },
-      3, { { GK_DTYPE_INT32, 1 }, { GK_DTYPE_FLOAT32, 1 }, { GK_DTYPE_FLOAT64, 1 } } },
+    { &gk__space_apspx_f32, 1, { { GK_DTYPE_FLOAT32, 0, 0 } },
+      3, { { GK_DTYPE_FLOAT32, 0, 0 }, { GK_DTYPE_INT32, 0, 1 }, { GK_DTYPE_INT32, 1, 0 } } },
+    { &gk__space_apspx_f64, 1, { { GK_DTYPE_FLOAT64, 0, 0 } }, 2, { { GK_DTYPE_FLOAT64, 0, 0 }, { GK_DTYPE_FLOAT64, 0, 1 } } },
+    { &gk__space_apspx_p, 2, { { GK_DTYPE_FLOAT32, 1, 0 }, { GK_DTYPE_FLOAT64, 1, 0 } },
+      4, { { GK_DTYPE_INT32, 1, 0 }, { GK_DTYPE_INT32, 1, 1 }, { GK_DTYPE_FLOAT32, 1, 0 }, { GK_DTYPE_FLOAT64, 1, 0 } } },
 };
 
 const gk_space *gk__apspx_space(const char *kernel)

@@ -20,9 +20,11 @@ gk_status gk__apsp_tune_input(int32_t n, uint64_t seed, const int32_t **out);
  * floats (fractions: the additions round, so the order shows). */
 void gk__apsp_tune_to_type(const int32_t *in, int64_t nn, gk_dtype t, void *out);
 /* The typed kernels of the apsp configuration cfg (its APSPX_* shapes) on
- * in (n x n), as type t with or without predecessors, against
- * gk__apsp_cpu_run: the same bits, distances and predecessors
- * (GK_EMISMATCH naming the first difference). */
-gk_status gk__apsp_tune_validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pred, const gk_config *cfg);
+ * in (n x n), as type t with or without predecessors, negative 1: every
+ * edge (i, j) reweighted by vertex potentials, w + p(i) - p(j) (negative
+ * weights, no negative cycle), against gk__apsp_cpu_run: the same bits,
+ * distances and predecessors (GK_EMISMATCH naming the first difference). */
+gk_status gk__apsp_tune_validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pred, int negative,
+                                       const gk_config *cfg);
 
 #endif /* GK_APSP_TUNE_H */

@@ -87,7 +87,31 @@ void gk__apsp_tune_to_type(const int32_t *in, int64_t nn, gk_dtype t, void *out)
     }
 }
 
-gk_status gk__apsp_tune_validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pred, const gk_config *cfg)
+/* Vertex potentials in [0, 400] (weights are at least 1: some edges turn
+ * negative, every cycle keeps its length). */
+static int64_t potential(int64_t v)
+{
+    return (int64_t)(((uint64_t)v * 2654435761u) % 401u);
+}
+
+/* (i, j) += p(i) - p(j) on every edge of the n x n matrix m of type t */
+static void reweight(void *m, int32_t n, gk_dtype t)
+{
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < n; j++) {
+            const int64_t k = i * n + j, d = potential(i) - potential(j);
+            if (i == j) continue;
+            switch (t) {
+            case GK_DTYPE_INT32: if (((int32_t *)m)[k] != GK_APSP_INF) ((int32_t *)m)[k] += (int32_t)d; break;
+            case GK_DTYPE_INT64: if (((int64_t *)m)[k] != GK_APSP_INF64) ((int64_t *)m)[k] += d; break;
+            case GK_DTYPE_FLOAT32: ((float *)m)[k] += (float)d / 8; break;      /* (+inf stays) */
+            default: ((double *)m)[k] += (double)d / 8; break;
+            }
+        }
+}
+
+gk_status gk__apsp_tune_validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pred, int negative,
+                                       const gk_config *cfg)
 {
     const size_t nn = (size_t)n * (size_t)n, es = gk_dtype_size(t);
     char *buf = NULL;
@@ -97,6 +121,8 @@ gk_status gk__apsp_tune_validate_typed(const int32_t *in, int32_t n, gk_dtype t,
     int32_t *pref = (int32_t *)(buf + 2 * nn * es), *pgot = pref + nn;
     int64_t cycle = -1, gcycle = -1;
     gk__apsp_tune_to_type(in, (int64_t)nn, t, ref);
+    if (negative)
+        reweight(ref, n, t);
     memcpy(got, ref, nn * es);
     if (pred)
         gk__apsp_pred_init(ref, n, n, t, pref, n);
@@ -116,8 +142,8 @@ gk_status gk__apsp_tune_validate_typed(const int32_t *in, int32_t n, gk_dtype t,
         while (i < nn && !memcmp((char *)got + i * es, (char *)ref + i * es, es) && (!pred || pgot[i] == pref[i]))
             i++;
         if (i < nn || gcycle != -1)
-            st = gk__fail(GK_EMISMATCH, "tuned GPU kernel vs CPU, %s%s, n = %d: %s differ at [%zu][%zu]",
-                          gk_dtype_name(t), pred ? " with predecessors" : "", n,
+            st = gk__fail(GK_EMISMATCH, "tuned GPU kernel vs CPU, %s%s%s, n = %d: %s differ at [%zu][%zu]",
+                          gk_dtype_name(t), pred ? " with predecessors" : "", negative ? ", negative weights" : "", n,
                           gcycle != -1 ? "a negative cycle reported:" : i < nn && pred && pgot[i] != pref[i]
                           ? "predecessors" : "distances", i / (size_t)n, i % (size_t)n);
     }
@@ -146,7 +172,7 @@ static gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed)
         { GK_DTYPE_FLOAT32, 1 }, { GK_DTYPE_FLOAT64, 1 }, { GK_DTYPE_INT64, 0 },
     };
     for (size_t i = 0; i < sizeof typed / sizeof typed[0] && !st; i++)
-        st = gk__apsp_tune_validate_typed(in, n, typed[i].t, typed[i].pred, cfg);
+        st = gk__apsp_tune_validate_typed(in, n, typed[i].t, typed[i].pred, 0, cfg);
     free(in);
     return st;
 }

@@ -12,9 +12,11 @@
  *             events; a warm-up, then reps timed runs; the median of the
  *             per-rep sums over the shape's runs (apspx_p: float32 and
  *             float64 with predecessors).
- *   validate: n = 317 (no multiple of a tile), every run of the shape,
- *             distances and predecessors bit for bit against the CPU's
- *             blocked code (gk__apsp_cpu_run, same tile 64: same bits).
+ *   validate: n = 317 (no multiple of a tile), every run of the shape
+ *             (gk__apspx_kinds: also negative weights, on the graph
+ *             reweighted by vertex potentials), distances and predecessors
+ *             bit for bit against the CPU's blocked code (gk__apsp_cpu_run,
+ *             same tile 64: same bits).
  *   verify:   the winner at its size class against the built-in shape (the
  *             defaults, themselves validated against the CPU by the test
  *             suite), bit for bit: the shape never changes the bits. */
@@ -96,7 +98,7 @@ static gk_status validate(const gk_apspx_kind *k, const gk_config *cfg, uint64_t
     if (!st) st = gk__xmalloc((void **)&in, (size_t)n * (size_t)n * sizeof(int32_t), "validation");
     if (!st) st = gk_apsp_random_matrix(in, n, 0.05, seed ^ 0x7a11da7e, MAX_W);
     for (int r = 0; r < k->nvalidate && !st; r++)
-        st = gk__apsp_tune_validate_typed(in, n, k->validate[r].t, k->validate[r].pred, &mc);
+        st = gk__apsp_tune_validate_typed(in, n, k->validate[r].t, k->validate[r].pred, k->validate[r].negative, &mc);
     free(in);
     return st;
 }
