@@ -44,6 +44,17 @@ t_ok "gk path 1 0" "$GK" path --predecessors="$T/g.pred" 1 0
 [ "$(cat "$T/out")" = "1 2 3 0" ]; t_result $? "the path 1 -> 0 is 1 2 3 0 (one line)"
 t_ok "gk path with --dist" "$GK" path --predecessors="$T/g.pred.npy" --dist="$T/g.npy" 0 3
 [ "$(cat "$T/out")" = "$(printf '0 1 2 3\n1.75')" ]; t_result $? "0 -> 3: 0 1 2 3, length 1.75"
+t_fails "gk path: a raw float64 --dist without --weights names the sizes and --weights=float64" 1 \
+  "dist=.*g.out: 128 bytes is no 4 x 4 int32 matrix (64 bytes; V = 4 from --predecessors).*--weights=float64" \
+  "$GK" path --predecessors="$T/g.pred" --dist="$T/g.out" 0 3
+t_fails "gk path: a raw float64 --dist read as float32" 1 "128 bytes is no 4 x 4 float32 matrix.*--weights=float64" \
+  "$GK" path --predecessors="$T/g.pred" --dist="$T/g.out" --weights=float32 0 3
+t_ok "gk path: the raw float64 --dist with --weights=float64" \
+  "$GK" path --predecessors="$T/g.pred" --dist="$T/g.out" --weights=float64 0 3
+[ "$(cat "$T/out")" = "$(printf '0 1 2 3\n1.75')" ]; t_result $? "0 -> 3: length 1.75 from the raw file"
+head -c 100 "$T/g.out" >"$T/short.out"
+t_fails "gk path: a --dist of no type's size: no hint" 1 "100 bytes is no 4 x 4 float64 matrix (128 bytes; V = 4 from --predecessors)\$" \
+  "$GK" path --predecessors="$T/g.pred" --dist="$T/short.out" --weights=float64 0 3
 t_ok "gk path from a vertex to itself" "$GK" path --predecessors="$T/g.pred" 2 2
 [ "$(cat "$T/out")" = "2" ]; t_result $? "2 -> 2 is 2"
 printf '0 1 1\n' >"$T/u.edges"
@@ -80,6 +91,45 @@ t_result $? "-0.0 is read as +0.0 (the bytes of 0, +0, 2.5, 0)"
 # ---- a .npy input: the initial matrix as it is (the closure of a closure is itself)
 t_ok "a .npy matrix as INPUT" "$GK" apsp --device=cpu "$T/g.npy" "$T/g2.npy"
 cmp -s "$T/g.npy" "$T/g2.npy"; t_result $? "its closure again: the same file"
+
+# ---- gk convert with real and negative weights: written as read to the text
+# formats (each file solved by gk apsp gives the original's distances, the
+# hand-computed D), refused by name for nthu
+for f in edges mtx gr; do
+  t_ok "convert real and negative weights: gr -> $f" "$GK" convert "$T/g.gr" "$T/conv.$f"
+  "$GK" apsp --device=cpu "$T/conv.$f" "$T/conv.$f.out" 2>/dev/null && same f8 "$D" "$T/conv.$f.out"
+  t_result $? "$f: gk apsp reads back the distances of the original (hand-computed)"
+done
+[ "$(grep -v '^#' "$T/conv.edges")" = "$(printf '0 1 0.5\n1 2 -0.25\n2 3 1.5\n0 3 3\n3 0 2')" ]
+t_result $? "edges: the weights as read, in file order (0.5, -0.25, not 0.50000000000000000)"
+head -1 "$T/conv.mtx" | grep -q '^%%MatrixMarket matrix coordinate real general$'
+t_result $? "mtx: a real field for real weights"
+printf '0 1 0.1\n0 1 0.7\n1 2 -3\n2 2 -1\n2 0 1e-300\n1 0 123456789012345\n0 2 2.5e20\n' >"$T/r.edges"
+t_ok "convert edges -> mtx (duplicates, a self-loop, extreme magnitudes)" "$GK" convert "$T/r.edges" "$T/r.mtx"
+[ "$(sed -n '3,$p' "$T/r.mtx")" = "$(printf '3 3 6\n1 2 0.1\n1 3 2.5e+20\n2 1 123456789012345\n2 3 -3\n3 1 1e-300\n3 3 -1')" ]
+t_result $? "mtx: the smallest of duplicates, sorted, self-loop kept, every weight exact (shortest text)"
+printf 'p sp 4 3\na 1 2 0.5\na 2 3 0.25\na 4 3 1.5\n' >"$T/pos.gr"    # undirected: 0 -> 3 costs 2.25
+t_ok "convert --undirected real weights -> gr" "$GK" convert --undirected "$T/pos.gr" "$T/und.gr"
+"$GK" apsp --device=cpu "$T/und.gr" "$T/und1.out" 2>/dev/null && "$GK" apsp --device=cpu --undirected "$T/pos.gr" \
+  "$T/und2.out" 2>/dev/null && cmp -s "$T/und1.out" "$T/und2.out" &&
+  same f8 "0 0.5 0.75 2.25  0.5 0 0.25 1.75  0.75 0.25 0 1.5  2.25 1.75 1.5 0" "$T/und1.out"
+t_result $? "--undirected: the converted graph solves as gk apsp --undirected on the original (hand-computed)"
+"$GK" convert --format=gr --output-format=edges - - <"$T/g.gr" >"$T/stdin.edges" && cmp -s "$T/stdin.edges" "$T/conv.edges"
+t_result $? "convert real weights from standard input to standard output"
+printf 'p sp 2 1\na 1 2 -7\n' >"$T/ni.gr"
+"$GK" convert "$T/ni.gr" "$T/ni.mtx" && head -1 "$T/ni.mtx" | grep -q 'coordinate integer general' && grep -qx '1 2 -7' "$T/ni.mtx"
+t_result $? "negative integers: an integer mtx field"
+rm -f "$T/o"
+t_fails "convert real weights to nthu: named, with the formats that hold them" 1 \
+  "g.gr:3: arc 1 -> 2: weight '0.5' is not an integer (the nthu output .*o holds int32 weights in \\[0, 1073741822\\]: write gr, mtx or edges)" \
+  "$GK" convert --output-format=nthu "$T/g.gr" "$T/o"
+t_fails "convert --weights=int32 and a real weight" 1 "g.gr:3: .*weight '0.5' is not an integer (--weights=int32)" \
+  "$GK" convert --weights=int32 "$T/g.gr" "$T/o.edges"
+t_ok "convert --weights=int64 with negative integers" "$GK" convert --weights=int64 "$T/ni.gr" "$T/ni.edges"
+t_fails "convert --weights=float64 to nthu: a usage error" 2 "--weights=float64: the nthu OUTPUT holds int32 weights" \
+  "$GK" convert --weights=float64 "$T/g.gr" "$T/o"
+t_fails "convert --weights=bogus" 2 "--weights: 'bogus' is not auto" "$GK" convert --weights=bogus "$T/g.gr" "$T/o.gr"
+[ ! -e "$T/o" ] && [ ! -e "$T/o.edges" ] && [ ! -e "$T/o.gr" ]; t_result $? "convert: no output after the refusals"
 
 # ---- bad inputs: one line, exit status, neither output
 bad() {  # bad NAME CODE PATTERN TEXT [OPTION...]

@@ -223,6 +223,57 @@ static void check(gk_dtype t, int with_pred, int64_t V, int kind)
     }
     free(w); free(init); free(want); free(got); free(wpred); free(gpred);
 }
+
+/* int32 with predecessors, non-negative weights: the packed product
+ * (apsp.cu, xops_i32pk; cap 2^24 - 1) and its way back to the general one.
+ * mode 0: dense random weights 0..maxw; mode 1: a chain 0 -> 1 -> ... with
+ * weights near maxw plus a few random edges forward only (long distances,
+ * and every pair (i > j) unreachable); big: one weight above the cap.
+ * Same bits as the reference, and the packed product kept exactly when the
+ * rules say so: weights below the cap and either V * maxw below it or no
+ * entry of the true result at or above it (unreachable ones included). */
+#define PK_CAP 16777215
+static void check_packed(int64_t V, int32_t maxw, int mode, int big)
+{
+    const size_t bytes = (size_t)(V * V) * 4;
+    int32_t *init = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
+    int32_t *wpred = malloc(bytes), *gpred = malloc(bytes);
+    for (int64_t i = 0; i < V; i++)
+        for (int64_t j = 0; j < V; j++) {
+            int32_t v = RINF32;
+            if (i == j) v = 0;
+            else if (mode == 0 && rnd() % 100 < 30) v = (int32_t)(rnd() % ((uint32_t)maxw + 1));
+            else if (mode == 1 && j == i + 1) v = maxw - (int32_t)(rnd() % 10);
+            else if (mode == 1 && j > i && rnd() % 100 < 2) v = maxw - (int32_t)(rnd() % 1000);
+            init[i * V + j] = v;
+        }
+    if (big && V > 3) init[1 * V + 2] = PK_CAP + 5;
+    int32_t hi = 0;
+    for (int64_t i = 0; i < V * V; i++)
+        if (init[i] != RINF32 && init[i] > hi) hi = init[i];
+    memcpy(want, init, bytes);
+    int64_t wcycle = -1, gcycle = -2;
+    ref_fw_i32(want, V, wpred, &wcycle);
+    int far = 0;
+    for (int64_t i = 0; i < V * V; i++) far |= want[i] >= PK_CAP;
+    const int expect = hi < PK_CAP && (V * (int64_t)hi < PK_CAP || !far);
+    gk_apsp_gpu *c = NULL;
+    gk_status st;
+    int packed = -1;
+    memset(gpred, 0x55, bytes);
+    if (!(st = gk__apsp_gpu_open_typed(&c, &dev, NULL, (int32_t)V, GK_DTYPE_INT32, 1, NULL))
+        && !(st = gk__apsp_gpu_upload_typed(c, init, NULL)) && !(st = gk__apsp_gpu_run_typed(c, NULL))
+        && !(st = gk__apsp_gpu_cycle(c, &gcycle)) && !(st = gk__apsp_gpu_download_typed(c, got, gpred, NULL)))
+        packed = gk__apsp_gpu_packed(c);
+    gk__apsp_gpu_close(c);
+    ok(st == GK_OK && gcycle == -1 && memcmp(got, want, bytes) == 0 && memcmp(gpred, wpred, bytes) == 0,
+       "int32 +pred V=%lld max weight %d %s%s: packed path, distances and predecessors bit for bit %s", (long long)V,
+       (int)hi, mode ? "chain, unreachable pairs" : "dense", big ? ", one weight above the cap" : "",
+       st ? gk_last_error() : "");
+    ok(packed == expect, "  ... the packed product %s to the end (%d)", expect ? "ran" : "was left", packed);
+    ok(bad_chains(init, got, gpred, V, GK_DTYPE_INT32) == 0, "  ... every predecessor chain sums to its distance");
+    free(init); free(want); free(got); free(wpred); free(gpred);
+}
 #endif
 
 int main(void)
@@ -245,6 +296,11 @@ int main(void)
                     if (kind == K_CYCLE && sizes[s] <= 100) continue;
                     check(types[ti], p, sizes[s], kind);
                 }
+    check_packed(200, 1000, 0, 0);       /* V * maxw below the cap: no count */
+    check_packed(200, 1000, 1, 0);       /* unreachable pairs, known so */
+    check_packed(130, 4000000, 0, 0);    /* counted: nothing at the cap */
+    check_packed(130, 4000000, 1, 0);    /* counted: far and unreachable -> general */
+    check_packed(65, 1000, 0, 1);        /* a weight above the cap: general */
     /* the ceilings: positive rates, chains of each type's update */
     gk_apsp_gpu *c = NULL;
     if (!gk__apsp_gpu_open_typed(&c, &dev, NULL, 64, GK_DTYPE_FLOAT32, 0, NULL)) {

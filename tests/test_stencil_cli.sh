@@ -82,6 +82,26 @@ fi
 t_ok "bench stencil --device=cpu" "$GK" bench stencil --device=cpu --sizes=20x12x9 --steps=2 --reps=1
 grep -q "^20x12x9 .* reference .*(reference)" "$t_tmp/out" && grep -q "^20x12x9 .* cpu .* ok (" "$t_tmp/out" \
   && grep -q "copy bandwidth .* floor" "$t_tmp/out"; t_result $? "bench stencil on the CPU: reference, backend checked, floor"
+# a grid whose copy fits in the last-level cache has no memory floor: "n/a",
+# not the rate of an in-cache copy of a few KB (when the system names its cache)
+llc=$(getconf LEVEL3_CACHE_SIZE 2>/dev/null)
+case $llc in ''|0|*[!0-9]*) llc=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null) ;; esac
+case $llc in ''|0|*[!0-9]*) llc=$(sed 's/K$/000/' /sys/devices/system/cpu/cpu0/cache/index*/size 2>/dev/null | sort -n | tail -1) ;; esac
+case $llc in ''|0|*[!0-9]*) llc=0 ;; esac
+if [ "$llc" -ge 65536 ]; then
+  t_ok "bench stencil --device=cpu on an 8^3 grid" "$GK" bench stencil --device=cpu --sizes=8 --steps=2 --reps=1
+  grep -q "^8 .* cpu .* n/a  ok (" "$t_tmp/out" && ! grep -q "^8 .*%" "$t_tmp/out" \
+    && grep -q "^8  *copy bandwidth over 2 x 4.1 KB: n/a (grid fits in cache" "$t_tmp/out"
+  t_result $? "bench stencil: an in-cache grid's %floor is n/a, with the reason"
+  t_ok "bench stencil --stencil --json on an 8^3 grid" "$GK" bench stencil --device=cpu --stencil=3d-star-r1 --sizes=8 \
+    --steps=1 --reps=1 --json
+  grep -q '"percent_of_floor":null' "$t_tmp/out" && grep -q '"floor_gstencil_per_s":null' "$t_tmp/out" \
+    && ! grep -q '"percent_of_floor":[0-9]' "$t_tmp/out"
+  t_result $? "bench stencil --json: no floor is null, not a number"
+else
+  t_skip "the system names no cache size" "in-cache grids: n/a"
+  t_skip "the system names no cache size" "in-cache grids: n/a (JSON)"
+fi
 
 # Bad input: one line, exit 1, no output file.
 printf 'xxxx' >"$d/short.bin"

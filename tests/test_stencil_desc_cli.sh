@@ -26,6 +26,17 @@ t_ok "--stencil=3d-star-r2:periodic --type=f32" "$GK" stencil --stencil=3d-star-
 t_ok "--dims=3 --shape=star --radius=2 --boundary=periodic --type=f32" "$GK" stencil --dims=3 --shape=star --radius=2 \
   --boundary=periodic --type=f32 --size=7x6x5 --steps=2 --seed=3 --output="$d/b.bin" --device=cpu
 cmp -s "$d/a.bin" "$d/b.bin"; t_result $? "the same result both ways"
+# --boundary combines with a --stencil that names none (as --type does); the
+# same boundary named twice is fine
+t_ok "--stencil=3d-star-r2 --boundary=periodic --type=f32" "$GK" stencil --stencil=3d-star-r2 --boundary=periodic \
+  --type=f32 --size=7x6x5 --steps=2 --seed=3 --output="$d/c.bin" --device=cpu
+cmp -s "$d/a.bin" "$d/c.bin"; t_result $? "--boundary with --stencil: the description's boundary"
+t_ok "--stencil=3d-star-r2:periodic --boundary=periodic" "$GK" stencil --stencil=3d-star-r2:periodic \
+  --boundary=periodic --type=f32 --size=7x6x5 --steps=2 --seed=3 --output="$d/c2.bin" --device=cpu
+cmp -s "$d/a.bin" "$d/c2.bin"; t_result $? "the boundary named twice, the same"
+t_ok "--stencil=3d-star-r2 --type=f32 (zero)" "$GK" stencil --stencil=3d-star-r2 --type=f32 --size=7x6x5 --steps=2 \
+  --seed=3 --output="$d/z.bin" --device=cpu
+! cmp -s "$d/a.bin" "$d/z.bin"; t_result $? "periodic differs from zero (the --boundary took effect)"
 [ "$(wc -c <"$d/a.bin")" -eq $((7 * 6 * 5 * 4)) ]; t_result $? "a float32 output is NX*NY*NZ*4 bytes"
 
 # an independent computation (python): 2D star r1 fixed with a weights file,
@@ -95,7 +106,7 @@ t_ok "bench stencil --stencil --json" "$GK" bench stencil --device=cpu --stencil
   --reps=1 --json
 grep -q '"ok": *true' "$t_tmp/out"; t_result $? "bench --json: ok"
 t_fails "bench --stencil with --config" 2 "--config" "$GK" bench stencil --device=cpu --stencil=3d-star-r1 --config=DESIGN=1
-t_fails "bench --stencil periodic too small" 1 "2r+1" "$GK" bench stencil --device=cpu --stencil=3d-star-r3:periodic --sizes=5
+t_fails "bench --stencil periodic too small: a usage error" 2 "--sizes: 5: .*2r+1" "$GK" bench stencil --device=cpu --stencil=3d-star-r3:periodic --sizes=5
 
 # bad input: one line, non-zero exit, no output file
 o="$d/bad.bin"
@@ -115,14 +126,21 @@ t_fails "radius 5" 2 "radius" "$GK" stencil --radius=5 --size=8 --output="$o" --
 t_fails "radius 0" 2 "radius" "$GK" stencil --radius=0 --size=8 --output="$o" --device=cpu
 t_fails "--stencil radius 5" 2 "3d-star-r5" "$GK" stencil --stencil=3d-star-r5 --size=8 --output="$o" --device=cpu
 t_fails "--stencil garbage" 2 "--stencil.*3d-cube" "$GK" stencil --stencil=3d-cube-r1 --size=8 --output="$o" --device=cpu
-t_fails "periodic below 2r+1" 1 "ny = 4.*2r+1 = 5" \
+t_fails "periodic below 2r+1: a usage error" 2 "ny = 4.*2r+1 = 5" \
   "$GK" stencil --stencil=3d-star-r2:periodic --size=9x4x9 --output="$o" --device=cpu
 t_fails "--type=f16" 2 "--type" "$GK" stencil --type=f16 --size=8 --output="$o" --device=cpu
 t_fails "--shape=diamond" 2 "--shape" "$GK" stencil --shape=diamond --size=8 --output="$o" --device=cpu
 t_fails "--boundary=wrap" 2 "--boundary" "$GK" stencil --boundary=wrap --size=8 --output="$o" --device=cpu
+t_fails "--stencil:fixed with another --boundary" 2 "--stencil=3d-star-r1:fixed and --boundary=periodic name two" \
+  "$GK" stencil --stencil=3d-star-r1:fixed --boundary=periodic --size=8 --output="$o" --device=cpu
+t_fails "--stencil with --boundary: periodic below 2r+1" 2 "nx = 4.*2r+1 = 5" \
+  "$GK" stencil --stencil=3d-star-r2 --boundary=periodic --size=4x9x9 --output="$o" --device=cpu
+t_fails "bench: a 3D size for a 2D stencil, before any row" 2 "--sizes: 4x4x2: .*nz = 1" \
+  "$GK" bench stencil --device=cpu --stencil=2d-star-r1 --sizes=8,4x4x2 --steps=1 --reps=1
+[ ! -s "$t_tmp/out" ]; t_result $? "bench: nothing printed before the usage error"
 t_fails "--stencil with --dims" 2 "one or the other" "$GK" stencil --stencil=2d-box-r1 --dims=2 --size=8 --output="$o"
-t_fails "a mask without weights" 1 "mask needs weights" "$GK" stencil --shape=mask --size=8 --output="$o" --device=cpu
-t_fails "2D with nz = 2" 1 "nz = 1" "$GK" stencil --dims=2 --size=4x4x2 --output="$o" --device=cpu
+t_fails "a mask without weights: a usage error" 2 "mask needs weights" "$GK" stencil --shape=mask --size=8 --output="$o" --device=cpu
+t_fails "2D with nz = 2: a usage error" 2 "nz = 1" "$GK" stencil --dims=2 --size=4x4x2 --output="$o" --device=cpu
 t_fails "--config with a description" 2 "--config" "$GK" stencil --stencil=3d-star-r1 --config=DESIGN=1 --size=8 --output="$o"
 t_fails "--gpus with a description" 2 "27-point box only" "$GK" stencil --stencil=3d-star-r1 --gpus=2 --size=8 --output="$o"
 "$GK" gen grid --size=5x4x3 "$d/g64.bin" || exit 1

@@ -18,6 +18,7 @@
 #include "gpu/gpu.h"
 #include "tune/stencil_gen_tune.h"
 #include <dirent.h>
+#include <pthread.h>
 #include <unistd.h>
 #endif
 
@@ -301,6 +302,47 @@ static void reference_checks(void)
     }
 }
 
+#ifdef GK_HAVE_CUDA
+/* The ELF cubins in DIR/stencil-gen-cubins (-1: another file there), each
+ * removed, then the subdirectory. */
+static int count_elf(const char *dir)
+{
+    char sub[128], path[512];
+    snprintf(sub, sizeof sub, "%s/stencil-gen-cubins", dir);
+    DIR *d = opendir(sub);
+    int n = 0, other = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+        FILE *f = fopen(path, "rb");
+        char m[4] = { 0 };
+        if (f && fread(m, 1, 4, f) == 4 && !memcmp(m, "\177ELF", 4)) n++; else other++;
+        if (f) fclose(f);
+        unlink(path);
+    }
+    if (d) closedir(d);
+    rmdir(sub);
+    return other ? -1 : n;
+}
+
+typedef struct other_arg { const gk_device_info *dev; const char *dir; } other_arg;
+
+/* Another thread (another context's call): its own directory, its own
+ * kernel compiled there. */
+static void *other_thread(void *p)
+{
+    const other_arg *a = p;
+    int prev;
+    if (gk__gpu_enter(0, &prev))
+        return NULL;
+    gk__stencil_gen_disk_cache(a->dir);
+    tcase c = { 3, GK_STENCIL_BOX, 1, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, "TSTEPS=1", 15, 11, 9, 2 };
+    run_case(a->dev, &c, 0xd15c0002);
+    gk__gpu_leave(prev);
+    return NULL;
+}
+#endif
+
 int main(void)
 {
     no_plan();
@@ -375,6 +417,29 @@ int main(void)
             gk__stencil_gen_disk_cache(NULL);
             rmdir(sub);
             rmdir(dir);
+        }
+    }
+    /* the store is the calling thread's (its context's), not the process's:
+     * this thread points at X, another thread at Y and compiles there, then
+     * this thread compiles: each directory holds its own kernel (one set
+     * for the process, the last call winning, would put both in Y) */
+    {
+        char x[] = "/tmp/gk-sg-x-XXXXXX", y[] = "/tmp/gk-sg-y-XXXXXX";
+        if (ok(mkdtemp(x) != NULL && mkdtemp(y) != NULL, "two temporary cache directories")) {
+            gk__stencil_gen_disk_cache(x);
+            other_arg oa = { &dev, y };
+            pthread_t th;
+            int made = pthread_create(&th, NULL, other_thread, &oa) == 0;
+            if (made)
+                pthread_join(th, NULL);
+            tcase c = { 3, S, 2, Z, E, "TSTEPS=1", 17, 11, 9, 2 };
+            run_case(&dev, &c, 0xd15c0001);      /* a source of its own, compiled on this thread */
+            int nx = count_elf(x), ny = count_elf(y);
+            ok(made && nx == 1 && ny == 1, "two threads, two cache directories: one kernel in each (%d in this "
+               "thread's, %d in the other's)", nx, ny);
+            gk__stencil_gen_disk_cache(NULL);
+            rmdir(x);
+            rmdir(y);
         }
     }
     /* refusals */

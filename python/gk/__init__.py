@@ -31,7 +31,8 @@ from ._lib import lib
 __all__ = ["apsp", "floyd_warshall", "stencil", "info", "read_graph", "convert",
            "write_distances", "last_report", "Error", "FormatError", "InvalidArgumentError",
            "FileError", "OutOfMemoryError", "NoDeviceError", "MismatchError", "INF",
-           "MAX_WEIGHT", "__version__", "gemm", "NegativeCycleError", "reconstruct_path"]
+           "MAX_WEIGHT", "__version__", "gemm", "NegativeCycleError", "reconstruct_path",
+           "path"]
 
 INF = _lib.GK_APSP_INF                 # unreachable, in gk's int32 matrices
 MAX_WEIGHT = _lib.GK_APSP_MAX_WEIGHT   # the largest edge weight
@@ -71,12 +72,20 @@ class MismatchError(Error, RuntimeError):
     """GK_EMISMATCH: a checked result differs from its reference."""
 
 
-class NegativeCycleError(Error):
+try:    # scipy's, so that "except scipy.sparse.csgraph.NegativeCycleError" catches gk's
+    from scipy.sparse.csgraph import NegativeCycleError as _ScipyNegativeCycleError
+    _NEGCYCLE_BASES = (_ScipyNegativeCycleError, ValueError)
+except ImportError:
+    _NEGCYCLE_BASES = (ValueError,)
+
+
+class NegativeCycleError(Error, *_NEGCYCLE_BASES):
     """GK_ENEGCYCLE: the graph has a cycle of negative length, so shortest
-    paths do not exist; e.vertex is a vertex on one (0-based).  Named as
-    scipy.sparse.csgraph's exception, with the message of scipy's Johnson and
-    Bellman-Ford ("Negative cycle detected on node N"); it is gk's own class,
-    not scipy's (catch gk.NegativeCycleError, or gk.Error)."""
+    paths do not exist; e.vertex is a vertex on one (0-based).  With the
+    message of scipy's Johnson and Bellman-Ford ("Negative cycle detected on
+    node N").  A subclass of scipy.sparse.csgraph.NegativeCycleError when
+    scipy can be imported (code written for scipy catches it unchanged), of
+    ValueError always, and of gk.Error."""
 
     def __init__(self, message, status=_lib.GK_ENEGCYCLE, vertex=-1):
         super().__init__(message, status)
@@ -643,6 +652,55 @@ def reconstruct_path(csgraph, predecessors, directed=True):
         raise ValueError("%s: predecessors[%d] = %d is not a vertex of the %d-vertex graph"
                          % (fname, i, int(p[i]), V))
     return scipy_reconstruct_path(csgraph, p.astype(np.int32), directed)
+
+
+def path(predecessors, i, j):
+    """The vertices of a shortest path from i to j, as a list [i, ..., j]
+    ([i] when i == j, [] when j cannot be reached from i), read from the
+    V x V predecessor matrix of floyd_warshall(..., return_predecessors=True)
+    or gk.apsp's file (`gk apsp --predecessors`; any negative value, scipy's
+    -9999 or gk's -1, is "none").  The walk of `gk path` on the command
+    line (the rule of the C function gk_apsp_path); a broken matrix (a value
+    outside [0, V), a cycle) raises ValueError.  scipy has no such function
+    (reconstruct_path gives one source's whole tree as a sparse matrix:
+    gk.reconstruct_path); this is the loop a scipy user writes by hand.
+    Needs numpy only."""
+    np = _np()
+    fname = "gk.path"
+    p = np.asarray(predecessors)
+    if p.ndim != 2 or p.shape[0] != p.shape[1] or p.shape[0] == 0:
+        raise ValueError("%s: predecessors of shape %s: want the V x V predecessor matrix "
+                         "(for one row, use gk.reconstruct_path)" % (fname, p.shape))
+    if p.dtype.kind not in "iu":
+        raise ValueError("%s: predecessors of dtype %s: want integers" % (fname, p.dtype))
+    V = p.shape[0]
+    for name, v in (("i", i), ("j", j)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise ValueError("%s: %s = %r: want an integer vertex" % (fname, name, v))
+        if not 0 <= v < V:
+            raise ValueError("%s: %s = %d is not a vertex of the %d-vertex graph" % (fname, name, v, V))
+    i, j = int(i), int(j)
+    row = p[i]
+    if i == j:
+        return [i]
+    if row[j] < 0:
+        return []                       # unreachable
+    # walk back from j (the rule of gk_apsp_path): a path has at most V
+    # vertices, so a longer walk is a cycle in the matrix
+    out = [j]
+    v = j
+    while v != i:
+        u = int(row[v])
+        if not 0 <= u < V:
+            raise ValueError("%s: broken predecessor matrix: predecessors[%d, %d] = %d is not a "
+                             "vertex in [0, %d)" % (fname, i, v, u, V))
+        if len(out) == V:
+            raise ValueError("%s: broken predecessor matrix: the predecessors of %d from %d go "
+                             "round a cycle" % (fname, j, i))
+        out.append(u)
+        v = u
+    out.reverse()
+    return out
 
 
 def write_distances(path, dist, *, format="auto"):

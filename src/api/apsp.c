@@ -524,13 +524,14 @@ gk_status gk_apsp_plan_execute_paths(gk_context *ctx, gk_apsp_plan *p, void *dis
     return execute(ctx, p, dist, pred, report, "gk_apsp_plan_execute_paths");
 }
 
-gk_status gk_apsp_run_paths(gk_context *ctx, const gk_apsp_problem *problem, void *dist, int32_t *pred,
-                            const gk_apsp_options *options, gk_report *report)
+/* gk_apsp_run and gk_apsp_run_paths; fn: which one the caller called. */
+static gk_status run_paths(gk_context *ctx, const gk_apsp_problem *problem, void *dist, int32_t *pred,
+                           const gk_apsp_options *options, gk_report *report, const char *fn)
 {
     gk_apsp_plan *p = NULL;
     gk_apsp_options o;
     gk_status st;
-    if ((st = gk__run_report_begin(ctx, report)))
+    if ((st = gk__run_report_begin(ctx, report, fn)))
         return st;
     gk_apsp_options_init(&o);
     if (options && (st = GK__STRUCT_IN_SINCE(o, options, predecessors, "gk_apsp_options")))
@@ -539,13 +540,19 @@ gk_status gk_apsp_run_paths(gk_context *ctx, const gk_apsp_problem *problem, voi
         o.predecessors = 1;   /* a pred matrix given is the request */
     if ((st = gk_apsp_plan_create(ctx, problem, &o, &p)))
         return st;
-    st = execute(ctx, p, dist, pred, report, pred ? "gk_apsp_run_paths" : "gk_apsp_run");
+    st = execute(ctx, p, dist, pred, report, fn);
     gk_apsp_plan_destroy(p);
     return st;
+}
+
+gk_status gk_apsp_run_paths(gk_context *ctx, const gk_apsp_problem *problem, void *dist, int32_t *pred,
+                            const gk_apsp_options *options, gk_report *report)
+{
+    return run_paths(ctx, problem, dist, pred, options, report, "gk_apsp_run_paths");
 }
 
 gk_status gk_apsp_run(gk_context *ctx, const gk_apsp_problem *problem, void *dist, const gk_apsp_options *options,
                       gk_report *report)
 {
-    return gk_apsp_run_paths(ctx, problem, dist, NULL, options, report);
+    return run_paths(ctx, problem, dist, NULL, options, report, "gk_apsp_run");
 }

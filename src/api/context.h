@@ -69,10 +69,11 @@ gk_status gk__plan_exec_begin(const gk__plan_head *plan, gk_context *ctx, const 
 /* The end: *rep into the caller's report (when there is one). */
 void gk__plan_exec_end(gk_report *report, const gk_report *rep);
 
-/* gk_<kernel>_run's first step: the caller's report (may be NULL) has a
- * valid struct_size, and holds the context's backend fields should the job
- * fail before it runs. */
-gk_status gk__run_report_begin(gk_context *ctx, gk_report *report);
+/* gk_<kernel>_run's first step: ctx is not NULL (else GK_EINVAL naming fn,
+ * the function the caller called), and the caller's report (may be NULL)
+ * has a valid struct_size and holds the context's backend fields should
+ * the job fail before it runs. */
+gk_status gk__run_report_begin(gk_context *ctx, gk_report *report, const char *fn);
 
 /* Enter the context's GPU, run f(arg) and leave (plans' destroy). */
 void gk__ctx_gpu_call(gk_context *ctx, void (*f)(void *), void *arg);

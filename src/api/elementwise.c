@@ -235,7 +235,7 @@ gk_status gk_elementwise_run(gk_context *ctx, const gk_elementwise_problem *prob
 {
     gk_elementwise_plan *p = NULL;
     gk_status st;
-    if ((st = gk__run_report_begin(ctx, report)))
+    if ((st = gk__run_report_begin(ctx, report, "gk_elementwise_run")))
         return st;
     if ((st = gk_elementwise_check_size(problem ? problem->dimx : 1, problem ? problem->dimy : 1, niter)))
         return st;

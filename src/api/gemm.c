@@ -264,7 +264,7 @@ gk_status gk_gemm_run(gk_context *ctx, const gk_gemm_problem *problem, const voi
 {
     gk_gemm_plan *p = NULL;
     gk_status st;
-    if ((st = gk__run_report_begin(ctx, report)))
+    if ((st = gk__run_report_begin(ctx, report, "gk_gemm_run")))
         return st;
     if ((st = gk_gemm_plan_create(ctx, problem, options, &p)))
         return st;

@@ -88,14 +88,15 @@ void gk__plan_exec_end(gk_report *report, const gk_report *rep)
         GK__STRUCT_OUT_SINCE(report, *rep, dtype, "gk_report");
 }
 
-gk_status gk__run_report_begin(gk_context *ctx, gk_report *report)
+gk_status gk__run_report_begin(gk_context *ctx, gk_report *report, const char *fn)
 {
+    if (!ctx)                 /* named as the caller's call, not the plan_create inside it */
+        return gk__fail(GK_EINVAL, "%s: ctx is NULL", fn);
     if (!report)
         return GK_OK;
     gk_report probe;
     gk_report_init(&probe);
-    if (ctx)
-        gk__ctx_report_init(ctx, &probe);
+    gk__ctx_report_init(ctx, &probe);
     return GK__STRUCT_OUT_SINCE(report, probe, dtype, "gk_report");
 }
 

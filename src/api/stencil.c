@@ -466,7 +466,7 @@ gk_status gk_stencil_run(gk_context *ctx, const gk_stencil_problem *problem, voi
 {
     gk_stencil_plan *p = NULL;
     gk_status st;
-    if ((st = gk__run_report_begin(ctx, report)))
+    if ((st = gk__run_report_begin(ctx, report, "gk_stencil_run")))
         return st;
     if ((st = gk_stencil_check_size(problem ? problem->nx : 1, problem ? problem->ny : 1, problem ? problem->nz : 1,
                                     steps)))

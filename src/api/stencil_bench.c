@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -28,6 +29,53 @@ static void check_text(gk_status st, const gk__stencil_diff *d, gk__stencil_benc
         snprintf(r->check, sizeof r->check, "ok (bit-exact)");
     else
         snprintf(r->check, sizeof r->check, "ok (%.2g)", d->max_abs);
+}
+
+/* The last-level cache's size in bytes as the system reports it
+ * (sysconf, else the highest level under /sys/devices/system/cpu/cpu0/cache);
+ * 0 when unknown. */
+static uint64_t llc_bytes(void)
+{
+    long v = -1;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    v = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    if (v <= 0)
+        v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    if (v > 0)
+        return (uint64_t)v;
+    uint64_t best = 0;
+    int best_level = 0;
+    for (int i = 0; i < 10; i++) {
+        char path[96];
+        int level = 0;
+        unsigned long long kb = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        int got = fscanf(f, "%d", &level);
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (got != 1 || !(f = fopen(path, "r"))) continue;
+        got = fscanf(f, "%lluK", &kb);
+        fclose(f);
+        if (got == 1 && level > best_level)
+            best_level = level, best = (uint64_t)kb * 1024;
+    }
+    return best;
+}
+
+/* The copy floor is a memory floor only when the copy's two buffers (the
+ * grid read and written) do not fit in the last-level cache: a grid that
+ * fits gets none (copy_bytes_per_s = floor_gstencils = 0, printed "n/a
+ * (grid fits in cache)"), rather than the in-cache copy of a few KB whose
+ * rate says nothing of memory.  An unknown cache size: always measured. */
+static int grid_fits_cache(uint64_t bytes_both)
+{
+    uint64_t llc = llc_bytes();
+    return llc && bytes_both <= llc;
 }
 
 /* Host copy bandwidth (bytes read + written per second) over `bytes`. */
@@ -85,7 +133,8 @@ static gk_status bench_cpu_row(bench_data *B, gk_cpu_isa isa, int T, gk__stencil
 static gk_status bench_cpu(bench_data *B, gk__stencil_bench_report *R)
 {
     gk_status st = GK_OK;
-    R->copy_bytes_per_s = host_copy_bandwidth(B->grid, B->tmp, (size_t)B->n * 8);
+    R->copy_bytes_per_s = grid_fits_cache(2 * (uint64_t)B->n * 8) ? 0
+                          : host_copy_bandwidth(B->grid, B->tmp, (size_t)B->n * 8);
     int threads = 1;
 #ifdef _OPENMP
     threads = omp_get_max_threads();
@@ -454,7 +503,8 @@ gk_status gk__stencil_bench_desc_cpu(gk_context *ctx, const gk__stencil_spec *s,
 #endif
     gk__grid_random_type(grid, nx, ny, nz, s->dtype, 12345);
     memcpy(tmp, grid, bytes);
-    R->copy_bytes_per_s = host_copy_bandwidth_par(tmp, ref, bytes);   /* scratch both ways */
+    /* scratch both ways */
+    R->copy_bytes_per_s = grid_fits_cache(2 * (uint64_t)bytes) ? 0 : host_copy_bandwidth_par(tmp, ref, bytes);
     memcpy(ref, grid, bytes);
     R->floor_gstencils = R->copy_bytes_per_s / (2.0 * (double)e) * 1e-9;
     /* the plain loop: one run of at most 2 steps */

@@ -2,8 +2,8 @@
  * `gktune --stencil=DESC[,DESC...]` (tune each description on the
  * context's GPU) and the configuration a description runs with (the
  * caller's, else the tuned one, else the description's defaults; choosing
- * it also points the engine's store of compiled kernels at the context's
- * cache directory). */
+ * it also points the store of the kernels this thread compiles next at the
+ * context's cache directory: per call, not per process). */
 #include "api/context.h"
 #include "api/commands.h"
 #ifdef GK_HAVE_CUDA
@@ -108,6 +108,12 @@ gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int
     gk__config_clear(cfg);
     gk__stencil_gen_default(s->dims, s->radius, cfg);
     *src = GK_CONFIG_DEFAULT;
+#ifdef GK_HAVE_CUDA
+    /* the kernels this thread compiles next (gk__stencil_gen_open, with
+       any configuration) are kept in this context's cache directory */
+    if (ctx && ctx->backend == GK_BACKEND_GPU)
+        gk__stencil_gen_disk_cache(ctx->cache_dir);
+#endif
     if (config && *config) {
         gk_config user;
         gk__config_clear(&user);
@@ -120,8 +126,6 @@ gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int
         return GK_OK;
     }
 #ifdef GK_HAVE_CUDA
-    if (ctx && ctx->backend == GK_BACKEND_GPU)
-        gk__stencil_gen_disk_cache(ctx->cache_dir);      /* compiled kernels kept there too */
     if (ctx && ctx->backend == GK_BACKEND_GPU && !ctx->no_tuned && ctx->cache_dir[0]
         && gk__stencil_gen_tuned(&ctx->dev[0], ctx->cache_dir, s, size, cfg))
         *src = GK_CONFIG_CACHE;

@@ -68,6 +68,39 @@ static void *read_square(const char *path, gk_dtype t, int64_t *V, const char *o
     return d;
 }
 
+/* The raw --dist file of the predecessors' V: exactly V * V * size(t)
+ * bytes.  Another size names both sizes and, where the file has the size
+ * of another type's V x V matrix, the --weights that reads it (gk apsp
+ * writes float64 for real weights, int64 past int32's range). */
+static void check_dist_size(const char *path, gk_dtype t, int64_t V)
+{
+    struct stat sb;
+    if (stat(path, &sb) || !S_ISREG(sb.st_mode))
+        return;                         /* read_square names it */
+    uint64_t want = (uint64_t)V * (uint64_t)V * gk_dtype_size(t), got = (uint64_t)sb.st_size;
+    if (got == want)
+        return;
+    /* floats first: gk apsp writes float64 for real weights, the common
+       case; int64 (past int32's range) has float64's size */
+    static const gk_dtype types[] = { GK_DTYPE_FLOAT64, GK_DTYPE_INT64, GK_DTYPE_FLOAT32, GK_DTYPE_INT32 };
+    char hint[160] = "";
+    int n = 0;
+    for (int k = 0; k < 4; k++) {
+        if (types[k] == t || got != (uint64_t)V * (uint64_t)V * gk_dtype_size(types[k]))
+            continue;
+        size_t l = strlen(hint);
+        if (n++)
+            snprintf(hint + l, sizeof hint - l, " (or --weights=%s)", gk_dtype_name(types[k]));
+        else
+            snprintf(hint + l, sizeof hint - l, "; it has the size of a %lld x %lld %s matrix: --weights=%s",
+                     (long long)V, (long long)V, gk_dtype_name(types[k]), gk_dtype_name(types[k]));
+    }
+    release();
+    cli_die("--dist=%s: %llu bytes is no %lld x %lld %s matrix (%llu bytes; V = %lld from --predecessors)%s", path,
+            (unsigned long long)got, (long long)V, (long long)V, gk_dtype_name(t), (unsigned long long)want,
+            (long long)V, hint);
+}
+
 int cmd_path(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -118,6 +151,7 @@ int cmd_path(int argc, char **argv)
                 cli_die("--dist: %s", gk_last_error());
             }
         } else {
+            check_dist_size(df, wt, V);
             dist = read_square(df, wt, &DV, "--dist");
         }
         held[1] = dist;

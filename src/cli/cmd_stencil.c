@@ -16,8 +16,8 @@ static void stencil_usage(void)
 {
     printf("Usage: gk stencil --size=NX[xNYxNZ] [OPTION]...\n"
            "Run NT sweeps of a stencil over a grid: by default the 27-point fp64 box\n"
-           "(zero halo); --stencil or --dims/--shape/--radius/--type/--boundary pick\n"
-           "another member of the family.\n\n"
+           "(zero halo); --stencil or --dims/--shape/--radius pick another member of\n"
+           "the family, --boundary and --type its boundary and element type.\n\n"
            "  --size=N|NXxNYxNZ  grid size (one number: a cube; 2D: N, NXxNY or NXxNYx1)\n"
            "  --steps=NT         time steps (default 16)\n"
            "  --stencil=DESC     the stencil as text: DIMSd-SHAPE-rR[:BOUNDARY], e.g.\n"
@@ -28,7 +28,8 @@ static void stencil_usage(void)
            "  --radius=R         1..4 (default 1)\n"
            "  --boundary=zero|periodic|fixed  outside reads 0; indices wrap (every\n"
            "                     extent >= 2R+1); the R cells next to each face keep\n"
-           "                     their values (default zero)\n"
+           "                     their values (default zero; with --stencil, the\n"
+           "                     boundary of a DESC that names none)\n"
            "  --type=f64|f32     the grid's element type (default f64)\n"
            "  --input=FILE       initial grid: raw float64 (f32: float32), finite,\n"
            "                     x fastest, NX*NY*NZ*8 (f32: *4) bytes\n"
@@ -147,7 +148,11 @@ static int stencil_dist(gk_context *ctx, const char *input, uint64_t seed, const
 /* The stencil of --stencil or --dims/--shape/--radius/--boundary and the
  * element type of --type into *d and *t; 1 when it is not the classic
  * 27-point float64 box (the options named another), 0 otherwise.  Usage
- * errors name the option. */
+ * errors name the option.  --boundary and --type combine with --stencil
+ * (they say how the stencil meets the grid's faces and what it computes
+ * in, as the same options do beside --dims/--shape/--radius); a
+ * description that names its own boundary (":periodic") and a --boundary
+ * naming another is a usage error, not a silent override. */
 static int stencil_desc_args(const char *text, const char *dims, const char *shape, const char *radius,
                              const char *boundary, const char *type, gk_stencil_desc *d, gk_dtype *t)
 {
@@ -158,10 +163,11 @@ static int stencil_desc_args(const char *text, const char *dims, const char *sha
         else if (!strcmp(type, "f32") || !strcmp(type, "float32")) *t = GK_DTYPE_FLOAT32;
         else cli_usage_error("--type=%s: want f64 or f32", type);
     }
-    if (text && (dims || shape || radius || boundary))
-        cli_usage_error("--stencil=%s and --dims/--shape/--radius/--boundary: give one or the other", text);
+    if (text && (dims || shape || radius))
+        cli_usage_error("--stencil=%s and --dims/--shape/--radius: give one or the other", text);
     if (text && gk_stencil_desc_parse(text, d))
         cli_usage_error("--stencil: %s", gk_last_error());
+    gk_boundary named = d->boundary;    /* the description's, when it names one */
     if (dims) d->dims = (int)cli_parse_i64("--dims", dims, 2, 3);
     if (radius) d->radius = (int)cli_parse_i64("--radius", radius, 1, GK_STENCIL_MAX_RADIUS);
     if (shape) {
@@ -175,6 +181,8 @@ static int stencil_desc_args(const char *text, const char *dims, const char *sha
         else if (!strcmp(boundary, "periodic")) d->boundary = GK_BOUNDARY_PERIODIC;
         else if (!strcmp(boundary, "fixed")) d->boundary = GK_BOUNDARY_FIXED;
         else cli_usage_error("--boundary=%s: want zero, periodic or fixed", boundary);
+        if (text && strchr(text, ':') && d->boundary != named)
+            cli_usage_error("--stencil=%s and --boundary=%s name two boundaries: give one", text, boundary);
     }
     return !(d->dims == 3 && d->shape == GK_STENCIL_BOX && d->radius == 1 && d->boundary == GK_BOUNDARY_ZERO &&
              *t == GK_DTYPE_FLOAT64);
@@ -295,16 +303,19 @@ int cmd_stencil(int argc, char **argv)
     else if (!st && coeffs && !(st = gk_stencil_weights_read(coeffs, desc.dims, desc.radius, weights)))
         desc.weights = weights;
     gk__stencil_spec spec;
-    if (!st && described) {
-        if ((st = gk__stencil_spec_make(&desc, dtype, &spec)) && coeffs) {   /* the weights came from the file */
-            char msg[512];
-            snprintf(msg, sizeof msg, "%s", gk_last_error());
-            st = gk__fail(st, "%s: %s", coeffs, msg);
-        }
-        if (!st)
-            st = gk__stencil_spec_check_grid(&spec, nx, ny, nz);
+    if (!st && described && coeffs && (st = gk__stencil_spec_make(&desc, dtype, &spec))) {
+        char msg[512];                  /* the weights came from the file: its failure */
+        snprintf(msg, sizeof msg, "%s", gk_last_error());
+        st = gk__fail(st, "%s: %s", coeffs, msg);
     }
     cli_agree(st, 1);
+    /* what the options alone decide (a mask without --coeffs, a 2D stencil
+       on a 3D --size, a periodic extent below 2R+1): usage errors, 2 */
+    if (described && !coeffs)
+        st = gk__stencil_spec_make(&desc, dtype, &spec);
+    if (!st && described)
+        st = gk__stencil_spec_check_grid(&spec, nx, ny, nz);
+    cli_agree(st, 2);
     cli_check_gpus(gpus);                   /* usage errors before any work */
     if (gpus || exg || cli_comm) {
         if (described)
@@ -518,6 +529,21 @@ static void check_size(const char *opt, const char *item)
     cli_parse_size3(opt, item, &a, &b, &d);
 }
 
+/* Every --sizes item against the described stencil (2D: N or NXxNY too; a
+ * periodic extent of at least 2R+1): usage errors, exit 2, before any
+ * size runs. */
+static void check_sizes_for(const char *sizes, const gk__stencil_spec *spec, int dims)
+{
+    char list[1024];
+    snprintf(list, sizeof list, "%s", sizes);
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int64_t nx, ny, nz;
+        cli_parse_size3("--sizes", dims == 2 && size_2d(tok) ? size_2d(tok) : tok, &nx, &ny, &nz);
+        if (gk__stencil_spec_check_grid(spec, nx, ny, nz))
+            cli_usage_error("--sizes: %s: %s", tok, gk_last_error());
+    }
+}
+
 int cmd_bench_stencil(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -608,6 +634,8 @@ int cmd_bench_stencil(int argc, char **argv)
     if (steps < 0) steps = gpu ? 100 : 10;
     if (reps < 0) reps = gpu ? 5 : 3;
     snprintf(list, sizeof list, "%s", sizes ? sizes : gpu ? "256,512" : "128,256");
+    if (described)
+        check_sizes_for(list, &spec, desc.dims);
     if (json) { json_begin(); json_str("command", "bench stencil"); json_str("device", gpu ? "gpu" : "cpu");
                 json_int("steps", steps); json_int("reps", reps); json_array("rows"); }
     int first = 1, bad = 0;
@@ -648,22 +676,31 @@ int cmd_bench_stencil(int argc, char **argv)
                 json_str("size", tok); json_str("kernel", r->kernel); json_int("steps", r->steps);
                 json_int("tsteps", r->tsteps);
                 json_num("ms_per_step", r->ms_per_step); json_num("gstencil_per_s", r->gstencils);
-                json_num("percent_of_floor", R.floor_gstencils > 0 ? 100 * r->gstencils / R.floor_gstencils : 0);
+                /* null without a floor (the grid fits in the last-level cache) */
+                json_num("percent_of_floor", R.floor_gstencils > 0 ? 100 * r->gstencils / R.floor_gstencils : NAN);
                 json_str("check", r->check); json_bool("ok", r->ok); json_str("config", r->config);
-                json_num("floor_gstencil_per_s", R.floor_gstencils);
+                json_num("floor_gstencil_per_s", R.floor_gstencils > 0 ? R.floor_gstencils : NAN);
                 json_num("ceiling_gstencil_per_s", R.ceiling_gstencils);
                 json_object_end();
             } else if (!strncmp(r->check, "not run", 7)) {
                 printf("%-14s %5d  %-9s %2d  %s\n", tok, r->steps, r->kernel, r->tsteps, r->check);
-            } else {
+            } else if (R.floor_gstencils > 0) {
                 printf("%-14s %5d  %-9s %2d %9.4f %11.2f %6.1f%%  %-16s %s\n", tok, r->steps, r->kernel, r->tsteps,
                        r->ms_per_step, r->gstencils, 100 * r->gstencils / R.floor_gstencils, r->check, r->config);
+            } else {
+                printf("%-14s %5d  %-9s %2d %9.4f %11.2f %7s  %-16s %s\n", tok, r->steps, r->kernel, r->tsteps,
+                       r->ms_per_step, r->gstencils, "n/a", r->check, r->config);
             }
         }
         if (!json) {
             double mb = (double)nx * ny * nz * esz * 1e-6;
-            printf("%-14s copy bandwidth over %.*f MB: %.0f GB/s -> one-step floor %.2f GStencil/s\n", tok,
-                   mb < 10 ? 2 : 0, mb, R.copy_bytes_per_s * 1e-9, R.floor_gstencils);
+            if (R.floor_gstencils > 0)
+                printf("%-14s copy bandwidth over %.*f MB: %.0f GB/s -> one-step floor %.2f GStencil/s\n", tok,
+                       mb < 10 ? 2 : 0, mb, R.copy_bytes_per_s * 1e-9, R.floor_gstencils);
+            else                /* an in-cache copy is no memory floor */
+                printf("%-14s copy bandwidth over 2 x %.*f %s: n/a (grid fits in cache: the last-level cache holds "
+                       "both; no memory floor)\n", tok, mb < 1 ? 1 : mb < 10 ? 2 : 0, mb < 1 ? mb * 1e3 : mb,
+                       mb < 1 ? "KB" : "MB");
             if (R.fma_per_s > 0)
                 printf("%-14s fp64 FMA chains: %.2f TFMA/s (%.1f TFLOP/s) -> ceiling %.1f GStencil/s at 27 FMA/point\n",
                        tok, R.fma_per_s * 1e-12, 2 * R.fma_per_s * 1e-12, R.ceiling_gstencils);

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE 1      /* getline, strcasecmp */
 #include "core/internal.h"
 #include "core/apsp_formats.h"
+#include "core/apsp_types.h"
 #include "core/checked.h"
 #include "core/io.h"
 #include "core/rng.h"
@@ -1135,12 +1136,64 @@ static gk_status merge_duplicates(gk_edges *g, const char *path)
     return GK_OK;
 }
 
-/* Write g to path in format (not AUTO, not NPY). */
+/* A typed graph's weight as text that reads back as the same double: an
+ * integer as digits (an integer mtx field takes no exponent), else the
+ * shortest %g that round-trips (0.1, not 0.10000000000000001). */
+static const char *weight_text(double v, char *b, size_t n)
+{
+    if (v == floor(v) && fabs(v) <= 9007199254740992.0) {
+        snprintf(b, n, "%.0f", v);
+        return b;
+    }
+    for (int p = 1; p <= 17; p++) {
+        snprintf(b, n, "%.*g", p, v);
+        if (strtod(b, NULL) == v)
+            break;
+    }
+    return b;
+}
+
+typedef struct typed_edge { int32_t s, t; double w; } typed_edge;
+
+static int cmp_typed_edge(const void *a, const void *b)
+{
+    const typed_edge *x = a, *y = b;
+    if (x->s != y->s) return x->s < y->s ? -1 : 1;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    return x->w < y->w ? -1 : x->w > y->w;
+}
+
+/* merge_duplicates for a typed list (the double weights decide). */
+static gk_status merge_duplicates_typed(gk_edges *g)
+{
+    if (g->E < 2) return GK_OK;
+    typed_edge *a;
+    gk_status st = gk__xmalloc((void **)&a, (size_t)g->E * sizeof *a, "merging duplicate edges");
+    if (st) return st;
+    for (int64_t e = 0; e < g->E; e++)
+        a[e].s = g->s[e], a[e].t = g->t[e], a[e].w = g->wd[e];
+    qsort(a, (size_t)g->E, sizeof *a, cmp_typed_edge);
+    int64_t m = 0;
+    for (int64_t e = 0; e < g->E; e++) {
+        if (m && a[e].s == g->s[m - 1] && a[e].t == g->t[m - 1])
+            continue;
+        g->s[m] = a[e].s, g->t[m] = a[e].t, g->wd[m] = a[e].w;
+        m++;
+    }
+    g->E = m;
+    free(a);
+    return GK_OK;
+}
+
+/* Write g to path in format (not AUTO, not NPY; a typed g: not NTHU). */
 static gk_status write_graph(const char *path, gk_format format, gk_edges *g)
 {
     gk_status st;
-    if (format == GK_FORMAT_MTX && !g->distinct && (st = merge_duplicates(g, path)))
+    if (format == GK_FORMAT_MTX && !g->distinct && (st = g->typed ? merge_duplicates_typed(g)
+                                                                  : merge_duplicates(g, path)))
         return st;
+    if (format == GK_FORMAT_NTHU && g->typed)
+        return gk__fail(GK_EINTERNAL, "%s: a typed graph written as nthu", path);
     if (format == GK_FORMAT_NTHU && g->E > INT32_MAX)
         return gk__fail(GK_EINVAL, "%s: %lld edges: the nthu format holds at most %d", path, (long long)g->E,
                         INT32_MAX);
@@ -1160,6 +1213,7 @@ static gk_status write_graph(const char *path, gk_format format, gk_edges *g)
         return st;
     }
     long long V = g->V, E = g->E;
+    char wb[40];
     if (format == GK_FORMAT_NTHU) {
         int32_t hdr[2] = { g->V, (int32_t)g->E };
         st = gk__out_write(&t->o, hdr, sizeof hdr);
@@ -1176,17 +1230,26 @@ static gk_status write_graph(const char *path, gk_format format, gk_edges *g)
     } else if (format == GK_FORMAT_GR) {
         tput(t, "c written by gk %s: %lld vertices, %lld arcs\np sp %lld %lld\n", gk_version(), V, E, V, E);
         for (int64_t e = 0; e < g->E; e++)
-            tput(t, "a %d %d %d\n", g->s[e] + 1, g->t[e] + 1, g->w[e]);
+            if (g->typed)
+                tput(t, "a %d %d %s\n", g->s[e] + 1, g->t[e] + 1, weight_text(g->wd[e], wb, sizeof wb));
+            else
+                tput(t, "a %d %d %d\n", g->s[e] + 1, g->t[e] + 1, g->w[e]);
     } else if (format == GK_FORMAT_MTX) {
-        tput(t, "%%%%MatrixMarket matrix coordinate integer general\n"
+        tput(t, "%%%%MatrixMarket matrix coordinate %s general\n"
                 "%% written by gk %s: row -> column is an edge, duplicates merged to the smallest weight\n"
-                "%lld %lld %lld\n", gk_version(), V, V, E);
+                "%lld %lld %lld\n", g->typed && !g->all_integral ? "real" : "integer", gk_version(), V, V, E);
         for (int64_t e = 0; e < g->E; e++)
-            tput(t, "%d %d %d\n", g->s[e] + 1, g->t[e] + 1, g->w[e]);
+            if (g->typed)
+                tput(t, "%d %d %s\n", g->s[e] + 1, g->t[e] + 1, weight_text(g->wd[e], wb, sizeof wb));
+            else
+                tput(t, "%d %d %d\n", g->s[e] + 1, g->t[e] + 1, g->w[e]);
     } else if (format == GK_FORMAT_EDGES) {
         tput(t, "# written by gk %s: %lld vertices, %lld edges; src dst w, 0-based\n", gk_version(), V, E);
         for (int64_t e = 0; e < g->E; e++)
-            tput(t, "%d %d %d\n", g->s[e], g->t[e], g->w[e]);
+            if (g->typed)
+                tput(t, "%d %d %s\n", g->s[e], g->t[e], weight_text(g->wd[e], wb, sizeof wb));
+            else
+                tput(t, "%d %d %d\n", g->s[e], g->t[e], g->w[e]);
     } else
         t->st = gk__fail(GK_EINVAL, "%s: %s is not a graph format (want nthu, gr, mtx or edges)", path,
                          gk_format_name(format));
@@ -1312,6 +1375,87 @@ gk_status gk__graph_convert_flags(const char *in, gk_format in_format, const cha
     if (min_id) *min_id = g.min_id;
 out:
     gk__edges_free(&g);
+    return st;
+}
+
+static int text_format(gk_format f)
+{
+    return f == GK_FORMAT_GR || f == GK_FORMAT_MTX || f == GK_FORMAT_EDGES;
+}
+
+/* A text graph read with double weights (the rules of want, 0: any finite
+ * weight, gk apsp's auto) and written to a text format as read. */
+static gk_status convert_typed(const char *in, gk_format in_format, const char *out, gk_format out_format, int flags,
+                               int32_t vertices, gk_dtype want, int32_t *V, int64_t *E, int32_t *max_id,
+                               int32_t *min_id)
+{
+    gk_edges g;
+    gk_status st = gk__edges_read_typed(in, in_format, flags, vertices, want, &g);
+    if (st)
+        return st;
+    if (flags & GK__READ_UNDIRECTED) {
+        int64_t n = g.E;
+        if ((st = edges_reserve(&g, 2 * n, in)))
+            goto out;
+        for (int64_t e = 0; e < n; e++) {
+            g.pending = g.wd[e];          /* edges_push stores it as the reverse edge's weight */
+            if (g.s[e] != g.t[e] && (st = edges_push(&g, g.t[e], g.s[e], g.w[e], in)))
+                goto out;
+        }
+    }
+    if ((st = write_graph(out, out_format, &g)))
+        goto out;
+    if (V) *V = g.V;
+    if (E) *E = g.E;
+    if (max_id) *max_id = g.max_id;
+    if (min_id) *min_id = g.min_id;
+out:
+    gk__edges_free(&g);
+    return st;
+}
+
+gk_status gk__graph_convert_weights(const char *in, gk_format in_format, const char *out, gk_format out_format,
+                                    int flags, int32_t vertices, gk_dtype want, int32_t *V, int64_t *E,
+                                    int32_t *max_id, int32_t *min_id)
+{
+    gk_status st;
+    if ((st = output_format(out, &out_format)))
+        return st;
+    if (in_format == GK_FORMAT_AUTO && (st = gk_format_detect(in, &in_format)))
+        return st;
+    const int text_in = text_format(in_format), piped = !strcmp(in, "-");
+    if (want && !gk__apsp_dtype_ok(want))
+        return gk__fail(GK_EINVAL, "--weights: type %d is not int32, int64, float32 or float64", (int)want);
+    if (out_format == GK_FORMAT_NTHU) {
+        if (want && want != GK_DTYPE_INT32)
+            return gk__fail(GK_EINVAL, "%s: --weights=%s: the nthu format holds int32 weights in [0, %d]; write gr, "
+                            "mtx or edges", out, gk_dtype_name(want), GK_APSP_MAX_WEIGHT);
+        st = gk__graph_convert_flags(in, in_format, out, out_format, flags, vertices, V, E, max_id, min_id);
+        if (st == GK_EFORMAT && text_in && !piped) {
+            /* a weight nthu cannot hold, or a broken file: a second read
+               with real weights tells which (only on this failure) */
+            char msg[1024];
+            gk_edges g;
+            snprintf(msg, sizeof msg, "%s", gk_last_error());
+            if (!gk__edges_read_typed(in, in_format, flags, vertices, 0, &g)) {
+                gk__edges_free(&g);
+                return gk__fail(st, "%s (the nthu output %s holds int32 weights in [0, %d]: write gr, mtx or "
+                                "edges)", msg, out, GK_APSP_MAX_WEIGHT);
+            }
+            return gk__fail(st, "%s", msg);
+        }
+        return st;
+    }
+    if (!text_in)                 /* nthu's weights: int32 in [0, MAX], every type's */
+        return gk__graph_convert_flags(in, in_format, out, out_format, flags, vertices, V, E, max_id, min_id);
+    if (want || piped)            /* standard input is read once: with real weights */
+        return convert_typed(in, in_format, out, out_format, flags, vertices, want, V, E, max_id, min_id);
+    /* the int32 path first (12 bytes an edge; mtx's pairs hashed, or a
+       matrix); a graph it refuses is read again with real weights, which
+       name a broken file's first fault the same way */
+    st = gk__graph_convert_flags(in, in_format, out, out_format, flags, vertices, V, E, max_id, min_id);
+    if (st == GK_EFORMAT)
+        st = convert_typed(in, in_format, out, out_format, flags, vertices, 0, V, E, max_id, min_id);
     return st;
 }
 

@@ -185,6 +185,14 @@ gk_status gk__graph_convert32(const char *in, gk_format in_format, const char *o
 gk_status gk__graph_convert_flags(const char *in, gk_format in_format, const char *out, gk_format out_format,
                                   int flags, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id,
                                   int32_t *min_id);
+/* gk convert: gk__graph_convert_flags, and a text graph with real or
+ * negative weights (or want != 0: --weights=TYPE, whose rules every
+ * weight is checked against) to a text format with its weights as read;
+ * an nthu output keeps int32 weights in [0, GK_APSP_MAX_WEIGHT], its
+ * refusal saying so. */
+gk_status gk__graph_convert_weights(const char *in, gk_format in_format, const char *out, gk_format out_format,
+                                    int flags, int32_t vertices, gk_dtype want, int32_t *V, int64_t *E,
+                                    int32_t *max_id, int32_t *min_id);
 gk_status gk__apsp_generate32(const char *path, gk_format format, int32_t V, int64_t E, uint64_t seed,
                               int32_t max_w, int32_t *max_id);
 

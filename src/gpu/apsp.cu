@@ -1004,12 +1004,14 @@ extern "C" __global__ void gk_apsp16_widen(int *out, const unsigned short *h, lo
 
 struct xops_i32 {
     typedef int E;
+    static constexpr bool packed = false;
     static __device__ __forceinline__ E upd(E a, E b, E c) { return __viaddmin_s32(a, b, c); }
     static __device__ __forceinline__ E add(E a, E b) { return (int)((unsigned)a + (unsigned)b); }
     static __device__ __forceinline__ E clamp(E v) { return v > -INF ? v : -INF; }
     static __device__ __forceinline__ E inf() { return INF; }
 };
 struct xops_i64 {
+    static constexpr bool packed = false;
     typedef long long E;
     static __device__ __forceinline__ E add(E a, E b) { return (long long)((unsigned long long)a + (unsigned long long)b); }
     static __device__ __forceinline__ E upd(E a, E b, E c) { E s = add(a, b); return s < c ? s : c; }
@@ -1017,6 +1019,7 @@ struct xops_i64 {
     static __device__ __forceinline__ E inf() { return X_INF64; }
 };
 struct xops_f32 {
+    static constexpr bool packed = false;
     typedef float E;
     static __device__ __forceinline__ E add(E a, E b) { return __fadd_rn(a, b); }
     static __device__ __forceinline__ E upd(E a, E b, E c) { return fminf(__fadd_rn(a, b), c); }
@@ -1024,11 +1027,54 @@ struct xops_f32 {
     static __device__ __forceinline__ E inf() { return __int_as_float(0x7f800000); }
 };
 struct xops_f64 {
+    static constexpr bool packed = false;
     typedef double E;
     static __device__ __forceinline__ E add(E a, E b) { return __dadd_rn(a, b); }
     static __device__ __forceinline__ E upd(E a, E b, E c) { return fmin(__dadd_rn(a, b), c); }
     static __device__ __forceinline__ E clamp(E v) { return v; }
     static __device__ __forceinline__ E inf() { return __longlong_as_double(0x7ff0000000000000LL); }
+};
+
+// int32 with predecessors and non-negative weights: the "packed" product.
+// Distances are capped at XP_CAP = 2^24 - 1 (h(x) = min(x, XP_CAP); the
+// cap argument of the exact 16-bit path, src/cpu/apsp_cpu.h, holds for
+// any cap) and held shifted left by 7 in unsigned words whose low 7 bits
+// say who won: 0 the incumbent, kk + 1 the candidate of the tile's row kk.
+// A^T holds h(a) << 7, B holds (h(b) << 7) | (kk + 1), so one
+// __viaddmin_u32 (one VIADDMNMX, the int32 kernel's instruction) is the
+// whole update: the smaller distance wins, on equal distances the
+// incumbent (low bits 0) and then the smallest kk -- exactly the strict,
+// ascending rule of the other types, whose last improvement is the first kk
+// reaching the final minimum.  No compare, select or search per update: the
+// winner is read off the low bits once per output per tile.  Sums stay
+// below 2 * XP_CAP << 7 + 64 < 2^32.  Why entries below the cap are exact,
+// predecessors included: every update, in any phase, either has both terms
+// below the cap (then it is the unbounded update, same comparison, same
+// source predecessor) or a candidate at or above the cap, which never
+// replaces an incumbent below it; so an entry whose final distance is below
+// the cap saw the same last strict improvement as unbounded arithmetic.
+// Entries at the cap (stored as INF) are unreachable or farther than the
+// cap: the host counts them (gk_apspx_atcap_i32) and, unless V times the
+// largest weight is below the cap, reruns the general product.
+#define XP_CAP 16777215u
+struct xops_i32pk {
+    typedef int E;
+    static constexpr bool packed = true;
+    static __device__ __forceinline__ E upd(E a, E b, E c)
+    {
+        return (int)__viaddmin_u32((unsigned)a, (unsigned)b, (unsigned)c);
+    }
+    static __device__ __forceinline__ E add(E a, E b) { return (int)((unsigned)a + (unsigned)b); }
+    static __device__ __forceinline__ E clamp(E v) { return v; }
+    static __device__ __forceinline__ E inf() { return INF; }
+    // global value -> A^T / incumbent word; -> B word of row kk
+    static __device__ __forceinline__ E in(E v) { return (int)(min((unsigned)v, XP_CAP) << 7); }
+    static __device__ __forceinline__ E in_b(E v, int kk) { return in(v) | (kk + 1); }
+    static __device__ __forceinline__ E out(E w)
+    {
+        const unsigned d = (unsigned)w >> 7;
+        return d >= XP_CAP ? INF : (int)d;
+    }
 };
 
 // The shape of xmp: TM x TN outputs per thread (the thread count and
@@ -1151,7 +1197,10 @@ static __device__ __forceinline__ void xmp(typename O::E *d, long long pitch, in
                                            long long ppitch)
 {
     typedef typename O::E E;
-    typedef xshape<E, PRED, TM, TN> S;
+    constexpr bool PK = O::packed;             // the packed product (PRED, int32)
+    constexpr bool SEARCH = PRED && !PK;       // winners found again per chunk
+    static_assert(!PK || PRED, "the packed product carries predecessors");
+    typedef xshape<E, SEARCH, TM, TN> S;
     constexpr int xTM = S::xTM, xTN = S::xTN, xVE = S::xVE, xLDA = S::xLDA, xKC = S::xKC;
     extern __shared__ __align__(16) unsigned char xsm[];
     E *As = (E *)xsm;
@@ -1167,9 +1216,18 @@ static __device__ __forceinline__ void xmp(typename O::E *d, long long pitch, in
         const int r = e / (X_T / xVE), c = (e % (X_T / xVE)) * xVE;
         union { uint4 u; E v[xVE]; } x;
         x.u = *(const uint4 *)(abase + (long long)r * pitch + c);
+        if constexpr (PK) {
 #pragma unroll
-        for (int v = 0; v < xVE; v++) As[(c + v) * xLDA + r] = x.v[v];
-        *(uint4 *)(Bs + r * xLDA + c) = *(const uint4 *)(bbase + (long long)r * pitch + c);
+            for (int v = 0; v < xVE; v++) As[(c + v) * xLDA + r] = O::in(x.v[v]);
+            x.u = *(const uint4 *)(bbase + (long long)r * pitch + c);
+#pragma unroll
+            for (int v = 0; v < xVE; v++) x.v[v] = O::in_b(x.v[v], r);
+            *(uint4 *)(Bs + r * xLDA + c) = x.u;
+        } else {
+#pragma unroll
+            for (int v = 0; v < xVE; v++) As[(c + v) * xLDA + r] = x.v[v];
+            *(uint4 *)(Bs + r * xLDA + c) = *(const uint4 *)(bbase + (long long)r * pitch + c);
+        }
     }
     if (PRED) {
         const int *pb = pred + (long long)k * X_T * ppitch + (long long)bj * X_T;
@@ -1179,7 +1237,7 @@ static __device__ __forceinline__ void xmp(typename O::E *d, long long pitch, in
         }
     }
     E acc[xTM][xTN];
-    int pacc[PRED ? xTM : 1][PRED ? xTN : 1];
+    int pacc[SEARCH ? xTM : 1][SEARCH ? xTN : 1];
     int *pc = PRED ? pred + (long long)bi * X_T * ppitch + (long long)bj * X_T : NULL;
 #pragma unroll
     for (int g = 0; g < S::xRG; g++)
@@ -1189,14 +1247,18 @@ static __device__ __forceinline__ void xmp(typename O::E *d, long long pitch, in
             for (int h = 0; h < S::xCG; h++) {
                 const int i = g * S::xRSLAB + ty * 4 + r, j = h * S::xCSLAB + tx * 4;
                 x_ld4(&acc[g * 4 + r][h * 4], cbase + (long long)i * pitch + j);
-                if (PRED) x_ld4(&pacc[g * 4 + r][h * 4], pc + (long long)i * ppitch + j);
+                if constexpr (PK) {
+#pragma unroll
+                    for (int q = 0; q < 4; q++) acc[g * 4 + r][h * 4 + q] = O::in(acc[g * 4 + r][h * 4 + q]);
+                }
+                if (SEARCH) x_ld4(&pacc[g * 4 + r][h * 4], pc + (long long)i * ppitch + j);
             }
     __syncthreads();
     const int nch = (kend + xKC - 1) / xKC;
 #pragma unroll 1
     for (int ch = 0; ch < nch; ch++) {
-        E old[PRED ? xTM : 1][PRED ? xTN : 1];
-        if (PRED) {
+        E old[SEARCH ? xTM : 1][SEARCH ? xTN : 1];
+        if (SEARCH) {
 #pragma unroll
             for (int r = 0; r < xTM; r++)
 #pragma unroll
@@ -1215,7 +1277,7 @@ static __device__ __forceinline__ void xmp(typename O::E *d, long long pitch, in
 #pragma unroll
                 for (int c = 0; c < xTN; c++) acc[r][c] = O::upd(a[r], b[c], acc[r][c]);
         }
-        if (PRED) {
+        if (SEARCH) {
             // the outputs that changed in this chunk, found by the whole
             // warp: one per pass, one candidate kk per lane (xKC = 32), the
             // first lane whose candidate equals the new value wins
@@ -1253,8 +1315,18 @@ static __device__ __forceinline__ void xmp(typename O::E *d, long long pitch, in
 #pragma unroll
             for (int h = 0; h < S::xCG; h++) {
                 const int i = g * S::xRSLAB + ty * 4 + r, j = h * S::xCSLAB + tx * 4;
+                if constexpr (PK) {
+                    // the winners' predecessors (only where a candidate won:
+                    // the others keep theirs in memory), then the distances
+#pragma unroll
+                    for (int q = 0; q < 4; q++) {
+                        const int w = acc[g * 4 + r][h * 4 + q] & 127;
+                        if (w) pc[(long long)i * ppitch + j + q] = Ps[(w - 1) * X_T + j + q];
+                        acc[g * 4 + r][h * 4 + q] = O::out(acc[g * 4 + r][h * 4 + q]);
+                    }
+                }
                 x_st4(cbase + (long long)i * pitch + j, &acc[g * 4 + r][h * 4]);
-                if (PRED) x_st4(pc + (long long)i * ppitch + j, &pacc[g * 4 + r][h * 4]);
+                if (SEARCH) x_st4(pc + (long long)i * ppitch + j, &pacc[g * 4 + r][h * 4]);
             }
 }
 
@@ -1355,6 +1427,39 @@ XTYPE(i32, xops_i32)
 XTYPE(i64, xops_i64)
 XTYPE(f32, xops_f32)
 XTYPE(f64, xops_f64)
+// int32 with predecessors, non-negative weights: the packed product (the
+// distances-alone shape: it holds no more registers), its pivot is
+// gk_apspx_pivot_i32_p; and the count of entries at the cap.
+XMP(i32_pk, xops_i32pk, true, APSPX_F32_TM, APSPX_F32_TN)
+extern "C" __global__ void gk_apspx_atcap_i32(const int *d, long long pitch, int V, unsigned long long *count)
+{
+    const long long n = (long long)V * V;
+    unsigned long long c = 0;
+    for (long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x; x < n; x += (long long)gridDim.x * blockDim.x)
+        c += (unsigned)d[(x / V) * pitch + x % V] >= XP_CAP;
+    for (int o = 16; o; o >>= 1) c += __shfl_down_sync(0xffffffffu, c, o);
+    if ((threadIdx.x & 31) == 0 && c) atomicAdd(count, c);
+}
+// The smallest entry of the V x V matrix and its largest finite one
+// (out[0], out[1]: both start at 0): may the packed product run?
+extern "C" __global__ void gk_apspx_range_i32(const int *d, long long pitch, int V, int *out)
+{
+    const long long n = (long long)V * V;
+    int lo = 0, hi = 0;
+    for (long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x; x < n; x += (long long)gridDim.x * blockDim.x) {
+        const int v = d[(x / V) * pitch + x % V];
+        lo = min(lo, v);
+        if (v != INF) hi = max(hi, v);
+    }
+    for (int o = 16; o; o >>= 1) {
+        lo = min(lo, __shfl_down_sync(0xffffffffu, lo, o));
+        hi = max(hi, __shfl_down_sync(0xffffffffu, hi, o));
+    }
+    if ((threadIdx.x & 31) == 0) {
+        if (lo < 0) atomicMin(out, lo);
+        if (hi > 0) atomicMax(out + 1, hi);
+    }
+}
 extern "C" __global__ void gk_apspx_clean_i32(int *d, int *pred, long long n, const int *flags)
 {
     xclean<xops_i32>(d, pred, n, flags);

@@ -64,6 +64,17 @@ struct gk_apsp_gpu {
     unsigned xthreads;
     size_t xsmem, xsmem_piv;
     cudaKernel_t xpivot, xmp, xfill, xpinit, xscan, xclean;
+    /* int32 with predecessors: the packed product (apsp.cu, xops_i32pk)
+     * for non-negative weights below its cap, and what the upload learnt:
+     * xpacked 1 when this run uses it, xsaved a copy of the initial
+     * matrix (pitch xnp) when entries at the cap would need the general
+     * product again (xmaxw: the largest finite weight) */
+    cudaKernel_t xmp_pk, xatcap, xrange;
+    unsigned xthreads_pk;
+    int xpacked, xno_pack;
+    int64_t xmaxw;
+    int *xsaved;
+    unsigned long long *dcap;     /* the count at the cap; the range (2 ints) before */
 };
 
 static void stage_free(gk_apsp_gpu *c);
@@ -76,6 +87,16 @@ void gk__apsp_gpu_set_knobs(gk_apsp_gpu *c, size_t stage_bytes, int lookahead, i
     c->stage_bytes = stage_bytes;
     c->lookahead = lookahead != 0;
     c->use_mp3 = mp3 != 0;
+}
+
+void gk__apsp_gpu_set_packed(gk_apsp_gpu *c, int on)
+{
+    c->xno_pack = !on;
+}
+
+int gk__apsp_gpu_packed(const gk_apsp_gpu *c)
+{
+    return c->xpacked;
 }
 
 void gk__apsp_gpu_set_stream(gk_apsp_gpu *c, cudaStream_t stream)
@@ -211,6 +232,8 @@ void gk__apsp_gpu_close(gk_apsp_gpu *c)
     if (c->own_dx && c->dx) cudaFree(c->dx);
     if (c->dpred) cudaFree(c->dpred);
     if (c->dflags) cudaFree(c->dflags);
+    if (c->xsaved) cudaFree(c->xsaved);
+    if (c->dcap) cudaFree(c->dcap);
     stage_free(c);
     if (c->dcount) cudaFree(c->dcount);
     gk__gpu_module_unload(&c->mod);
@@ -841,6 +864,15 @@ gk_status gk__apsp_gpu_open_typed(gk_apsp_gpu **out, const gk_device_info *dev, 
         goto fail;
     if ((t == GK_DTYPE_INT32 || t == GK_DTYPE_INT64) && (st = x_kernel(c, "clean", t, "", &c->xclean)))
         goto fail;
+    if (is32 && c->with_pred) {
+        size_t smem_unused, piv_unused;
+        xmp_shape(&c->cfg, t, 0, &c->xthreads_pk, &smem_unused, &piv_unused);
+        if ((st = gk__gpu_kernel(&c->mod, "gk_apspx_mp_i32_pk", &c->xmp_pk))
+            || (st = gk__gpu_kernel(&c->mod, "gk_apspx_atcap_i32", &c->xatcap))
+            || (st = gk__gpu_kernel(&c->mod, "gk_apspx_range_i32", &c->xrange)))
+            goto fail;
+        GK_CUDA_GOTO(cudaMalloc((void **)&c->dcap, sizeof *c->dcap), st, fail);
+    }
     if (c->xsmem > c->dev.smem_per_block_optin) {
         st = gk__fail(GK_EINVAL, "APSP %s on %s: the kernel needs %zu bytes of shared memory (%zu per block)",
                       gk_dtype_name(t), c->dev.name, c->xsmem, (size_t)c->dev.smem_per_block_optin);
@@ -933,6 +965,55 @@ static int host_has_negative(const void *dist, int64_t n, gk_dtype t)
     return neg;
 }
 
+/* The packed product's cap (XP_CAP of apsp.cu). */
+#define X_PACK_CAP 16777215
+
+/* int32 with predecessors, the matrix in dx: the packed product when every
+ * weight is non-negative and below its cap (the device finds the smallest
+ * entry and the largest finite one: milliseconds, where a scan of the host
+ * matrix took a few tenths of a second at V = 25000).  When V times the
+ * largest weight is below the cap no finite distance reaches it (a
+ * shortest path is simple), so entries left at the cap are unreachable;
+ * otherwise a copy of the initial matrix is kept for the general product
+ * in case the count after the rounds finds any (none: the copy was not
+ * needed).  No room for the copy: the general product at once. */
+static gk_status x_pack_plan(gk_apsp_gpu *c)
+{
+    c->xpacked = 0;
+    if (c->xsaved) {
+        cudaFree(c->xsaved);
+        c->xsaved = NULL;
+    }
+    if (!c->xmp_pk || c->xno_pack)
+        return GK_OK;
+    int range[2] = { 0, 0 };
+    long long pitch = c->xnp;
+    int V = c->V;
+    GK_CUDA_TRY(cudaMemsetAsync(c->dcap, 0, sizeof *c->dcap, c->stream));   /* range[0] = range[1] = 0 */
+    void *args[] = { &c->dx, &pitch, &V, &c->dcap };
+    gk_status st = gk__gpu_launch(c->xrange, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
+                                  c->stream, args);
+    if (st)
+        return st;
+    GK_CUDA_TRY(cudaMemcpyAsync(range, c->dcap, sizeof range, cudaMemcpyDeviceToHost, c->stream));
+    GK_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    if (range[0] < 0 || range[1] >= X_PACK_CAP)
+        return GK_OK;
+    c->xmaxw = range[1];
+    if ((int64_t)c->V * range[1] >= X_PACK_CAP) {
+        size_t fr = 0, tot = 0, bytes = (size_t)c->xnp * (size_t)c->xnp * sizeof(int);
+        GK_CUDA_TRY(cudaMemGetInfo(&fr, &tot));
+        if (bytes + ((size_t)64 << 20) > fr || cudaMalloc((void **)&c->xsaved, bytes) != cudaSuccess) {
+            (void)cudaGetLastError();
+            c->xsaved = NULL;
+            return GK_OK;
+        }
+        GK_CUDA_TRY(cudaMemcpyAsync(c->xsaved, c->dx, bytes, cudaMemcpyDeviceToDevice, c->stream));
+    }
+    c->xpacked = 1;
+    return GK_OK;
+}
+
 gk_status gk__apsp_gpu_upload_typed(gk_apsp_gpu *c, const void *dist, float *ms)
 {
     gk_status st;
@@ -946,9 +1027,31 @@ gk_status gk__apsp_gpu_upload_typed(gk_apsp_gpu *c, const void *dist, float *ms)
     const size_t row = (size_t)V * c->esize;
     GK_CUDA_TRY(cudaMemcpy2DAsync(c->dx, (size_t)c->xnp * c->esize, dist, row, row, (size_t)V, cudaMemcpyHostToDevice,
                                   c->stream));
-    if ((st = x_prepare(c)))
+    if ((st = x_pack_plan(c)) || (st = x_prepare(c)))
         return st;
     return gk__gpu_timer_stop(&c->timer, c->stream, ms);
+}
+
+/* After the packed rounds: entries at the cap counted when they could be
+ * finite (the copy was kept); any: xpacked 0, the caller reruns. */
+static gk_status x_pack_settle(gk_apsp_gpu *c)
+{
+    if (!c->xsaved)
+        return GK_OK;
+    unsigned long long at = 0;
+    long long pitch = c->xnp;
+    int V = c->V;
+    GK_CUDA_TRY(cudaMemsetAsync(c->dcap, 0, sizeof *c->dcap, c->stream));
+    void *args[] = { &c->dx, &pitch, &V, &c->dcap };
+    gk_status st = gk__gpu_launch(c->xatcap, gk__dim3((unsigned)c->dev.sm_count * 8, 1, 1), gk__dim3(256, 1, 1), 0,
+                                  c->stream, args);
+    if (st)
+        return st;
+    GK_CUDA_TRY(cudaMemcpyAsync(&at, c->dcap, sizeof at, cudaMemcpyDeviceToHost, c->stream));
+    GK_CUDA_TRY(cudaStreamSynchronize(c->stream));
+    if (at)
+        c->xpacked = 0;
+    return GK_OK;
 }
 
 /* The typed rounds on dx, then the integer types' cleanup (the kernel
@@ -959,6 +1062,20 @@ static gk_status x_rounds(gk_apsp_gpu *c)
     int k, phase, kend, V = c->V;
     long long pitch = c->xnp;
     void *args[] = { &c->dx, &pitch, &k, &phase, &kend, &c->dpred, &pitch, &V, &c->dflags };
+    if (c->xpacked) {
+        if ((st = run_rounds(c, c->xpivot, c->xmp_pk, c->xmp_pk, c->xnt, X_TILE, c->xsmem_piv, c->xsmem, c->xsmem,
+                             c->xthreads_pk, &k, &phase, &kend, args))
+            || (st = x_pack_settle(c)))
+            return st;
+        if (c->xpacked)
+            return GK_OK;
+        /* entries at the cap that may be finite: the general product on
+           the initial matrix */
+        GK_CUDA_TRY(cudaMemcpyAsync(c->dx, c->xsaved, (size_t)c->xnp * (size_t)c->xnp * sizeof(int),
+                                    cudaMemcpyDeviceToDevice, c->stream));
+        if ((st = x_prepare(c)))
+            return st;
+    }
     if ((st = run_rounds(c, c->xpivot, c->xmp, c->xmp, c->xnt, X_TILE, c->xsmem_piv, c->xsmem, c->xsmem,
                          c->xthreads, &k, &phase, &kend, args)))
         return st;

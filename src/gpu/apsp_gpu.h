@@ -46,6 +46,12 @@ gk_status gk__apsp_gpu_count_cap(gk_apsp_gpu *ctx, int64_t *count);
 void gk__apsp_gpu_set_knobs(gk_apsp_gpu *ctx, size_t stage_bytes, int lookahead, int mp3);
 /* The stream later work is enqueued on (a plan follows the context's). */
 void gk__apsp_gpu_set_stream(gk_apsp_gpu *ctx, cudaStream_t stream);
+/* int32 with predecessors: the packed product (apsp.cu, xops_i32pk) when
+ * the upload finds non-negative weights below its cap (on by default; 0:
+ * always the general product, for comparing); _packed: whether the last
+ * run used it to the end (no rerun). */
+void gk__apsp_gpu_set_packed(gk_apsp_gpu *ctx, int on);
+int gk__apsp_gpu_packed(const gk_apsp_gpu *ctx);
 /* int32 only: the V x V matrix at dist in device memory (leading dimension
  * ld) solved in place: copied into the padded matrix (or used in place when
  * V is a multiple of the tile, ld = V and dist is 16-byte aligned), the

@@ -33,9 +33,12 @@ gk_status gk__sg_validate(const gk_device_info *dev, const gk__stencil_spec *s, 
 void gk__sg_check_grid(const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz, int64_t *cx, int64_t *cy,
                        int64_t *cz);
 
-/* Keep the engine's compiled kernels in cache_dir/stencil-gen-cubins/ as
- * well as in the process (NULL or "": in the process only): registered with
- * gk__stencil_gen_set_store; process-wide, the last call wins. */
+/* Keep the compiled kernels of the engines this thread opens from now in
+ * cache_dir/stencil-gen-cubins/ as well as in the process (NULL or "": in
+ * the process only): the calling context's cache directory, set before
+ * each call that may compile (the store registered with
+ * gk__stencil_gen_set_store reads the directory of the thread compiling;
+ * another thread's, another context's, is its own). */
 void gk__stencil_gen_disk_cache(const char *cache_dir);
 
 #endif /* GK_STENCIL_GEN_TUNE_H */

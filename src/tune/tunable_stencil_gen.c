@@ -319,17 +319,21 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
  * CACHE_DIR/stencil-gen-cubins/NAME.cubin, read and written by the cache
  * directory's rules (cachefs.c: the user's regular files, no links, atomic
  * writes); a file that is not an ELF image is ignored (compiled again and
- * replaced). */
-static struct { char dir[4096]; } disk;
-static pthread_mutex_t disk_lock = PTHREAD_MUTEX_INITIALIZER;
+ * replaced).
+ *
+ * Which directory: the context's whose call is compiling.  The engine
+ * (src/gpu/stencil_gen.c) calls one registered store with no context, on
+ * the thread that opens the engine, so the directory is this thread's,
+ * set by gk__stencil_gen_disk_cache right before the calls that may
+ * compile (the front door's choice of a configuration, the tuner, the
+ * bench): two contexts with two cache directories, compiling at once on
+ * two threads, each keep their kernels in their own. */
+static _Thread_local char disk_dir[4096];
 
 static int disk_path(const char *name, char *sub, size_t sn, char *path, size_t n)
 {
-    pthread_mutex_lock(&disk_lock);
-    int ok = disk.dir[0] && snprintf(sub, sn, "%s/stencil-gen-cubins", disk.dir) < (int)sn
-             && snprintf(path, n, "%s/stencil-gen-cubins/%s.cubin", disk.dir, name) < (int)n;
-    pthread_mutex_unlock(&disk_lock);
-    return ok;
+    return disk_dir[0] && snprintf(sub, sn, "%s/stencil-gen-cubins", disk_dir) < (int)sn
+           && snprintf(path, n, "%s/stencil-gen-cubins/%s.cubin", disk_dir, name) < (int)n;
 }
 
 static int disk_load(const char *name, void **data, size_t *size)
@@ -354,30 +358,34 @@ static int disk_load(const char *name, void **data, size_t *size)
 
 static void disk_save(const char *name, const void *data, size_t size)
 {
-    char sub[4200], path[4300], dir[4096], real[4096];
-    pthread_mutex_lock(&disk_lock);
-    snprintf(dir, sizeof dir, "%s", disk.dir);
-    pthread_mutex_unlock(&disk_lock);
+    char sub[4200], path[4300], real[4096];
     /* a cache, not a requirement: any failure only costs a compile later */
-    if (!dir[0] || gk__cache_dir_check(dir, 1, real, sizeof real) || !disk_path(name, sub, sizeof sub, path, sizeof path)
-        || gk__cache_subdir(sub) || gk__cache_write_atomic(path, data, size))
+    if (!disk_dir[0] || gk__cache_dir_check(disk_dir, 1, real, sizeof real)
+        || !disk_path(name, sub, sizeof sub, path, sizeof path) || gk__cache_subdir(sub)
+        || gk__cache_write_atomic(path, data, size))
         gk__clear_error();
+}
+
+/* The store: the same two functions for every thread (they read the
+ * thread's directory), registered once. */
+static void register_store(void)
+{
+    static const gk__sg_cubin_store st = { disk_load, disk_save };
+    gk__stencil_gen_set_store(&st);
 }
 
 void gk__stencil_gen_disk_cache(const char *cache_dir)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
     char real[4096];
+    pthread_once(&once, register_store);
     /* a directory the cache rules refuse (another owner's, writable by
      * others...) is not used; one that does not exist yet is made by the
      * first save */
     if (cache_dir && *cache_dir && gk__cache_dir_check(cache_dir, 0, real, sizeof real) == GK_ECACHE)
         cache_dir = NULL;
     gk__clear_error();
-    pthread_mutex_lock(&disk_lock);
-    int same = cache_dir && !strcmp(disk.dir, cache_dir);
-    if (!same)
-        snprintf(disk.dir, sizeof disk.dir, "%s", cache_dir ? cache_dir : "");
-    pthread_mutex_unlock(&disk_lock);
-    static const gk__sg_cubin_store st = { disk_load, disk_save };
-    gk__stencil_gen_set_store(cache_dir && *cache_dir ? &st : NULL);
+    if (!cache_dir || strlen(cache_dir) >= sizeof disk_dir)
+        cache_dir = "";                 /* none (a name too long to hold: none either) */
+    snprintf(disk_dir, sizeof disk_dir, "%s", cache_dir);
 }

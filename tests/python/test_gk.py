@@ -478,6 +478,82 @@ def t_reconstruct_path():
 
 
 @test
+def t_negative_cycle_classes():
+    """gk.NegativeCycleError is caught by scipy's NegativeCycleError (scipy installed) and by ValueError"""
+    a = np.array([[0, 1.0, 0], [0, 0, 1.0], [-3.0, 0, 0]])
+    assert issubclass(gk.NegativeCycleError, ValueError) and issubclass(gk.NegativeCycleError, gk.Error)
+    try:
+        gk.floyd_warshall(a)
+        raise AssertionError("no negative cycle found")
+    except ValueError as e:
+        assert isinstance(e, gk.NegativeCycleError) and e.vertex in (0, 1, 2)
+    if NegativeCycleError is None:
+        raise Skip("scipy is not installed (the ValueError half still ran)")
+    assert issubclass(gk.NegativeCycleError, NegativeCycleError)
+    try:
+        gk.floyd_warshall(a, return_predecessors=True)
+        raise AssertionError("no negative cycle found")
+    except NegativeCycleError as e:        # scipy's class, as code written for scipy catches it
+        assert isinstance(e, gk.NegativeCycleError) and str(e) == "Negative cycle detected on node %d" % e.vertex
+        assert e.status == _lib.GK_ENEGCYCLE
+
+
+def naive_path(pred, i, j):
+    """The predecessor walk written out: [] when unreachable."""
+    if i == j:
+        return [i]
+    if pred[i, j] < 0:
+        return []
+    out = [j]
+    while out[-1] != i:
+        out.append(int(pred[i, out[-1]]))
+        assert len(out) <= len(pred)
+    return out[::-1]
+
+
+@test
+def t_path():
+    """gk.path == the naive walk == `gk path` on the same matrix; its edges sum to the distance"""
+    V = 60
+    a = random_negative(V, 0.05)
+    a[:, 7] = 0                                  # vertex 7 unreachable from the others
+    d, pred = gk.floyd_warshall(a, return_predecessors=True)
+    adj = np.where(a == 0, np.inf, a)
+    np.fill_diagonal(adj, np.inf)
+    tol = tolerance(V, adj)
+    gkpred = np.where(pred < 0, -1, pred).astype(np.int32)     # gk's own convention
+    exe = os.environ.get("GK")
+    with tempfile.TemporaryDirectory() as tmp:
+        f = os.path.join(tmp, "pred.i32")
+        gkpred.tofile(f)
+        for i, j in ((0, 0), (0, 7), (7, 7), (3, 59), (59, 3), (10, 20), (20, 10), (7, 1)) + \
+                tuple((int(x), int(y)) for x, y in rng.integers(0, V, (20, 2))):
+            got = gk.path(pred, i, j)
+            assert got == naive_path(pred, i, j) == gk.path(gkpred, i, j), (i, j, got)
+            assert (got == []) == np.isinf(d[i, j]), (i, j)
+            if got:
+                assert got[0] == i and got[-1] == j and len(set(got)) == len(got)
+                length = sum(adj[u, v] for u, v in zip(got, got[1:]))
+                assert abs(length - d[i, j]) <= tol, (i, j, length, d[i, j])
+            if exe:
+                r = subprocess.run([exe, "path", "--predecessors=" + f, str(i), str(j)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+                assert r.returncode == (0 if got else 1), (i, j, r)
+                assert r.stdout.split() == [str(v) for v in got], (i, j, r.stdout)
+    assert gk.path(np.array([[-9999]]), 0, 0) == [0]
+    expect_raises(ValueError, "V x V predecessor matrix", gk.path, pred[0], 0, 1)
+    expect_raises(ValueError, "integers", gk.path, pred.astype(float), 0, 1)
+    expect_raises(ValueError, "j = 60 is not a vertex of the 60-vertex graph", gk.path, pred, 0, 60)
+    expect_raises(ValueError, "i = -1 is not a vertex", gk.path, pred, -1, 0)
+    expect_raises(ValueError, "want an integer vertex", gk.path, pred, 1.0, 0)
+    bad = np.full((3, 3), -1, dtype=np.int32)
+    bad[0, 2], bad[0, 1] = 1, 2                  # 2 <- 1 <- 2: a cycle
+    expect_raises(ValueError, "go round a cycle", gk.path, bad, 0, 2)
+    bad[0, 1] = 5
+    expect_raises(ValueError, "predecessors[0, 1] = 5 is not a vertex", gk.path, bad, 0, 2)
+
+
+@test
 def t_fw_gpu_1_2():
     """the GPU gives the CPU's bits: float64 distances and predecessors, int32 with predecessors, negative cycles"""
     if not gk.info()["gpu_usable"]:
