@@ -151,7 +151,10 @@ static gk_status select_one(const gk_device_info *dev, const char *cache_dir, co
  * each in apsp's space), so gk__tune_stored("apsp"), the int32 search's
  * reference, leaves them out.  A merged configuration the apsp space
  * refuses (it cannot happen with entries that pass their own checks: the
- * typed rules are the same function) keeps apsp's alone, said in detail. */
+ * typed rules are the same function) keeps apsp's alone, said in detail.
+ * Cost: the module is one image, so an int32 plan whose own entry is the
+ * built-in configuration but whose shapes are not loads an NVRTC variant
+ * (compiled once per process) instead of the embedded one. */
 gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
                           const char *kernel, int64_t size, gk_config *cfg,
                           gk_config_source *src, char *detail, size_t n)
