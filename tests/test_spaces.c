@@ -44,8 +44,18 @@ static const struct { const char *kernel, *flags; long valid; } expect[] = {
     { "vadd", "-DVADD_PER_THREAD=1 -DTHREADS=256", 9 },
     { "elementwise", "-DVEC=2 -DBX=256 -DBY=1 -DUNROLL=1 -DGRID=0 -DSKIP=1", 1620 },   /* SKIP 0, 1, 2 */
     { "gemm", "-DBM=128 -DBN=128 -DBK=8 -DTM=16 -DTN=8 -DVEC=4 -DSTAGES=2 -DUNROLL=8 -DMINB=1", 11340 },
+    /* the typed APSP kernels' shapes (no image of their own: no
+     * space-defaults line): {4,8} x {4,8}, all of them for 4-byte distances
+     * and for float64, 8 x 8 too many registers with predecessors */
+    { "apspx_f32", NULL, 4 },
+    { "apspx_f64", NULL, 4 },
+    { "apspx_p", NULL, 3 },
 };
 enum { NEXPECT = sizeof expect / sizeof expect[0] };
+
+/* The apspx_* spaces (src/core/space_apsp.c): tunables of the apsp image. */
+static const char *apspx[] = { "apspx_f32", "apspx_f64", "apspx_p" };
+enum { NAPSPX = sizeof apspx / sizeof apspx[0] };
 
 /* The index of kernel's row in expect[]; -1, and a failed test that says
  * what to add, when there is none. */
@@ -122,7 +132,8 @@ static int directive(const char *line, const char *dir, char *word, size_t n)
 static void check_source(const gk_space *s)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/src/gpu/%s.cu", srcdir(), s->kernel);
+    const char *cu = gk__apspx_space(s->kernel) ? "apsp" : s->kernel;   /* the shapes are apsp.cu's */
+    snprintf(path, sizeof path, "%s/src/gpu/%s.cu", srcdir(), cu);
     char *text = read_text(path, NULL);
     if (!ok(text != NULL, "%s: read %s", s->kernel, path))
         return;
@@ -135,12 +146,12 @@ static void check_source(const gk_space *s)
             && nreq < 32)
             snprintf(required[nreq++], GK_PARAM_NAME_MAX, "%s", word);
         if (directive(line, "define", word, sizeof word) && is_param(s, word)) {
-            ok(0, "%s.cu #defines the parameter %s (its default belongs to the space only)", s->kernel, word);
+            ok(0, "%s.cu #defines the parameter %s (its default belongs to the space only)", cu, word);
             defines++;
         }
         prev = line;
     }
-    ok(defines == 0, "%s.cu #defines none of the space's parameters", s->kernel);
+    ok(defines == 0, "%s.cu #defines none of %s's parameters", cu, s->kernel);
     for (int j = 0; j < s->nparams; j++) {
         const char *name = s->params[j].name;
         if (!strcmp(name, "MAXRREG"))
@@ -148,11 +159,13 @@ static void check_source(const gk_space *s)
         int found = 0;
         for (int i = 0; i < nreq; i++)
             found |= !strcmp(required[i], name);
-        ok(found, "%s.cu requires %s (#ifndef %s / #error)", s->kernel, name, name);
+        ok(found, "%s.cu requires %s of %s (#ifndef %s / #error)", cu, name, s->kernel, name);
     }
-    for (int i = 0; i < nreq; i++)
+    /* (a shape of apsp's typed kernels holds two of apsp.cu's macros: the
+     * other way round is apsp's check) */
+    for (int i = 0; i < nreq && !gk__apspx_space(s->kernel); i++)
         ok(is_param(s, required[i]) && strcmp(required[i], "MAXRREG"),
-           "%s.cu's required macro %s is a parameter of the space", s->kernel, required[i]);
+           "%s.cu's required macro %s is a parameter of the space", cu, required[i]);
     free(text);
 }
 
@@ -166,7 +179,7 @@ static void check_space(const gk_space *s)
 {
     char why[256], msg[256];
     gk_config full, c;
-    ok(gk__space_find(s->kernel) == s, "%s: found by name", s->kernel);
+    ok(gk__space_find(s->kernel) == s || gk__apspx_space(s->kernel) == s, "%s: found by name", s->kernel);
     for (int j = 0; j < s->nparams; j++) {
         const gk_param_def *p = &s->params[j];
         ok(p->min <= p->max && p->def >= p->min && p->def <= p->max,
@@ -274,13 +287,14 @@ static void check_shipped_table(void)
         const gk_cache_entry *e = &c.e[i];
         char cu[4096];
         size_t len = 0;
-        snprintf(cu, sizeof cu, "%s/src/gpu/%s.cu", srcdir(), e->kernel);
+        /* (the apspx_* shapes are tuned in apsp's image: its source keys them) */
+        snprintf(cu, sizeof cu, "%s/src/gpu/%s.cu", srcdir(), gk__apspx_space(e->kernel) ? "apsp" : e->kernel);
         char *text = read_text(cu, &len);
         uint64_t h = text ? gk__fnv1a64(text, len) : 0;
         free(text);
         ok(text && h == e->source, "shipped %s %lld: source=%016llx is the hash of %s (%016llx)", e->kernel,
            (long long)e->size, (unsigned long long)e->source, cu, (unsigned long long)h);
-        const gk_space *s = gk__space_find(e->kernel);
+        const gk_space *s = gk__space_find(e->kernel) ? gk__space_find(e->kernel) : gk__apspx_space(e->kernel);
         gk__clear_error();
         ok(s && gk__space_check(s, &e->cfg, &h200, NULL) == GK_OK, "shipped %s %lld: its configuration passes on an H200 %s",
            e->kernel, (long long)e->size, s ? gk_last_error() : "(no such kernel)");
@@ -297,9 +311,103 @@ static void check_shipped_table(void)
         ok(t && t->space == gk__space_find(kernels[k]), "%s: the tuner uses the core space", kernels[k]);
         free(text);
     }
+    for (int k = 0; k < NAPSPX; k++) {
+        const gk_tunable *t = gk__tunable_find(apspx[k]), *a = gk__tunable_find("apsp");
+        ok(t && a && t->image == a->image && !strcmp(t->image_name, "apsp") && t->space == gk__apspx_space(apspx[k])
+           && gk__tunable_source_hash(t) == gk__tunable_source_hash(a) && !t->hidden,
+           "%s: tuned in apsp's image (its source hash), with its own space, not hidden", apspx[k]);
+        ok(t && a && t->nclasses == a->nclasses && !memcmp(t->classes, a->classes, sizeof t->classes),
+           "%s: apsp's size classes (the nearest entries line up)", apspx[k]);
+    }
+    /* the shapes come last, after every kernel that searches within the budget */
+    int last = gk__tunable_count() - 1;
+    ok(last >= NAPSPX && !strcmp(gk__tunable_get(last)->kernel, "apspx_p")
+       && !strcmp(gk__tunable_get(last - 2)->kernel, "apspx_f32"), "the apspx_* tunables are the registry's last");
 #else
     skip("built without CUDA", "embedded sources' hashes");
 #endif
+}
+
+/* The apspx_* shapes against apsp's space: the same parameters (names,
+ * defaults, ranges: a merged configuration is always in range), the kinds'
+ * table names each space once, and gk__apspx_apply writes a shape's two
+ * parameters and nothing else, refusing (apsp untouched, a reason) what
+ * apsp's rules refuse. */
+static void check_apspx(void)
+{
+    for (int k = 0; k < GK_APSPX_NKINDS; k++) {
+        const gk_apspx_kind *K = &gk__apspx_kinds[k];
+        ok(K->space == gk__apspx_space(K->space->kernel) && K->space->nparams == 2, "kind %d is %s, two parameters", k,
+           K->space->kernel);
+        ok(K->nmeasure >= 1 && K->nmeasure <= 2 && K->nvalidate >= K->nmeasure && K->nvalidate <= 4,
+           "%s: runs to measure (%d) and validate (%d)", K->space->kernel, K->nmeasure, K->nvalidate);
+        int checked = 1, negative = 0;
+        for (int r = 0; r < K->nmeasure; r++) {
+            int found = 0;
+            for (int v = 0; v < K->nvalidate; v++)
+                found |= !memcmp(&K->measure[r], &K->validate[v], sizeof K->measure[r]);
+            checked &= found;
+        }
+        for (int v = 0; v < K->nvalidate; v++)
+            negative |= K->validate[v].negative;
+        ok(checked && negative, "%s: every run it times is checked against the CPU, negative weights too",
+           K->space->kernel);
+        for (int j = 0; j < K->space->nparams; j++) {
+            const gk_param_def *p = &K->space->params[j], *q = NULL;
+            for (int i = 0; i < gk__space_apsp.nparams; i++)
+                if (!strcmp(gk__space_apsp.params[i].name, p->name))
+                    q = &gk__space_apsp.params[i];
+            ok(q && q->def == p->def && q->min == p->min && q->max == p->max && q->nvalues == 1 && q->values[0] == q->def,
+               "%s %s: apsp's parameter, same default and range; apsp lists its default only", K->space->kernel, p->name);
+        }
+    }
+    gk_config apsp, f64, p, full;
+    char why[512];
+    int tm, tn;
+    gk__config_clear(&apsp);      /* a shipped-style apsp entry: no APSPX_* at all */
+    gk__config_parse("APSP_TILE=64,APSP_TM=4,APSP_TN=8,APSP_BK=32,APSP_UNROLL=16,APSP_MINB=1,MAXRREG=168", &apsp);
+    gk__config_clear(&f64);
+    gk__config_parse("APSPX_F64_TM=8,APSPX_F64_TN=8", &f64);
+    gk__config_clear(&p);
+    gk__config_parse("APSPX_P_TM=4,APSPX_P_TN=8", &p);
+    const gk_config *none[GK_APSPX_NKINDS] = { NULL, NULL, NULL };
+    const gk_config *some[GK_APSPX_NKINDS] = { NULL, &f64, &p };
+    gk_config c = apsp;
+    ok(gk__apspx_apply(&c, none, NULL, why, sizeof why) == 1 && !memcmp(&c, &apsp, sizeof c), "no shape: apsp's as it was");
+    ok(gk__apspx_apply(&c, some, NULL, why, sizeof why) == 1, "two shapes written %s", why);
+    ok(gk__space_complete(&gk__space_apsp, &c, &full) == GK_OK, "the merged configuration completes");
+    gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT64, 0, &tm, &tn);
+    ok(tm == 8 && tn == 8, "float64 takes apspx_f64's 8x8: %dx%d", tm, tn);
+    gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT32, 1, &tm, &tn);
+    ok(tm == 4 && tn == 8, "predecessors take apspx_p's 4x8: %dx%d", tm, tn);
+    gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT32, 0, &tm, &tn);
+    ok(tm == 8 && tn == 8, "float32 keeps the built-in 8x8: %dx%d", tm, tn);
+    ok(gk__param(&full, "APSP_TILE") == 64 && gk__param(&full, "APSP_TN") == 8 && gk__param(&full, "MAXRREG") == 168
+       && gk__param(&full, "APSP16_BK") == 16, "the int32 kernel's parameters are the apsp entry's");
+    /* a shape apsp's rules refuse (an entry edited by hand, past its own
+     * check): nothing written */
+    gk__config_clear(&f64);
+    gk__config_parse("APSPX_F64_TM=16,APSPX_F64_TN=8", &f64);
+    c = apsp;
+    ok(gk__apspx_apply(&c, some, NULL, why, sizeof why) == 0 && !memcmp(&c, &apsp, sizeof c) && strstr(why, "registers")
+       && !strcmp(gk_last_error(), ""), "a shape apsp refuses: apsp untouched: %s", why);
+    gk__config_clear(&f64);
+    gk__config_parse("APSPX_F64_TM=16,APSPX_F64_TN=8", &f64);
+    ok(gk__space_check(&gk__space_apspx_f64, &f64, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "registers"),
+       "and apspx_f64's own check refuses it first: %s", gk_last_error());
+    gk__clear_error();
+    /* a device with 128 threads per block: 4x4 (256 threads) refused there */
+    gk_device_info small;
+    memset(&small, 0, sizeof small);
+    snprintf(small.name, sizeof small.name, "Small GPU");
+    small.max_threads_per_block = 128;
+    small.smem_per_block_optin = 227 * 1024;
+    gk__config_clear(&c);
+    gk__config_parse("APSPX_F32_TM=4,APSPX_F32_TN=4", &c);
+    ok(gk__space_check(&gk__space_apspx_f32, &c, NULL, NULL) == GK_OK, "apspx_f32 4x4 without a device");
+    ok(gk__space_check(&gk__space_apspx_f32, &c, &small, NULL) == GK_EINVAL && strstr(gk_last_error(), "threads 256 > 128"),
+       "apspx_f32 4x4 on a 128-thread device: %s", gk_last_error());
+    gk__clear_error();
 }
 
 /* The typed APSP kernels' shapes (APSPX_*): the defaults are the constants
@@ -379,12 +487,22 @@ int main(void)
         check_space(s);
         check_source(s);
     }
+    for (int k = 0; k < NAPSPX; k++) {
+        const gk_space *s = gk__apspx_space(apspx[k]);
+        if (!ok(s != NULL && !strcmp(s->kernel, apspx[k]), "space %s exists", apspx[k]))
+            continue;
+        ok(gk__space_find(apspx[k]) == NULL, "%s is no kernel of its own (gk__space_find)", apspx[k]);
+        check_space(s);
+        check_source(s);
+    }
     for (int i = 0; i < NEXPECT; i++) {
         int named = 0;
         for (size_t k = 0; k < NKERNELS; k++)
             named |= !strcmp(kernels[k], expect[i].kernel);
-        ok(named, "expect[]'s kernel %s is vadd or a kernel of src/kernels.def", expect[i].kernel);
+        named |= gk__apspx_space(expect[i].kernel) != NULL;
+        ok(named, "expect[]'s kernel %s is vadd, a kernel of src/kernels.def or an apspx shape", expect[i].kernel);
     }
+    ok(gk__apspx_space("apsp") == NULL && gk__apspx_space(NULL) == NULL, "apsp is no apspx shape");
     ok(gk__space_find("nope") == NULL && gk__space_find(NULL) == NULL, "no space for an unknown kernel");
 
     /* The examples, exactly. */
@@ -432,6 +550,7 @@ int main(void)
        "apsp defaults need more than 48 KiB of shared memory: %s", gk_last_error());
 
     check_typed_shapes();
+    check_apspx();
     check_defaults_tool();
     check_shipped_table();
     return done_testing();

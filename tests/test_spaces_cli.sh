@@ -26,6 +26,14 @@ if "$GKTUNE" --list | grep -q '^vadd'; then
   [ "$(grep -v '^ ' "$t_tmp/out" | cut -d: -f1 | tr '\n' ' ')" = "apsp gemm " ] && grep -q "^  BM " "$t_tmp/out" \
     && ! grep -q "^  BY " "$t_tmp/out"
   t_result $? "--list --kernels: only the kernels named, each with its parameters"
+  t_ok "gktune --list --kernels=apspx_f64,apspx_p" "$GKTUNE" --list --kernels=apspx_f64,apspx_p
+  grep -q "^apspx_f64: 4 combinations, 4 pass" "$t_tmp/out" && grep -q "^apspx_p: 4 combinations, 3 pass" "$t_tmp/out" \
+    && grep -q "^  APSPX_F64_TM  *default 4  *range \[4, 64\]  *values 4,8" "$t_tmp/out" \
+    && [ "$(grep -c '^  ' "$t_tmp/out")" = 6 ]
+  t_result $? "--list: the typed shapes' spaces, two parameters each"
+  "$GKTUNE" --list | grep -v '^ ' | cut -d: -f1 | tr '\n' ' ' >"$t_tmp/names"
+  case "$(cat "$t_tmp/names")" in *"apspx_f32 apspx_f64 apspx_p ") true;; *) false;; esac
+  t_result $? "--list: the typed shapes come last ($(cat "$t_tmp/names"))"
 else
   echo "ok $((t_n=t_n+1)) - gktune --list ranges # SKIP built without CUDA"
 fi

@@ -1,12 +1,19 @@
 /* test_tune_cache.c - the tuning cache without a GPU: key and its diff,
  * save/load round trip, corrupt and wrong-version files refused, nearest size
- * class and kernel-source matching, the lock. */
+ * class and kernel-source matching, the lock; the typed APSP shapes
+ * (apspx_*): the configuration their candidates compile as, and (CUDA
+ * builds: the registry) how gk__tune_select writes their entries over
+ * apsp's. */
 #include "tune/tune.h"
+#ifdef GK_HAVE_CUDA
+#include "tune/tunables.h"
+#endif
 #include "tap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +23,125 @@ static void write_text(const char *path, const char *text)
     fputs(text, f);
     fclose(f);
 }
+
+/* A candidate of a tunable compiled in another kernel's image (apspx_*:
+ * apsp's) compiles as that image's configuration: its defaults with the
+ * candidate written over them; any other tunable's as itself. */
+static void check_module_config(void)
+{
+    gk_tunable x = { .kernel = "apspx_f64", .space = &gk__space_apspx_f64, .image_name = "apsp" };
+    gk_tunable sten = { .kernel = "stencil", .space = &gk__space_stencil, .image_name = "stencil" };
+    gk_config c, m, def;
+    gk__config_clear(&c);
+    gk__config_parse("APSPX_F64_TM=8,APSPX_F64_TN=4", &c);
+    gk_status st = gk__tunable_module_config(&x, &c, &m);
+    ok(st == GK_OK && m.n == gk__space_apsp.nparams, "apspx_f64 8x4 compiles as a complete apsp configuration "
+       "(%d parameters)", m.n);
+    gk__space_complete(&gk__space_apsp, NULL, &def);
+    int others = 1;
+    for (int j = 0; j < gk__space_apsp.nparams; j++) {
+        const char *name = gk__space_apsp.params[j].name;
+        int want = !strcmp(name, "APSPX_F64_TM") ? 8 : gk__param(&def, name);
+        others &= !strcmp(m.p[j].name, name) && m.p[j].value == want;
+    }
+    ok(others, "apsp's defaults in apsp's order, APSPX_F64_TM=8 written over them");
+    gk_config s0;
+    gk__space_complete(&gk__space_stencil, NULL, &s0);
+    gk__config_set(&s0, "BX", 64);
+    ok(gk__tunable_module_config(&sten, &s0, &m) == GK_OK && !memcmp(&m, &s0, sizeof m), "stencil compiles as itself");
+}
+
+#ifdef GK_HAVE_CUDA
+static void write_table(const char *path, const char *key, uint64_t h, const char *entries)
+{
+    FILE *f = fopen(path, "w");
+    fprintf(f, "gk-tune-cache 1\nkey %s\n", key);
+    for (const char *p = entries; *p;) {      /* lines "kernel size config", ';' between */
+        const char *e = strchr(p, ';');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char line[512], kernel[32], cfg[256];
+        long long size;
+        int stale = 0;
+        snprintf(line, sizeof line, "%.*s", (int)n, p);
+        if (sscanf(line, "%31s %lld %255s %d", kernel, &size, cfg, &stale) >= 3)
+            fprintf(f, "entry kernel=%s size=%lld source=%016llx ms=1 default_ms=2 when=2026-11-28T00:00:00Z config=%s\n",
+                    kernel, size, (unsigned long long)(h + (uint64_t)stale), cfg);
+        p = e ? e + 1 : p + n;
+    }
+    fclose(f);
+}
+
+/* gk__tune_select("apsp"): the int32 entry with each apspx kernel's own
+ * choice (user cache, else shipped table) written over it; stale entries
+ * ignored; gk__tune_stored("apsp") (the int32 search's reference) without
+ * them. */
+static void check_typed_select(void)
+{
+    char dir[] = "/tmp/gk-test-apspx-XXXXXX", data[4200], key[512], model[300], path[4300], shipped[4400];
+    if (!ok(mkdtemp(dir) != NULL, "mkdtemp")) return;
+    gk_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "Test GPU");
+    d.cc_major = 9; d.sm_count = 132; d.driver_version = 13000; d.runtime_version = 13000;
+    d.max_threads_per_block = 1024; d.smem_per_block_optin = 227 * 1024; d.regs_per_sm = 65536;
+    gk__tune_key(&d, key, sizeof key);
+    gk__tune_model(key, model, sizeof model);
+    snprintf(data, sizeof data, "%s/data", dir);
+    snprintf(shipped, sizeof shipped, "%s/tuned", data);
+    mkdir(data, 0700);
+    mkdir(shipped, 0700);
+    snprintf(shipped, sizeof shipped, "%s/tuned/%s.txt", data, model);
+    gk__cache_path(dir, key, path, sizeof path);
+    const uint64_t h = gk__tunable_source_hash(gk__tunable_find("apsp"));
+    write_table(path, key, h, "apsp 4096 APSP_TILE=64,APSP_TM=4,APSP_TN=8,APSP_BK=32,APSP_UNROLL=16,APSP_MINB=1,MAXRREG=168;"
+                "apspx_f64 4096 APSPX_F64_TM=8,APSPX_F64_TN=8;"
+                "apspx_p 4096 APSPX_P_TM=4,APSPX_P_TN=4 1");                         /* stale */
+    write_table(shipped, key, h, "apspx_p 16384 APSPX_P_TM=4,APSPX_P_TN=8;apspx_f32 4096 APSPX_F32_TM=4,APSPX_F32_TN=8");
+    gk_config cfg, full;
+    gk_config_source src;
+    char detail[512];
+    int tm, tn;
+    gk_status st = gk__tune_select(&d, dir, data, "apsp", 4096, &cfg, &src, detail, sizeof detail);
+    ok(st == GK_OK && src == GK_CONFIG_CACHE && gk__space_check(&gk__space_apsp, &cfg, &d, &full) == GK_OK,
+       "apsp at 4096: from the cache, usable: %s", detail);
+    ok(gk__param(&full, "APSP_TILE") == 64 && gk__param(&full, "MAXRREG") == 168, "the int32 kernel's entry");
+    gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT64, 0, &tm, &tn);
+    ok(tm == 8 && tn == 8, "float64: apspx_f64's cache entry 8x8 (%dx%d)", tm, tn);
+    gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT32, 0, &tm, &tn);
+    ok(tm == 4 && tn == 8, "float32: apspx_f32's shipped entry 4x8 (%dx%d)", tm, tn);
+    gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT64, 1, &tm, &tn);
+    ok(tm == 4 && tn == 8, "predecessors: the stale cache entry ignored, the shipped 4x8 (%dx%d)", tm, tn);
+    ok(strstr(detail, "apspx_f64 from the cache") && strstr(detail, "apspx_f32 from the shipped table")
+       && strstr(detail, "apspx_p from the shipped table"), "the detail says where each shape came from");
+    gk_config stored[2];
+    int ns = gk__tune_stored(&d, dir, data, "apsp", 4096, stored);
+    ok(ns == 1 && gk__config_get(&stored[0], "APSPX_F64_TM", -1) == -1 && gk__param(&stored[0], "APSP_TILE") == 64,
+       "gk__tune_stored(apsp): the int32 entry alone (%d)", ns);
+    ok(gk__tune_select(&d, dir, data, "apspx_f64", 4096, &cfg, &src, detail, sizeof detail) == GK_OK
+       && src == GK_CONFIG_CACHE && gk__param(&cfg, "APSPX_F64_TM") == 8 && cfg.n == 2, "apspx_f64 selects its own entry");
+    /* no int32 entry: the defaults with the shapes, said to come from the table they came from */
+    write_table(path, key, h, "apspx_f64 4096 APSPX_F64_TM=4,APSPX_F64_TN=8");
+    st = gk__tune_select(&d, dir, NULL, "apsp", 20000, &cfg, &src, detail, sizeof detail);
+    gk__space_check(&gk__space_apsp, &cfg, &d, &full);
+    gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT64, 0, &tm, &tn);
+    ok(st == GK_OK && src == GK_CONFIG_CACHE && tm == 4 && tn == 8 && gk__param(&full, "APSP_TILE") == 128,
+       "no apsp entry: the built-in int32 kernel, float64 4x8 from the cache: %s", detail);
+    /* nothing current: the built-in configuration */
+    write_table(path, key, h, "apspx_f64 4096 APSPX_F64_TM=4,APSPX_F64_TN=8 1");
+    st = gk__tune_select(&d, dir, NULL, "apsp", 4096, &cfg, &src, detail, sizeof detail);
+    ok(st == GK_OK && src == GK_CONFIG_DEFAULT && gk__space_check(&gk__space_apsp, &cfg, &d, &full) == GK_OK
+       && gk__space_is_default(&gk__space_apsp, &full), "only stale shapes: the defaults (%s)", detail);
+    /* an entry apspx_f64's own check refuses is not used */
+    write_table(path, key, h, "apspx_f64 4096 APSPX_F64_TM=16,APSPX_F64_TN=8");
+    st = gk__tune_select(&d, dir, NULL, "apsp", 4096, &cfg, &src, detail, sizeof detail);
+    ok(st == GK_OK && src == GK_CONFIG_DEFAULT && gk__space_check(&gk__space_apsp, &cfg, &d, &full) == GK_OK
+       && gk__space_is_default(&gk__space_apsp, &full), "a shape its own rules refuse is not used (%s)", detail);
+    ok(!strcmp(gk_last_error(), ""), "no error left behind");
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ok(system(cmd) == 0, "cleanup");
+}
+#endif
 
 int main(void)
 {
@@ -165,5 +291,11 @@ int main(void)
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ok(system(cmd) == 0, "cleanup");
+    check_module_config();
+#ifdef GK_HAVE_CUDA
+    check_typed_select();
+#else
+    skip("built without CUDA (no tuner registry)", "apsp's configuration with the apspx_* entries over it");
+#endif
     return done_testing();
 }

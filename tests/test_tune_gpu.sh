@@ -42,4 +42,19 @@ t_result $? "--config overrides"
 t_fails "--config with an unknown parameter is refused (a usage error)" 2 "has no parameter 'NOPE'" \
   "$GK" apsp --config=NOPE=1 "$t_tmp/g.bin" "$t_tmp/d2.bin"
 [ ! -e "$t_tmp/d2.bin" ]; t_result $? "and writes no output"
+
+# The typed kernels' shapes (apspx_*): a run of one of them writes its own
+# entry (validated bit for bit against the CPU first), gk apsp --weights=
+# float64 then runs with it (the detail says so) and still passes --check.
+export GK_CACHE_DIR="$t_tmp/cache3"
+t_ok "gktune --kernels=apspx_f64 (one small size class)" "$GKTUNE" --kernels=apspx_f64 --sizes=apspx_f64=384 -q \
+  --csv="$t_tmp/x.csv"
+cache=$(ls "$GK_CACHE_DIR"/tune-*.txt 2>/dev/null | head -1)
+[ -n "$cache" ] && grep -q '^entry kernel=apspx_f64 size=384 .* config=APSPX_F64_TM=[48],APSPX_F64_TN=[48]$' "$cache" \
+  && ! grep -q '^entry kernel=apsp ' "$cache"
+t_result $? "it wrote an apspx_f64 entry of its two parameters, and nothing for apsp"
+[ "$(grep -c '^apspx_f64,384,.*,ok,' "$t_tmp/x.csv")" = 4 ]; t_result $? "all 4 shapes measured and valid"
+"$GK" apsp --weights=float64 --verbose --check "$t_tmp/g.bin" "$t_tmp/d.bin" 2>"$t_tmp/err" >/dev/null \
+  && grep -q "typed shapes: apspx_f64 from the cache" "$t_tmp/err"
+t_result $? "gk apsp --weights=float64 runs with it and passes --check"; t_diag "$(cat "$t_tmp/err")"
 t_done

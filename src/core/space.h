@@ -80,6 +80,34 @@ size_t gk__apsp_pivot_smem(const gk_config *complete);
 #define GK_APSPX_I64_TN 4
 void gk__apsp_typed_shape(const gk_config *complete, gk_dtype t, int pred, int *tm, int *tn);
 
+/* The typed kernels' shapes as tunables of their own (space_apsp.c says
+ * why): apspx_f32 (APSPX_F32_TM/TN), apspx_f64 (APSPX_F64_*), apspx_p
+ * (APSPX_P_*), each a space of its two parameters of apsp's (same names,
+ * same defaults), compiled and run in the apsp module. */
+extern const gk_space gk__space_apspx_f32, gk__space_apspx_f64, gk__space_apspx_p;
+#define GK_APSPX_NKINDS 3
+/* one run of the typed kernels: element type, predecessors, negative
+ * weights (the tuner's graph reweighted by vertex potentials: no negative
+ * cycle, the same shortest paths) */
+typedef struct gk_apspx_run { gk_dtype t; int pred, negative; } gk_apspx_run;
+typedef struct gk_apspx_kind {
+    const gk_space *space;
+    int nmeasure;                 /* the runs the tuner times (their sum) */
+    gk_apspx_run measure[2];
+    int nvalidate;                /* the runs it checks bit for bit against the CPU */
+    gk_apspx_run validate[4];
+} gk_apspx_kind;
+extern const gk_apspx_kind gk__apspx_kinds[GK_APSPX_NKINDS];
+/* The space of apspx kernel name ("apspx_f64"), NULL if none. */
+const gk_space *gk__apspx_space(const char *kernel);
+/* apsp (an apsp configuration, complete or not) with the two parameters of
+ * each shapes[k] (the configuration chosen for gk__apspx_kinds[k]; NULL:
+ * none, apsp's value stays) written over it: 1 when the result passes
+ * gk__space_check of apsp on dev (NULL: the device-independent rules),
+ * else 0, apsp untouched and the reason in why. */
+int gk__apspx_apply(gk_config *apsp, const gk_config *const shapes[GK_APSPX_NKINDS], const gk_device_info *dev,
+                    char *why, size_t n);
+
 /* Dynamic shared memory of a stencil block: 4 (DESIGN 0), 2 (DESIGN 1) or
  * 2*tsteps (DESIGN 2) planes of (BX+2) x (BY*RY+2) doubles. */
 size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps);

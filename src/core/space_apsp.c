@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Defaults: APSP_BK=16, APSP_UNROLL=16 since phases 3-5 run in gk_apsp_mp3
  * (cp.async stages, a whole chunk unrolled: 124 registers, no spills; 14.92 T/s
@@ -37,9 +38,11 @@ static const gk_param_def apsp_params[] = {
      * against 81 % for 8 x 4, bench/apsp-results.md).  int64 distances
      * without predecessors keep a fixed 8 x 4: a configuration holds at most
      * GK_CONFIG_MAX = 16 parameters and apsp has them all now.  One
-     * candidate each: the apsp tunable measures the int32 kernel. */
-    { "APSPX_F32_TM", 8, 4, 64, 1, { 8 }, "typed kernel, float32 (and negative int32) distances: output rows per thread" },
-    { "APSPX_F32_TN", 8, 4, 64, 1, { 8 }, "typed kernel, float32 (and negative int32) distances: output columns per thread" },
+     * candidate each here: the apsp tunable measures the int32 kernel; the
+     * apspx_* tunables below search them (their winners are written over
+     * these when gk picks apsp's configuration: src/tune/select.c). */
+    { "APSPX_F32_TM", 8, 4, 64, 1, { 8 }, "typed kernel, float32 distances, int32 with negative weights or predecessors: output rows per thread" },
+    { "APSPX_F32_TN", 8, 4, 64, 1, { 8 }, "typed kernel, float32 distances, int32 with negative weights or predecessors: output columns per thread" },
     { "APSPX_F64_TM", 4, 4, 64, 1, { 4 }, "typed kernel, float64 distances: output rows per thread" },
     { "APSPX_F64_TN", 4, 4, 64, 1, { 4 }, "typed kernel, float64 distances: output columns per thread" },
     { "APSPX_P_TM", 8, 4, 64, 1, { 8 }, "typed kernel, any type with predecessors: output rows per thread" },
@@ -167,3 +170,110 @@ static int apsp_reject(const gk_config *cfg, const gk_device_info *dev, char *wh
 }
 
 const gk_space gk__space_apsp = { "apsp", (int)(sizeof apsp_params / sizeof apsp_params[0]), apsp_params, apsp_reject };
+
+/* ---- the typed kernels' shapes as tunables of their own (issue 24) ----
+ *
+ * Why apart from apsp: the apsp tunable measures the int32 kernel, whose
+ * search, entries and speed stay as they were; the typed kernels' best
+ * shapes depend on the element type, not on the int32 kernel's parameters
+ * (their tile is GK_APSP_ORDER_TILE whatever APSP_TILE is), so each shape is
+ * a tiny space of its own, measured whole on its own type.  They are no
+ * `gk` command and have no image of their own (hence no line in
+ * src/kernels.def): a candidate is compiled as the apsp module's
+ * configuration, apsp's defaults with the candidate's two parameters written
+ * over them (gk__tunable_module_config, src/tune/registry.c); gk runs the
+ * typed kernels with apsp's configuration with the winners' shapes written
+ * over it (gk__apspx_apply).  No MAXRREG of their own: --maxrregcount is one
+ * flag for the whole module, the int32 kernel's choice (the apsp entries at
+ * 16384 vertices and above have none, and apspx is measured with none). */
+#define SHAPE_VALUES 2, { 4, 8 }
+static const gk_param_def apspx_f32_params[] = {
+    { "APSPX_F32_TM", 8, 4, 64, SHAPE_VALUES, "float32 distances, int32 with negative weights or predecessors: output rows per thread" },
+    { "APSPX_F32_TN", 8, 4, 64, SHAPE_VALUES, "float32 distances, int32 with negative weights or predecessors: output columns per thread" },
+};
+static const gk_param_def apspx_f64_params[] = {
+    { "APSPX_F64_TM", 4, 4, 64, SHAPE_VALUES, "float64 distances: output rows per thread" },
+    { "APSPX_F64_TN", 4, 4, 64, SHAPE_VALUES, "float64 distances: output columns per thread" },
+};
+static const gk_param_def apspx_p_params[] = {
+    { "APSPX_P_TM", 8, 4, 64, SHAPE_VALUES, "any type with predecessors: output rows per thread" },
+    { "APSPX_P_TN", 4, 4, 64, SHAPE_VALUES, "any type with predecessors: output columns per thread" },
+};
+#undef SHAPE_VALUES
+
+/* One shape's rules: its ranges, the typed rules (the same function apsp's
+ * reject applies to the merged configuration) and the device's threads. */
+static int shape_reject(const gk_space *s, const char *what, int64_t esize, int pred, const gk_config *cfg,
+                        const gk_device_info *dev, char *why, size_t n)
+{
+    if (gk__space_check_ranges(s, cfg, why, n))
+        return 1;
+    const int64_t tm = P(s->params[0].name), tn = P(s->params[1].name);
+    if (typed_reject(what, tm, tn, esize, pred, why, n))
+        return 1;
+    const int64_t threads = (GK_APSP_ORDER_TILE / tm) * (GK_APSP_ORDER_TILE / tn);
+    if (dev && threads > dev->max_threads_per_block) {
+        snprintf(why, n, "%s: threads %lld > %d", what, (long long)threads, dev->max_threads_per_block);
+        return 1;
+    }
+    return 0;
+}
+
+static int apspx_f32_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
+{
+    return shape_reject(&gk__space_apspx_f32, "APSPX_F32_TM/TN (float32 distances)", 4, 0, cfg, dev, why, n);
+}
+static int apspx_f64_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
+{
+    return shape_reject(&gk__space_apspx_f64, "APSPX_F64_TM/TN (float64 distances)", 8, 0, cfg, dev, why, n);
+}
+static int apspx_p_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
+{
+    return shape_reject(&gk__space_apspx_p, "APSPX_P_TM/TN (with predecessors)", 8, 1, cfg, dev, why, n);
+}
+
+const gk_space gk__space_apspx_f32 = { "apspx_f32", 2, apspx_f32_params, apspx_f32_reject };
+const gk_space gk__space_apspx_f64 = { "apspx_f64", 2, apspx_f64_params, apspx_f64_reject };
+const gk_space gk__space_apspx_p = { "apspx_p", 2, apspx_p_params, apspx_p_reject };
+
+/* What each shape runs.  float32 distances take APSPX_F32, and so do
+ * int32 distances with negative weights (checked here on a reweighted
+ * graph) and int32 with predecessors and non-negative weights (apsp.cu's
+ * packed product: timed beside float32, the issue's two targets on this
+ * shape); predecessors of every other kind take APSPX_P (timed on the two
+ * float types, checked on int32 with negative weights too). */
+const gk_apspx_kind gk__apspx_kinds[GK_APSPX_NKINDS] = {
+    { &gk__space_apspx_f32, 2, { { GK_DTYPE_FLOAT32, 0, 0 }, { GK_DTYPE_INT32, 1, 0 } },
+      3, { { GK_DTYPE_FLOAT32, 0, 0 }, { GK_DTYPE_INT32, 0, 1 }, { GK_DTYPE_INT32, 1, 0 } } },
+    { &gk__space_apspx_f64, 1, { { GK_DTYPE_FLOAT64, 0, 0 } }, 2, { { GK_DTYPE_FLOAT64, 0, 0 }, { GK_DTYPE_FLOAT64, 0, 1 } } },
+    { &gk__space_apspx_p, 2, { { GK_DTYPE_FLOAT32, 1, 0 }, { GK_DTYPE_FLOAT64, 1, 0 } },
+      4, { { GK_DTYPE_INT32, 1, 0 }, { GK_DTYPE_INT32, 1, 1 }, { GK_DTYPE_FLOAT32, 1, 0 }, { GK_DTYPE_FLOAT64, 1, 0 } } },
+};
+
+const gk_space *gk__apspx_space(const char *kernel)
+{
+    for (int k = 0; k < GK_APSPX_NKINDS; k++)
+        if (kernel && !strcmp(gk__apspx_kinds[k].space->kernel, kernel))
+            return gk__apspx_kinds[k].space;
+    return NULL;
+}
+
+int gk__apspx_apply(gk_config *apsp, const gk_config *const shapes[GK_APSPX_NKINDS], const gk_device_info *dev,
+                    char *why, size_t n)
+{
+    gk_config merged = *apsp;
+    gk_status st = GK_OK;
+    if (why && n) why[0] = '\0';
+    for (int k = 0; k < GK_APSPX_NKINDS && !st; k++) {
+        const gk_space *s = gk__apspx_kinds[k].space;
+        for (int j = 0; shapes[k] && j < s->nparams && !st; j++)
+            st = gk__config_set(&merged, s->params[j].name, gk__config_get(shapes[k], s->params[j].name, s->params[j].def));
+    }
+    if (!st && (st = gk__space_check(&gk__space_apsp, &merged, dev, NULL)) == GK_OK) {
+        *apsp = merged;
+        return 1;
+    }
+    if (why && n) snprintf(why, n, "%s", gk_last_error());
+    gk__clear_error();
+    return 0;
+}

@@ -255,8 +255,11 @@ static void *compile_thread(void *arg)
             return NULL;
         void *cubin = NULL;
         size_t size = 0;
-        J->st[i] = gk__nvrtc_compile(J->t->image, J->t->space, &J->cfgs[i], J->T->dev.cc_major,
-                                     J->T->dev.cc_minor, &cubin, &size, NULL, 0);
+        gk_config mc;          /* what the image is compiled with (apspx_*: apsp's configuration) */
+        J->st[i] = gk__tunable_module_config(J->t, &J->cfgs[i], &mc);
+        if (J->st[i] == GK_OK)
+            J->st[i] = gk__nvrtc_compile(J->t->image, J->t->space, &mc, J->T->dev.cc_major,
+                                         J->T->dev.cc_minor, &cubin, &size, NULL, 0);
         if (J->st[i] == GK_OK) {
             J->st[i] = gk__cache_write_atomic(J->paths[i], cubin, size);
             free(cubin);
@@ -637,6 +640,13 @@ static int wanted(const char *list, const gk_tunable *t)
     return !list || !*list ? !t->hidden : gk__tune_named(list, t->kernel);
 }
 
+/* 1 if t's search may need the budget: more combinations than are always
+ * measured whole (before the constraints, which need the device). */
+static int budgeted(const gk_tunable *t)
+{
+    return gk__space_count(t->space) > EXHAUSTIVE_MAX;
+}
+
 /* ---------------------------------------------------------------- run */
 
 static gk_status worker_info(tuner *T)
@@ -778,8 +788,13 @@ gk_status gk__tune_run(const char *cache_dir, const char *data_dir, const gk_tun
     snprintf(T.tmpdir, sizeof T.tmpdir, "%s/cubins-%016llx", T.dir, h);
     if ((st = gk__cache_subdir(T.tmpdir)) || (st = journal_open(&T))) goto out;
 
+    /* The budget is split between the kernels that search within it; one
+     * whose space is small enough to be measured whole (the apspx_* shapes,
+     * vadd) takes no share: adding one leaves the others' searches as they
+     * were. */
     int kernels = 0;
-    for (int i = 0; i < gk__tunable_count(); i++) kernels += wanted(o->kernels, gk__tunable_get(i));
+    for (int i = 0; i < gk__tunable_count(); i++)
+        kernels += wanted(o->kernels, gk__tunable_get(i)) && budgeted(gk__tunable_get(i));
     for (int i = 0; i < gk__tunable_count() && !stop_flag && st == GK_OK; i++) {
         const gk_tunable *t = gk__tunable_get(i);
         int64_t classes[4];
@@ -787,7 +802,8 @@ gk_status gk__tune_run(const char *cache_dir, const char *data_dir, const gk_tun
         if (!wanted(o->kernels, t)) continue;
         if ((st = parse_sizes(o->sizes, t, classes, &nc))) break;
         int from = rep->n;
-        st = tune_kernel(&T, t, classes, nc, kernels--);
+        st = tune_kernel(&T, t, classes, nc, kernels > 0 ? kernels : 1);
+        kernels -= budgeted(t);
         if (st == GK_OK && rep->n > from)
             st = save_cache(&T, from);
     }

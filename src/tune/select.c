@@ -72,9 +72,11 @@ static int lookup(const gk_tunable *t, const gk_device_info *d, const char *key,
     return LK_FOUND;
 }
 
-gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
-                          const char *kernel, int64_t size, gk_config *cfg,
-                          gk_config_source *src, char *detail, size_t n)
+/* One kernel's configuration by the chain (user cache, shipped table,
+ * defaults); gk__tune_select adds the typed shapes to apsp's. */
+static gk_status select_one(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
+                            const char *kernel, int64_t size, gk_config *cfg,
+                            gk_config_source *src, char *detail, size_t n)
 {
     const gk_device_info d = *dev;
     char key[512], other[512], path[4200], why[1024] = "", bad[512];
@@ -138,6 +140,64 @@ gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, cons
     }
     gk__clear_error();
     if (detail) snprintf(detail, n, "%s", why);
+    return GK_OK;
+}
+
+/* apsp's configuration is the int32 kernel's entry with the typed kernels'
+ * shapes written over it: each apspx_* kernel's own choice, by the same
+ * chain (its entries in the user's cache, else the shipped table's; none:
+ * apsp's value stays, the built-in shape unless the apsp entry names one).
+ * The int32 kernel's entries never hold a searched shape (one candidate
+ * each in apsp's space), so gk__tune_stored("apsp"), the int32 search's
+ * reference, leaves them out.  A merged configuration the apsp space
+ * refuses (it cannot happen with entries that pass their own checks: the
+ * typed rules are the same function) keeps apsp's alone, said in detail.
+ * Cost: the module is one image, so an int32 plan whose own entry is the
+ * built-in configuration but whose shapes are not loads an NVRTC variant
+ * (compiled once per process) instead of the embedded one. */
+gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
+                          const char *kernel, int64_t size, gk_config *cfg,
+                          gk_config_source *src, char *detail, size_t n)
+{
+    gk_status st = select_one(dev, cache_dir, data_dir, kernel, size, cfg, src, detail, n);
+    if (st || !kernel || strcmp(kernel, "apsp") || !gk__tunable_find("apsp"))
+        return st;
+    gk_config shape[GK_APSPX_NKINDS];
+    const gk_config *shapes[GK_APSPX_NKINDS];
+    gk_config_source from[GK_APSPX_NKINDS];
+    int any = 0;
+    for (int k = 0; k < GK_APSPX_NKINDS; k++) {
+        const char *name = gk__apspx_kinds[k].space->kernel;
+        shapes[k] = NULL;
+        if (gk__tunable_find(name) && select_one(dev, cache_dir, data_dir, name, size, &shape[k], &from[k], NULL, 0) == GK_OK
+            && (from[k] == GK_CONFIG_CACHE || from[k] == GK_CONFIG_SHIPPED)) {
+            shapes[k] = &shape[k];
+            any = 1;
+        }
+    }
+    gk__clear_error();
+    if (!any)
+        return GK_OK;
+    char why[512], text[512] = "";
+    size_t l = 0;
+    if (gk__apspx_apply(cfg, shapes, dev, why, sizeof why)) {
+        gk_config_source best = GK_CONFIG_SHIPPED;
+        for (int k = 0; k < GK_APSPX_NKINDS; k++)
+            if (shapes[k]) {
+                int w = snprintf(text + l, sizeof text - l, "%s%s from the %s", l ? ", " : "; typed shapes: ",
+                                 gk__apspx_kinds[k].space->kernel, from[k] == GK_CONFIG_CACHE ? "cache" : "shipped table");
+                if (w > 0 && (size_t)w < sizeof text - l) l += (size_t)w;
+                if (from[k] == GK_CONFIG_CACHE) best = GK_CONFIG_CACHE;
+            }
+        if (*src == GK_CONFIG_DEFAULT)     /* no int32 entry: where the shapes came from */
+            *src = best;
+    } else {
+        snprintf(text, sizeof text, "; typed shapes ignored: %.400s", why);
+    }
+    if (detail && n) {
+        size_t dl = strlen(detail);
+        snprintf(detail + dl, n - dl, "%s", text);
+    }
     return GK_OK;
 }
 

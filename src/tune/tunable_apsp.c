@@ -6,7 +6,7 @@
  * verification of a winner at its target size against the built-in kernel
  * (itself validated against the CPU by the test suite): a CPU solve at
  * n = 16384 would take longer than the whole tuning budget. */
-#include "tune/tunables.h"
+#include "tune/apsp_tune.h"
 #include "gpu/apsp_gpu.h"
 #include "cpu/apsp_cpu.h"
 
@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VALIDATE_N 317          /* not a multiple of any tile size */
-#define MAX_W 1000
 
 /* The random input stays between requests: the worker measures many
  * configurations of one size in a row.  Process-wide on purpose: the
@@ -25,7 +23,7 @@
  * alone calls the measure/validate/verify functions (see device.c). */
 static struct { int32_t *m; int32_t n; uint64_t seed; } input;
 
-static gk_status random_input(int32_t n, uint64_t seed, const int32_t **out)
+gk_status gk__apsp_tune_input(int32_t n, uint64_t seed, const int32_t **out)
 {
     if (!input.m || input.n != n || input.seed != seed) {
         free(input.m);
@@ -45,6 +43,7 @@ static gk_status solve(const int32_t *in, int32_t n, const gk_config *cfg, int32
 {
     gk_apsp_gpu *ctx = NULL;
     float ms;
+    gk__tune_offer_again();
     gk_status st = gk__apsp_gpu_open(&ctx, gk__tune_device(), NULL, n, cfg);
     if (!st) st = gk__apsp_gpu_upload(ctx, in, &ms);
     if (!st) st = gk__apsp_gpu_run(ctx, &ms);
@@ -60,7 +59,8 @@ static gk_status gk__apsp_tune_measure(int64_t size, const gk_config *cfg, uint6
     gk_apsp_gpu *ctx = NULL;
     double ms[64];
     if (reps < 1 || reps > 64) reps = 3;
-    gk_status st = random_input((int32_t)size, seed, &in);
+    gk_status st = gk__apsp_tune_input((int32_t)size, seed, &in);
+    gk__tune_offer_again();
     if (!st) st = gk__apsp_gpu_open(&ctx, gk__tune_device(), NULL, (int32_t)size, cfg);
     for (int r = -1; r < reps && !st; r++) {       /* r = -1: warm-up */
         float up, run;
@@ -73,9 +73,7 @@ static gk_status gk__apsp_tune_measure(int64_t size, const gk_config *cfg, uint6
     return st;
 }
 
-/* The int32 matrix in (INF: no edge) as type t, weights w / 8 + w / 1024
- * for the floats (fractions: the additions round, so the order shows). */
-static void to_type(const int32_t *in, int64_t nn, gk_dtype t, void *out)
+void gk__apsp_tune_to_type(const int32_t *in, int64_t nn, gk_dtype t, void *out)
 {
     for (int64_t i = 0; i < nn; i++) {
         const int inf = in[i] == GK_APSP_INF;
@@ -89,10 +87,31 @@ static void to_type(const int32_t *in, int64_t nn, gk_dtype t, void *out)
     }
 }
 
-/* The typed kernels of cfg (its APSPX_* shapes) on in (n x n), as type t
- * with or without predecessors, against gk__apsp_cpu_run: the same bits,
- * distances and predecessors (GK_EMISMATCH naming the first difference). */
-static gk_status validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pred, const gk_config *cfg)
+/* Vertex potentials in [0, 400] (weights are at least 1: some edges turn
+ * negative, every cycle keeps its length). */
+static int64_t potential(int64_t v)
+{
+    return (int64_t)(((uint64_t)v * 2654435761u) % 401u);
+}
+
+/* (i, j) += p(i) - p(j) on every edge of the n x n matrix m of type t */
+static void reweight(void *m, int32_t n, gk_dtype t)
+{
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < n; j++) {
+            const int64_t k = i * n + j, d = potential(i) - potential(j);
+            if (i == j) continue;
+            switch (t) {
+            case GK_DTYPE_INT32: if (((int32_t *)m)[k] != GK_APSP_INF) ((int32_t *)m)[k] += (int32_t)d; break;
+            case GK_DTYPE_INT64: if (((int64_t *)m)[k] != GK_APSP_INF64) ((int64_t *)m)[k] += d; break;
+            case GK_DTYPE_FLOAT32: ((float *)m)[k] += (float)d / 8; break;      /* (+inf stays) */
+            default: ((double *)m)[k] += (double)d / 8; break;
+            }
+        }
+}
+
+gk_status gk__apsp_tune_validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pred, int negative,
+                                       const gk_config *cfg)
 {
     const size_t nn = (size_t)n * (size_t)n, es = gk_dtype_size(t);
     char *buf = NULL;
@@ -101,7 +120,9 @@ static gk_status validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pr
     void *ref = buf, *got = buf + nn * es;
     int32_t *pref = (int32_t *)(buf + 2 * nn * es), *pgot = pref + nn;
     int64_t cycle = -1, gcycle = -1;
-    to_type(in, (int64_t)nn, t, ref);
+    gk__apsp_tune_to_type(in, (int64_t)nn, t, ref);
+    if (negative)
+        reweight(ref, n, t);
     memcpy(got, ref, nn * es);
     if (pred)
         gk__apsp_pred_init(ref, n, n, t, pref, n);
@@ -109,6 +130,7 @@ static gk_status validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pr
     st = gk__apsp_cpu_run(ref, n, t, pred ? pref : NULL, GK_CPU_ISA_AUTO, &cycle);
     gk_apsp_gpu *ctx = NULL;
     float ms;
+    gk__tune_offer_again();        /* (one load per type: the request's variant each time) */
     if (!st) st = gk__apsp_gpu_open_typed(&ctx, gk__tune_device(), NULL, n, t, pred, cfg);
     if (!st) st = gk__apsp_gpu_upload_typed(ctx, got, &ms);
     if (!st) st = gk__apsp_gpu_run_typed(ctx, &ms);
@@ -120,8 +142,8 @@ static gk_status validate_typed(const int32_t *in, int32_t n, gk_dtype t, int pr
         while (i < nn && !memcmp((char *)got + i * es, (char *)ref + i * es, es) && (!pred || pgot[i] == pref[i]))
             i++;
         if (i < nn || gcycle != -1)
-            st = gk__fail(GK_EMISMATCH, "tuned GPU kernel vs CPU, %s%s, n = %d: %s differ at [%zu][%zu]",
-                          gk_dtype_name(t), pred ? " with predecessors" : "", n,
+            st = gk__fail(GK_EMISMATCH, "tuned GPU kernel vs CPU, %s%s%s, n = %d: %s differ at [%zu][%zu]",
+                          gk_dtype_name(t), pred ? " with predecessors" : "", negative ? ", negative weights" : "", n,
                           gcycle != -1 ? "a negative cycle reported:" : i < nn && pred && pgot[i] != pref[i]
                           ? "predecessors" : "distances", i / (size_t)n, i % (size_t)n);
     }
@@ -150,7 +172,7 @@ static gk_status gk__apsp_tune_validate(const gk_config *cfg, uint64_t seed)
         { GK_DTYPE_FLOAT32, 1 }, { GK_DTYPE_FLOAT64, 1 }, { GK_DTYPE_INT64, 0 },
     };
     for (size_t i = 0; i < sizeof typed / sizeof typed[0] && !st; i++)
-        st = validate_typed(in, n, typed[i].t, typed[i].pred, cfg);
+        st = gk__apsp_tune_validate_typed(in, n, typed[i].t, typed[i].pred, 0, cfg);
     free(in);
     return st;
 }
@@ -160,7 +182,7 @@ static gk_status gk__apsp_tune_verify(int64_t size, const gk_config *cfg, uint64
     int32_t n = (int32_t)size, *got = NULL, *ref = NULL;
     size_t nn = (size_t)n * (size_t)n;
     const int32_t *in;
-    gk_status st = random_input(n, seed, &in);
+    gk_status st = gk__apsp_tune_input(n, seed, &in);
     if (!st) st = gk__xmalloc((void **)&got, 2 * nn * sizeof(int32_t), "verification");
     if (st) return st;
     ref = got + nn;

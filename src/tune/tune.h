@@ -132,6 +132,13 @@ const char *gk__tune_note(void);
 /* Select device `ordinal` for this (worker) process and remember its info. */
 gk_status gk__tune_set_device(int ordinal);
 const gk_device_info *gk__tune_device(void);
+/* The worker's compiled variant of the request in progress (the tuner's
+ * parent compiles candidates ahead) offered again to the next module load
+ * (an offer is used once): a measure or validate function that loads its
+ * configuration more than once (one context per element type or size)
+ * calls it before each load, else the worker compiles the variant again.
+ * Nothing when the request came without one. */
+void gk__tune_offer_again(void);
 /* The measuring process on device `ordinal` (< 0: none; every request then
  * fails with the reason `why`): reads requests on in_fd, answers on out_fd. */
 int gk__tune_worker(int ordinal, const char *why, int in_fd, int out_fd);
@@ -163,6 +170,11 @@ int gk__tunable_count(void);
 const gk_tunable *gk__tunable_get(int i);
 const gk_tunable *gk__tunable_find(const char *kernel);
 uint64_t gk__tunable_source_hash(const gk_tunable *t);
+/* The configuration t's image is compiled and loaded with for t's
+ * complete configuration cfg: cfg itself, or for a tunable of another
+ * kernel's image (apspx_*: apsp's) that image's space's defaults with cfg
+ * written over them (GK_EINVAL when cfg does not fit that space). */
+gk_status gk__tunable_module_config(const gk_tunable *t, const gk_config *cfg, gk_config *module);
 /* 1 if a stored configuration (cache line, shipped table) may be used on d:
  * gk__space_check passes; else 0 and the reason in why (select.c). */
 int gk__tune_usable(const gk_space *s, const gk_config *cfg, const gk_device_info *d, char *why, size_t n);

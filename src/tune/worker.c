@@ -48,6 +48,15 @@ static void one_line(char *s)
         if (*s == '\n' || *s == '\r') *s = ' ';
 }
 
+/* The cubin of the request in progress (see gk__tune_offer_again). */
+static struct { char image[32]; gk_config mc; void *buf; size_t n; } held;
+
+void gk__tune_offer_again(void)
+{
+    if (held.buf)
+        gk__gpu_cubin_offer(held.image, &held.mc, held.buf, held.n);
+}
+
 /* Answers one measure or verify request; returns 1 when the context is lost
  * and the worker must exit. */
 static int do_request(char *args, int verify, FILE *out)
@@ -78,8 +87,16 @@ static int do_request(char *args, int verify, FILE *out)
          * file, bounded); anything else is not offered (then compiled here) */
         char *buf;
         size_t n;
+        gk_config mc;          /* under the configuration the image is loaded with (apspx_*: apsp's) */
         if (gk__cache_read_all(cubin, 1, GK_CUBIN_MAX_BYTES, &buf, &n) == GK_CFILE_OK) {
-            if (n) gk__gpu_cubin_offer(t->image_name, &full, buf, n);
+            if (n && gk__tunable_module_config(t, &full, &mc) == GK_OK) {
+                gk__gpu_cubin_offer(t->image_name, &mc, buf, n);
+                snprintf(held.image, sizeof held.image, "%s", t->image_name);
+                held.mc = mc;
+                held.buf = buf;            /* kept for the request (gk__tune_offer_again) */
+                held.n = n;
+                buf = NULL;
+            }
             free(buf);
         }
         gk__clear_error();
@@ -92,6 +109,8 @@ static int do_request(char *args, int verify, FILE *out)
         st = t->validate(&full, (uint64_t)seed);
     if (st == GK_OK && !verify)
         st = t->measure(size, &full, (uint64_t)seed, reps, &med, &mn);
+    free(held.buf);
+    held.buf = NULL;
     if (st == GK_OK) {
         if (verify) reply(out, "ok");
         else reply(out, "ok %.6f %.6f", med, mn);
