@@ -113,6 +113,14 @@ static void check_typed_select(void)
     ok(tm == 4 && tn == 8, "predecessors: the stale cache entry ignored, the shipped 4x8 (%dx%d)", tm, tn);
     ok(strstr(detail, "apspx_f64 from the cache") && strstr(detail, "apspx_f32 from the shipped table")
        && strstr(detail, "apspx_p from the shipped table"), "the detail says where each shape came from");
+    /* an int32 plan's choice: the same int32 entry, the built-in shapes
+       (the embedded module unless its own entry asks for a variant) */
+    st = gk__tune_select_int32(&d, dir, data, "apsp", 4096, &cfg, &src, detail, sizeof detail);
+    gk__space_check(&gk__space_apsp, &cfg, &d, &full);
+    gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT64, 0, &tm, &tn);
+    ok(st == GK_OK && src == GK_CONFIG_CACHE && gk__param(&full, "APSP_TILE") == 64 && tm == 4 && tn == 4
+       && !strstr(detail, "typed shapes"), "int32 plans: apsp's entry alone, float64 shape the built-in 4x4 (%dx%d): %s",
+       tm, tn, detail);
     gk_config stored[2];
     int ns = gk__tune_stored(&d, dir, data, "apsp", 4096, stored);
     ok(ns == 1 && gk__config_get(&stored[0], "APSPX_F64_TM", -1) == -1 && gk__param(&stored[0], "APSP_TILE") == 64,

@@ -350,8 +350,23 @@ void gk__report_gpu_ms(gk_report *rep, float h2d_ms, float compute_ms, float d2h
     rep->d2h = d2h_ms * 1e-3;
 }
 
+static gk_status ctx_config(gk_context *c, const char *kernel, int64_t size, const char *user, gk_config *full,
+                            gk_report *rep, int typed);
+
 gk_status gk__ctx_config(gk_context *c, const char *kernel, int64_t size, const char *user,
                          gk_config *full, gk_report *rep)
+{
+    return ctx_config(c, kernel, size, user, full, rep, 0);
+}
+
+gk_status gk__ctx_config_typed(gk_context *c, const char *kernel, int64_t size, const char *user,
+                               gk_config *full, gk_report *rep)
+{
+    return ctx_config(c, kernel, size, user, full, rep, 1);
+}
+
+static gk_status ctx_config(gk_context *c, const char *kernel, int64_t size, const char *user, gk_config *full,
+                            gk_report *rep, int typed)
 {
     const gk_space *s = gk__space_find(kernel);
     gk_config cfg;
@@ -374,8 +389,10 @@ gk_status gk__ctx_config(gk_context *c, const char *kernel, int64_t size, const 
     } else if (c->no_tuned) {
         rep->config_source = GK_CONFIG_DEFAULT;
         snprintf(rep->config_detail, sizeof rep->config_detail, "tuned configurations turned off");
-    } else if ((st = gk__tune_select(&c->dev[0], c->cache_dir, c->data_dir, kernel, size, &cfg,
-                                     &rep->config_source, rep->config_detail, sizeof rep->config_detail))) {
+    } else if ((st = (typed ? gk__tune_select : gk__tune_select_int32)(&c->dev[0], c->cache_dir, c->data_dir, kernel,
+                                                                     size, &cfg, &rep->config_source,
+                                                                     rep->config_detail,
+                                                                     sizeof rep->config_detail))) {
         return st;
     }
     gk_config complete;

@@ -101,6 +101,12 @@ void gk__ctx_threads_leave(int saved);
  * the device's limits; on a CPU context rep->config_ignored = (user != NULL). */
 gk_status gk__ctx_config(gk_context *ctx, const char *kernel, int64_t size, const char *user,
                          gk_config *full, gk_report *rep);
+/* The same with the typed APSP shapes tuned apart (gk__tune_select:
+ * apspx_* winners written over apsp's entry): plans and benches of int64,
+ * float32 and float64 distances.  gk__ctx_config leaves them out (see
+ * gk__tune_select_int32). */
+gk_status gk__ctx_config_typed(gk_context *ctx, const char *kernel, int64_t size, const char *user,
+                               gk_config *full, gk_report *rep);
 
 /* gk_config_validate into a gk_config (what the front doors use). */
 gk_status gk__config_validate(const char *kernel, const char *text, gk_config *full);

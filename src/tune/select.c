@@ -152,9 +152,19 @@ static gk_status select_one(const gk_device_info *dev, const char *cache_dir, co
  * reference, leaves them out.  A merged configuration the apsp space
  * refuses (it cannot happen with entries that pass their own checks: the
  * typed rules are the same function) keeps apsp's alone, said in detail.
- * Cost: the module is one image, so an int32 plan whose own entry is the
+ * Cost: the module is one image, so a plan whose own entry is the
  * built-in configuration but whose shapes are not loads an NVRTC variant
- * (compiled once per process) instead of the embedded one. */
+ * (compiled once per process) instead of the embedded one: only plans of
+ * the other element types take them (gk__ctx_config_typed); int32 plans,
+ * predecessors and negative weights included, use gk__tune_select_int32
+ * and the built-in shapes. */
+gk_status gk__tune_select_int32(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
+                                const char *kernel, int64_t size, gk_config *cfg,
+                                gk_config_source *src, char *detail, size_t n)
+{
+    return select_one(dev, cache_dir, data_dir, kernel, size, cfg, src, detail, n);
+}
+
 gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
                           const char *kernel, int64_t size, gk_config *cfg,
                           gk_config_source *src, char *detail, size_t n)

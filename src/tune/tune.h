@@ -107,6 +107,12 @@ void gk__cache_unlock(int fd);
 gk_status gk__tune_select(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
                           const char *kernel, int64_t size, gk_config *cfg,
                           gk_config_source *src, char *detail, size_t n);
+/* The same without the typed shapes: "apsp" is its int32 entry alone (an
+ * int32 plan's: apspx winners would make it load an NVRTC variant of the
+ * module for kernels it may never launch); other kernels as above. */
+gk_status gk__tune_select_int32(const gk_device_info *dev, const char *cache_dir, const char *data_dir,
+                                const char *kernel, int64_t size, gk_config *cfg,
+                                gk_config_source *src, char *detail, size_t n);
 /* What gk would run kernel at size with on dev, short of the built-in
  * default: the entry of the cache in cache_dir and that of the table
  * shipped in data_dir (each when current and usable; either dir may be
