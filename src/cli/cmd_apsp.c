@@ -267,7 +267,7 @@ int cmd_apsp(int argc, char **argv)
     if (dist && ao.check)
         cli_usage_error("--check needs the whole matrix in one process; not with --gpus, --exchange or mpirun");
     if (dist && prec_given == 1 && ao.precision == 16)
-        cli_usage_error("--precision=16: the rows over several GPUs or ranks run in 32 bits only");
+        cli_usage_error("--precision=16: the rows over several GPUs or ranks have no 16-bit path");
     if (dist && pred_out)
         cli_usage_error("--predecessors needs the whole matrix in one process; not with --gpus, --exchange or mpirun");
     if (prec_given && weights && weights != GK_DTYPE_INT32)
