@@ -224,6 +224,8 @@ done
 "$GK" apsp --device=cpu "$T/g1" "$T/dist.gr" 2>"$T/err" && grep -q "dist.gr: the name of a DIMACS .gr graph, but it gets the distance matrix, raw" "$T/err" \
   && "$GK" apsp --device=cpu "$T/g1" "$T/dist.bin" 2>"$T/err2" && cmp -s "$T/dist.gr" "$T/dist.bin" && ! grep -q warning "$T/err2"
 t_result $? "an output named .gr: a warning, the same raw matrix as .bin (no warning there)"
-t_fails "--exchange with --undirected: a usage error naming --undirected" 2 "not with --undirected" \
-  "$GK" apsp --exchange=host --undirected "$T/g1" "$T/xu.out"
+# past one process --undirected is taken (issue 24): the one-process matrix
+"$GK" apsp --device=cpu --undirected "$T/g1" "$T/xu.ref" && "$GK" apsp --device=cpu --exchange=host --undirected "$T/g1" "$T/xu.out" \
+  && cmp -s "$T/xu.ref" "$T/xu.out" && ! cmp -s "$T/xu.ref" "$T/dist.bin"
+t_result $? "--exchange with --undirected: the single-process undirected matrix (not the directed one)"
 t_done

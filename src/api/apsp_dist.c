@@ -10,7 +10,9 @@
 #include "api/context.h"
 #include "api/commands.h"
 #include "api/dist.h"
+#include "api/apsp_dist.h"
 #include "core/apsp_formats.h"
+#include "core/apsp_types.h"
 #include "core/comm.h"
 #include "core/dist.h"
 #include "core/io.h"
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define CHUNK_EDGES (1 << 16)
@@ -147,73 +150,163 @@ static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b,
 
 /* ------------------------------------------------------------------ output */
 
-/* This process's rows lo .. hi - 1 to OUTPUT (gk__dist_write), chunk rows
- * at a time through buf. */
-static gk_status write_rows(const gk_comm *comm, const char *out, const layout *l, int64_t lo, int64_t hi,
-                            gk__dist_fetch fetch, void *src, int32_t *buf, int64_t chunk)
+/* What the output gets: raw little-endian rows of type t, or .npy (its
+ * header first, the bytes gk_apsp_write_matrix writes). */
+typedef struct outspec { gk_format format; gk_dtype t; } outspec;
+
+static const char *npy_descr(gk_dtype t)
 {
-    return gk__dist_write(comm, out, l->first, l->nglobal, l->T, l->V, lo, hi, (size_t)l->V * sizeof(int32_t), fetch,
-                          src, buf, chunk);
+    return t == GK_DTYPE_INT32 ? "<i4" : t == GK_DTYPE_INT64 ? "<i8" : t == GK_DTYPE_FLOAT32 ? "<f4" : "<f8";
 }
 
-typedef struct cpu_src { gk_apsp_cpu_part *p; int32_t V; } cpu_src;
+/* The .npy 1.0 header of a V x V matrix of t, padded to 64 bytes; its length. */
+static int npy_header(char h[192], gk_dtype t, int64_t V)
+{
+    int len = snprintf(h + 10, 192 - 10, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %lld), }",
+                       npy_descr(t), (long long)V, (long long)V);
+    int total = (10 + len + 1 + 63) / 64 * 64;
+    memcpy(h, "\x93NUMPY\x01\x00", 8);
+    h[8] = (char)((total - 10) & 0xff);
+    h[9] = (char)((total - 10) >> 8);
+    memset(h + 10 + len, ' ', (size_t)(total - 10 - len - 1));
+    h[total - 1] = '\n';
+    return total;
+}
+
+/* This process's rows lo .. hi - 1 to OUTPUT, chunk rows at a time through
+ * buf and never across a block (fetch serves one block's rows): raw,
+ * gk__dist_write; .npy, the same behind its header (written by rank 0). */
+static gk_status write_rows(const gk_comm *comm, const char *out, const outspec *os, const layout *l, int64_t lo,
+                            int64_t hi, gk__dist_fetch fetch, void *src, void *buf, int64_t chunk)
+{
+    const size_t row = (size_t)l->V * gk_dtype_size(os->t);
+    if (os->format != GK_FORMAT_NPY)
+        return gk__dist_write(comm, out, l->first, l->nglobal, l->T, l->V, lo, hi, row, fetch, src, buf, chunk);
+    char h[192];
+    const int hl = npy_header(h, os->t, l->V), one = gk__comm_size(comm) == 1;
+    gk_outfile o;
+    gk__comm_out so;
+    gk_status st;
+    if ((st = one ? gk__out_open(&o, out) : gk__comm_out_open(&so, comm, out)))
+        return st;
+    if (one) st = gk__out_write(&o, h, (size_t)hl);
+    else if (gk__comm_rank(comm) == 0) st = gk__comm_out_pwrite(&so, h, (size_t)hl, 0);
+    for (int64_t r = lo; r < hi && !st;) {
+        int64_t end = (int64_t)l->first[block_of(l, r) + 1] * l->T, n = hi - r;
+        if (end > l->V) end = l->V;
+        if (n > end - r) n = end - r;
+        if (n > chunk) n = chunk;
+        if (!(st = fetch(src, r, n, buf)))
+            st = one ? gk__out_write(&o, buf, (size_t)n * row)
+                     : gk__comm_out_pwrite(&so, buf, (size_t)n * row, (uint64_t)hl + (uint64_t)r * row);
+        r += n;
+    }
+    return one ? gk__out_close(&o, st) : gk__comm_out_close(&so, st);
+}
+
+typedef struct cpu_src { gk_apsp_cpu_part *p; int32_t V; size_t es; } cpu_src;
 
 static gk_status fetch_cpu(void *src, int64_t r, int64_t n, void *out)
 {
     cpu_src *c = src;
-    int32_t *buf = out;
+    char *buf = out;
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; i++)
-        gk__apsp_cpu_part_get_row(c->p, r + i, buf + i * (int64_t)c->V);
+        gk__apsp_cpu_part_get_row(c->p, r + i, buf + i * (int64_t)c->V * (int64_t)c->es);
     return GK_OK;
 }
 
+#ifdef GK_HAVE_CUDA
+/* The ranks agree on a negative cycle's vertex (each passes its own, -1:
+ * none): the smallest of them, -1 when none. */
+static gk_status agree_cycle(const gk_comm *comm, int32_t V, int64_t *v)
+{
+    int64_t x = *v >= 0 ? (int64_t)V - *v : 0;   /* the smallest vertex has the largest V - v */
+    gk_status st = gk__comm_max_i64(comm, &x, 1);
+    *v = x > 0 ? (int64_t)V - x : -1;
+    return st;
+}
+#endif
+
 /* ------------------------------------------------------------------ CPU ranks */
 
-static gk_status solve_cpu(gk_context *ctx, gk_infile *in, const char *out, int32_t V, int32_t E,
-                           gk_apsp_dist_report *rep)
+/* Where the initial rows come from: an NTHU file (in, its edges streamed,
+ * int32) or a matrix of type t every rank read whole (*dist: freed once
+ * this rank's rows are taken, before the rounds). */
+typedef struct source {
+    gk_infile *in;
+    void **dist;
+    gk_dtype t;
+} source;
+
+static const char *row_of(const source *s, int32_t V, int64_t r)
+{
+    return (const char *)*s->dist + r * (int64_t)V * (int64_t)gk_dtype_size(s->t);
+}
+
+static void source_drop(const source *s)
+{
+    if (s->dist) {
+        free(*s->dist);
+        *s->dist = NULL;
+    }
+}
+
+static gk_status solve_cpu(gk_context *ctx, const source *src0, const char *out, const outspec *os, int32_t V,
+                           int32_t E, gk_apsp_dist_report *rep)
 {
     const gk_comm *comm = ctx->comm;
     int size = gk__comm_size(comm), rank = gk__comm_rank(comm);
+    const gk_dtype t = src0->in ? GK_DTYPE_INT32 : src0->t;
+    const size_t es = gk_dtype_size(t);
     layout l = { 0 };
     edges b = { 0 };
     gk_apsp_cpu_part *p = NULL;
-    int32_t *buf = NULL;
+    void *buf = NULL;
     uint64_t sum = 0;
     gk_status st = layout_make(&l, V, GK_APSP_CPU_TILE, size, rank, 1);
     double t0 = gk__wtime();
-    if (!st)
-        st = read_edges(in, &l, E, &b, &rep->max_w, &sum);
-    gk__in_close(in);
-    if ((st = gk__comm_agree(comm, st)) || (st = same_edges(comm, in->name, sum)))
+    if (src0->in) {
+        if (!st)
+            st = read_edges(src0->in, &l, E, &b, &rep->max_w, &sum);
+        gk__in_close(src0->in);
+        if ((st = gk__comm_agree(comm, st)) || (st = same_edges(comm, src0->in->name, sum)))
+            goto out;
+        rep->read += gk__wtime() - t0;
+    } else if ((st = gk__comm_agree(comm, st)))
         goto out;
-    rep->read += gk__wtime() - t0;
     t0 = gk__wtime();
     int threads = gk__ctx_threads_enter(ctx);
-    st = gk__apsp_cpu_part_open(&p, V, l.first[rank], l.first[rank + 1], ctx->cpu_isa);
+    st = gk__apsp_cpu_part_open_typed(&p, V, l.first[rank], l.first[rank + 1], ctx->cpu_isa, t);
     for (int64_t e = 0; !st && e < b.n; e++)
         gk__apsp_cpu_part_edge(p, b.e[3 * e], b.e[3 * e + 1], b.e[3 * e + 2]);
+    for (int64_t r = rows_lo(&l, rank); !st && !src0->in && r < rows_hi(&l, rank); r++)
+        gk__apsp_cpu_part_set_row(p, r, row_of(src0, V, r));
     free(b.e);
     b.e = NULL;
+    source_drop(src0);
     if ((st = gk__comm_agree(comm, st)))
         goto leave;
     rep->distribute = gk__wtime() - t0;
     t0 = gk__wtime();
     double wait = 0;
+    /* a negative cycle: every rank returns it (the owner's vertex broadcast) */
     st = gk__comm_agree(comm, gk__apsp_cpu_part_rounds(p, comm, l.first, l.nt, &wait));
+    if (st == GK_ENEGCYCLE)
+        rep->run.cycle_vertex = gk__apsp_cpu_part_cycle(p);
     rep->exchange_busy += wait;
     rep->exchange_stall += wait;
     rep->compute = gk__wtime() - t0;
     if (st)
         goto leave;
     t0 = gk__wtime();
-    int64_t chunk = ((int64_t)64 << 20) / ((int64_t)V * 4);
+    int64_t chunk = ((int64_t)64 << 20) / ((int64_t)V * (int64_t)es);
     if (chunk < 1) chunk = 1;
-    cpu_src src = { p, V };
-    st = gk__xmalloc((void **)&buf, (size_t)chunk * (size_t)V * 4, "the output buffer");
+    cpu_src src = { p, V, es };
+    st = gk__xmalloc(&buf, (size_t)chunk * (size_t)V * es, "the output buffer");
     st = gk__comm_agree(comm, st);
     if (!st)
-        st = write_rows(comm, out, &l, rows_lo(&l, rank), rows_hi(&l, rank), fetch_cpu, &src, buf, chunk);
+        st = write_rows(comm, out, os, &l, rows_lo(&l, rank), rows_hi(&l, rank), fetch_cpu, &src, buf, chunk);
     rep->write = gk__wtime() - t0;
 leave:
     gk__ctx_threads_leave(threads);
@@ -253,13 +346,14 @@ static void gpus_close(gpu_set *g)
 
 /* One part per GPU of this process (in-process: all the context's GPUs;
  * under MPI: the rank's one). */
-static gk_status gpus_open(gk_context *ctx, const layout *l, const gk_config *cfg, gpu_set *g)
+static gk_status gpus_open(gk_context *ctx, const layout *l, const gk_config *cfg, gk_dtype t, gpu_set *g)
 {
     gk_status st = GK_OK;
     g->l = l;
     for (int i = 0; i < l->nmine && !st; i++) {
         int b = l->g0 + i;
-        if (!(st = gk__apsp_part_open(&g->parts[i], ctx->gpus[i], &ctx->dev[i], l->V, l->first[b], l->first[b + 1], cfg)))
+        if (!(st = gk__apsp_part_open_typed(&g->parts[i], ctx->gpus[i], &ctx->dev[i], l->V, l->first[b],
+                                            l->first[b + 1], cfg, t)))
             g->nparts++;
     }
     return st;
@@ -308,56 +402,88 @@ static gk_status gpus_run(gk_context *ctx, const layout *l, gpu_set *g, int mode
     return st;
 }
 
-static gk_status solve_gpu(gk_context *ctx, gk_infile *in, const char *out, int32_t V, int32_t E,
-                           const gk_config *cfg, gk_exchange want, gk_apsp_dist_report *rep)
+static gk_status solve_gpu(gk_context *ctx, const source *src0, const char *out, const outspec *os, int32_t V,
+                           int32_t E, const gk_config *cfg, gk_exchange want, gk_apsp_dist_report *rep)
 {
     const gk_comm *comm = ctx->comm;
     int size = gk__comm_size(comm), rank = gk__comm_rank(comm), G = comm ? 1 : ctx->ngpus;
+    /* typed (every input but a plain NTHU one): tile 64 and the typed kernels */
+    const gk_dtype t = src0->in ? 0 : src0->t;
+    const size_t es = t ? gk_dtype_size(t) : sizeof(int32_t);
     layout l = { 0 };
     edges b[GK_MAX_GPUS];
     gpu_set g;
-    int32_t *buf = NULL;
+    void *buf = NULL;
     int saved = -1, entered = 0, mode = 0;
     memset(b, 0, sizeof b);
     memset(&g, 0, sizeof g);
     uint64_t sum = 0;
-    gk_status st = layout_make(&l, V, gk__apsp_part_tile(cfg), size * G, rank * G, G);
+    gk_status st = layout_make(&l, V, t ? GK_APSP_ORDER_TILE : gk__apsp_part_tile(cfg), size * G, rank * G, G);
     double t0 = gk__wtime();
-    if (!st)
-        st = read_edges(in, &l, E, b, &rep->max_w, &sum);
-    gk__in_close(in);
-    if ((st = gk__comm_agree(comm, st)) || (st = same_edges(comm, in->name, sum)))
+    if (src0->in) {
+        if (!st)
+            st = read_edges(src0->in, &l, E, b, &rep->max_w, &sum);
+        gk__in_close(src0->in);
+        if ((st = gk__comm_agree(comm, st)) || (st = same_edges(comm, src0->in->name, sum)))
+            goto out;
+        rep->read += gk__wtime() - t0;
+    } else if ((st = gk__comm_agree(comm, st)))
         goto out;
-    rep->read += gk__wtime() - t0;
     if ((st = gk__comm_agree(comm, gk__ctx_gpu_enter(ctx, &saved))))
         goto out;
     entered = 1;
     t0 = gk__wtime();
-    st = gpus_open(ctx, &l, cfg, &g);
-    for (int i = 0; i < g.nparts && !st; i++)
-        if (!(st = gk__apsp_part_init(g.parts[i])))
+    st = gpus_open(ctx, &l, cfg, t, &g);
+    /* every rank read the whole matrix: the same answer everywhere */
+    const int neg = !src0->in && gk__apsp_has_negative(*src0->dist, V, V, t);
+    for (int i = 0; i < g.nparts && !st; i++) {
+        if ((st = gk__apsp_part_init(g.parts[i])))
+            break;
+        if (src0->in)
             st = gk__apsp_part_edges(g.parts[i], b[i].e, b[i].n);
+        else {
+            int64_t lo = rows_lo(&l, l.g0 + i), hi = rows_hi(&l, l.g0 + i);
+            if (!(st = gk__apsp_part_upload_rows(g.parts[i], lo, hi - lo, row_of(src0, V, lo))) && neg)
+                st = gk__apsp_part_set_negative(g.parts[i]);
+        }
+    }
     for (int i = 0; i < g.nparts && !st; i++)
         st = gk__apsp_part_sync(g.parts[i]);
     for (int i = 0; i < GK_MAX_GPUS; i++) {
         free(b[i].e);
         b[i].e = NULL;
     }
+    source_drop(src0);
     if ((st = gk__comm_agree(comm, st))
         || (st = gpus_exchange(ctx, want, &g, &mode, rep->exchange, sizeof rep->exchange)))
         goto out;
     rep->distribute = gk__wtime() - t0;
     t0 = gk__wtime();
     st = gk__comm_agree(comm, gpus_run(ctx, &l, &g, mode, &rep->exchange_busy, &rep->exchange_stall));
+    if (!st && t) {
+        /* the GPUs go on past a negative cycle: the smallest vertex any
+           part saw is the first round's (rounds go up in vertex order) */
+        int64_t cyc = -1;
+        for (int i = 0; i < g.nparts && !st; i++) {
+            int64_t v;
+            if (!(st = gk__apsp_part_cycle(g.parts[i], &v)) && v >= 0 && (cyc < 0 || v < cyc))
+                cyc = v;
+        }
+        if (!(st = gk__comm_agree(comm, st)) && !(st = agree_cycle(comm, V, &cyc)) && cyc >= 0) {
+            rep->run.cycle_vertex = cyc;
+            st = gk__fail(GK_ENEGCYCLE, "negative cycle through vertex %lld", (long long)cyc);
+        }
+    }
     rep->compute = gk__wtime() - t0;
     if (st)
         goto out;
     t0 = gk__wtime();
-    int64_t chunk = ((int64_t)256 << 20) / ((int64_t)V * 4);
+    int64_t chunk = ((int64_t)256 << 20) / ((int64_t)V * (int64_t)es);
     if (chunk < 1) chunk = 1;
-    st = gk__comm_agree(comm, gk__apsp_pinned((void **)&buf, (size_t)chunk * (size_t)V * 4));
+    st = gk__comm_agree(comm, gk__apsp_pinned(&buf, (size_t)chunk * (size_t)V * es));
     if (!st)    /* this process's blocks, each chunk from its GPU */
-        st = write_rows(comm, out, &l, rows_lo(&l, l.g0), rows_hi(&l, l.g0 + l.nmine - 1), fetch_gpu, &g, buf, chunk);
+        st = write_rows(comm, out, os, &l, rows_lo(&l, l.g0), rows_hi(&l, l.g0 + l.nmine - 1), fetch_gpu, &g, buf,
+                        chunk);
     rep->write = gk__wtime() - t0;
 out:
     gk__apsp_pinned_free(buf);
@@ -379,8 +505,56 @@ static void dist_report_init(gk_context *ctx, gk_apsp_dist_report *rep)
     snprintf(rep->exchange, sizeof rep->exchange, "%s", rep->ranks > 1 ? "MPI broadcast" : "none (one process)");
 }
 
-gk_status gk__apsp_run_file_cfg(gk_context *ctx, const char *input, const char *output, const char *config,
-                             gk_exchange exchange, gk_apsp_dist_report *report)
+/* The input's format for AUTO: .npy by its name or magic (a dense matrix,
+ * as gk_apsp_read_matrix takes it), else gk_format_detect's choice. */
+static gk_status input_format(const char *path, gk_format *f)
+{
+    size_t n = strlen(path);
+    if (n > 4 && !strcasecmp(path + n - 4, ".npy")) {
+        *f = GK_FORMAT_NPY;
+        return GK_OK;
+    }
+    if (strcmp(path, "-")) {
+        char m[6] = { 0 };
+        FILE *fp = fopen(path, "rb");
+        int npy = fp && fread(m, 1, 6, fp) == 6 && !memcmp(m, "\x93NUMPY", 6);
+        if (fp) fclose(fp);
+        if (npy) {
+            *f = GK_FORMAT_NPY;
+            return GK_OK;
+        }
+    }
+    return gk_format_detect(path, f);
+}
+
+/* Every input but a plain NTHU one: the whole matrix of its type on every
+ * rank (the single-process reader: the same type rule, the same entries),
+ * checked the same on every rank. */
+static gk_status read_typed(gk_context *ctx, const char *input, gk_format f, const gk__apsp_dist_in *in,
+                            const char *config, gk_config *cfg, void **dist, gk_dtype *t, gk_apsp_dist_report *rep)
+{
+    const gk_comm *comm = ctx->comm;
+    int64_t V = 0, E = 0;
+    *t = in->weights;
+    gk_status st = gk__apsp_read_matrix_flags(input, f, in->flags, in->vertices, t, dist, &V, &E);
+    if (!st)
+        st = gk__ctx_config(ctx, "apsp", V, config, cfg, &rep->run);
+    if ((st = gk__comm_agree(comm, st)))
+        return st;
+    if (comm) {
+        static const char *const names[] = { "V", "E", "weight type", "checksum of the matrix" };
+        int64_t v[4] = { V, E, (int64_t)*t,
+                         (int64_t)gk__checksum(0, *dist, (size_t)V * (size_t)V * gk_dtype_size(*t)) };
+        if ((st = gk__comm_same(comm, input, v, names, 4)))
+            return st;
+    }
+    rep->V = V;
+    rep->E = E;
+    return GK_OK;
+}
+
+gk_status gk__apsp_run_file_typed(gk_context *ctx, const char *input, const char *output, const gk__apsp_dist_in *in,
+                                  const char *config, gk_exchange exchange, gk_apsp_dist_report *report)
 {
     gk_apsp_dist_report local;
     gk_apsp_dist_report *rep = report ? report : &local;
@@ -388,36 +562,68 @@ gk_status gk__apsp_run_file_cfg(gk_context *ctx, const char *input, const char *
     gk_config cfg;
     gk_status st = GK_OK;
     dist_report_init(ctx, rep);
+    rep->run.cycle_vertex = -1;
     st = gk__dist_check(ctx, input, output);
-    gk_infile in;
+    gk_format f = in->format;
+    outspec os = { in->out_format, GK_DTYPE_INT32 };
+    if (os.format == GK_FORMAT_AUTO)
+        os.format = gk__format_for_output(output, GK_FORMAT_NTHU) == GK_FORMAT_NPY ? GK_FORMAT_NPY : GK_FORMAT_NTHU;
+    if (!st && os.format != GK_FORMAT_NTHU && os.format != GK_FORMAT_NPY)
+        st = gk__fail(GK_EINVAL, "%s: a distance matrix is written raw (nthu) or as npy, not %s", output,
+                      gk_format_name(os.format));
+    if (!st && f == GK_FORMAT_AUTO)
+        st = input_format(input, &f);
+    /* a plain NTHU graph with int32 distances: its edges streamed, each
+       rank keeping its rows' (no V x V matrix anywhere but the blocks) */
+    const int plain = f == GK_FORMAT_NTHU && !in->flags && !in->vertices
+                      && (in->weights == 0 || in->weights == GK_DTYPE_INT32);
+    gk_infile fin;
+    void *dist = NULL;
+    source src = { NULL, NULL, GK_DTYPE_INT32 };
     int32_t V = 0, E = 0;
-    int opened = 0;
     double t0 = gk__wtime();
-    if (!st && !(st = gk__in_open(&in, input))) {
-        opened = 1;
-        st = read_header(&in, &V, &E);
+    if (plain) {
+        int opened = 0;
+        if (!st && !(st = gk__in_open(&fin, input))) {
+            opened = 1;
+            st = read_header(&fin, &V, &E);
+        }
+        if (!st)
+            st = gk__ctx_config(ctx, "apsp", V, config, &cfg, &rep->run);
+        static const char *const hdr_names[] = { "V", "E" };
+        int64_t hdr[2] = { V, E };
+        if ((st = gk__comm_agree(comm, st)) || (st = gk__comm_same(comm, input, hdr, hdr_names, 2))) {
+            if (opened) gk__in_close(&fin);
+            return st;
+        }
+        rep->V = V;
+        rep->E = E;
+        src.in = &fin;
+    } else {
+        if ((st = gk__comm_agree(comm, st)))
+            return st;
+        if ((st = read_typed(ctx, input, f, in, config, &cfg, &dist, &src.t, rep))) {
+            free(dist);
+            return st;
+        }
+        V = (int32_t)rep->V;
+        E = rep->E > INT32_MAX ? INT32_MAX : (int32_t)rep->E;   /* (the typed source does not read it) */
+        src.dist = &dist;
+        os.t = src.t;
     }
-    if (!st)
-        st = gk__ctx_config(ctx, "apsp", V, config, &cfg, &rep->run);
-    static const char *const hdr_names[] = { "V", "E" };
-    int64_t hdr[2] = { V, E };
-    if ((st = gk__comm_agree(comm, st)) || (st = gk__comm_same(comm, input, hdr, hdr_names, 2))) {
-        if (opened) gk__in_close(&in);
-        return st;
-    }
+    rep->run.dtype = os.t;
     rep->read = gk__wtime() - t0;
-    rep->V = V;
-    rep->E = E;
     if (ctx->backend != GK_BACKEND_GPU)
-        st = solve_cpu(ctx, &in, output, V, E, rep);
+        st = solve_cpu(ctx, &src, output, &os, V, E, rep);
     else {
 #ifdef GK_HAVE_CUDA
-        st = solve_gpu(ctx, &in, output, V, E, &cfg, exchange, rep);
+        st = solve_gpu(ctx, &src, output, &os, V, E, &cfg, exchange, rep);
 #else
-        gk__in_close(&in);
+        if (src.in) gk__in_close(src.in);
         st = gk__comm_agree(comm, gk__fail(GK_ENODEV, "gk was built without CUDA support"));
 #endif
     }
+    free(dist);
     (void)exchange;
     rep->run.compute = rep->compute;
     if (!st && comm) {   /* the slowest rank's times */
@@ -432,6 +638,14 @@ gk_status gk__apsp_run_file_cfg(gk_context *ctx, const char *input, const char *
             rep->max_w = (int32_t)mw;
     }
     return st;
+}
+
+gk_status gk__apsp_run_file_cfg(gk_context *ctx, const char *input, const char *output, const char *config,
+                                gk_exchange exchange, gk_apsp_dist_report *report)
+{
+    /* the public call: an NTHU graph as it is, int32, raw output */
+    const gk__apsp_dist_in in = { GK_FORMAT_NTHU, 0, 0, 0, GK_FORMAT_NTHU };
+    return gk__apsp_run_file_typed(ctx, input, output, &in, config, exchange, report);
 }
 
 /* ------------------------------------------------------------------ bench */
@@ -496,7 +710,7 @@ gk_status gk__apsp_bench_multi(gk_context *ctx, int64_t n, const char *config, g
     }
     if ((st = gk__comm_agree(comm, layout_make(&l, n, gk__apsp_part_tile(&cfg), size * G, rank * G, G))))
         goto out;
-    st = gpus_open(ctx, &l, &cfg, &g);
+    st = gpus_open(ctx, &l, &cfg, 0, &g);
     if ((st = gk__comm_agree(comm, st)))
         goto out;
     int mode;

@@ -1,6 +1,7 @@
 /* cmd_apsp.c - `gk apsp`, `gk gen apsp` and `gk bench apsp`: option parsing
  * and printing around gk_apsp_solve, gk__apsp_generate_nthu and gk__apsp_bench. */
 #include "cli/cli.h"
+#include "api/apsp_dist.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -22,17 +23,15 @@ static void warn_long_paths(const char *in, int32_t V, int32_t maxw)
                  (double)(V - 1) * maxw);
 }
 
-/* `gk apsp` past one process or GPU: gk_apsp_run_file. */
-static int apsp_dist(gk_context *ctx, const char *in, const char *out, const char *config, gk_exchange ex,
-                     int timing, int json, int verbose)
+/* `gk apsp` past one process or GPU: gk_apsp_run_file's inside call with
+ * the single-process path's formats and weight types. */
+static int apsp_dist(gk_context *ctx, const char *in, const char *out, const gk__apsp_dist_in *din,
+                     const char *config, gk_exchange ex, int timing, int json, int verbose)
 {
     gk_apsp_dist_report rep;
-    gk_apsp_options o;
     gk_apsp_dist_report_init(&rep);
-    gk_apsp_options_init(&o);
-    o.config = config;
-    o.exchange = ex;
-    gk_status st = gk_apsp_run_file(ctx, in, out, &o, &rep);
+    gk_status st = gk__apsp_run_file_typed(ctx, in, out, din, config, ex, &rep);
+    const char *wname = gk_dtype_name(rep.run.dtype ? rep.run.dtype : GK_DTYPE_INT32);
     char where[64];
     if (rep.gpus)
         snprintf(where, sizeof where, "%d GPU%s, %d rank%s", rep.gpus, rep.gpus == 1 ? "" : "s", rep.ranks,
@@ -41,10 +40,12 @@ static int apsp_dist(gk_context *ctx, const char *in, const char *out, const cha
         snprintf(where, sizeof where, "the CPUs of %d rank%s", rep.ranks, rep.ranks == 1 ? "" : "s");
     if ((verbose || timing) && !cli_quiet) {
         char what[256];
-        snprintf(what, sizeof what, "apsp V = %lld, E = %lld over %s (exchange: %s)", (long long)rep.V, (long long)rep.E, where,
-                 rep.exchange);
+        snprintf(what, sizeof what, "apsp V = %lld, E = %lld, %s distances over %s (exchange: %s)", (long long)rep.V,
+                 (long long)rep.E, wname, where, rep.exchange);
         cli_report_verbose(what, &rep.run);
     }
+    if (st == GK_ENEGCYCLE)     /* as one process says it */
+        cli_die("%s: %s", strcmp(in, "-") ? in : "standard input", gk_last_error());
     if (st)
         cli_die_status(st);
     cli_report_notes(&rep.run);
@@ -62,9 +63,10 @@ static int apsp_dist(gk_context *ctx, const char *in, const char *out, const cha
         cli_json_report(&rep.run);
         json_int("ranks", rep.ranks); json_int("gpus", rep.gpus);
         json_str("exchange", rep.exchange);
+        json_str("weights", wname);
         json_str("check", "not run");
-        json_int("precision", 32);
-        json_str("precision_detail", "32-bit: rows over several GPUs or ranks run in 32 bits");
+        json_int("precision", 8 * (int)gk_dtype_size(rep.run.dtype ? rep.run.dtype : GK_DTYPE_INT32));
+        json_str("precision_detail", "rows over several GPUs or ranks run in the weight type");
         json_object("seconds");
         json_num("read", rep.read); json_num("distribute", rep.distribute); json_num("compute", rep.compute);
         json_num("exchange_busy", rep.exchange_busy); json_num("exchange_stall", rep.exchange_stall);
@@ -84,6 +86,7 @@ static int apsp_dist(gk_context *ctx, const char *in, const char *out, const cha
         printf("%-16s %12.6f %7.1f%%\n", "total", total, 100.0);
         printf("compute rate     %.3f G min-plus/s (V^3 / compute time, as in one process) on %s; exchange: %s\n",
                rate / 1e9, where, rep.exchange);
+        printf("weights          %s\n", wname);
     }
     return 0;
 }
@@ -185,9 +188,10 @@ static void apsp_usage(void)
            "  --verbose              say which device and configuration run\n"
            "  -h, --help             display this help and exit\n\n"
            "Under mpirun every rank takes a block of rows: one GPU each (the node-local\n"
-           "rank's), or with --device=cpu the CPU code on its rows; the output is the same.\n"
-           "With --gpus, --exchange or under mpirun INPUT is read in the NTHU format and\n"
-           "OUTPUT written raw.\n");
+           "rank's), or with --device=cpu the CPU code on its rows; the output is the same,\n"
+           "in every format and weight type (an NTHU graph's edges are streamed, any other\n"
+           "input is read whole by each rank).  Not there: --check, --precision=16 and\n"
+           "--predecessors.\n");
 }
 
 int cmd_apsp(int argc, char **argv)
@@ -263,12 +267,9 @@ int cmd_apsp(int argc, char **argv)
     if (dist && ao.check)
         cli_usage_error("--check needs the whole matrix in one process; not with --gpus, --exchange or mpirun");
     if (dist && prec_given == 1 && ao.precision == 16)
-        cli_usage_error("--precision=16: the rows over several GPUs or ranks run in 32 bits only");
+        cli_usage_error("--precision=16: the rows over several GPUs or ranks have no 16-bit path");
     if (dist && pred_out)
         cli_usage_error("--predecessors needs the whole matrix in one process; not with --gpus, --exchange or mpirun");
-    if (dist && weights && weights != GK_DTYPE_INT32)
-        cli_usage_error("--weights=%s: the rows over several GPUs or ranks are int32 in this release (one GPU or "
-                        "the CPU computes every type)", gk_dtype_name(weights));
     if (prec_given && weights && weights != GK_DTYPE_INT32)
         cli_usage_error("--precision=%d applies to int32 distances, not --weights=%s", ao.precision,
                         gk_dtype_name(weights));
@@ -280,23 +281,9 @@ int cmd_apsp(int argc, char **argv)
     }
     if (dist) {
         /* what each rank sees of the files (under mpirun, ranks may have
-           other directories or nodes): agreed before anyone dies */
-        gk_format f = ifmt;
-        int code = 2;
-        gk_status cst = GK_OK;
-        if (f == GK_FORMAT_AUTO && (cst = gk_format_detect(in, &f)))
-            code = 1;
-        else if (f != GK_FORMAT_NTHU)
-            cst = gk__fail(GK_EINVAL, "--gpus, --exchange and mpirun read NTHU inputs only (this one is %s)",
-                           gk_format_name(f));
-        else if (undirected || vertices || one_based)
-            cst = gk__fail(GK_EINVAL, "--gpus, --exchange and mpirun take the NTHU graph as it is: not with %s",
-                           undirected ? "--undirected" : vertices ? "--vertices" : "--one-based");
-        else if ((ofmt != GK_FORMAT_AUTO ? ofmt : gk__format_for_output(out, GK_FORMAT_NTHU)) != GK_FORMAT_NTHU)
-            cst = gk__fail(GK_EINVAL, "--gpus, --exchange and mpirun write raw (nthu) outputs only");
-        else if ((cst = gk__output_check(out, in)))
-            code = 1;
-        cli_agree(cst, code);
+           other directories or nodes): agreed before anyone dies; the
+           input's format and type are the library's (agreed there) */
+        cli_agree(gk__output_check(out, in), 1);
     } else {
         cli_check_output(out, in);
         if (pred_out)
@@ -309,8 +296,11 @@ int cmd_apsp(int argc, char **argv)
                      "--output-format=npy for a NumPy file", out, named == GK_FORMAT_GR ? "a DIMACS .gr graph"
                      : named == GK_FORMAT_MTX ? "a Matrix Market graph" : "an edge list");
     }
-    if (dist)
-        return apsp_dist(cli_gpus_context(want, gpus), in, out, ao.config, ex, timing, json, verbose);
+    if (dist) {
+        gk__apsp_dist_in din = { .format = ifmt, .vertices = vertices, .weights = weights, .out_format = ofmt,
+                                 .flags = (undirected ? GK__READ_UNDIRECTED : 0) | (one_based ? GK__READ_ONE_BASED : 0) };
+        return apsp_dist(cli_gpus_context(want, gpus), in, out, &din, ao.config, ex, timing, json, verbose);
+    }
     ctx_job job;
     memset(&job, 0, sizeof job);
     job.want = want;

@@ -74,6 +74,10 @@ gk_dtype gk__apsp_cpu_part_type(const gk_apsp_cpu_part *p);
  * int32 weight and converts it to the part's type. */
 void gk__apsp_cpu_part_edge_typed(gk_apsp_cpu_part *p, int32_t s, int32_t t, const void *w);
 void gk__apsp_cpu_part_edge(gk_apsp_cpu_part *p, int32_t s, int32_t t, int32_t w);
+/* Local row r (global index) set to row: V entries of the part's type, the
+ * diagonal included (a dense input's row as the single-process code takes
+ * it: nothing is dropped or kept smaller). */
+void gk__apsp_cpu_part_set_row(gk_apsp_cpu_part *p, int64_t r, const void *row);
 /* Owner of round k: close the pivot tile and its row; returns the panel
  * (panel_bytes long), which stays valid until the next call. */
 const void *gk__apsp_cpu_part_pivot(gk_apsp_cpu_part *p, int64_t k);

@@ -123,6 +123,14 @@ void gk__apsp_cpu_part_edge(gk_apsp_cpu_part *p, int32_t s, int32_t t, int32_t w
                                           : p->type == GK_DTYPE_FLOAT32 ? (const void *)&f : (const void *)&d);
 }
 
+void gk__apsp_cpu_part_set_row(gk_apsp_cpu_part *p, int64_t r, const void *row)
+{
+    for (int64_t bj = 0; bj < p->nt; bj++) {
+        int64_t m = p->V - bj * B < B ? p->V - bj * B : B;
+        memcpy(cell(p, r, bj * B), (const char *)row + bj * B * (int64_t)p->es, (size_t)m * p->es);
+    }
+}
+
 void gk__apsp_cpu_part_get_row(const gk_apsp_cpu_part *p, int64_t r, void *row)
 {
     for (int64_t bj = 0; bj < p->nt; bj++) {

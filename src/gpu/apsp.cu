@@ -1468,3 +1468,73 @@ extern "C" __global__ void gk_apspx_clean_i64(long long *d, int *pred, long long
 {
     xclean<xops_i64>(d, pred, n, flags);
 }
+
+// ---- typed rounds on row blocks (several GPUs)
+// src/gpu/apsp_multi.c: a GPU (or rank) holds whole tile rows of the padded
+// matrix; in round k the owner of tile row k closes the pivot tile and its
+// row with gk_apspx_pivot_* and gk_apspx_mp_* above (on its block shifted to
+// its global rows), and every block updates its other rows from that panel,
+// which is not in the block's own array: these kernels, one per type.  The
+// same candidate sets as xmp (HACKING.md, "APSP element types"): phase 2 on
+// the pivot column, Y = min(Y0, Y0 (min,+) P*), Y0 read whole before any
+// write; phase 3, C = min(C, Y (min,+) X) over all 64 kk.  So the bits are
+// those of one GPU and of the CPU, whatever the order inside.  No
+// predecessors.  256 threads, 4 x 4 outputs each (rows ty + 16 i, columns
+// tx + 16 j), A^T and B in shared memory (2 x 64 x (64 + 16 / size) E).
+// Grid and arguments as gk_apsp_rows: blockIdx.y the local tile row r0 + y
+// (skip1, skip2 skipped), blockIdx.x the column tile in phase 3.
+#define XR_NT 256
+template <class O>
+static __device__ __forceinline__ void xrows(typename O::E *d, long long pitch, const typename O::E *panel, int k,
+                                             int r0, int skip1, int skip2, int phase)
+{
+    typedef typename O::E E;
+    constexpr int LD = X_T + 16 / (int)sizeof(E);
+    const int li = r0 + (int)blockIdx.y;
+    if (li == skip1 || li == skip2) return;
+    const int bj = phase == 2 ? k : (int)blockIdx.x;
+    if (phase != 2 && bj == k) return;
+    extern __shared__ __align__(16) unsigned char xrsm[];
+    E *As = (E *)xrsm;             // As[kk * LD + i] = A[i][kk]
+    E *Bs = As + X_T * LD;         // Bs[kk * LD + j] = B[kk][j]
+    E *row = d + (long long)li * X_T * pitch;
+    E *c = row + (long long)bj * X_T;
+    const E *a = row + (long long)k * X_T;
+    const E *b = panel + (long long)bj * X_T;
+    for (int e = threadIdx.x; e < X_T * X_T; e += XR_NT) {
+        const int r = e / X_T, q = e % X_T;
+        As[q * LD + r] = a[(long long)r * pitch + q];
+        Bs[r * LD + q] = b[(long long)r * pitch + q];
+    }
+    __syncthreads();
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    E acc[4][4];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+#pragma unroll
+        for (int j = 0; j < 4; j++) acc[i][j] = c[(long long)(ty + 16 * i) * pitch + tx + 16 * j];
+#pragma unroll 4
+    for (int kk = 0; kk < X_T; kk++) {
+        E av[4], bv[4];
+#pragma unroll
+        for (int i = 0; i < 4; i++) av[i] = As[kk * LD + ty + 16 * i];
+#pragma unroll
+        for (int j = 0; j < 4; j++) bv[j] = Bs[kk * LD + tx + 16 * j];
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+#pragma unroll
+            for (int j = 0; j < 4; j++) acc[i][j] = O::upd(av[i], bv[j], acc[i][j]);
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+#pragma unroll
+        for (int j = 0; j < 4; j++) c[(long long)(ty + 16 * i) * pitch + tx + 16 * j] = acc[i][j];
+}
+#define XROWS(S, O) \
+    extern "C" __global__ void __launch_bounds__(XR_NT) \
+    gk_apspx_rows_##S(O::E *d, long long pitch, const O::E *panel, int k, int r0, int skip1, int skip2, int phase) \
+    { xrows<O>(d, pitch, panel, k, r0, skip1, skip2, phase); }
+XROWS(i32, xops_i32)
+XROWS(i64, xops_i64)
+XROWS(f32, xops_f32)
+XROWS(f64, xops_f64)

@@ -1,6 +1,7 @@
 /* apsp_multi.c - APSP past one GPU: row-block parts and the rounds over
  * them (see apsp_multi.h; the kernels are in apsp.cu). */
 #include "gpu/apsp_multi.h"
+#include "core/apsp_types.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -20,8 +21,19 @@ struct gk_apsp_part {
     gk_config cfg;
     gk_gpu_module mod;
     cudaKernel_t pivot, minplus, rows, init, scatter, random;
-    int *d;                     /* nl * T rows, pitch np */
-    int *slot[2];               /* received panels, T x np */
+    /* typed parts (type != 0): element size es (int32 parts: 4), T = 64,
+     * the typed kernels, and the device words flags (apsp.cu's typed
+     * section: [0] a weight is negative, [1] the smallest vertex of a
+     * negative cycle); xthreads, xsmem and xsmem_piv: those of xmp and
+     * xpivot, rsmem: gk_apspx_rows_* */
+    gk_dtype type;
+    size_t es;
+    cudaKernel_t xclean;
+    int *flags;
+    unsigned xthreads;
+    size_t xsmem, xsmem_piv, rsmem;
+    char *d;                    /* nl * T rows, pitch np */
+    char *slot[2];              /* received panels, T x np */
     int *edges;                 /* EDGE_CHUNK triples */
     cudaStream_t cs, xs;        /* compute, exchange */
     cudaEvent_t ready, fr[2];   /* next panel closed; done with slot s */
@@ -45,27 +57,57 @@ static gk_status on(const gk_apsp_part *p)
 
 /* The block's first tile row at its global index: the single-GPU kernels
  * (pivot, phase 2 along the row) then run on it unchanged. */
-static int *virt(const gk_apsp_part *p)
+static void *virt(const gk_apsp_part *p)
 {
-    return (int *)((uintptr_t)p->d - (uintptr_t)((size_t)p->t0 * (size_t)p->T * (size_t)p->np * sizeof(int)));
+    return (void *)((uintptr_t)p->d - (uintptr_t)((size_t)p->t0 * (size_t)p->T * (size_t)p->np * p->es));
 }
 
-static int *rowptr(const gk_apsp_part *p, int k)
+static char *rowptr(const gk_apsp_part *p, int k)
 {
-    return p->d + (size_t)(k - p->t0) * (size_t)p->T * (size_t)p->np;
+    return p->d + (size_t)(k - p->t0) * (size_t)p->T * (size_t)p->np * p->es;
+}
+
+/* The typed kernels' suffix (apsp.cu: gk_apspx_<what>_<suffix>). */
+static const char *x_suffix(gk_dtype t)
+{
+    switch (t) {
+    case GK_DTYPE_INT32: return "i32";
+    case GK_DTYPE_INT64: return "i64";
+    case GK_DTYPE_FLOAT32: return "f32";
+    case GK_DTYPE_FLOAT64: return "f64";
+    default: return NULL;
+    }
+}
+
+static gk_status x_kernel(gk_apsp_part *p, const char *what, cudaKernel_t *k)
+{
+    char name[64];
+    snprintf(name, sizeof name, "gk_apspx_%s_%s", what, x_suffix(p->type));
+    return gk__gpu_kernel(&p->mod, name, k);
 }
 
 gk_status gk__apsp_part_open(gk_apsp_part **out, int ordinal, const gk_device_info *dev, int32_t V,
                              int t0, int t1, const gk_config *cfg)
 {
+    return gk__apsp_part_open_typed(out, ordinal, dev, V, t0, t1, cfg, 0);
+}
+
+gk_status gk__apsp_part_open_typed(gk_apsp_part **out, int ordinal, const gk_device_info *dev, int32_t V,
+                                   int t0, int t1, const gk_config *cfg, gk_dtype type)
+{
     gk_status st;
     *out = NULL;
+    if (type && !x_suffix(type))
+        return gk__fail(GK_EINVAL, "a GPU row block: element type %d is not int32, int64, float32 or float64",
+                        (int)type);
     gk_apsp_part *p = calloc(1, sizeof *p);
     if (!p)
         return gk__fail(GK_ENOMEM, "cannot allocate a GPU row block");
     p->ordinal = ordinal;
     p->dev = *dev;
     p->V = V;
+    p->type = type;
+    p->es = type ? gk_dtype_size(type) : sizeof(int);
     if ((st = on(p)) || (st = gk__space_complete(&gk__space_apsp, cfg, &p->cfg)))
         goto fail;
     char why[256];
@@ -75,7 +117,8 @@ gk_status gk__apsp_part_open(gk_apsp_part **out, int ordinal, const gk_device_in
         st = gk__fail(GK_EINVAL, "apsp configuration %s cannot run on %s: %s", text, p->dev.name, why);
         goto fail;
     }
-    p->T = gk__param(&p->cfg, "APSP_TILE");
+    /* typed: the tile of the ordered paths, whatever the configuration's */
+    p->T = type ? GK_APSP_ORDER_TILE : gk__param(&p->cfg, "APSP_TILE");
     p->threads = (int)gk__apsp_threads(&p->cfg);
     p->nt = (int)((V + p->T - 1) / p->T);
     p->np = (long long)p->nt * p->T;
@@ -84,7 +127,23 @@ gk_status gk__apsp_part_open(gk_apsp_part **out, int ordinal, const gk_device_in
     p->nl = t1 - t0;
     p->smem_mp = gk__apsp_stage_smem(&p->cfg);
     p->smem_piv = gk__apsp_pivot_smem(&p->cfg);
-    p->panel_bytes = (size_t)p->T * (size_t)p->np * sizeof(int);
+    p->panel_bytes = (size_t)p->T * (size_t)p->np * p->es;
+    if (type) {
+        /* xmp's and xpivot's launch shape (as apsp_gpu.c's xmp_shape), and
+         * gk_apspx_rows_*: A^T and B at row pitch 64 + 16 / es */
+        int tm, tn;
+        gk__apsp_typed_shape(&p->cfg, type, 0, &tm, &tn);
+        p->xthreads = (unsigned)((p->T / tn) * (p->T / tm));
+        p->xsmem = 2 * (size_t)p->T * (p->T + 16 / p->es) * p->es;
+        p->xsmem_piv = (size_t)p->T * p->T * p->es;
+        p->rsmem = p->xsmem;
+        if (p->xsmem > p->dev.smem_per_block_optin) {
+            st = gk__fail(GK_EINVAL, "APSP %s past one GPU on %s: the kernels need %zu bytes of shared memory (%zu "
+                          "per block)", gk_dtype_name(type), p->dev.name, p->xsmem,
+                          (size_t)p->dev.smem_per_block_optin);
+            goto fail;
+        }
+    }
     size_t block = (size_t)p->nl * p->panel_bytes;
     size_t need = block + 2 * p->panel_bytes + (size_t)EDGE_CHUNK * 12, fr = 0, tot = 0;
     GK_CUDA_GOTO(cudaMemGetInfo(&fr, &tot), st, fail);
@@ -97,7 +156,14 @@ gk_status gk__apsp_part_open(gk_apsp_part **out, int ordinal, const gk_device_in
     }
     if ((st = gk__gpu_module_load(&gk__image_apsp, &gk__space_apsp, &p->cfg, &p->mod)))
         goto fail;
-    if ((st = gk__gpu_kernel(&p->mod, "gk_apsp_pivot", &p->pivot))
+    if (type) {
+        if ((st = x_kernel(p, "pivot", &p->pivot)) || (st = x_kernel(p, "mp", &p->minplus))
+            || (st = x_kernel(p, "rows", &p->rows)) || (st = x_kernel(p, "fill", &p->init)))
+            goto fail;
+        if ((type == GK_DTYPE_INT32 || type == GK_DTYPE_INT64) && (st = x_kernel(p, "clean", &p->xclean)))
+            goto fail;
+        GK_CUDA_GOTO(cudaMalloc((void **)&p->flags, 2 * sizeof(int)), st, fail);
+    } else if ((st = gk__gpu_kernel(&p->mod, "gk_apsp_pivot", &p->pivot))
         || (st = gk__gpu_kernel(&p->mod, "gk_apsp_minplus", &p->minplus))
         || (st = gk__gpu_kernel(&p->mod, "gk_apsp_rows", &p->rows))
         || (st = gk__gpu_kernel(&p->mod, "gk_apsp_init_rows", &p->init))
@@ -151,6 +217,7 @@ void gk__apsp_part_close(gk_apsp_part *p)
     if (p->slot[0]) cudaFree(p->slot[0]);
     if (p->slot[1]) cudaFree(p->slot[1]);
     if (p->edges) cudaFree(p->edges);
+    if (p->flags) cudaFree(p->flags);
     gk__gpu_module_unload(&p->mod);
     free(p);
 }
@@ -166,10 +233,62 @@ gk_status gk__apsp_part_init(gk_apsp_part *p)
     gk_status st;
     long long rows = (long long)p->nl * p->T, row0 = (long long)p->t0 * p->T;
     int V = p->V;
+    if ((st = on(p)))
+        return st;
+    if (p->type) {
+        long long n = rows * p->np;
+        void *args[] = { &p->d, &n };
+        GK_CUDA_TRY(cudaMemsetAsync(p->flags, 0, sizeof(int), p->cs));
+        GK_CUDA_TRY(cudaMemsetAsync(p->flags + 1, 0x7f, sizeof(int), p->cs));   /* 0x7f7f7f7f: no vertex */
+        if (!rows)
+            return GK_OK;
+        return gk__gpu_launch(p->init, gk__dim3(fill_blocks(p, rows), 1, 1), gk__dim3(256, 1, 1), 0, p->cs, args);
+    }
     void *args[] = { &p->d, &p->np, &rows, &row0, &V };
-    if ((st = on(p)) || !rows)
+    if (!rows)
         return st;
     return gk__gpu_launch(p->init, gk__dim3(fill_blocks(p, rows), 1, 1), gk__dim3(256, 1, 1), 0, p->cs, args);
+}
+
+gk_status gk__apsp_part_upload_rows(gk_apsp_part *p, int64_t r, int64_t n, const void *host)
+{
+    gk_status st;
+    if (!p->type)
+        return gk__fail(GK_EINTERNAL, "gk__apsp_part_upload_rows: an int32 part takes edges");
+    if ((st = on(p)) || !n)
+        return st;
+    char *dst = p->d + (size_t)(r - (int64_t)p->t0 * p->T) * (size_t)p->np * p->es;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(dst, (size_t)p->np * p->es, host, (size_t)p->V * p->es, (size_t)p->V * p->es,
+                                  (size_t)n, cudaMemcpyHostToDevice, p->cs));
+    GK_CUDA_TRY(cudaStreamSynchronize(p->cs));
+    return GK_OK;
+}
+
+gk_status gk__apsp_part_set_negative(gk_apsp_part *p)
+{
+    gk_status st;
+    const int one = 1;
+    if ((st = on(p)))
+        return st;
+    GK_CUDA_TRY(cudaMemcpyAsync(p->flags, &one, sizeof one, cudaMemcpyHostToDevice, p->cs));
+    GK_CUDA_TRY(cudaStreamSynchronize(p->cs));
+    return GK_OK;
+}
+
+gk_status gk__apsp_part_cycle(gk_apsp_part *p, int64_t *vertex)
+{
+    gk_status st;
+    int v = 0x7f7f7f7f;
+    *vertex = -1;
+    if (!p->type)
+        return GK_OK;
+    if ((st = on(p)))
+        return st;
+    GK_CUDA_TRY(cudaMemcpyAsync(&v, p->flags + 1, sizeof v, cudaMemcpyDeviceToHost, p->cs));
+    GK_CUDA_TRY(cudaStreamSynchronize(p->cs));
+    if (v >= 0 && v < p->V)
+        *vertex = v;
+    return GK_OK;
 }
 
 gk_status gk__apsp_part_random(gk_apsp_part *p, uint64_t seed, uint64_t cut, int32_t max_w)
@@ -206,14 +325,14 @@ gk_status gk__apsp_part_edges(gk_apsp_part *p, const int32_t *e, int64_t m)
     return GK_OK;
 }
 
-gk_status gk__apsp_part_download(gk_apsp_part *p, int64_t r, int64_t n, int32_t *host)
+gk_status gk__apsp_part_download(gk_apsp_part *p, int64_t r, int64_t n, void *host)
 {
     gk_status st;
     if ((st = on(p)) || !n)
         return st;
-    const int *src = p->d + (size_t)(r - (int64_t)p->t0 * p->T) * (size_t)p->np;
-    GK_CUDA_TRY(cudaMemcpy2DAsync(host, (size_t)p->V * sizeof(int), src, (size_t)p->np * sizeof(int),
-                                  (size_t)p->V * sizeof(int), (size_t)n, cudaMemcpyDeviceToHost, p->cs));
+    const char *src = p->d + (size_t)(r - (int64_t)p->t0 * p->T) * (size_t)p->np * p->es;
+    GK_CUDA_TRY(cudaMemcpy2DAsync(host, (size_t)p->V * p->es, src, (size_t)p->np * p->es,
+                                  (size_t)p->V * p->es, (size_t)n, cudaMemcpyDeviceToHost, p->cs));
     GK_CUDA_TRY(cudaStreamSynchronize(p->cs));
     return GK_OK;
 }
@@ -247,9 +366,23 @@ void gk__apsp_pinned_free(void *p)
 static gk_status close_panel(gk_apsp_part *p, int k)
 {
     gk_status st;
-    int *d = virt(p);
+    void *d = virt(p);
     long long pitch = p->np;
     int kk = k, phase = 2, kend = p->T;   /* every k of the tile (padding adds nothing) */
+    if (p->type) {
+        /* the single-GPU typed kernels on the block at its global rows:
+         * xpivot (phase 1, the cycle check into flags[1]), then xmp's phase
+         * 2 with the grid's row y = 0 only: the row tiles (k, x) */
+        int *pred = NULL, V = p->V;
+        long long ppitch = 0;
+        void *args[] = { &d, &pitch, &kk, &phase, &kend, &pred, &ppitch, &V, &p->flags };
+        if ((st = gk__gpu_launch(p->pivot, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), p->xsmem_piv, p->cs, args)))
+            return st;
+        if (p->nt == 1)
+            return GK_OK;
+        return gk__gpu_launch(p->minplus, gk__dim3((unsigned)p->nt, 1, 1), gk__dim3(p->xthreads, 1, 1), p->xsmem,
+                              p->cs, args);
+    }
     int *at = NULL;                       /* no column panel's transpose: row tiles only */
     void *args[] = { &d, &pitch, &kk, &phase, &kend, &at };
     if ((st = gk__gpu_launch(p->pivot, gk__dim3(1, 1, 1), gk__dim3(1024, 1, 1), p->smem_piv, p->cs, args)))
@@ -262,7 +395,7 @@ static gk_status close_panel(gk_apsp_part *p, int k)
 
 /* Round k's update (phase 2 along the pivot column, then phase 3) of local
  * tile rows r0 .. r0 + n - 1 but skip1 and skip2 (-1: none). */
-static gk_status update_rows(gk_apsp_part *p, int k, const int *panel, int r0, int n, int skip1, int skip2)
+static gk_status update_rows(gk_apsp_part *p, int k, const void *panel, int r0, int n, int skip1, int skip2)
 {
     gk_status st;
     if (n <= 0)
@@ -270,13 +403,15 @@ static gk_status update_rows(gk_apsp_part *p, int k, const int *panel, int r0, i
     long long pitch = p->np;
     int kk = k, phase = 2;
     void *args[] = { &p->d, &pitch, &panel, &kk, &r0, &skip1, &skip2, &phase };
-    dim3 blk = gk__dim3((unsigned)p->threads, 1, 1);
-    if ((st = gk__gpu_launch(p->rows, gk__dim3(1, (unsigned)n, 1), blk, p->smem_mp, p->cs, args)))
+    /* typed: gk_apspx_rows_* (apsp.cu's last section), 256 threads */
+    dim3 blk = gk__dim3(p->type ? 256u : (unsigned)p->threads, 1, 1);
+    size_t smem = p->type ? p->rsmem : p->smem_mp;
+    if ((st = gk__gpu_launch(p->rows, gk__dim3(1, (unsigned)n, 1), blk, smem, p->cs, args)))
         return st;
     if (p->nt == 1)
         return GK_OK;
     phase = 3;
-    return gk__gpu_launch(p->rows, gk__dim3((unsigned)p->nt, (unsigned)n, 1), blk, p->smem_mp, p->cs, args);
+    return gk__gpu_launch(p->rows, gk__dim3((unsigned)p->nt, (unsigned)n, 1), blk, smem, p->cs, args);
 }
 
 static double wall(void)
@@ -297,7 +432,7 @@ static gk_status run_host(gk_apsp_part **parts, int nlocal, gk_apsp_xchg *x, int
 {
     gk_status st = GK_OK;
     size_t bytes = parts[0]->panel_bytes;
-    int *pin = NULL;
+    char *pin = NULL;
     GK_CUDA_TRY(cudaMallocHost((void **)&pin, bytes));
     for (int k = 0; k < nt && !st; k++) {
         int o = owner[k];
@@ -412,7 +547,7 @@ gk_status gk__apsp_multi_run(gk_apsp_part **parts, int nlocal, gk_apsp_xchg *x)
             if ((st = on(p))) break;
             GK_CUDA_GOTO(cudaStreamWaitEvent(p->xs, p == P ? p->ready : p->fr[s], 0), st, out);
             GK_CUDA_GOTO(cudaEventRecord(p->xb[k], p->xs), st, out);
-            int *buf = p == P ? rowptr(p, k) : p->slot[s];
+            char *buf = p == P ? rowptr(p, k) : p->slot[s];
             if ((st = gk__nccl_bcast(x->nccl, buf, buf, p->panel_bytes, o, p->xs)))
                 break;
             GK_CUDA_GOTO(cudaEventRecord(p->xe[k], p->xs), st, out);
@@ -430,7 +565,7 @@ gk_status gk__apsp_multi_run(gk_apsp_part **parts, int nlocal, gk_apsp_xchg *x)
             if (xchg && k > 0 && owner[k - 1] == (x->self < 0 ? i : x->self))
                 /* row k - 1 changes now: its panel must have left */
                 GK_CUDA_GOTO(cudaStreamWaitEvent(p->cs, p->xe[k - 1], 0), st, out);
-            const int *panel = p == P ? rowptr(p, k) : p->slot[s];
+            const char *panel = p == P ? rowptr(p, k) : p->slot[s];
             int lk = p == P ? k - p->t0 : -1;
             int la = k + 1 < nt && owner[k + 1] == (x->self < 0 ? i : x->self), l1 = -1;
             if (la) {
@@ -464,6 +599,16 @@ gk_status gk__apsp_multi_run(gk_apsp_part **parts, int nlocal, gk_apsp_xchg *x)
         x->stall = stall;
     }
 done:
+    for (int i = 0; i < nlocal && !st; i++)     /* typed integers with negative weights: INF restored */
+        if (parts[i]->xclean && !(st = on(parts[i]))) {
+            gk_apsp_part *p = parts[i];
+            long long n = (long long)p->nl * p->T * p->np;
+            int *pred = NULL;
+            void *args[] = { &p->d, &pred, &n, &p->flags };
+            if (n)
+                st = gk__gpu_launch(p->xclean, gk__dim3(fill_blocks(p, n / p->np), 1, 1), gk__dim3(256, 1, 1), 0,
+                                    p->cs, args);
+        }
     for (int i = 0; i < nlocal && !st; i++)
         st = gk__apsp_part_sync(parts[i]);
 out:

@@ -26,14 +26,35 @@ int gk__apsp_part_tile(const gk_config *cfg);
  * device lacks the memory. */
 gk_status gk__apsp_part_open(gk_apsp_part **p, int ordinal, const gk_device_info *dev, int32_t V,
                              int t0, int t1, const gk_config *cfg);
+/* The same for distances of element type t (int32, int64, float32,
+ * float64; the rules of HACKING.md, "APSP element types"): tile
+ * GK_APSP_ORDER_TILE (tile rows of 64), the typed kernels of apsp.cu
+ * (gk_apspx_pivot_* and gk_apspx_mp_* on the owner's row, gk_apspx_rows_*
+ * on the others), so every entry is the single-process CPU's bits.  No
+ * predecessors. */
+gk_status gk__apsp_part_open_typed(gk_apsp_part **p, int ordinal, const gk_device_info *dev, int32_t V,
+                                   int t0, int t1, const gk_config *cfg, gk_dtype t);
 void gk__apsp_part_close(gk_apsp_part *p);
-/* INF, 0 on the diagonal; then edges (src, dst, w) whose src is in the block. */
+/* INF, 0 on the diagonal; then edges (src, dst, w) whose src is in the block.
+ * A typed part: INF everywhere (its rows then come whole from
+ * gk__apsp_part_upload_rows) and no negative weight, no cycle seen. */
 gk_status gk__apsp_part_init(gk_apsp_part *p);
+/* A typed part: global rows r .. r + n - 1 (V entries of its type each,
+ * the diagonal included) from host memory. */
+gk_status gk__apsp_part_upload_rows(gk_apsp_part *p, int64_t r, int64_t n, const void *host);
+/* A typed part: some weight of the graph (on any part) is negative: the
+ * integer types' entries above INF/2 become INF after the last round. */
+gk_status gk__apsp_part_set_negative(gk_apsp_part *p);
+/* A typed part, after gk__apsp_multi_run: the smallest vertex whose
+ * diagonal entry was negative after the phase 1 of its round on this part
+ * (the first round with one: the rounds go up in vertex order), else -1. */
+gk_status gk__apsp_part_cycle(gk_apsp_part *p, int64_t *vertex);
 gk_status gk__apsp_part_edges(gk_apsp_part *p, const int32_t *e, int64_t m);
 /* The rows of gk_apsp_random_matrix(V, density, seed, max_w), cut = density * 2^32. */
 gk_status gk__apsp_part_random(gk_apsp_part *p, uint64_t seed, uint64_t cut, int32_t max_w);
-/* Global rows r .. r + n - 1 of the block (V columns) into host memory. */
-gk_status gk__apsp_part_download(gk_apsp_part *p, int64_t r, int64_t n, int32_t *host);
+/* Global rows r .. r + n - 1 of the block (V columns of the part's type)
+ * into host memory. */
+gk_status gk__apsp_part_download(gk_apsp_part *p, int64_t r, int64_t n, void *host);
 gk_status gk__apsp_part_sync(gk_apsp_part *p);
 /* Pinned host memory (fast copies to and from the GPUs). */
 gk_status gk__apsp_pinned(void **p, size_t bytes);
@@ -54,7 +75,10 @@ typedef struct gk_apsp_xchg {
 } gk_apsp_xchg;
 
 /* All rounds on the parts of this process (nlocal: all nglobal when
- * self == -1, else 1); returns when every part is done. */
+ * self == -1, else 1); returns when every part is done.  Typed parts also
+ * get the integer types' INF clean-up after the last round (when
+ * gk__apsp_part_set_negative said so); the rounds go on past a negative
+ * cycle (gk__apsp_part_cycle tells). */
 gk_status gk__apsp_multi_run(gk_apsp_part **parts, int nlocal, gk_apsp_xchg *x);
 
 #endif /* GK_APSP_MULTI_H */
