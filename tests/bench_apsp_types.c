@@ -7,7 +7,7 @@
  * distances: the rounds' time, T updates/s (n^3 / s) and the type's
  * min-plus ceiling measured in the same run (chains of the same add + min),
  * and int32 with predecessors against int32 alone; float32 and float64 also
- * with another thread shape of the space (APSPX_F32_TN=8: 8 x 8,
+ * with another thread shape of the space (APSPX_F32_TN=4: 8 x 4,
  * APSPX_F64_TM=8: 8 x 4; an NVRTC compile).  The int32 distances with and
  * without predecessors must agree, and each float type's two shapes (checked:
  * exit 1 if not). */
@@ -49,7 +49,7 @@ static gk_status one(const gk_device_info *dev, int32_t n, const int32_t *m, gk_
     gk_config cfg;
     gk__config_clear(&cfg);
     if (alt)
-        gk__config_parse("APSPX_F32_TN=8,APSPX_F64_TM=8", &cfg);
+        gk__config_parse("APSPX_F32_TN=4,APSPX_F64_TM=8", &cfg);
     gk_status st = x ? GK_OK : GK_ENOMEM;
     if (!st && !(st = gk__apsp_gpu_open_typed(&c, dev, NULL, n, t, pred, &cfg)) && pred && alt)
         gk__apsp_gpu_set_packed(c, 0);   /* int32 + pred "alt": the general product */

@@ -207,13 +207,13 @@ static void check(gk_dtype t, int with_pred, int64_t V, int kind)
     }
     gk__apsp_gpu_close(c);
     c = NULL;
-    /* float distances: another thread shape of the space (8 x 8 instead
-     * of float32's 8 x 4; 8 x 4 instead of float64's 4 x 4; an NVRTC compile), the same bits */
+    /* float distances: another thread shape of the space (8 x 4 instead
+     * of float32's 8 x 8 and float64's 4 x 4; an NVRTC compile), the same bits */
     if (!with_pred && !integral_type(t) && wcycle < 0) {
         memset(got, 0, bytes);
         gk_config alt;
         gk__config_clear(&alt);
-        gk__config_parse("APSPX_F32_TN=8,APSPX_F64_TM=8", &alt);
+        gk__config_parse("APSPX_F32_TN=4,APSPX_F64_TM=8", &alt);
         if (!(st = gk__apsp_gpu_open_typed(&c, &dev, NULL, (int32_t)V, t, 0, &alt))
             && !(st = gk__apsp_gpu_upload_typed(c, init, NULL)) && !(st = gk__apsp_gpu_run_typed(c, NULL)))
             st = gk__apsp_gpu_download_typed(c, got, NULL, NULL);

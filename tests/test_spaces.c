@@ -37,7 +37,7 @@ enum { NKERNELS = sizeof kernels / sizeof kernels[0] };
  * missing here fails the test (see expect_of). */
 static const struct { const char *kernel, *flags; long valid; } expect[] = {
     { "apsp", "-DAPSP_TILE=128 -DAPSP_TM=8 -DAPSP_TN=8 -DAPSP_BK=16 -DAPSP_UNROLL=16 -DAPSP_MINB=2"
-              " -DAPSP16_TM=8 -DAPSP16_TW=4 -DAPSP16_BK=16 -DAPSPX_F32_TM=8 -DAPSPX_F32_TN=4 -DAPSPX_F64_TM=4"
+              " -DAPSP16_TM=8 -DAPSP16_TW=4 -DAPSP16_BK=16 -DAPSPX_F32_TM=8 -DAPSPX_F32_TN=8 -DAPSPX_F64_TM=4"
               " -DAPSPX_F64_TN=4 -DAPSPX_P_TM=4 -DAPSPX_P_TN=4", 264 },
     { "stencil", "-DDESIGN=2 -DTSTEPS=2 -DBX=32 -DBY=8 -DRY=4 -DZC=64 -DUNROLL=1 -DPREFETCH=1 -DRX=2 -DASYNC=1"
                  " -DMINB=2 -DRING=0", 65152 },
@@ -381,7 +381,7 @@ static void check_apspx(void)
     gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT32, 1, &tm, &tn);
     ok(tm == 4 && tn == 8, "predecessors take apspx_p's 4x8: %dx%d", tm, tn);
     gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT32, 0, &tm, &tn);
-    ok(tm == 8 && tn == 4, "float32 keeps the built-in 8x4: %dx%d", tm, tn);
+    ok(tm == 8 && tn == 8, "float32 keeps the built-in 8x8: %dx%d", tm, tn);
     ok(gk__param(&full, "APSP_TILE") == 64 && gk__param(&full, "APSP_TN") == 8 && gk__param(&full, "MAXRREG") == 168
        && gk__param(&full, "APSP16_BK") == 16, "the int32 kernel's parameters are the apsp entry's");
     /* a shape apsp's rules refuse (an entry edited by hand, past its own
@@ -410,15 +410,15 @@ static void check_apspx(void)
     gk__clear_error();
 }
 
-/* The typed APSP kernels' shapes (APSPX_*): the defaults are gktune's
- * apspx_* winners on the H200 (8 x 4 for 4-byte distances alone and int32
- * with predecessors, 4 x 4 for float64 and for every type with
- * predecessors; int64 alone a fixed 8 x 4), and the rules: 4-wide,
+/* The typed APSP kernels' shapes (APSPX_*): the defaults measured on the
+ * H200 (8 x 8 for 4-byte distances alone and int32 with predecessors, 4 x 4
+ * for float64 and for every type with predecessors; int64 alone a fixed
+ * 8 x 4), and the rules: 4-wide,
  * dividing the tile 64, whole warps up to 1024 threads, registers. */
 static void check_typed_shapes(void)
 {
     static const struct { gk_dtype t; int pred, tm, tn; } want[] = {
-        { GK_DTYPE_INT32, 0, 8, 4 }, { GK_DTYPE_FLOAT32, 0, 8, 4 }, { GK_DTYPE_FLOAT64, 0, 4, 4 },
+        { GK_DTYPE_INT32, 0, 8, 8 }, { GK_DTYPE_FLOAT32, 0, 8, 8 }, { GK_DTYPE_FLOAT64, 0, 4, 4 },
         { GK_DTYPE_INT64, 0, 8, 4 }, { GK_DTYPE_INT32, 1, 4, 4 }, { GK_DTYPE_INT64, 1, 4, 4 },
         { GK_DTYPE_FLOAT32, 1, 4, 4 }, { GK_DTYPE_FLOAT64, 1, 4, 4 },
     };
@@ -442,7 +442,7 @@ static void check_typed_shapes(void)
     gk__apsp_typed_shape(&full, GK_DTYPE_INT32, 1, &tm, &tn);
     ok(tm == 4 && tn == 8, "predecessors take APSPX_P_*: %dx%d", tm, tn);
     gk__apsp_typed_shape(&full, GK_DTYPE_FLOAT32, 0, &tm, &tn);
-    ok(tm == 8 && tn == 4, "float32 keeps its default 8x4: %dx%d", tm, tn);
+    ok(tm == 8 && tn == 8, "float32 keeps its default 8x8: %dx%d", tm, tn);
     gk__apsp_typed_shape(&full, GK_DTYPE_INT64, 0, &tm, &tn);
     ok(tm == GK_APSPX_I64_TM && tn == GK_APSPX_I64_TN, "int64 distances: the fixed shape %dx%d", tm, tn);
     /* accepted shapes: 32 to 1024 threads of a 64-wide tile */

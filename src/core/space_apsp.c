@@ -33,20 +33,22 @@ static const gk_param_def apsp_params[] = {
     { "APSP16_BK", 16, 8, 64, 1, { 16 }, "16-bit kernel: k chunk per shared-memory stage (multiple of 8)" },
     /* the typed kernels' product (apsp.cu's "typed" section, issue 24):
      * TM x TN outputs per thread of a 64-wide tile (GK_APSP_ORDER_TILE:
-     * fixed, it decides the bits; the shape does not).  Defaults: gktune's
-     * apspx_* winners on the H200 at 4096 and 16384 (bench/apsp-results.md,
-     * 2026-11-28): float32 and int32 with predecessors 8 x 4 (1.09x and
-     * 1.01x the 8 x 8 before), float64 4 x 4 (98 % of its ceiling), every
-     * type with predecessors 4 x 4 (1.76x and 1.88x the 8 x 4 before).
-     * Defaults, not only shipped entries: a configuration that is not the
-     * built-in one loads an NVRTC variant of the module.  int64 distances
+     * fixed, it decides the bits; the shape does not).  Defaults, measured
+     * on the H200 (bench/apsp-results.md, 2026-11-28): every type with
+     * predecessors 4 x 4 (gktune's apspx_p winner, 1.76x and 1.88x the 8 x 4
+     * before at 4096 and 16384), float64 4 x 4 (98 % of its ceiling),
+     * float32 and int32 with predecessors 8 x 8: apspx_f32's 8 x 4 won on
+     * the sum of the two types (1.01x at 16384) but took float32 alone from
+     * 91.2 % of its ceiling to 83.7 %, below issue 24's 90 %.  Defaults,
+     * not only shipped entries: a configuration that is not the built-in
+     * one loads an NVRTC variant of the module.  int64 distances
      * without predecessors keep a fixed 8 x 4: a configuration holds at most
      * GK_CONFIG_MAX = 16 parameters and apsp has them all now.  One
      * candidate each here: the apsp tunable measures the int32 kernel; the
      * apspx_* tunables below search them (their winners are written over
      * these when gk picks apsp's configuration: src/tune/select.c). */
     { "APSPX_F32_TM", 8, 4, 64, 1, { 8 }, "typed kernel, float32 distances, int32 with negative weights or predecessors: output rows per thread" },
-    { "APSPX_F32_TN", 4, 4, 64, 1, { 4 }, "typed kernel, float32 distances, int32 with negative weights or predecessors: output columns per thread" },
+    { "APSPX_F32_TN", 8, 4, 64, 1, { 8 }, "typed kernel, float32 distances, int32 with negative weights or predecessors: output columns per thread" },
     { "APSPX_F64_TM", 4, 4, 64, 1, { 4 }, "typed kernel, float64 distances: output rows per thread" },
     { "APSPX_F64_TN", 4, 4, 64, 1, { 4 }, "typed kernel, float64 distances: output columns per thread" },
     { "APSPX_P_TM", 4, 4, 64, 1, { 4 }, "typed kernel, any type with predecessors: output rows per thread" },
@@ -193,7 +195,7 @@ const gk_space gk__space_apsp = { "apsp", (int)(sizeof apsp_params / sizeof apsp
 #define SHAPE_VALUES 2, { 4, 8 }
 static const gk_param_def apspx_f32_params[] = {
     { "APSPX_F32_TM", 8, 4, 64, SHAPE_VALUES, "float32 distances, int32 with negative weights or predecessors: output rows per thread" },
-    { "APSPX_F32_TN", 4, 4, 64, SHAPE_VALUES, "float32 distances, int32 with negative weights or predecessors: output columns per thread" },
+    { "APSPX_F32_TN", 8, 4, 64, SHAPE_VALUES, "float32 distances, int32 with negative weights or predecessors: output columns per thread" },
 };
 static const gk_param_def apspx_f64_params[] = {
     { "APSPX_F64_TM", 4, 4, 64, SHAPE_VALUES, "float64 distances: output rows per thread" },
