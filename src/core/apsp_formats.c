@@ -1337,6 +1337,39 @@ static gk_status matrix_to_list(gk_edges *g)
     return GK_OK;
 }
 
+/* --undirected: each edge (not a self-loop) also the other way, with its
+ * weight (the double one too when the graph holds them). */
+static gk_status mirror_undirected(gk_edges *g, const char *in, int flags)
+{
+    gk_status st;
+    if (!(flags & GK__READ_UNDIRECTED))
+        return GK_OK;
+    const int64_t n = g->E;
+    if ((st = edges_reserve(g, 2 * n, in)))
+        return st;
+    for (int64_t e = 0; e < n; e++) {
+        if (g->wd)
+            g->pending = g->wd[e];          /* edges_push stores it as the reverse edge's weight */
+        if (g->s[e] != g->t[e] && (st = edges_push(g, g->t[e], g->s[e], g->w[e], in)))
+            return st;
+    }
+    return GK_OK;
+}
+
+/* The converted graph written, and what the caller asked to know of it. */
+static gk_status write_converted(gk_edges *g, const char *out, gk_format out_format, int32_t *V, int64_t *E,
+                                 int32_t *max_id, int32_t *min_id)
+{
+    gk_status st = write_graph(out, out_format, g);
+    if (st)
+        return st;
+    if (V) *V = g->V;
+    if (E) *E = g->E;
+    if (max_id) *max_id = g->max_id;
+    if (min_id) *min_id = g->min_id;
+    return GK_OK;
+}
+
 gk_status gk__graph_convert_flags(const char *in, gk_format in_format, const char *out, gk_format out_format,
                                   int flags, int32_t vertices, int32_t *V, int64_t *E, int32_t *max_id,
                                   int32_t *min_id)
@@ -1358,21 +1391,10 @@ gk_status gk__graph_convert_flags(const char *in, gk_format in_format, const cha
     } else {
         if ((st = gk__edges_read_flags(in, in_format, flags, vertices, &g)))
             return st;
-        if (flags & GK__READ_UNDIRECTED) {
-            int64_t n = g.E;
-            if ((st = edges_reserve(&g, 2 * n, in)))
-                goto out;
-            for (int64_t e = 0; e < n; e++)
-                if (g.s[e] != g.t[e] && (st = edges_push(&g, g.t[e], g.s[e], g.w[e], in)))
-                    goto out;
-        }
+        if ((st = mirror_undirected(&g, in, flags)))
+            goto out;
     }
-    if ((st = write_graph(out, out_format, &g)))
-        goto out;
-    if (V) *V = g.V;
-    if (E) *E = g.E;
-    if (max_id) *max_id = g.max_id;
-    if (min_id) *min_id = g.min_id;
+    st = write_converted(&g, out, out_format, V, E, max_id, min_id);
 out:
     gk__edges_free(&g);
     return st;
@@ -1393,23 +1415,8 @@ static gk_status convert_typed(const char *in, gk_format in_format, const char *
     gk_status st = gk__edges_read_typed(in, in_format, flags, vertices, want, &g);
     if (st)
         return st;
-    if (flags & GK__READ_UNDIRECTED) {
-        int64_t n = g.E;
-        if ((st = edges_reserve(&g, 2 * n, in)))
-            goto out;
-        for (int64_t e = 0; e < n; e++) {
-            g.pending = g.wd[e];          /* edges_push stores it as the reverse edge's weight */
-            if (g.s[e] != g.t[e] && (st = edges_push(&g, g.t[e], g.s[e], g.w[e], in)))
-                goto out;
-        }
-    }
-    if ((st = write_graph(out, out_format, &g)))
-        goto out;
-    if (V) *V = g.V;
-    if (E) *E = g.E;
-    if (max_id) *max_id = g.max_id;
-    if (min_id) *min_id = g.min_id;
-out:
+    if (!(st = mirror_undirected(&g, in, flags)))
+        st = write_converted(&g, out, out_format, V, E, max_id, min_id);
     gk__edges_free(&g);
     return st;
 }
