@@ -53,6 +53,20 @@ typedef struct slabs {
     int esz, f32, d2;
 } slabs;
 
+
+/* The report's phases, the slowest rank's (every rank calls it). */
+static gk_status slowest_times(const gk_comm *comm, gk_stencil_dist_report *rep)
+{
+    double v[5] = { rep->read, rep->compute, rep->exchange_busy, rep->exchange_stall, rep->write };
+    gk_status st = gk__comm_max_f64(comm, v, 5);
+    if (st)
+        return st;
+    rep->read = v[0]; rep->compute = v[1]; rep->exchange_busy = v[2];
+    rep->exchange_stall = v[3]; rep->write = v[4];
+    rep->run.compute = rep->compute;
+    return GK_OK;
+}
+
 static gk_status slabs_make(slabs *l, int nx, int ny, int nz, int P, int want_h)
 {
     l->nx = nx; l->ny = ny; l->nz = nz; l->P = P;
@@ -820,14 +834,8 @@ out:
     if (threads >= 0) gk__ctx_threads_leave(threads);
     if (entered) gk__ctx_gpu_leave(saved);
     rep->run.compute = rep->compute;
-    if (!st && comm) {   /* the slowest rank's times */
-        double v[5] = { rep->read, rep->compute, rep->exchange_busy, rep->exchange_stall, rep->write };
-        if (!(st = gk__comm_max_f64(comm, v, 5))) {
-            rep->read = v[0]; rep->compute = v[1]; rep->exchange_busy = v[2];
-            rep->exchange_stall = v[3]; rep->write = v[4];
-            rep->run.compute = rep->compute;
-        }
-    }
+    if (!st && comm)
+        st = slowest_times(comm, rep);
     free(l.first);
     return st;
 }
@@ -911,14 +919,8 @@ gk_status gk__stencil_run_file_cfg(gk_context *ctx, const char *input, uint64_t 
     }
     (void)exchange;
     rep->run.compute = rep->compute;
-    if (!st && comm) {   /* the slowest rank's times */
-        double v[5] = { rep->read, rep->compute, rep->exchange_busy, rep->exchange_stall, rep->write };
-        if (!(st = gk__comm_max_f64(comm, v, 5))) {
-            rep->read = v[0]; rep->compute = v[1]; rep->exchange_busy = v[2];
-            rep->exchange_stall = v[3]; rep->write = v[4];
-            rep->run.compute = rep->compute;
-        }
-    }
+    if (!st && comm)
+        st = slowest_times(comm, rep);
     free(l.first);
     return st;
 }
