@@ -18,6 +18,17 @@ int gk__apsp_dtype_ok(gk_dtype t)
     return t == GK_DTYPE_INT32 || t == GK_DTYPE_INT64 || t == GK_DTYPE_FLOAT32 || t == GK_DTYPE_FLOAT64;
 }
 
+const char *gk__apsp_dtype_suffix(gk_dtype t)
+{
+    switch (t) {
+    case GK_DTYPE_INT32: return "i32";
+    case GK_DTYPE_INT64: return "i64";
+    case GK_DTYPE_FLOAT32: return "f32";
+    case GK_DTYPE_FLOAT64: return "f64";
+    default: return NULL;
+    }
+}
+
 /* One loop per type, written once: NOEDGE(x) says whether x means "no
  * edge". */
 #define PRED_INIT(ET, NOEDGE)                                                         \

@@ -31,6 +31,10 @@ int64_t gk__apsp_inf_i64(gk_dtype t);
 /* 1 for the four element types of APSP, else 0. */
 int gk__apsp_dtype_ok(gk_dtype t);
 
+/* The suffix of apsp.cu's typed kernels (gk_apspx_<what>_<suffix>): i32,
+ * i64, f32, f64; NULL for another type. */
+const char *gk__apsp_dtype_suffix(gk_dtype t);
+
 /* The predecessor matrix's start: pred[i][j] = i where i != j and dist[i][j]
  * is not "no edge" of type t, else GK_APSP_NO_PRED.  dist and pred are
  * V x V with leading dimensions ld and pld (elements). */

@@ -2,6 +2,7 @@
  * src/core/space_apsp.c): the padded device matrix, the three-phase launch
  * loop, the classic baseline and the min-plus ceiling (kernels in apsp.cu). */
 #include "gpu/apsp_gpu.h"
+#include "core/apsp_types.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -810,16 +811,6 @@ gk_status gk__apsp_gpu_ceiling16(gk_apsp_gpu *c, double *per_s)
  * the upload finds a negative weight. */
 #define X_TILE 64   /* X_T of apsp.cu, GK_APSP_ORDER_TILE */
 
-static const char *x_suffix(gk_dtype t)
-{
-    switch (t) {
-    case GK_DTYPE_INT32: return "i32";
-    case GK_DTYPE_INT64: return "i64";
-    case GK_DTYPE_FLOAT32: return "f32";
-    case GK_DTYPE_FLOAT64: return "f64";
-    default: return NULL;
-    }
-}
 
 /* xmp of apsp.cu: TM x TN outputs per thread from the configuration
  * (gk__apsp_typed_shape: the APSPX_* parameters); A^T and B at row pitch
@@ -837,7 +828,7 @@ static void xmp_shape(const gk_config *cfg, gk_dtype t, int pred, unsigned *thre
 static gk_status x_kernel(gk_apsp_gpu *c, const char *what, gk_dtype t, const char *suf, cudaKernel_t *k)
 {
     char name[64];
-    snprintf(name, sizeof name, "gk_apspx_%s_%s%s", what, x_suffix(t), suf);
+    snprintf(name, sizeof name, "gk_apspx_%s_%s%s", what, gk__apsp_dtype_suffix(t), suf);
     return gk__gpu_kernel(&c->mod, name, k);
 }
 
@@ -846,7 +837,7 @@ gk_status gk__apsp_gpu_open_typed(gk_apsp_gpu **out, const gk_device_info *dev, 
 {
     gk_status st;
     *out = NULL;
-    if (!x_suffix(t))
+    if (!gk__apsp_dtype_suffix(t))
         return gk__fail(GK_EINVAL, "APSP on the GPU: element type %d is not int32, int64, float32 or float64", (int)t);
     const int is32 = t == GK_DTYPE_INT32;
     if ((st = open_impl(out, dev, stream, V, cfg, 32, is32)))
@@ -1164,7 +1155,7 @@ gk_status gk__apsp_gpu_exec_device_typed(gk_apsp_gpu *c, void *dist, int64_t ld,
 /* Chains of type t's update (apsp.cu xceil); int32: VIADDMNMX. */
 gk_status gk__apsp_gpu_ceiling_typed(gk_apsp_gpu *c, gk_dtype t, double *per_s)
 {
-    if (!x_suffix(t))
+    if (!gk__apsp_dtype_suffix(t))
         return gk__fail(GK_EINVAL, "APSP ceiling: element type %d", (int)t);
     if (t == GK_DTYPE_INT32)
         return gk__apsp_gpu_ceiling(c, per_s);

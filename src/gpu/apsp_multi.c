@@ -67,22 +67,11 @@ static char *rowptr(const gk_apsp_part *p, int k)
     return p->d + (size_t)(k - p->t0) * (size_t)p->T * (size_t)p->np * p->es;
 }
 
-/* The typed kernels' suffix (apsp.cu: gk_apspx_<what>_<suffix>). */
-static const char *x_suffix(gk_dtype t)
-{
-    switch (t) {
-    case GK_DTYPE_INT32: return "i32";
-    case GK_DTYPE_INT64: return "i64";
-    case GK_DTYPE_FLOAT32: return "f32";
-    case GK_DTYPE_FLOAT64: return "f64";
-    default: return NULL;
-    }
-}
 
 static gk_status x_kernel(gk_apsp_part *p, const char *what, cudaKernel_t *k)
 {
     char name[64];
-    snprintf(name, sizeof name, "gk_apspx_%s_%s", what, x_suffix(p->type));
+    snprintf(name, sizeof name, "gk_apspx_%s_%s", what, gk__apsp_dtype_suffix(p->type));
     return gk__gpu_kernel(&p->mod, name, k);
 }
 
@@ -97,7 +86,7 @@ gk_status gk__apsp_part_open_typed(gk_apsp_part **out, int ordinal, const gk_dev
 {
     gk_status st;
     *out = NULL;
-    if (type && !x_suffix(type))
+    if (type && !gk__apsp_dtype_suffix(type))
         return gk__fail(GK_EINVAL, "a GPU row block: element type %d is not int32, int64, float32 or float64",
                         (int)type);
     gk_apsp_part *p = calloc(1, sizeof *p);
