@@ -38,6 +38,18 @@ t_ok "--stencil=3d-star-r2 --type=f32 (zero)" "$GK" stencil --stencil=3d-star-r2
   --seed=3 --output="$d/z.bin" --device=cpu
 ! cmp -s "$d/a.bin" "$d/z.bin"; t_result $? "periodic differs from zero (the --boundary took effect)"
 [ "$(wc -c <"$d/a.bin")" -eq $((7 * 6 * 5 * 4)) ]; t_result $? "a float32 output is NX*NY*NZ*4 bytes"
+# the type in the text, after the boundary or before it (gktune's and gk
+# bench's lists write it so): the same grid as --type=f32
+for desc in 3d-star-r2:periodic:f32 3d-star-r2:f32:periodic; do
+  rm -f "$d/t.bin"
+  t_ok "--stencil=$desc" "$GK" stencil --stencil=$desc --size=7x6x5 --steps=2 --seed=3 --output="$d/t.bin" --device=cpu
+  cmp -s "$d/a.bin" "$d/t.bin"; t_result $? "--stencil=$desc: the --type=f32 result"
+done
+t_fails "a type in the text and another --type" 2 "two element types" \
+  "$GK" stencil --stencil=3d-star-r2:f32 --type=f64 --size=8 --output="$d/x.bin" --device=cpu
+t_fails "two boundaries in the text" 2 "two boundaries" \
+  "$GK" stencil --stencil=3d-star-r2:zero:fixed --size=8 --output="$d/x.bin" --device=cpu
+[ ! -e "$d/x.bin" ]; t_result $? "no output after those usage errors"
 
 # an independent computation (python): 2D star r1 fixed with a weights file,
 # f64, 2 steps (python's sum of products against gk's fma chain: 1e-14)

@@ -20,8 +20,8 @@ static void stencil_usage(void)
            "the family, --boundary and --type its boundary and element type.\n\n"
            "  --size=N|NXxNYxNZ  grid size (one number: a cube; 2D: N, NXxNY or NXxNYx1)\n"
            "  --steps=NT         time steps (default 16)\n"
-           "  --stencil=DESC     the stencil as text: DIMSd-SHAPE-rR[:BOUNDARY], e.g.\n"
-           "                     3d-star-r2:periodic, 2d-box-r1 (default 3d-box-r1)\n"
+           "  --stencil=DESC     the stencil as text: DIMSd-SHAPE-rR[:BOUNDARY][:f32|f64],\n"
+           "                     e.g. 3d-star-r2:periodic, 2d-box-r1:f32 (default 3d-box-r1)\n"
            "  --dims=2|3         dimensions (default 3)\n"
            "  --shape=box|star|mask  all (2r+1)^dims points, the 2*dims*r+1 on the axes,\n"
            "                     or the points of nonzero weight (needs --coeffs)\n"
@@ -171,8 +171,36 @@ static int stencil_desc_args(const char *text, const char *dims, const char *sha
     }
     if (text && (dims || shape || radius))
         cli_usage_error("--stencil=%s and --dims/--shape/--radius: give one or the other", text);
-    if (text && gk_stencil_desc_parse(text, d))
-        cli_usage_error("--stencil: %s", gk_last_error());
+    /* the text form of gk(1): DIMSd-SHAPE-rR, then ":BOUNDARY" and ":f32" /
+       ":f64" in either order (gktune's and gk bench's lists write it so);
+       the element type is not part of gk_stencil_desc: it goes to *t */
+    int named_bnd = 0;
+    if (text) {
+        char head[96], rest[96];
+        const char *c = strchr(text, ':');
+        size_t hl = c ? (size_t)(c - text) : strlen(text);
+        if (hl >= sizeof head || strlen(text) >= sizeof rest)
+            cli_usage_error("--stencil=%.40s...: too long for a description", text);
+        memcpy(head, text, hl);
+        head[hl] = 0;
+        snprintf(rest, sizeof rest, "%s", c ? c + 1 : "");
+        for (char *tok = c ? strtok(rest, ":") : NULL; tok; tok = strtok(NULL, ":")) {
+            gk_dtype tt = !strcmp(tok, "f32") || !strcmp(tok, "float32") ? GK_DTYPE_FLOAT32
+                          : !strcmp(tok, "f64") || !strcmp(tok, "float64") ? GK_DTYPE_FLOAT64 : GK_DTYPE_INT32;
+            if (tt != GK_DTYPE_INT32) {
+                if (type && tt != *t)
+                    cli_usage_error("--stencil=%s and --type=%s name two element types: give one", text, type);
+                *t = tt;
+            } else if (named_bnd++) {
+                cli_usage_error("--stencil=%s: two boundaries (want DIMSd-SHAPE-rR[:BOUNDARY][:f32|f64])", text);
+            } else {
+                size_t l = strlen(head);
+                snprintf(head + l, sizeof head - l, ":%s", tok);
+            }
+        }
+        if (gk_stencil_desc_parse(head, d))
+            cli_usage_error("--stencil=%s: %s", text, gk_last_error());
+    }
     gk_boundary named = d->boundary;    /* the description's, when it names one */
     if (dims) d->dims = (int)cli_parse_i64("--dims", dims, 2, 3);
     if (radius) d->radius = (int)cli_parse_i64("--radius", radius, 1, GK_STENCIL_MAX_RADIUS);
@@ -187,7 +215,7 @@ static int stencil_desc_args(const char *text, const char *dims, const char *sha
         else if (!strcmp(boundary, "periodic")) d->boundary = GK_BOUNDARY_PERIODIC;
         else if (!strcmp(boundary, "fixed")) d->boundary = GK_BOUNDARY_FIXED;
         else cli_usage_error("--boundary=%s: want zero, periodic or fixed", boundary);
-        if (text && strchr(text, ':') && d->boundary != named)
+        if (named_bnd && d->boundary != named)
             cli_usage_error("--stencil=%s and --boundary=%s name two boundaries: give one", text, boundary);
     }
     return !(d->dims == 3 && d->shape == GK_STENCIL_BOX && d->radius == 1 && d->boundary == GK_BOUNDARY_ZERO &&
@@ -594,7 +622,7 @@ int cmd_bench_stencil(int argc, char **argv)
                    "  --steps=NT             steps per timed run\n"
                    "  --reps=R               timed runs per design (1..64)\n"
                    "  --config=K=V,...       GPU kernel parameters (replace the tuned choice)\n"
-                   "  --stencil=DESC         another stencil (3d-star-r1, 2d-box-r2:periodic, ...;\n"
+                   "  --stencil=DESC         another stencil (3d-star-r1, 2d-box-r2:fixed:f32, ...;\n"
                    "                         CPU: the plain loop and the backend, checked bit\n"
                    "                         for bit, against the copy floor of all threads)\n"
                    "  --type=f64|f32         its element type (default f64)\n"
