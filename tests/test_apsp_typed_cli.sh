@@ -88,6 +88,17 @@ t_ok "-0.0 weight" "$GK" apsp --device=cpu "$T/z.edges" "$T/z.out"
 [ "$(od -A n -t x1 -v "$T/z.out" | tr -d ' \n')" = "0000000000000000000000000000000000000000000004400000000000000000" ]
 t_result $? "-0.0 is read as +0.0 (the bytes of 0, +0, 2.5, 0)"
 
+# ---- a dense .npy written the scipy way (0 for "no edge") with one
+# negative weight: 0 is an edge of weight 0 for gk, so 0 -> 1 (-1) and
+# 1 -> 0 (0) are a negative cycle, and the message says why
+hdr="{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }"
+pad=$((128 - 10 - ${#hdr} - 1))
+{ printf "\223NUMPY\001\000\166\000%s%${pad}s\n" "$hdr" ''
+  printf '\000\000\000\000\377\377\377\377\000\000\000\000\000\000\000\000'; } >"$T/scipy0.npy"
+[ "$(wc -c <"$T/scipy0.npy")" -eq 144 ]; t_result $? "the hand-made .npy is 128 + 16 bytes"
+t_fails "a dense .npy with scipy's 0 = no edge" 1 "negative cycle through vertex .*0 off the diagonal is an edge of weight 0" \
+  "$GK" apsp --device=cpu "$T/scipy0.npy" "$T/o"
+
 # ---- a .npy input: the initial matrix as it is (the closure of a closure is itself)
 t_ok "a .npy matrix as INPUT" "$GK" apsp --device=cpu "$T/g.npy" "$T/g2.npy"
 cmp -s "$T/g.npy" "$T/g2.npy"; t_result $? "its closure again: the same file"

@@ -9,7 +9,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
+
+/* A dense .npy input with a 0 off the diagonal: scipy's dense convention
+ * reads it as "no edge", gk's as an edge of weight 0 (gk(1)), which with
+ * one negative weight is a negative cycle.  The cycle's message says so. */
+static int dense_zero_edge(const cli_apsp_typed_args *a, const void *dist, int64_t V, gk_dtype t)
+{
+    size_t n = strlen(a->in);
+    if (!(a->ifmt == GK_FORMAT_NPY || (a->ifmt == GK_FORMAT_AUTO && n > 4 && !strcasecmp(a->in + n - 4, ".npy"))))
+        return 0;
+    for (int64_t i = 0; i < V; i++)
+        for (int64_t j = 0; j < V; j++) {
+            const int64_t x = i * V + j;
+            if (i != j && (t == GK_DTYPE_INT32 ? ((const int32_t *)dist)[x] == 0
+                           : t == GK_DTYPE_INT64 ? ((const int64_t *)dist)[x] == 0
+                           : t == GK_DTYPE_FLOAT32 ? ((const float *)dist)[x] == 0
+                                                   : ((const double *)dist)[x] == 0))
+                return 1;
+        }
+    return 0;
+}
 
 int cli_apsp_typed(gk_context *ctx, const cli_apsp_typed_args *a)
 {
@@ -40,6 +61,7 @@ int cli_apsp_typed(gk_context *ctx, const cli_apsp_typed_args *a)
     gk_apsp_problem_init(&p, V);
     p.dtype = t;
     gk_report_init(&rep);
+    const int zero_edge = dense_zero_edge(a, dist, V, t);
     st = gk_apsp_run_paths(ctx, &p, dist, pred, a->options, &rep);
     if (a->verbose || a->timing) {
         char what[128];
@@ -54,7 +76,9 @@ int cli_apsp_typed(gk_context *ctx, const cli_apsp_typed_args *a)
         free(pred);
         const char *name = strcmp(a->in, "-") ? a->in : "standard input";
         if (st == GK_ENEGCYCLE)
-            cli_die("%s: %s", name, gk_last_error());
+            cli_die("%s: %s%s", name, gk_last_error(),
+                    zero_edge ? " (a dense .npy: 0 off the diagonal is an edge of weight 0 here; "
+                                "write \"no edge\" as inf, not as scipy's dense 0)" : "");
         cli_die_status(st);
     }
     cli_report_notes(&rep);
