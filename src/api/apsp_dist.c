@@ -154,25 +154,6 @@ static gk_status read_edges(gk_infile *in, const layout *l, int32_t E, edges *b,
  * header first, the bytes gk_apsp_write_matrix writes). */
 typedef struct outspec { gk_format format; gk_dtype t; } outspec;
 
-static const char *npy_descr(gk_dtype t)
-{
-    return t == GK_DTYPE_INT32 ? "<i4" : t == GK_DTYPE_INT64 ? "<i8" : t == GK_DTYPE_FLOAT32 ? "<f4" : "<f8";
-}
-
-/* The .npy 1.0 header of a V x V matrix of t, padded to 64 bytes; its length. */
-static int npy_header(char h[192], gk_dtype t, int64_t V)
-{
-    int len = snprintf(h + 10, 192 - 10, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %lld), }",
-                       npy_descr(t), (long long)V, (long long)V);
-    int total = (10 + len + 1 + 63) / 64 * 64;
-    memcpy(h, "\x93NUMPY\x01\x00", 8);
-    h[8] = (char)((total - 10) & 0xff);
-    h[9] = (char)((total - 10) >> 8);
-    memset(h + 10 + len, ' ', (size_t)(total - 10 - len - 1));
-    h[total - 1] = '\n';
-    return total;
-}
-
 /* This process's rows lo .. hi - 1 to OUTPUT, chunk rows at a time through
  * buf and never across a block (fetch serves one block's rows): raw,
  * gk__dist_write; .npy, the same behind its header (written by rank 0). */
@@ -183,7 +164,7 @@ static gk_status write_rows(const gk_comm *comm, const char *out, const outspec 
     if (os->format != GK_FORMAT_NPY)
         return gk__dist_write(comm, out, l->first, l->nglobal, l->T, l->V, lo, hi, row, fetch, src, buf, chunk);
     char h[192];
-    const int hl = npy_header(h, os->t, l->V), one = gk__comm_size(comm) == 1;
+    const int hl = gk__npy_matrix_header(h, sizeof h, os->t, l->V), one = gk__comm_size(comm) == 1;
     gk_outfile o;
     gk__comm_out so;
     gk_status st;

@@ -1021,12 +1021,24 @@ gk_status gk__apsp_read_format32(const char *path, gk_format format, int undirec
 
 /* ---- writing ---- */
 
+const char *gk__npy_descr(gk_dtype t)
+{
+    switch (t) {
+    case GK_DTYPE_INT32: return "<i4";
+    case GK_DTYPE_INT64: return "<i8";
+    case GK_DTYPE_FLOAT32: return "<f4";
+    case GK_DTYPE_FLOAT64: return "<f8";
+    }
+    return NULL;
+}
+
 /* NPY 1.0: magic, version, uint16 header length, a Python dict literal
  * padded with spaces and ended by '\n' so that the data starts at a
  * multiple of 64 bytes.  Returns its length. */
-static int npy_header(char *h, size_t n, int32_t V)
+int gk__npy_matrix_header(char *h, size_t n, gk_dtype t, int64_t V)
 {
-    int len = snprintf(h + 10, n - 10, "{'descr': '<i4', 'fortran_order': False, 'shape': (%d, %d), }", V, V);
+    int len = snprintf(h + 10, n - 10, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %lld), }",
+                       gk__npy_descr(t), (long long)V, (long long)V);
     int total = (10 + len + 1 + 63) / 64 * 64;
     memcpy(h, "\x93NUMPY\x01\x00", 8);
     h[8] = (char)((total - 10) & 0xff);
@@ -1049,7 +1061,7 @@ gk_status gk__apsp_out_open(gk_outfile *o, const char *path, gk_format format, i
         return st;
     if (format == GK_FORMAT_NPY) {
         char h[128];
-        int total = npy_header(h, sizeof h, V);
+        int total = gk__npy_matrix_header(h, sizeof h, GK_DTYPE_INT32, V);
         if ((st = gk__out_write(o, h, (size_t)total)))
             return gk__out_close(o, st);
     }
@@ -1062,7 +1074,7 @@ gk_status gk__apsp_write_npy(const char *path, const int32_t *dist, int32_t V)
     gk_status st0 = gk__apsp_matrix_bytes(path, V, &bytes);
     if (st0) return st0;
     char h[128];
-    int total = npy_header(h, sizeof h, V);
+    int total = gk__npy_matrix_header(h, sizeof h, GK_DTYPE_INT32, V);
     gk_outfile o;
     gk_status st = gk__out_open(&o, path);
     if (st) return st;

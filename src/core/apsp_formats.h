@@ -91,6 +91,13 @@ void gk__edges_free(gk_edges *g);
  * with double weights (g->wd): each weight checked against the rules of
  * type want (0: auto) on its line: not NaN or inf, integral for the integer
  * types, in range of the type; -0.0 read as +0.0. */
+/* .npy: the descr of t ("<i4", "<i8", "<f4", "<f8"; NULL for another
+ * type), and the NPY 1.0 header of a V x V C-order matrix of t into h (n
+ * bytes, 128 hold any V below 2^31), padded so the data starts at a
+ * multiple of 64; returns its length. */
+const char *gk__npy_descr(gk_dtype t);
+int gk__npy_matrix_header(char *h, size_t n, gk_dtype t, int64_t V);
+
 /* gk_apsp_read_matrix with GK__READ_* flags (apsp_matrix_io.c). */
 gk_status gk__apsp_read_matrix_flags(const char *path, gk_format format, int flags, int64_t vertices,
                                      gk_dtype *dtype, void **dist, int64_t *V, int64_t *E);

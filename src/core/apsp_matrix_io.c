@@ -13,16 +13,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *npy_descr(gk_dtype t)
-{
-    switch (t) {
-    case GK_DTYPE_INT32: return "<i4";
-    case GK_DTYPE_INT64: return "<i8";
-    case GK_DTYPE_FLOAT32: return "<f4";
-    case GK_DTYPE_FLOAT64: return "<f8";
-    }
-    return NULL;
-}
 
 /* The bytes of a V x V matrix of t, checked in 64 bits against one object
  * and this machine's memory, then allocated. */
@@ -186,7 +176,7 @@ static gk_status npy_read_header(gk_infile *in, gk_dtype *t, int64_t *V, uint64_
     const char *dp = strstr(h, "'descr':");
     for (int k = 0; dp && k < 4; k++) {
         char want[16];
-        snprintf(want, sizeof want, "'%s'", npy_descr(types[k]));
+        snprintf(want, sizeof want, "'%s'", gk__npy_descr(types[k]));
         const char *v = dp + 8;
         while (*v == ' ') v++;
         if (!strncmp(v, want, strlen(want))) *t = types[k];
@@ -406,7 +396,7 @@ gk_status gk_apsp_write_matrix(const char *path, gk_format format, gk_dtype dtyp
     uint64_t bytes;
     if (!path || !dist)
         return gk__fail(GK_EINVAL, "gk_apsp_write_matrix: %s is NULL", !path ? "path" : "dist");
-    if (!npy_descr(dtype))
+    if (!gk__npy_descr(dtype))
         return gk__fail(GK_EINVAL, "%s: dtype %d is not a gk_dtype", path, (int)dtype);
     if (V < 1 || V > INT32_MAX || gk__mul_u64((uint64_t)V, (uint64_t)V, &bytes)
         || gk__mul_u64(bytes, gk_dtype_size(dtype), &bytes) || bytes > gk__max_object_bytes())
@@ -422,15 +412,7 @@ gk_status gk_apsp_write_matrix(const char *path, gk_format format, gk_dtype dtyp
         return st;
     if (format == GK_FORMAT_NPY) {
         char h[160];
-        int len = snprintf(h + 10, sizeof h - 10, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %lld), }",
-                           npy_descr(dtype), (long long)V, (long long)V);
-        int total = (10 + len + 1 + 63) / 64 * 64;
-        memcpy(h, "\x93NUMPY\x01\x00", 8);
-        h[8] = (char)((total - 10) & 0xff);
-        h[9] = (char)((total - 10) >> 8);
-        memset(h + 10 + len, ' ', (size_t)(total - 10 - len - 1));
-        h[total - 1] = '\n';
-        st = gk__out_write(&o, h, (size_t)total);
+        st = gk__out_write(&o, h, (size_t)gk__npy_matrix_header(h, sizeof h, dtype, V));
     }
     if (!st)
         st = gk__out_write(&o, dist, (size_t)bytes);
