@@ -174,6 +174,10 @@ typedef struct cli_apsp_typed_args {
 int cli_apsp_typed(gk_context *ctx, const cli_apsp_typed_args *a);
 
 gk_format cli_parse_format(const char *opt, const char *text, int matrix);
+/* --weights=TYPE of gk apsp, gk convert and gk path: int32, int64,
+ * float32, float64, and with allow_auto "auto" (0); anything else is a
+ * usage error naming the choices. */
+gk_dtype cli_parse_weights(const char *text, int allow_auto);
 /* cmd_bench_apsp_types.c: the element types' rows of `gk bench apsp` for size n
  * (GPU); json: a "types" array in the current object.  1: the int32
  * distances with and without predecessors differ. */

@@ -240,14 +240,7 @@ int cmd_apsp(int argc, char **argv)
             else cli_usage_error("--precision: '%s' is not auto, 16 or 32", optarg);
             prec_given = ao.precision != 0;
             break;
-        case O_WEIGHTS:
-            if (!strcmp(optarg, "auto")) weights = 0;
-            else if (!strcmp(optarg, "int32")) weights = GK_DTYPE_INT32;
-            else if (!strcmp(optarg, "int64")) weights = GK_DTYPE_INT64;
-            else if (!strcmp(optarg, "float32")) weights = GK_DTYPE_FLOAT32;
-            else if (!strcmp(optarg, "float64")) weights = GK_DTYPE_FLOAT64;
-            else cli_usage_error("--weights: '%s' is not auto, int32, int64, float32 or float64", optarg);
-            break;
+        case O_WEIGHTS: weights = cli_parse_weights(optarg, 1); break;
         case O_PREDECESSORS: pred_out = cli_path("--predecessors", optarg); break;
         case O_EXCHANGE:
             if (gk_exchange_parse(optarg, &ex))

@@ -5,6 +5,16 @@
 
 #include <string.h>
 
+gk_dtype cli_parse_weights(const char *text, int allow_auto)
+{
+    if (allow_auto && !strcmp(text, "auto")) return (gk_dtype)0;
+    if (!strcmp(text, "int32")) return GK_DTYPE_INT32;
+    if (!strcmp(text, "int64")) return GK_DTYPE_INT64;
+    if (!strcmp(text, "float32")) return GK_DTYPE_FLOAT32;
+    if (!strcmp(text, "float64")) return GK_DTYPE_FLOAT64;
+    cli_usage_error("--weights: '%s' is not %sint32, int64, float32 or float64", text, allow_auto ? "auto, " : "");
+}
+
 gk_format cli_parse_format(const char *opt, const char *text, int matrix)
 {
     gk_format f;
@@ -36,14 +46,7 @@ int cmd_convert(int argc, char **argv)
         case O_UNDIRECTED: undirected = 1; break;
         case O_ONE_BASED: one_based = 1; break;
         case O_VERTICES: vertices = (int32_t)cli_parse_i64("--vertices", optarg, 1, INT32_MAX - 1); break;
-        case O_WEIGHTS:            /* gk apsp's names and rules */
-            if (!strcmp(optarg, "auto")) weights = 0;
-            else if (!strcmp(optarg, "int32")) weights = GK_DTYPE_INT32;
-            else if (!strcmp(optarg, "int64")) weights = GK_DTYPE_INT64;
-            else if (!strcmp(optarg, "float32")) weights = GK_DTYPE_FLOAT32;
-            else if (!strcmp(optarg, "float64")) weights = GK_DTYPE_FLOAT64;
-            else cli_usage_error("--weights: '%s' is not auto, int32, int64, float32 or float64", optarg);
-            break;
+        case O_WEIGHTS: weights = cli_parse_weights(optarg, 1); break;   /* gk apsp's names and rules */
         case 'h':
             printf("Usage: gk convert [OPTION]... INPUT OUTPUT\n"
                    "Write the graph INPUT to OUTPUT in another format: nthu (binary int32 V, E,\n"

@@ -114,13 +114,7 @@ int cmd_path(int argc, char **argv)
         switch (c) {
         case O_PRED: pf = cli_path("--predecessors", optarg); break;
         case O_DIST: df = cli_path("--dist", optarg); break;
-        case O_WEIGHTS:
-            if (!strcmp(optarg, "int32")) wt = GK_DTYPE_INT32;
-            else if (!strcmp(optarg, "int64")) wt = GK_DTYPE_INT64;
-            else if (!strcmp(optarg, "float32")) wt = GK_DTYPE_FLOAT32;
-            else if (!strcmp(optarg, "float64")) wt = GK_DTYPE_FLOAT64;
-            else cli_usage_error("--weights: '%s' is not int32, int64, float32 or float64", optarg);
-            break;
+        case O_WEIGHTS: wt = cli_parse_weights(optarg, 0); break;
         case 'h':
             printf("Usage: gk path --predecessors=FILE [--dist=FILE [--weights=TYPE]] FROM TO\n"
                    "Print the vertices of a shortest path from FROM to TO (0-based), on one line,\n"
