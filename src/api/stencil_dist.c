@@ -250,6 +250,27 @@ static gk_status source_close(source *s, const slabs *l, int read_last)
     return st;
 }
 
+/* The start both runs share: the source opened (st: the caller's checks
+ * so far; the open only if they passed), every rank agreeing on it and on
+ * key (the description's or the coefficients), the report's slab layout;
+ * on failure the source is closed again. */
+static gk_status source_start(source *s, const slabs *l, gk_status st, const char *input, uint64_t seed,
+                              const gk_comm *comm, int64_t steps, const void *key, size_t key_bytes,
+                              gk_stencil_dist_report *rep)
+{
+    if (!st)
+        st = source_open(s, l, input, seed, comm);
+    if ((st = gk__comm_agree(comm, st)) || (st = source_agree(s, l, comm, input, steps, key, key_bytes))) {
+        source_close(s, l, 0);
+        return st;
+    }
+    rep->parts = l->P;
+    rep->halo = l->H;
+    rep->thinnest = l->thin == INT_MAX ? 0 : l->thin;
+    rep->thickest = l->thick;
+    return GK_OK;
+}
+
 /* ------------------------------------------------------------------ output */
 
 /* This process's planes lo .. hi - 1 to OUTPUT (gk__dist_write), at most
@@ -778,18 +799,10 @@ gk_status gk__stencil_run_file_desc(gk_context *ctx, const gk__stencil_spec *spe
         d.T = T;
         l.H = T * r;
     }
-    if (!st)
-        st = source_open(&src, &l, input, seed, comm);
-    if ((st = gk__comm_agree(comm, st))
-        || (st = source_agree(&src, &l, comm, input, steps, spec->key, strlen(spec->key)))) {
-        source_close(&src, &l, 0);
+    if ((st = source_start(&src, &l, st, input, seed, comm, steps, spec->key, strlen(spec->key), rep))) {
         free(l.first);
         return st;
     }
-    rep->parts = P;
-    rep->halo = l.H;
-    rep->thinnest = l.thin == INT_MAX ? 0 : l.thin;
-    rep->thickest = l.thick;
     int me = gk__comm_rank(comm), G = ctx->backend == GK_BACKEND_GPU && !comm ? ctx->ngpus : 1;
     int chunk = chunk_planes(&l);
     if (ctx->backend == GK_BACKEND_GPU) {
@@ -896,17 +909,11 @@ gk_status gk__stencil_run_file_cfg(gk_context *ctx, const char *input, uint64_t 
         st = gk__dist_check(ctx, input, output);
     if (!st)
         st = slabs_make(&l, (int)nx, (int)ny, (int)nz, P, want_h);
-    if (!st)
-        st = source_open(&src, &l, input, seed, comm);
-    if ((st = gk__comm_agree(comm, st)) || (st = source_agree(&src, &l, comm, input, steps, coeffs, GK_STENCIL_NCOEFFS * sizeof *coeffs))) {
-        source_close(&src, &l, 0);
+    if ((st = source_start(&src, &l, st, input, seed, comm, steps, coeffs, GK_STENCIL_NCOEFFS * sizeof *coeffs,
+                           rep))) {
         free(l.first);
         return st;
     }
-    rep->parts = P;
-    rep->halo = l.H;
-    rep->thinnest = l.thin == INT_MAX ? 0 : l.thin;
-    rep->thickest = l.thick;
     if (ctx->backend != GK_BACKEND_GPU)
         st = run_cpu(ctx, &l, &src, output, coeffs, (int)steps, rep);
     else {
