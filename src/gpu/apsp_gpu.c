@@ -68,12 +68,12 @@ struct gk_apsp_gpu {
     /* int32 with predecessors: the packed product (apsp.cu, xops_i32pk)
      * for non-negative weights below its cap, and what the upload learnt:
      * xpacked 1 when this run uses it, xsaved a copy of the initial
-     * matrix (pitch xnp) when entries at the cap would need the general
-     * product again (xmaxw: the largest finite weight) */
+     * matrix (pitch xnp) when entries at the cap may be finite (V times
+     * the largest weight reaches the cap) and would need the general
+     * product again; xno_pack: gk__apsp_gpu_set_packed(c, 0) */
     cudaKernel_t xmp_pk, xatcap, xrange;
     unsigned xthreads_pk;
     int xpacked, xno_pack;
-    int64_t xmaxw;
     int *xsaved;
     unsigned long long *dcap;     /* the count at the cap; the range (2 ints) before */
 };
@@ -990,7 +990,6 @@ static gk_status x_pack_plan(gk_apsp_gpu *c)
     GK_CUDA_TRY(cudaStreamSynchronize(c->stream));
     if (range[0] < 0 || range[1] >= X_PACK_CAP)
         return GK_OK;
-    c->xmaxw = range[1];
     if ((int64_t)c->V * range[1] >= X_PACK_CAP) {
         size_t fr = 0, tot = 0, bytes = (size_t)c->xnp * (size_t)c->xnp * sizeof(int);
         GK_CUDA_TRY(cudaMemGetInfo(&fr, &tot));
