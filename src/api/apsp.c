@@ -417,13 +417,11 @@ gk_status gk_apsp_plan_create(gk_context *ctx, const gk_apsp_problem *problem, c
     if (prob.memory == GK_MEMORY_DEVICE && opt.precision == 16)
         return gk__fail(GK_EINVAL, "APSP: options.precision 16 needs host memory in this release (the 16-bit "
                         "result is settled on the host); use 0 or 32 on device memory");
-    if ((st = gk__plan_new(ctx, sizeof *p, "apsp", prob.memory, opt.check, opt.config, prob.n, (void **)&p)))
-        return st;
     /* int64 and float distances: the typed shapes tuned apart (gktune's
        apspx_*); int32 plans keep apsp's entry alone (gk__ctx_config) */
-    if (prob.dtype != GK_DTYPE_INT32
-        && (st = gk__ctx_config_typed(ctx, "apsp", prob.n, opt.config, &p->head.cfg, &p->head.base)))
-        goto fail;
+    if ((st = (prob.dtype == GK_DTYPE_INT32 ? gk__plan_new : gk__plan_new_typed)(
+             ctx, sizeof *p, "apsp", prob.memory, opt.check, opt.config, prob.n, (void **)&p)))
+        return st;
     p->V = (int32_t)prob.n;
     p->ld = prob.ld;
     p->precision = prob.memory == GK_MEMORY_DEVICE ? 32 : opt.precision;

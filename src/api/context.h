@@ -56,6 +56,10 @@ gk_status gk__plan_args(gk_context *ctx, void *out, const char *fn);
  * into head->cfg and head->base.  *out is the plan, or NULL on failure. */
 gk_status gk__plan_new(gk_context *ctx, size_t bytes, const char *kernel, gk_memory memory, int check,
                        const char *config, int64_t size_class, void **out);
+/* The same choosing with gk__ctx_config_typed: APSP plans of int64 and
+ * float distances (the typed shapes tuned apart). */
+gk_status gk__plan_new_typed(gk_context *ctx, size_t bytes, const char *kernel, gk_memory memory, int check,
+                             const char *config, int64_t size_class, void **out);
 /* Free what gk__plan_new made (the plan's own resources first). */
 void gk__plan_free(void *plan);
 

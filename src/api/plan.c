@@ -17,8 +17,23 @@ gk_status gk__plan_args(gk_context *ctx, void *out, const char *fn)
     return GK_OK;
 }
 
+static gk_status plan_new(gk_context *ctx, size_t bytes, const char *kernel, gk_memory memory, int check,
+                          const char *config, int64_t size_class, int typed, void **out);
+
 gk_status gk__plan_new(gk_context *ctx, size_t bytes, const char *kernel, gk_memory memory, int check,
                        const char *config, int64_t size_class, void **out)
+{
+    return plan_new(ctx, bytes, kernel, memory, check, config, size_class, 0, out);
+}
+
+gk_status gk__plan_new_typed(gk_context *ctx, size_t bytes, const char *kernel, gk_memory memory, int check,
+                             const char *config, int64_t size_class, void **out)
+{
+    return plan_new(ctx, bytes, kernel, memory, check, config, size_class, 1, out);
+}
+
+static gk_status plan_new(gk_context *ctx, size_t bytes, const char *kernel, gk_memory memory, int check,
+                          const char *config, int64_t size_class, int typed, void **out)
 {
     gk_status st;
     *out = NULL;
@@ -42,7 +57,8 @@ gk_status gk__plan_new(gk_context *ctx, size_t bytes, const char *kernel, gk_mem
     }
     gk__ctx_report_init(ctx, &h->base);
     h->base.memory = memory;
-    if ((st = gk__ctx_config(ctx, kernel, size_class, h->config, &h->cfg, &h->base))) {
+    if ((st = (typed ? gk__ctx_config_typed : gk__ctx_config)(ctx, kernel, size_class, h->config, &h->cfg,
+                                                               &h->base))) {
         gk__plan_free(h);
         return st;
     }
