@@ -944,18 +944,6 @@ static gk_status x_fill(gk_apsp_gpu *c)
                           args);
 }
 
-static int host_has_negative(const void *dist, int64_t n, gk_dtype t)
-{
-    int neg = 0;
-    switch (t) {
-    case GK_DTYPE_INT32: { const int32_t *x = dist; for (int64_t i = 0; i < n; i++) neg |= x[i] < 0; break; }
-    case GK_DTYPE_INT64: { const int64_t *x = dist; for (int64_t i = 0; i < n; i++) neg |= x[i] < 0; break; }
-    case GK_DTYPE_FLOAT32: { const float *x = dist; for (int64_t i = 0; i < n; i++) neg |= x[i] < 0; break; }
-    default: { const double *x = dist; for (int64_t i = 0; i < n; i++) neg |= x[i] < 0; break; }
-    }
-    return neg;
-}
-
 /* The packed product's cap (XP_CAP of apsp.cu). */
 #define X_PACK_CAP 16777215
 
@@ -1009,7 +997,7 @@ gk_status gk__apsp_gpu_upload_typed(gk_apsp_gpu *c, const void *dist, float *ms)
     gk_status st;
     const int64_t V = c->V;
     /* int32 without predecessors: the fast path unless a weight is negative */
-    c->xactive = !(c->type == GK_DTYPE_INT32 && !c->with_pred && !host_has_negative(dist, V * V, c->type));
+    c->xactive = !(c->type == GK_DTYPE_INT32 && !c->with_pred && !gk__apsp_has_negative(dist, V, V, c->type));
     if (!c->xactive)
         return gk__apsp_gpu_upload(c, dist, ms);
     if ((st = gk__gpu_timer_start(&c->timer, c->stream)) || (st = x_fill(c)))
