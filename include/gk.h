@@ -20,5 +20,6 @@
 #include <gk/tune.h>
 #include <gk/elementwise.h>
 #include <gk/gemm.h>
+#include <gk/sssp.h>
 
 #endif /* GK_H */

@@ -98,6 +98,12 @@ void gk__edges_free(gk_edges *g);
 const char *gk__npy_descr(gk_dtype t);
 int gk__npy_matrix_header(char *h, size_t n, gk_dtype t, int64_t V);
 
+/* The integer distance type of a graph of V vertices whose weights are
+ * integral with largest |w| max_abs (neg: some weight < 0): want (0: auto,
+ * int32 when (V-1) max|w| < INF, INF/2 with negative weights, else int64)
+ * into *t, or GK_EINVAL naming name when the bound fails (apsp_matrix_io.c). */
+gk_status gk__apsp_int_type(const char *name, int64_t V, double max_abs, int neg, gk_dtype want, gk_dtype *t);
+
 /* gk_apsp_read_matrix with GK__READ_* flags (apsp_matrix_io.c). */
 gk_status gk__apsp_read_matrix_flags(const char *path, gk_format format, int flags, int64_t vertices,
                                      gk_dtype *dtype, void **dist, int64_t *V, int64_t *E);

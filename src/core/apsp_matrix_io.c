@@ -69,7 +69,7 @@ static double none(gk_dtype t)
 /* The auto rule (and the int64 bound) for integral weights: int32 when
  * (V-1) * max|w| < INF (INF/2 with a negative weight) and every weight fits
  * int32's, else int64 when (V-1) * max|w| < INF64/2, else refused. */
-static gk_status int_type(const char *name, int64_t V, double max_abs, int neg, gk_dtype want, gk_dtype *t)
+gk_status gk__apsp_int_type(const char *name, int64_t V, double max_abs, int neg, gk_dtype want, gk_dtype *t)
 {
     const double n1 = V > 1 ? (double)(V - 1) : 0;
     /* max_abs is an integer <= 2^53: these products are exact enough to
@@ -110,7 +110,7 @@ static gk_status read_text(const char *path, gk_format format, int flags, int64_
     const int64_t V = g.V;
     if (t == 0)
         t = g.all_integral ? 0 : GK_DTYPE_FLOAT64;
-    if ((t == 0 || t == GK_DTYPE_INT32 || t == GK_DTYPE_INT64) && (st = int_type(name, V, g.max_abs, g.neg, t, &t)))
+    if ((t == 0 || t == GK_DTYPE_INT32 || t == GK_DTYPE_INT64) && (st = gk__apsp_int_type(name, V, g.max_abs, g.neg, t, &t)))
         goto out;
     if ((st = alloc_typed(name, V, t, &d)))
         goto out;
@@ -269,7 +269,7 @@ static gk_status read_npy(const char *path, gk_dtype *dtype, void **dist, int64_
                       gk_dtype_name(ft), gk_dtype_name(t));
         goto out;
     }
-    if ((t == GK_DTYPE_INT32 || t == GK_DTYPE_INT64) && (st = int_type(name, V, max_abs, neg, t, &t)))
+    if ((t == GK_DTYPE_INT32 || t == GK_DTYPE_INT64) && (st = gk__apsp_int_type(name, V, max_abs, neg, t, &t)))
         goto out;
     if (t == GK_DTYPE_INT32 && max_abs > GK_APSP_INF) {
         st = gk__fail(GK_EFORMAT, "%s: entries up to %.17g do not fit int32 distances", name, max_abs);

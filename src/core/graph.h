@@ -34,6 +34,13 @@ gk_status gk__graph_alloc(int32_t V, int64_t E, gk_dtype t, gk_graph **out);
  * (0: gk_apsp_read_matrix's automatic rule).  Then gk__graph_finish. */
 gk_status gk__graph_from_edges(const gk_edges *e, int undirected, gk_dtype t, gk_graph **out);
 
+/* The CSR of n edges src[e] -> dst[e] (ids in [0, V), checked by the
+ * caller) with weights wd (doubles), else wi (int32), else 1; merged,
+ * sorted, converted to t (not 0) as gk__graph_from_edges.  The caller
+ * checked that every weight fits t. */
+gk_status gk__graph_build(int32_t V, int64_t n, const int32_t *src, const int32_t *dst, const int32_t *wi,
+                          const double *wd, int undirected, gk_dtype t, gk_graph **out);
+
 /* Fill negative, max_abs_w, max_degree and degree_cv. */
 void gk__graph_finish(gk_graph *g);
 
