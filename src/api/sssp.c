@@ -16,6 +16,10 @@
 #include <string.h>
 #include <strings.h>
 
+#ifdef GK_HAVE_OPENMP
+#include <omp.h>
+#endif
+
 void gk_sssp_options_init(gk_sssp_options *o)
 {
     if (!o) return;
@@ -85,6 +89,17 @@ static int fw_fits(const gk_context *ctx, const gk_graph *g, int preds, int gpu,
     return 1;
 }
 
+/* The CPU threads a job of ctx runs on. */
+static int cpu_threads(const gk_context *ctx)
+{
+    if (ctx->threads > 0) return ctx->threads;
+#ifdef GK_HAVE_OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
 /* The first negative edge, in Dijkstra's refusal. */
 static gk_status refuse_dijkstra(const gk_graph *g)
 {
@@ -131,10 +146,30 @@ static gk_status prepare(gk_context *ctx, const gk_graph *g, const int64_t *sour
     gk__sssp_rates rates;
     gk__sssp_rates_load(ctx->cache_dir, p->gpu ? ctx->dev[0].name : "cpu", &rates);
     gk__sssp_case c = { g->V, g->E, o->min_only ? 1 : S, g->degree_cv, g->negative, g->dtype, p->gpu,
-                        p->gpu ? ctx->ngpus : (ctx->threads > 0 ? ctx->threads : 1), fits };
-    if (o->min_only) c.S = 1;
+                        p->gpu ? (o->min_only ? 1 : ctx->ngpus) : cpu_threads(ctx), fits };
     char why[512];
     gk_sssp_algorithm best = gk__sssp_model(&c, &rates, rep->predicted, why, sizeof why);
+    if (p->gpu && o->algorithm == GK_SSSP_AUTO && best != GK_SSSP_FW) {
+        /* a GPU runs one search per block: a few sources go faster on the
+           CPU's threads (the model of both, the cheaper backend) */
+        gk__sssp_rates cr;
+        gk__sssp_rates_load(ctx->cache_dir, "cpu", &cr);
+        gk__sssp_case cc = c;
+        cc.gpu = 0;
+        cc.workers = cpu_threads(ctx);
+        double cpred[5];
+        char cwhy[512];
+        gk_sssp_algorithm cbest = gk__sssp_model(&cc, &cr, cpred, cwhy, sizeof cwhy);
+        const double gpu_best = rep->predicted[best];
+        if (cpred[cbest] >= 0 && cpred[cbest] < gpu_best) {
+            p->gpu = 0;
+            best = cbest;
+            memcpy(rep->predicted, cpred, sizeof cpred);
+            snprintf(why, sizeof why, "%.400s; on the CPU: the GPU's best was %.3g s", cwhy, gpu_best);
+            rep->run.backend = GK_BACKEND_CPU;
+            snprintf(rep->run.device, sizeof rep->run.device, "CPU (%d threads)", cc.workers);
+        }
+    }
     p->alg = o->algorithm == GK_SSSP_AUTO ? best : o->algorithm;
     if (o->algorithm == GK_SSSP_AUTO)
         snprintf(rep->why, sizeof rep->why, "%s", why);
