@@ -10,7 +10,7 @@
  *   (b) one delta-stepping / near-far search per launch, the whole GPU on
  *       one source (what GPU graph libraries do for SSSP);
  *   (c) one block per source, near-far inside the block, as many blocks as
- *       the GPU holds at once, the next wave of sources after them.
+ *       the GPU holds at once, each block taking the next source when done.
  * On a road-like grid the hop diameter is in the thousands: (a) pays a round
  * per hop for the whole batch and re-relaxes each vertex once per lane whose
  * wave crosses it at another time (work many times Dijkstra's), and (b)
@@ -159,7 +159,9 @@ template <typename T> struct search {
     }
 };
 
-template <typename T> __device__ void sssp_block(const gk__sssp_params &p)
+/* One row: item's search in this block's slot (queues, marks), the row
+ * itself (dist, pred) searched in place; the edges it relaxed. */
+template <typename T> __device__ unsigned long long sssp_item(const gk__sssp_params &p, long long item)
 {
     typedef tr<T> X;
     const long long V = p.V;
@@ -167,12 +169,12 @@ template <typename T> __device__ void sssp_block(const gk__sssp_params &p)
     const long long slot = blockIdx.x;
     const T INF = X::inf();
     const T *h = (const T *)p.h;
-    T *d = (T *)p.dist + slot * V;
+    T *d = (T *)p.dist + item * V;
     int *qin = p.queues + slot * 4 * V, *qout = qin + V, *fa = qin + 2 * V, *fb = qin + 3 * V;
     int *mark = p.mark + slot * V, *fmark = p.fmark + slot * V;
-    int *pred = p.pred ? p.pred + slot * V : 0;
+    int *pred = p.tree ? p.pred + item * V : 0;
     int *nearest = p.nearest;
-    const int *src = p.sources + (p.nsrc == 1 ? slot : 0);
+    const int *src = p.sources + (p.nsrc == 1 ? item : 0);
     const bool bf = p.mode == GK_SSSP_MODE_BF;
     __shared__ int s_nout, s_nfar, s_nkept;
     __shared__ long long s_min;
@@ -209,7 +211,10 @@ template <typename T> __device__ void sssp_block(const gk__sssp_params &p)
     for (;;) {
         while (nn > 0) {
             if (bf && round > p.round_cap) {
-                if (tid == 0) p.status[slot] = 1 + qin[0];
+                /* a negative cycle: the vertex and the last predecessors */
+                if (tid == 0) p.status[item] = 1 + qin[0];
+                for (long long v = tid; v < V; v += bd)
+                    p.pred[item * V + v] = fmark[v];
                 cycle = true;
                 break;
             }
@@ -361,7 +366,26 @@ template <typename T> __device__ void sssp_block(const gk__sssp_params &p)
             d[v] = x;
         }
     }
-    atomicAdd(p.relax, st.relax);
+    __syncthreads();
+    return st.relax;
+}
+
+/* A block takes rows until none is left: sources whose searches take
+ * longer (a corner of a grid) do not hold a wave back. */
+template <typename T> __device__ void sssp_block(const gk__sssp_params &p)
+{
+    __shared__ int s_item;
+    unsigned long long relax = 0;
+    for (;;) {
+        __syncthreads();
+        if (threadIdx.x == 0) s_item = atomicAdd(p.next, 1);
+        __syncthreads();
+        long long item = s_item;
+        if (item >= p.nitems)
+            break;
+        relax += sssp_item<T>(p, item);
+    }
+    if (relax) atomicAdd(p.relax, relax);
 }
 
 extern "C" __global__ void __launch_bounds__(1024) gk_sssp_i32(gk__sssp_params p) { sssp_block<int>(p); }

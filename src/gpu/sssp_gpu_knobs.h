@@ -11,6 +11,10 @@
  * for may leave fewer searches resident at once; it stays correct. */
 void gk__sssp_gpu_set_knobs(gk__sssp_gpu *h, int threads, double delta_x);
 
+/* At most `slots` searches at once and `rows` rows per chunk (0: no
+ * limit), from the next call on: the tests run many chunks on small graphs. */
+void gk__sssp_gpu_set_chunk(gk__sssp_gpu *h, long long slots, long long rows);
+
 /* Searches per launch (the workspace's slots). */
 long long gk__sssp_gpu_slots(const gk__sssp_gpu *h);
 

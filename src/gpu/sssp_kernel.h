@@ -14,26 +14,29 @@ typedef struct gk__sssp_params {
     const int *indices;          /* E */
     const void *w;               /* E of the element type */
     const void *h;               /* Johnson's potential (V) or NULL */
-    void *dist;                  /* slots x V: the distances, then the results */
-    int *pred;                   /* slots x V or NULL (no predecessors, no nearest) */
+    void *dist;                  /* nitems x V: the rows, searched in place */
+    int *pred;                   /* nitems x V (the tree pass's predecessors) */
     int *nearest;                /* min_only: V (the source of each distance) or NULL */
     int *queues;                 /* slots x 4V: near in, near out, far a, far b */
     int *mark;                   /* slots x V: near-queue stamps, then the tree pass's flags */
     int *fmark;                  /* slots x V: in the far queue (near-far); the search's
                                     last predecessor (Bellman-Ford, for the cycle walk) */
-    const int *sources;          /* this launch's sources: block b takes sources[b]
-                                    (min_only: block 0 takes all nsrc) */
-    int *status;                 /* slots: 0, or 1 + a vertex still changing after the
-                                    round cap (negative cycle) */
+    const int *sources;          /* this launch's sources: item i is sources[i]
+                                    (min_only: one item, all nsrc of them) */
+    int *next;                   /* the next item to take (starts at 0): blocks take
+                                    items until none is left */
+    int *status;                 /* nitems: 0, or 1 + a vertex still changing after the
+                                    round cap (negative cycle; that item's pred row then
+                                    holds the search's last predecessors) */
     unsigned long long *relax;   /* edge relaxations, added up */
     long long V;
-    int nsrc;                    /* sources per block: 1, or S with min_only */
+    int nsrc;                    /* sources per item: 1, or S with min_only */
+    int nitems;                  /* rows of this launch */
     int mode;                    /* GK_SSSP_MODE_* */
     int prune;                   /* 1: candidates above the limit are dropped in the search
                                     (non-negative, no h); else the limit applies at the end */
     int has_limit;
     int tree;                    /* 1: the tree pass (pred and/or nearest wanted) */
-    int pad_;
     long long lim_i;             /* the limit for integers (floor, clamped) */
     double lim_f;                /* ... for floats */
     long long delta_i;           /* the bucket width for integers (>= 1) */

@@ -22,3 +22,5 @@ void gk__sssp_gpu_close(gk__sssp_gpu *h) { (void)h; }
 void gk__sssp_gpu_set_knobs(gk__sssp_gpu *h, int threads, double delta_x) { (void)h; (void)threads; (void)delta_x; }
 
 long long gk__sssp_gpu_slots(const gk__sssp_gpu *h) { (void)h; return 0; }
+
+void gk__sssp_gpu_set_chunk(gk__sssp_gpu *h, long long slots, long long rows) { (void)h; (void)slots; (void)rows; }
