@@ -33,6 +33,7 @@ struct gk__sssp_gpu {
     long long slots;             /* blocks per launch (searches at once); 0: no workspace yet */
     long long orows;             /* rows per chunk (each of the two output buffers) */
     long long cap_slots, cap_rows;   /* gk__sssp_gpu_set_chunk's limits (0: none) */
+    int full;                    /* the workspace has all the slots and rows the GPU holds */
     long long *indptr;
     int *indices;
     void *w, *h;
@@ -65,6 +66,7 @@ static void free_workspace(gk__sssp_gpu *h)
     cudaFree(h->queues); cudaFree(h->mark); cudaFree(h->fmark);
     h->queues = h->mark = h->fmark = NULL;
     h->slots = h->orows = 0;
+    h->full = 0;
 }
 
 void gk__sssp_gpu_close(gk__sssp_gpu *h)
@@ -116,11 +118,13 @@ long long gk__sssp_gpu_slots(const gk__sssp_gpu *h) { return h->slots; }
 /* The workspace: `slots` searches at once (what stays resident, and what
  * the memory holds), each with its queues and marks (24 bytes a vertex),
  * and two output chunks of orows rows (distances and predecessors); orows
- * twice the slots where the memory allows, so blocks balance their work. */
-static gk_status workspace(gk__sssp_gpu *h)
+ * twice the slots where the memory allows, so blocks balance their work;
+ * no more of either than the call's rows. */
+static gk_status workspace(gk__sssp_gpu *h, long long rows)
 {
-    if (h->slots)
+    if (h->slots && (h->full || (h->slots >= rows && h->orows >= rows)))
         return GK_OK;
+    free_workspace(h);                           /* too small for this call: sized again */
     gk_status st;
     int sms = 1, per_sm = 0;
     GK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, h->device));
@@ -148,6 +152,10 @@ static gk_status workspace(gk__sssp_gpu *h)
     h->orows = h->slots * (per_slot_rows / 2);
     if (h->cap_rows > 0 && h->orows > h->cap_rows)
         h->orows = h->cap_rows;
+    /* a call of few rows gets the workspace it needs, not the GPU's worth */
+    h->full = rows >= h->orows && rows >= h->slots;
+    if (h->slots > rows) h->slots = rows;
+    if (h->orows > rows) h->orows = rows;
     size_t n = (size_t)h->slots * (size_t)h->V, r = (size_t)h->orows * (size_t)h->V;
     for (int b = 0; b < 2; b++)
         if ((st = dev_alloc(&h->dist[b], r * h->es, "the distances")) || (st = dev_alloc(&h->pred[b], r * 4, "the predecessors"))
@@ -195,7 +203,7 @@ static gk_status open_impl(gk__sssp_gpu *h, const gk_graph *g, const gk_config *
         GK_CUDA_TRY(cudaMemcpy(h->indices, g->indices, eb, cudaMemcpyHostToDevice));
         GK_CUDA_TRY(cudaMemcpy(h->w, g->w, wb, cudaMemcpyHostToDevice));
     }
-    return workspace(h);
+    return workspace(h, 1);   /* one search must fit; calls size it to their rows */
 }
 
 gk_status gk__sssp_gpu_open(const gk_graph *g, int device, void *stream, const gk_config *cfg, gk__sssp_gpu **out)
@@ -305,7 +313,7 @@ static gk_status check_cycle(gk__sssp_gpu *h, gk__sssp_job *j, int b, long long 
 
 static gk_status rows_impl(gk__sssp_gpu *h, gk__sssp_job *j, double *ms)
 {
-    gk_status st = workspace(h);
+    gk_status st = workspace(h, j->min_only ? 1 : j->S);
     if (st)
         return st;
     gk__sssp_params p;
