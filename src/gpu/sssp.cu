@@ -24,7 +24,22 @@
  * shape works; a warp takes a vertex of degree >= 32 together so a hub does
  * not serialise one thread.  The cost: one source alone uses one block (a
  * single-source search is the CPU's job; the cost model knows it), and the
- * workspace is ~(28 + element) bytes per vertex per resident block.
+ * workspace is 24 bytes per vertex per resident block, plus the rows.
+ *
+ * Measured (NVIDIA H200, tests/bench_sssp_gpu, int32, 1000 sources, median
+ * of 3 after a warm-up, rows copied down included): road-like 1000 x 1000
+ * grid + 2 % shortcuts (V = 1e6, E = 4.04e6): 0.73 s, 7.0e9 relaxations/s,
+ * 1.27 relaxations per edge per source (near-far re-relaxes little), 13x
+ * gk's CPU Dijkstra on the 16 cores of the same machine (9.4 s), rows equal
+ * byte for byte; R-MAT V = 2^20, E = 8.2e6: 1.46 s, 8.9e9/s, 2.8x the CPU
+ * (R-MAT searches reach few vertices, which suits the CPU); all 99 856
+ * sources of a 316 x 316 road grid: 4.3 s (Floyd-Warshall on it: ~37 s).
+ * Knobs, swept on the road graph: 64 / 128 / 256 / 512 threads a block
+ * within 10 % (128, the default, keeps ~9 blocks of 56 registers per SM);
+ * bucket width 1 / 4 / 16 mean weights: 0.86 / 0.81 / 0.97 s (4, the
+ * default).  Flat enough that the knobs are fixed defaults, not a tuner
+ * space.  Shapes (a) and (b) were judged by their round and launch counts
+ * above, not built.
  *
  * Correctness.  Each distance is the minimum over the candidates d[u] + w
  * in the element type (atomicMin: on the integer, or on the bit pattern of a
