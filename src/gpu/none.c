@@ -190,3 +190,24 @@ gk_status gk__stencil_gen_exec_device(gk_stencil_gen *g, void *grid, int64_t pit
 const char *gk__stencil_gen_config(const gk_stencil_gen *g) { (void)g; return ""; }
 
 void gk__stencil_gen_close(gk_stencil_gen *g) { (void)g; }
+
+/* ---- shortest paths from chosen sources (gpu/sssp_gpu.h) ---- */
+#include "gpu/sssp_gpu.h"
+
+gk_status gk__sssp_gpu_open(const gk_graph *g, int device, void *stream, const gk_config *cfg, gk__sssp_gpu **out)
+{
+    (void)g; (void)device; (void)stream; (void)cfg;
+    *out = NULL;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+gk_status gk__sssp_gpu_rows(gk__sssp_gpu *h, gk__sssp_job *j, double *ms)
+{
+    (void)h; (void)j; (void)ms;
+    return gk__fail(GK_ENODEV, NO_CUDA);
+}
+
+void gk__sssp_gpu_close(gk__sssp_gpu *h)
+{
+    (void)h;
+}
