@@ -97,6 +97,8 @@ void gk__edges_free(gk_edges *g);
  * multiple of 64; returns its length. */
 const char *gk__npy_descr(gk_dtype t);
 int gk__npy_matrix_header(char *h, size_t n, gk_dtype t, int64_t V);
+/* The same header for a rows x cols matrix (gk_sssp_run_file's S x V). */
+int gk__npy_rows_header(char *h, size_t n, gk_dtype t, int64_t rows, int64_t cols);
 
 /* The integer distance type of a graph of V vertices whose weights are
  * integral with largest |w| max_abs (neg: some weight < 0): want (0: auto,
