@@ -1543,3 +1543,21 @@ gk_status gk__apsp_generate32(const char *path, gk_format format, int32_t V, int
         *max_id = random_max_id(seed, V, E, max_w);
     return st;
 }
+
+gk_status gk__edges_write(const char *path, gk_format format, gk_edges *g)
+{
+    gk_status st;
+    if ((st = output_format(path, &format)))
+        return st;
+    return write_graph(path, format, g);
+}
+
+gk_status gk__edges_alloc(gk_edges *g, int32_t V, int64_t E, const char *path)
+{
+    memset(g, 0, sizeof *g);
+    g->V = V;
+    g->max_id = -1;
+    g->min_id = INT32_MAX;
+    g->path = path;
+    return edges_reserve(g, E, path);
+}

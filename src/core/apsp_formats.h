@@ -106,6 +106,13 @@ int gk__npy_rows_header(char *h, size_t n, gk_dtype t, int64_t rows, int64_t col
  * into *t, or GK_EINVAL naming name when the bound fails (apsp_matrix_io.c). */
 gk_status gk__apsp_int_type(const char *name, int64_t V, double max_abs, int neg, gk_dtype want, gk_dtype *t);
 
+/* An empty list of room for E edges of V vertices (free with
+ * gk__edges_free), and a list written to path in a graph format (AUTO: by
+ * the name, default nthu; not npy), atomically (the generators of
+ * graph_gen.c).  The caller fills s, t, w, E, max_w and max_id. */
+gk_status gk__edges_alloc(gk_edges *g, int32_t V, int64_t E, const char *path);
+gk_status gk__edges_write(const char *path, gk_format format, gk_edges *g);
+
 /* gk_apsp_read_matrix with GK__READ_* flags (apsp_matrix_io.c). */
 gk_status gk__apsp_read_matrix_flags(const char *path, gk_format format, int flags, int64_t vertices,
                                      gk_dtype *dtype, void **dist, int64_t *V, int64_t *E);
