@@ -101,14 +101,19 @@ gk_status gk__sssp_rates_save(const char *dir, const char *key, const gk__sssp_r
     return gk__write_file_atomic(path, text, n);
 }
 
+double gk__sssp_rounds(int64_t V, int64_t E, double degree_cv)
+{
+    const double avg = V > 0 ? (double)E / (double)V : 0;
+    /* hop diameter: uniform low degree (grids, roads) ~ sqrt(V), else ~ log2 V */
+    return fmax(2, degree_cv < 0.5 && avg < 8 ? sqrt((double)V) : log2((double)V + 1) + 2);
+}
+
 gk_sssp_algorithm gk__sssp_model(const gk__sssp_case *c, const gk__sssp_rates *r, double pred[5], char *why,
                                  size_t n)
 {
     const double V = (double)c->V, E = (double)c->E, S = (double)c->S;
     const double workers = c->workers > 0 ? c->workers : 1;
-    const double avg = E / V;
-    /* hop diameter: uniform low degree (grids, roads) ~ sqrt(V), else ~ log2 V */
-    const double R = fmax(2, c->degree_cv < 0.5 && avg < 8 ? sqrt(V) : log2(V + 1) + 2);
+    const double R = gk__sssp_rounds(c->V, c->E, c->degree_cv);
     double dij, bf, pot;
     if (c->gpu) {
         const double per_gpu = ceil(S / workers);

@@ -40,6 +40,10 @@ typedef struct gk__sssp_case {
     int fw_fits;             /* the V x V matrix fits the memory FW would use */
 } gk__sssp_case;
 
+/* Bellman-Ford's rounds the model assumes for a graph (its hop diameter's
+ * estimate; the calibration divides by it too). */
+double gk__sssp_rounds(int64_t V, int64_t E, double degree_cv);
+
 /* Predicted seconds per gk_sssp_algorithm (index 0 unused, -1: not
  * possible); returns the cheapest, and why (one line with the numbers). */
 gk_sssp_algorithm gk__sssp_model(const gk__sssp_case *c, const gk__sssp_rates *r, double pred[5], char *why,
