@@ -16,9 +16,13 @@
 #include "api/sssp_model.h"
 #include "core/graph.h"
 #include "tune/sssp_calibrate.h"
+#include "tune/tune.h"
 
 #include <math.h>
 #include <stdio.h>
+#ifdef GK_HAVE_OPENMP
+#include <omp.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,8 +58,8 @@ static gk_status time_run(gk_context *ctx, const gk_graph *g, const int64_t *src
 gk_status gk__sssp_bench(gk_context *ctx, int quick, gk__sssp_bench_cb cb, void *user)
 {
     /* sizes: the full table about a minute on 2 cores, --quick seconds */
-    const int32_t sizes[] = { quick ? 300 : 2000, quick ? 324 : 2025, quick ? 256 : 2048, quick ? 150 : 500,
-                              quick ? 300 : 2000 };
+    const int32_t sizes[] = { quick ? 300 : 4000, quick ? 324 : 4096, quick ? 256 : 4096, quick ? 150 : 1000,
+                              quick ? 300 : 4000 };
     gk_status st = GK_OK;
     for (int k = 0; k < 5 && !st; k++) {
         gk_graph *g = NULL;
@@ -102,13 +106,60 @@ gk_status gk__sssp_bench(gk_context *ctx, int quick, gk__sssp_bench_cb cb, void 
 
 /* ---- gktune --calibrate=sssp ---- */
 
+static int gk__sssp_threads(void)
+{
+#ifdef GK_HAVE_OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+/* Floyd-Warshall's rates through gk_sssp_run (the 16-bit path on a
+   non-negative graph, int32 on the negative one; the best of 2), per CPU
+   thread on the CPU, per GPU on a GPU context. */
+static gk_status fw_rates(gk_context *ctx, gk__sssp_rates *r, int gpu)
+{
+    const int32_t V = gpu ? 8192 : 1024;
+    gk_status st = GK_OK;
+    for (int neg = 0; neg < 2 && !st; neg++) {
+        gk_graph *g = NULL;
+        if ((st = gk__sssp_test_graph(neg ? G_NEGATIVE : G_RANDOM, V, 21, &g))) break;
+        int32_t *d = malloc((size_t)V * 4);
+        int64_t s0 = 0;
+        gk_sssp_options o;
+        gk_sssp_options_init(&o);
+        o.algorithm = GK_SSSP_FW;
+        double best = INFINITY;
+        for (int rep = 0; rep < 2 && !st && d; rep++) {
+            gk_sssp_report rp;
+            gk_sssp_report_init(&rp);
+            double t0 = gk__wtime();
+            if (!(st = gk_sssp_run(ctx, g, &s0, 1, &o, d, NULL, NULL, &rp)))
+                best = fmin(best, gk__wtime() - t0);
+        }
+        if (!d) st = gk__fail(GK_ENOMEM, "calibrate: out of memory");
+        free(d);
+        gk__graph_free(g);
+        if (st) break;
+        double rate = (double)V * V * V / best;
+        if (!gpu) rate /= ctx->threads > 0 ? ctx->threads : gk__sssp_threads();
+        if (gpu) { if (neg) r->fw_gpu_rate[GK_DTYPE_INT32] = rate; else r->fw16_gpu_rate = rate; }
+        else { if (neg) r->fw_cpu_rate[GK_DTYPE_INT32] = rate; else r->fw16_cpu_rate = rate; }
+    }
+    return st;
+}
+
 gk_status gk__sssp_calibrate_save(gk_context *ctx, char *text, size_t n)
 {
     if (!ctx) return gk__fail(GK_EINVAL, "calibrate: ctx is NULL");
     if (!ctx->cache_dir[0]) return gk__fail(GK_EINVAL, "calibrate: no cache directory to save the rates in");
     const int gpu = ctx->backend == GK_BACKEND_GPU && ctx->ngpus > 0;
+    char real[4096];
+    gk_status st = gk__cache_dir_check(ctx->cache_dir, 1, real, sizeof real);   /* made, and safe */
+    if (st) return st;
     gk__sssp_calib m;
-    gk_status st = gk__sssp_calibrate(gpu ? ctx->gpus[0] : -1, gpu ? gk__ctx_stream(ctx) : NULL, gk__sssp_rounds, &m);
+    st = gk__sssp_calibrate(gpu ? ctx->gpus[0] : -1, gpu ? gk__ctx_stream(ctx) : NULL, gk__sssp_rounds, &m);
     if (st) return st;
     size_t k = 0;
     text[0] = 0;
@@ -121,12 +172,19 @@ gk_status gk__sssp_calibrate_save(gk_context *ctx, char *text, size_t n)
         r.cpu_edge_ns = m.cpu_edge_ns;
         r.cpu_vertex_ns = m.cpu_vertex_ns;
         r.bf_edge_ns = m.bf_edge_ns;
+        r.bf_vertex_ns = m.bf_vertex_ns;
+        if (pass == gpu) {     /* Floyd-Warshall through the front door, on the backend of this key */
+            if ((st = fw_rates(ctx, &r, gpu))) return st;
+        }
         if (pass) { r.gpu_edge_ns = m.gpu_edge_ns; r.gpu_searches = m.gpu_searches; }
         if ((st = gk__sssp_rates_save(ctx->cache_dir, key, &r))) return st;
         gk__sssp_rates_load(ctx->cache_dir, key, &r);        /* the file's name, as the model will see it */
         k += (size_t)snprintf(text + k, k < n ? n - k : 0, "%s: cpu_edge_ns %.3g, cpu_vertex_ns %.3g, bf_edge_ns %.3g, "
-                              "gpu_edge_ns %.3g, gpu_searches %.4g\n", r.from, r.cpu_edge_ns, r.cpu_vertex_ns,
-                              r.bf_edge_ns, r.gpu_edge_ns, r.gpu_searches);
+                              "bf_vertex_ns %.3g, gpu_edge_ns %.3g, gpu_searches %.4g, fw int32 %.3g/s, "
+                              "fw 16-bit %.3g/s%s\n", r.from, r.cpu_edge_ns, r.cpu_vertex_ns, r.bf_edge_ns,
+                              r.bf_vertex_ns, r.gpu_edge_ns, r.gpu_searches,
+                              pass ? r.fw_gpu_rate[GK_DTYPE_INT32] : r.fw_cpu_rate[GK_DTYPE_INT32],
+                              pass ? r.fw16_gpu_rate : r.fw16_cpu_rate, pass ? " (one GPU)" : " (one thread)");
         if (k >= n) k = n - 1;
     }
     return GK_OK;

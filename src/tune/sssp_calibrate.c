@@ -163,27 +163,25 @@ gk_status gk__sssp_calibrate(int device, void *stream, double (*rounds)(int64_t 
     gk_status st = gk__sssp_test_graph(G_ROAD, 90000, 11, &road);
     if (!st) st = gk__sssp_test_graph(G_DENSE, 1200, 12, &rnd);
     /* Dijkstra: t / S = E c_edge + V c_vertex on two graphs of different
-       E / V, solved for both (the road grid: E ~ 4V; a dense graph: E ~ V^2 / 2) */
-    double t1 = 0, t2 = 0;
-    const int S = 6;
-    if (!st) st = cpu_time(road, S, 0, &t1, NULL);
-    if (!st) st = cpu_time(rnd, S, 0, &t2, NULL);
-    if (!st) {
+       E / V, solved for both (the road grid: E ~ 4V; a dense graph: E ~ V^2 / 2);
+       Bellman-Ford the same, each divided by the model's rounds */
+    for (int bf = 0; bf < 2 && !st; bf++) {
+        const int S = bf ? 2 : 6;
+        double t1 = 0, t2 = 0;
+        if (!(st = cpu_time(road, S, bf, &t1, NULL))) st = cpu_time(rnd, S, bf, &t2, NULL);
+        if (st) break;
+        const double R1 = bf ? rounds(road->V, road->E, road->degree_cv) : 1;
+        const double R2 = bf ? rounds(rnd->V, rnd->E, rnd->degree_cv) : 1;
         const double a1 = (double)road->E, b1 = road->V, a2 = (double)rnd->E, b2 = rnd->V;
-        const double y1 = t1 / S * 1e9, y2 = t2 / S * 1e9, det = a1 * b2 - a2 * b1;
+        const double y1 = t1 / S / R1 * 1e9, y2 = t2 / S / R2 * 1e9, det = a1 * b2 - a2 * b1;
         double ce = det != 0 ? (y1 * b2 - y2 * b1) / det : 0, cv = det != 0 ? (a1 * y2 - a2 * y1) / det : 0;
-        if (!(ce > 0.1 && cv > 0.1)) {     /* noise: all of it per edge, the vertices as 2 edges */
-            ce = y1 / (a1 + 2 * b1);
-            cv = 2 * ce;
+        if (!(ce > 0.05 && cv > 0.05)) {  /* noise: the dense graph's time per edge, the rest per vertex */
+            ce = y2 / a2;
+            cv = fmax(0.05, (y1 - a1 * ce) / b1);
         }
-        out->cpu_edge_ns = ce;
-        out->cpu_vertex_ns = cv;
+        if (bf) { out->bf_edge_ns = ce; out->bf_vertex_ns = cv; }
+        else { out->cpu_edge_ns = ce; out->cpu_vertex_ns = cv; }
     }
-    /* Bellman-Ford: the model's S E R c_bf, R its rounds of the graph, from
-       the road grid (the case where Bellman-Ford's cost matters most) */
-    double tb = 0;
-    if (!st) st = cpu_time(road, 1, 1, &tb, NULL);
-    if (!st) out->bf_edge_ns = tb * 1e9 / ((double)road->E * rounds(road->V, road->E, road->degree_cv));
     /* GPU: one search alone (its ns per edge), then enough searches to fill
        the GPU several times over: searches at once = S t1 / t(S) */
     if (!st && device >= 0) {

@@ -22,13 +22,13 @@ void gk__sssp_shuffle(int64_t *a, int64_t n, uint64_t seed);
 
 /* The rates, in sssp_model.h's units (gk__sssp_rates). */
 typedef struct gk__sssp_calib {
-    double cpu_edge_ns, cpu_vertex_ns, bf_edge_ns;   /* one CPU thread */
+    double cpu_edge_ns, cpu_vertex_ns, bf_edge_ns, bf_vertex_ns;   /* one CPU thread */
     double gpu_edge_ns, gpu_searches;                /* 0 when not measured */
 } gk__sssp_calib;
 
-/* Measure on the CPU (one thread; Dijkstra on a road grid and a denser
- * random graph, solved for the per-edge and per-vertex costs; Bellman-Ford
- * per edge and round, rounds(V, E, degree_cv) being the model's) and, when
+/* Measure on the CPU (one thread; Dijkstra and Bellman-Ford on a road grid
+ * and a dense graph, each solved for its per-edge and per-vertex costs,
+ * Bellman-Ford's per round, rounds(V, E, degree_cv) being the model's) and, when
  * device >= 0, on that GPU (stream: its cudaStream_t or NULL): one search's
  * ns per edge and how many searches run at once.  A few seconds. */
 gk_status gk__sssp_calibrate(int device, void *stream, double (*rounds)(int64_t V, int64_t E, double cv),
