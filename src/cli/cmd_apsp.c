@@ -755,8 +755,8 @@ int cmd_bench_apsp(int argc, char **argv)
                    "                         float32 with predecessors, each with its ceiling\n"
                    "  --json                 print the rows as JSON\n"
                    "  --algorithms           instead: every shortest-path algorithm and auto on a\n"
-                   "                         grid of sparse and dense graphs (gk bench apsp\n"
-                   "                         --algorithms --help)\n"
+                   "                         grid of sparse and dense graphs; with --quick small\n"
+                   "                         ones (gk bench apsp --algorithms --help)\n"
                    "  -h, --help             display this help and exit\n");
             return 0;
         }
