@@ -165,6 +165,12 @@ gk_sssp_algorithm gk__sssp_model(const gk__sssp_case *c, const gk__sssp_rates *r
     /* and the V x V matrix made from the CSR and the run's set-up: ~1 ns an
        entry and 20 us (a 100-vertex graph's one source is Bellman-Ford's) */
     if (fw > 0) fw += 20e-6 + V * V * 1e-9;
+    /* Near a tie, the searches: FW's V rounds each end at a barrier of all
+       the threads, so when the cores are shared (other processes) it loses
+       far more than independent searches do (the 2-core machine at load 5:
+       FW 4-5x its idle time, Dijkstra 2x); 1.3x of the idle prediction
+       sends the S = V sparse rows, idle near-ties, to Dijkstra */
+    if (fw > 0 && !c->gpu && workers > 1) fw *= 1.3;
     pred[GK_SSSP_AUTO] = -1;
     pred[GK_SSSP_FW] = c->fw_fits ? fw : -1;
     pred[GK_SSSP_DIJKSTRA] = c->negative ? -1 : dij;
