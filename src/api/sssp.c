@@ -501,10 +501,11 @@ gk_status gk_sssp_run_rows(gk_context *ctx, const gk_graph *g, const int64_t *so
     int64_t chunk = o.chunk_rows > 0 ? o.chunk_rows : (int64_t)((256u << 20) / row_bytes);
     if (chunk < 1) chunk = 1;
     if (chunk > S) chunk = S;
-    /* a GPU runs about a thousand searches at once (sssp.cu): chunks of at
-       least 2048 rows a GPU keep it full, within 4 GiB of rows */
+    /* a GPU runs about a thousand searches at once (sssp.cu): chunks of
+       8192 rows a GPU keep it full with little tail per chunk, within 4 GiB
+       of rows */
     if (!st && p.gpu && !o.chunk_rows && chunk < S) {
-        int64_t want = 2048 * (int64_t)ctx->ngpus, room = (int64_t)((UINT64_C(4) << 30) / row_bytes);
+        int64_t want = 8192 * (int64_t)ctx->ngpus, room = (int64_t)((UINT64_C(4) << 30) / row_bytes);
         if (want > room) want = room;
         if (chunk < want) chunk = want < S ? want : S;
     }
