@@ -5,6 +5,8 @@
     d = gk.apsp("graph.gr")                 # any format gk reads
     from gk import floyd_warshall           # instead of scipy.sparse.csgraph's
     d = floyd_warshall(csgraph, directed=False)
+    from gk import dijkstra                 # scipy's dijkstra, johnson, bellman_ford,
+    d = dijkstra(csr, indices=[0, 7], limit=50.0)   # shortest_path (gk/csgraph.py)
     g = gk.stencil(grid, steps=16)
     g = gk.stencil(grid32, 10, weights=w, boundary="periodic")   # w: (2r+1,)*dims
     gk.info()
@@ -32,7 +34,7 @@ __all__ = ["apsp", "floyd_warshall", "stencil", "info", "read_graph", "convert",
            "write_distances", "last_report", "Error", "FormatError", "InvalidArgumentError",
            "FileError", "OutOfMemoryError", "NoDeviceError", "MismatchError", "INF",
            "MAX_WEIGHT", "__version__", "gemm", "NegativeCycleError", "reconstruct_path",
-           "path"]
+           "path", "shortest_path", "dijkstra", "johnson", "bellman_ford"]
 
 INF = _lib.GK_APSP_INF                 # unreachable, in gk's int32 matrices
 MAX_WEIGHT = _lib.GK_APSP_MAX_WEIGHT   # the largest edge weight
@@ -921,3 +923,8 @@ def info():
     return {"version": __version__, "build": build, "cpu": cpu, "gpus": gpus,
             "gpu_usable": usable, "gpu_note": "" if usable else (why.value.decode(errors="replace") or note),
             "library": getattr(lib, "_name", "")}
+
+
+# scipy.sparse.csgraph's shortest_path, dijkstra, johnson, bellman_ford
+# (gk/csgraph.py; imported last: it uses the names above)
+from .csgraph import shortest_path, dijkstra, johnson, bellman_ford  # noqa: E402
