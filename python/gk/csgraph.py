@@ -319,7 +319,9 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
     """scipy.sparse.csgraph.bellman_ford on gk: same arguments, results and
     exceptions (shapes as gk.dijkstra's).  A negative cycle that a source
     reaches (a negative self-loop too) raises gk.NegativeCycleError, a
-    subclass of scipy's; one no source reaches does not, as in scipy.
+    subclass of scipy's; one no source reaches does not, as in scipy.  Its
+    message names a vertex on the cycle (scipy's Bellman-Ford names the
+    source whose search met it).
     device, gpus: as gk.dijkstra."""
     np = _np()
     fname = "gk.bellman_ford"
@@ -375,7 +377,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     np = _np()
     fname = "gk.shortest_path"
     _context(fname, device, gpus)
-    if method == "auto":
+    auto = method == "auto"
+    if auto:
         V = _square(np, csgraph)
         nk, negative = _scipy_auto_edges(np, csgraph)
         if indices is None and not nk < V * V / 4:
@@ -398,8 +401,15 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     if method == "FW":
         if indices is not None:
             raise ValueError("Cannot specify indices with method == 'FW'.")
-        return floyd_warshall(csgraph, directed, return_predecessors=return_predecessors,
-                              unweighted=unweighted, overwrite=overwrite, device=device, gpus=gpus)
+        _tls.report = None
+        out = floyd_warshall(csgraph, directed, return_predecessors=return_predecessors,
+                             unweighted=unweighted, overwrite=overwrite, device=device, gpus=gpus)
+        r = getattr(_tls, "report", None)
+        if r is not None:
+            r.update(algorithm="fw", sources=r.get("sources"), relaxations=None,
+                     why="auto: scipy's rule (no indices, at least V^2/4 edges): Floyd-Warshall"
+                     if auto else "fw asked for")
+        return out
     if method == "D":
         return dijkstra(csgraph, directed, indices=indices, return_predecessors=return_predecessors,
                         unweighted=unweighted, device=device, gpus=gpus)
