@@ -208,7 +208,10 @@ def last_report():
     for APSP also precision (16 or 32 for int32 distances) and its
     precision_detail, dtype (the element type that ran: 'int32', 'int64',
     'float32' or 'float64') and cycle_vertex (after a NegativeCycleError: the
-    vertex it names; else None)."""
+    vertex it names; else None).  After gk.dijkstra, johnson, bellman_ford
+    and shortest_path also algorithm (what ran: 'dijkstra', 'johnson',
+    'bellman-ford' or 'fw'), why (auto's reasoning, or "asked for"),
+    sources and relaxations."""
     return getattr(_tls, "report", None)
 
 
