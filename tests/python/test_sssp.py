@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 import gk
-from tap import test, done  # tests/python/tap.py
+from tap import Skip, test, done  # tests/python/tap.py
 
 import scipy.sparse as sp
 from scipy.sparse import csgraph as scg
@@ -520,6 +520,40 @@ def t_overwrite():
     assert (a == b).all()
     d = gk.shortest_path(b, method="FW", overwrite=True)
     assert d is b or np.shares_memory(d, b)
+
+
+@test
+def t_gpu():
+    """device="gpu": dijkstra (limit, min_only), johnson and bellman_ford == scipy's, trees valid"""
+    if not gk.info()["gpu_usable"]:
+        raise Skip("no usable GPU: " + gk.info()["gpu_note"])
+    for trial in range(12):
+        V = int(rng.integers(2, 300))
+        integer = trial % 2 == 0
+        r, c, w = rand_edges(V, 4 * V, lo=0, hi=10, integer=integer, potential=trial % 3 == 2)
+        g = csr(V, r, c, w)
+        directed = trial % 4 != 1 or (w < 0).any()     # undirected: no negative edge
+        ind = list(rng.integers(0, V, 5))
+        adj = adjacency(g, directed)
+        negative = (w < 0).any()
+        names = ["johnson", "bellman_ford"] if negative else ["dijkstra", "johnson", "bellman_ford"]
+        # the reference: scipy's Dijkstra, or Johnson with negative weights (scipy
+        # 1.10's bellman_ford(directed=False) can report a negative cycle in a
+        # non-negative float graph)
+        ref = (scg.johnson if negative else scg.dijkstra)(g, directed=directed, indices=ind)
+        for name in names:
+            d, p = getattr(gk, name)(g, directed=directed, indices=ind, return_predecessors=True, device="gpu")
+            assert gk.last_report()["backend"] == "gpu", gk.last_report()
+            same(d, ref, exact=integer or name == "dijkstra", bound=fbound(V, w))
+            for i, s in enumerate(ind):
+                check_tree(adj, d[i], p[i], [s], exact=integer or name == "dijkstra")
+        if "dijkstra" in names:
+            same(gk.dijkstra(g, directed=directed, indices=ind, limit=12.5, device="gpu"),
+                 scg.dijkstra(g, directed=directed, indices=ind, limit=12.5))
+            a = gk.dijkstra(g, directed=directed, indices=ind, min_only=True, return_predecessors=True,
+                            device="gpu")
+            same(a[0], scg.dijkstra(g, directed=directed, indices=ind, min_only=True))
+            check_tree(adj, a[0], a[1], np.unique(ind))
 
 
 done()
