@@ -16,6 +16,10 @@
 #include <string.h>
 #include <strings.h>
 
+#ifdef GK_HAVE_OPENMP
+#include <omp.h>
+#endif
+
 void gk_sssp_options_init(gk_sssp_options *o)
 {
     if (!o) return;
@@ -67,7 +71,18 @@ typedef struct run_plan {
     gk_sssp_algorithm alg;
     int gpu;                 /* the GPU backend */
     int32_t *src;            /* the sources as int32 */
+    gk__sssp_gpu *dev[GK_MAX_GPUS];   /* the graph on each GPU, uploaded once a run */
 } run_plan;
+
+static void plan_close(run_plan *p)
+{
+    for (int i = 0; i < GK_MAX_GPUS; i++) {
+        gk__sssp_gpu_close(p->dev[i]);
+        p->dev[i] = NULL;
+    }
+    free(p->src);
+    p->src = NULL;
+}
 
 /* The bytes Floyd-Warshall needs (the V x V matrix, and predecessors) and
  * whether they fit: the host's memory (a quarter left free), and on the
@@ -83,6 +98,17 @@ static int fw_fits(const gk_context *ctx, const gk_graph *g, int preds, int gpu,
     if (host && (double)*need > 0.75 * (double)host) return 0;
     if (gpu && ctx->ngpus > 0 && (double)*need > 0.85 * (double)ctx->dev[0].total_mem) return 0;
     return 1;
+}
+
+/* The CPU threads a job of ctx runs on. */
+static int cpu_threads(const gk_context *ctx)
+{
+    if (ctx->threads > 0) return ctx->threads;
+#ifdef GK_HAVE_OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
 }
 
 /* The first negative edge, in Dijkstra's refusal. */
@@ -131,10 +157,30 @@ static gk_status prepare(gk_context *ctx, const gk_graph *g, const int64_t *sour
     gk__sssp_rates rates;
     gk__sssp_rates_load(ctx->cache_dir, p->gpu ? ctx->dev[0].name : "cpu", &rates);
     gk__sssp_case c = { g->V, g->E, o->min_only ? 1 : S, g->degree_cv, g->negative, g->dtype, p->gpu,
-                        p->gpu ? ctx->ngpus : (ctx->threads > 0 ? ctx->threads : 1), fits };
-    if (o->min_only) c.S = 1;
+                        p->gpu ? (o->min_only ? 1 : ctx->ngpus) : cpu_threads(ctx), fits };
     char why[512];
     gk_sssp_algorithm best = gk__sssp_model(&c, &rates, rep->predicted, why, sizeof why);
+    if (p->gpu && o->algorithm == GK_SSSP_AUTO && best != GK_SSSP_FW) {
+        /* a GPU runs one search per block: a few sources go faster on the
+           CPU's threads (the model of both, the cheaper backend) */
+        gk__sssp_rates cr;
+        gk__sssp_rates_load(ctx->cache_dir, "cpu", &cr);
+        gk__sssp_case cc = c;
+        cc.gpu = 0;
+        cc.workers = cpu_threads(ctx);
+        double cpred[5];
+        char cwhy[512];
+        gk_sssp_algorithm cbest = gk__sssp_model(&cc, &cr, cpred, cwhy, sizeof cwhy);
+        const double gpu_best = rep->predicted[best];
+        if (cpred[cbest] >= 0 && cpred[cbest] < gpu_best) {
+            p->gpu = 0;
+            best = cbest;
+            memcpy(rep->predicted, cpred, sizeof cpred);
+            snprintf(why, sizeof why, "%.400s; on the CPU: the GPU's best was %.3g s", cwhy, gpu_best);
+            rep->run.backend = GK_BACKEND_CPU;
+            snprintf(rep->run.device, sizeof rep->run.device, "CPU (%d threads)", cc.workers);
+        }
+    }
     p->alg = o->algorithm == GK_SSSP_AUTO ? best : o->algorithm;
     if (o->algorithm == GK_SSSP_AUTO)
         snprintf(rep->why, sizeof rep->why, "%s", why);
@@ -280,7 +326,7 @@ static gk_status cpu_rows(gk_context *ctx, const gk_graph *g, gk_sssp_algorithm 
 
 /* The GPU backend: the rows split into one contiguous block per GPU, one
  * host thread per GPU; GPU 0 runs on the context's stream. */
-static gk_status gpu_rows(gk_context *ctx, const gk_graph *g, gk_sssp_algorithm alg, const void *h,
+static gk_status gpu_rows(gk_context *ctx, const gk_graph *g, run_plan *p, const void *h,
                           const gk__sssp_job *j0, double *ms)
 {
     const int ngpu = j0->min_only ? 1 : (int)(ctx->ngpus < j0->S ? ctx->ngpus : j0->S);
@@ -306,12 +352,10 @@ static gk_status gpu_rows(gk_context *ctx, const gk_graph *g, gk_sssp_algorithm 
             j.S = j0->S;
             j.sources = j0->sources;
         }
-        j.h = alg == GK_SSSP_JOHNSON && g->negative ? h : NULL;
-        gk__sssp_gpu *hd = NULL;
+        j.h = p->alg == GK_SSSP_JOHNSON && g->negative ? h : NULL;
         double t = 0;
-        gk_status s = gk__sssp_gpu_open(g, ctx->gpus[i], i == 0 ? stream0 : NULL, NULL, &hd);
-        if (!s) s = gk__sssp_gpu_rows(hd, &j, &t);
-        gk__sssp_gpu_close(hd);
+        gk_status s = p->dev[i] ? GK_OK : gk__sssp_gpu_open(g, ctx->gpus[i], i == 0 ? stream0 : NULL, NULL, &p->dev[i]);
+        if (!s) s = gk__sssp_gpu_rows(p->dev[i], &j, &t);
         if (t > slowest) slowest = t;
 #pragma omp critical(gk_sssp_gpu_fail)
         {
@@ -331,7 +375,7 @@ static gk_status gpu_rows(gk_context *ctx, const gk_graph *g, gk_sssp_algorithm 
 
 /* Rows of n sources of the run into dist/pred/nearest, on the plan's
  * backend and algorithm (FW: from f). */
-static gk_status rows(gk_context *ctx, const gk_graph *g, const run_plan *p, const void *h, const fw_state *f,
+static gk_status rows(gk_context *ctx, const gk_graph *g, run_plan *p, const void *h, const fw_state *f,
                       const int32_t *src, int64_t n, const gk_sssp_options *o, void *dist, int32_t *pred,
                       int32_t *nearest, gk_sssp_report *rep)
 {
@@ -344,7 +388,7 @@ static gk_status rows(gk_context *ctx, const gk_graph *g, const run_plan *p, con
     gk_status st;
     if (p->gpu) {
         double ms = 0;
-        st = gpu_rows(ctx, g, p->alg, h, &j, &ms);
+        st = gpu_rows(ctx, g, p, h, &j, &ms);
     } else {
         st = cpu_rows(ctx, g, p->alg, h, &j);
     }
@@ -429,7 +473,7 @@ gk_status gk_sssp_run(gk_context *ctx, const gk_graph *g, const int64_t *sources
     free(f.m);
     free(f.pm);
     free(h);
-    free(p.src);
+    plan_close(&p);
     report_end(report, &rep);
     return st;
 }
@@ -457,9 +501,13 @@ gk_status gk_sssp_run_rows(gk_context *ctx, const gk_graph *g, const int64_t *so
     int64_t chunk = o.chunk_rows > 0 ? o.chunk_rows : (int64_t)((256u << 20) / row_bytes);
     if (chunk < 1) chunk = 1;
     if (chunk > S) chunk = S;
-    /* whole GPUs' worth of rows per chunk, so every GPU has work */
-    if (!st && p.gpu && !o.chunk_rows && chunk < S && chunk < 64 * ctx->ngpus)
-        chunk = S < 64 * ctx->ngpus ? S : 64 * ctx->ngpus;
+    /* a GPU runs about a thousand searches at once (sssp.cu): chunks of at
+       least 2048 rows a GPU keep it full, within 4 GiB of rows */
+    if (!st && p.gpu && !o.chunk_rows && chunk < S) {
+        int64_t want = 2048 * (int64_t)ctx->ngpus, room = (int64_t)((UINT64_C(4) << 30) / row_bytes);
+        if (want > room) want = room;
+        if (chunk < want) chunk = want < S ? want : S;
+    }
     if (!st && (!(dist = malloc((size_t)chunk * row_bytes))))
         st = gk__fail(GK_ENOMEM, "%s: cannot allocate %lld rows of %zu bytes", fn, (long long)chunk, row_bytes);
     if (!st && o.predecessors) pred = (int32_t *)((char *)dist + (size_t)chunk * (size_t)V * gk_dtype_size(g->dtype));
@@ -485,7 +533,7 @@ gk_status gk_sssp_run_rows(gk_context *ctx, const gk_graph *g, const int64_t *so
     free(f.pm);
     free(h);
     free(dist);
-    free(p.src);
+    plan_close(&p);
     report_end(report, &rep);
     return st;
 }

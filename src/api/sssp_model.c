@@ -1,7 +1,10 @@
 /* sssp_model.c - auto's cost model.  Each algorithm's work, in the units
  * the rates are measured in:
- *   Dijkstra        S (E c_edge + V c_vertex) over the workers (CPU) or
- *                   S (E c_gpu + c_source) over the GPUs;
+ *   Dijkstra        S (E c_edge + V c_vertex) over the threads (CPU), or
+ *                   max(S_g / searches, 1) E c_gpu on each GPU (S_g its
+ *                   sources): one search per block, as many at once as the
+ *                   GPU holds (sssp.cu), so a few sources cost as much as
+ *                   a GPU-full;
  *   Bellman-Ford    S E R c_bf, R the rounds: a graph's hop diameter,
  *                   which a degree-uniform sparse graph (a grid, a road
  *                   network) has near sqrt(V) and a skewed one (power law,
@@ -29,8 +32,10 @@ void gk__sssp_rates_default(gk__sssp_rates *r)
     r->cpu_edge_ns = 20;
     r->cpu_vertex_ns = 40;
     r->bf_edge_ns = 4;
-    r->gpu_edge_ns = 0.05;
-    r->gpu_source_us = 200;
+    /* H200: 1000 sources of that grid in 0.73 s with every search at once
+       (tests/bench_sssp_gpu, sssp.cu's DESIGN note): 180 ns per edge per search */
+    r->gpu_edge_ns = 180;
+    r->gpu_searches = 1188;
     /* Floyd-Warshall: the 2-core machine (bench/apsp-cpu-types.sh) and the
        H200 (DESIGN.md) */
     r->fw_cpu_rate[GK_DTYPE_INT32] = 40e9;
@@ -45,11 +50,11 @@ void gk__sssp_rates_default(gk__sssp_rates *r)
 }
 
 /* The names of the file's lines, in the struct's order. */
-static const char *const names[] = { "cpu_edge_ns", "cpu_vertex_ns", "bf_edge_ns", "gpu_edge_ns", "gpu_source_us" };
+static const char *const names[] = { "cpu_edge_ns", "cpu_vertex_ns", "bf_edge_ns", "gpu_edge_ns", "gpu_searches" };
 
 static double *field(gk__sssp_rates *r, int i)
 {
-    double *f[] = { &r->cpu_edge_ns, &r->cpu_vertex_ns, &r->bf_edge_ns, &r->gpu_edge_ns, &r->gpu_source_us };
+    double *f[] = { &r->cpu_edge_ns, &r->cpu_vertex_ns, &r->bf_edge_ns, &r->gpu_edge_ns, &r->gpu_searches };
     return f[i];
 }
 
@@ -106,7 +111,8 @@ gk_sssp_algorithm gk__sssp_model(const gk__sssp_case *c, const gk__sssp_rates *r
     const double R = fmax(2, c->degree_cv < 0.5 && avg < 8 ? sqrt(V) : log2(V + 1) + 2);
     double dij, bf, pot;
     if (c->gpu) {
-        dij = S * (E * r->gpu_edge_ns * 1e-9 + r->gpu_source_us * 1e-6) / workers;
+        const double per_gpu = ceil(S / workers);
+        dij = fmax(per_gpu / r->gpu_searches, 1) * E * r->gpu_edge_ns * 1e-9;
         bf = dij * fmin(R, 8);
         pot = E * R * r->bf_edge_ns * 1e-9;    /* the potential runs on the CPU */
     } else {

@@ -13,8 +13,8 @@ typedef struct gk__sssp_rates {
     double cpu_edge_ns;      /* Dijkstra, one thread: ns per edge relaxed */
     double cpu_vertex_ns;    /* Dijkstra, one thread: ns per vertex settled (heap, row set-up) */
     double bf_edge_ns;       /* Bellman-Ford, one thread: ns per edge per round */
-    double gpu_edge_ns;      /* the GPU backend: ns per edge relaxed per source (one GPU) */
-    double gpu_source_us;    /* the GPU backend: fixed cost per source (launches, copies) */
+    double gpu_edge_ns;      /* the GPU backend: ns per edge of one search (one block) */
+    double gpu_searches;     /* the GPU backend: searches one GPU runs at once (resident blocks) */
     double fw_cpu_rate[5];   /* Floyd-Warshall min-plus per second by gk_dtype, CPU (all threads) */
     double fw_gpu_rate[5];   /* the same on one GPU */
     char from[4400];         /* "built-in defaults" or the file they came from */

@@ -173,6 +173,28 @@ typedef struct cli_apsp_typed_args {
 } cli_apsp_typed_args;
 int cli_apsp_typed(gk_context *ctx, const cli_apsp_typed_args *a);
 
+/* cmd_sssp.c: `gk apsp` with chosen sources.  cli_parse_sources: a list
+ * "0,5,7-9" or "@FILE" (one vertex or range a line, # comments) into a
+ * malloc'ed array; a usage error or a one-line error naming FILE:LINE.
+ * cli_sssp: the run (gk_sssp_run_file), its reports; destroys ctx; exits on
+ * failure. */
+int64_t *cli_parse_sources(const char *text, int64_t *count);
+typedef struct cli_sssp_args {
+    const char *in, *out, *pred_out, *nearest_out;
+    gk_format format;
+    int flags;                         /* GK__READ_* */
+    int64_t vertices;
+    gk_dtype weights;                  /* 0: auto */
+    const int64_t *sources;            /* NULL, S = 0: every vertex */
+    int64_t S;
+    gk_sssp_algorithm algorithm;
+    int min_only;
+    double limit;
+    const char *config;
+    int timing, json, verbose;
+} cli_sssp_args;
+int cli_sssp(gk_context *ctx, const cli_sssp_args *a);
+
 gk_format cli_parse_format(const char *opt, const char *text, int matrix);
 /* --weights=TYPE of gk apsp, gk convert and gk path: int32, int64,
  * float32, float64, and with allow_auto "auto" (0); anything else is a

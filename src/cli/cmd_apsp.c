@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "api/apsp_dist.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -12,7 +13,8 @@
 
 enum { O_TYPES = 250, O_DEVICE = 256, O_CHECK, O_TIME, O_JSON, O_VERBOSE, O_CONFIG,
        O_VERTICES, O_EDGES, O_SEED, O_MAXW, O_SIZES, O_FORMAT, O_OFORMAT, O_UNDIRECTED, O_ONE_BASED,
-       O_GPUS, O_EXCHANGE, O_PRECISION, O_WEIGHTS, O_PREDECESSORS };
+       O_GPUS, O_EXCHANGE, O_PRECISION, O_WEIGHTS, O_PREDECESSORS, O_KIND, O_SHORTCUTS, O_SOURCES, O_ALGORITHM,
+       O_MIN_ONLY, O_LIMIT, O_NEAREST };
 
 /* After a run that succeeded (a failed one says only why it failed): a
  * distance as long as INF cannot be told from "no path". */
@@ -144,6 +146,58 @@ static void *ctx_thread(void *arg)
     return NULL;
 }
 
+/* `gk apsp` with chosen sources: the option rules, then cli_sssp. */
+typedef struct apsp_sssp_in {
+    const char *in, *out, *pred_out, *nearest_out, *sources_text, *config, *gpus;
+    gk_format ifmt, ofmt;
+    int undirected, one_based, min_only, exchange_given, check, precision_given, timing, json, verbose;
+    int32_t vertices;
+    gk_dtype weights;
+    gk_sssp_algorithm alg;
+    double limit;
+    gk_backend want;
+} apsp_sssp_in;
+
+static int apsp_sources(const apsp_sssp_in *a)
+{
+    if (a->check)
+        cli_usage_error("--check: the rows of chosen sources are checked by the tests, not by --check");
+    if (a->precision_given)
+        cli_usage_error("--precision: the 16-bit path is Floyd-Warshall's over all pairs, not with --sources");
+    if (a->exchange_given)
+        cli_usage_error("--exchange: the sources' rows exchange nothing");
+    if (a->nearest_out && !a->min_only)
+        cli_usage_error("--nearest=%s: the nearest sources come with --min-only", a->nearest_out);
+    if (a->ofmt != GK_FORMAT_AUTO && a->ofmt != GK_FORMAT_NTHU && a->ofmt != GK_FORMAT_NPY)
+        cli_usage_error("--output-format: the rows are written raw (nthu) or as .npy");
+    if (a->ofmt == GK_FORMAT_NPY && gk__format_for_output(a->out, GK_FORMAT_NTHU) != GK_FORMAT_NPY)
+        cli_usage_error("--output-format=npy with --sources: name the output *.npy");
+    const char *outs[3] = { a->out, a->pred_out, a->nearest_out };
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (outs[i] && outs[j] && !strcmp(outs[i], outs[j]) && strcmp(outs[i], "/dev/null"))
+                cli_usage_error("%s: named as two outputs", outs[i]);
+    int64_t S = 0;
+    int64_t *src = a->sources_text ? cli_parse_sources(a->sources_text, &S) : NULL;
+    if (cli_comm) {
+        cli_agree(gk__output_check(a->out, a->in), 1);
+    } else {
+        for (int i = 0; i < 3; i++)
+            if (outs[i]) cli_check_output(outs[i], a->in);
+    }
+    cli_report_to(a->out);
+    gk_context *ctx = a->gpus || cli_comm ? cli_gpus_context(a->want, a->gpus) : cli_context(a->want);
+    cli_sssp_args sa = { .in = a->in, .out = a->out, .pred_out = a->pred_out, .nearest_out = a->nearest_out,
+                         .format = a->ifmt,
+                         .flags = (a->undirected ? GK__READ_UNDIRECTED : 0) | (a->one_based ? GK__READ_ONE_BASED : 0),
+                         .vertices = a->vertices, .weights = a->weights, .sources = src, .S = S,
+                         .algorithm = a->alg, .min_only = a->min_only, .limit = a->limit, .config = a->config,
+                         .timing = a->timing, .json = a->json, .verbose = a->verbose };
+    int rc = cli_sssp(ctx, &sa);
+    free(src);
+    return rc;
+}
+
 static void apsp_usage(void)
 {
     printf("Usage: gk apsp [OPTION]... INPUT OUTPUT\n"
@@ -186,6 +240,17 @@ static void apsp_usage(void)
            "                         cap), 32, or auto (16 unless a weight reaches the cap);\n"
            "                         the output is the same; --verbose and --json say which\n"
            "  --verbose              say which device and configuration run\n"
+           "  --sources=LIST|@FILE   only the rows of these sources (LIST: 0,5,7-9; FILE:\n"
+           "                         one vertex or range a line), in that order: OUTPUT is\n"
+           "                         S x V\n"
+           "  --algorithm=auto|fw|dijkstra|johnson|bellman-ford  how (default: fw for all\n"
+           "                         pairs, auto with --sources, --min-only or --limit; auto\n"
+           "                         picks by a cost model, --verbose says why)\n"
+           "  --min-only             one row: the distance from the nearest source\n"
+           "  --nearest=FILE         with --min-only: which source that is (V int32, -1:\n"
+           "                         none; raw or .npy by the name)\n"
+           "  --limit=L              distances above L are reported unreachable and not\n"
+           "                         searched (non-negative weights)\n"
            "  -h, --help             display this help and exit\n\n"
            "Under mpirun every rank takes a block of rows: one GPU each (the node-local\n"
            "rank's), or with --device=cpu the CPU code on its rows; the output is the same,\n"
@@ -205,8 +270,15 @@ int cmd_apsp(int argc, char **argv)
         { "one-based", no_argument, 0, O_ONE_BASED }, { "gpus", required_argument, 0, O_GPUS }, { "exchange", required_argument, 0, O_EXCHANGE },
         { "precision", required_argument, 0, O_PRECISION }, { "weights", required_argument, 0, O_WEIGHTS },
         { "predecessors", required_argument, 0, O_PREDECESSORS },
+        { "sources", required_argument, 0, O_SOURCES }, { "algorithm", required_argument, 0, O_ALGORITHM },
+        { "min-only", no_argument, 0, O_MIN_ONLY }, { "limit", required_argument, 0, O_LIMIT },
+        { "nearest", required_argument, 0, O_NEAREST },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_backend want = GK_BACKEND_AUTO;
+    const char *sources_text = NULL, *nearest_out = NULL;
+    int alg_given = 0, min_only = 0;
+    gk_sssp_algorithm alg = GK_SSSP_AUTO;
+    double limit = INFINITY;
     gk_dtype weights = 0;          /* auto */
     const char *pred_out = NULL;
     gk_apsp_options ao;
@@ -242,6 +314,19 @@ int cmd_apsp(int argc, char **argv)
             break;
         case O_WEIGHTS: weights = cli_parse_weights(optarg, 1); break;
         case O_PREDECESSORS: pred_out = cli_path("--predecessors", optarg); break;
+        case O_SOURCES: sources_text = optarg; break;
+        case O_ALGORITHM:
+            if (gk_sssp_algorithm_parse(optarg, &alg))
+                cli_usage_error("--algorithm: %s", gk_last_error());
+            alg_given = 1;
+            break;
+        case O_MIN_ONLY: min_only = 1; break;
+        case O_LIMIT:
+            limit = cli_parse_double("--limit", optarg);
+            if (!(limit >= 0))
+                cli_usage_error("--limit=%s: want a distance >= 0", optarg);
+            break;
+        case O_NEAREST: nearest_out = cli_path("--nearest", optarg); break;
         case O_EXCHANGE:
             if (gk_exchange_parse(optarg, &ex))
                 cli_usage_error("--exchange: %s", gk_last_error());
@@ -254,8 +339,15 @@ int cmd_apsp(int argc, char **argv)
     const char *in = argv[optind], *out = argv[optind + 1];
     cli_report_to(out);             /* OUTPUT "-": the reports go to stderr */
     gk_status st;
-    cli_check_config("apsp", ao.config);
     cli_check_gpus(gpus);                   /* usage errors before any work */
+    if (sources_text || min_only || limit < INFINITY || nearest_out || (alg_given && alg != GK_SSSP_FW))
+        return apsp_sources(&(apsp_sssp_in){ .in = in, .out = out, .pred_out = pred_out, .nearest_out = nearest_out,
+                            .sources_text = sources_text, .ifmt = ifmt, .ofmt = ofmt, .undirected = undirected,
+                            .one_based = one_based, .vertices = vertices, .weights = weights, .alg = alg,
+                            .min_only = min_only, .limit = limit, .config = ao.config, .want = want, .gpus = gpus,
+                            .exchange_given = exg, .check = ao.check, .precision_given = prec_given,
+                            .timing = timing, .json = json, .verbose = verbose });
+    cli_check_config("apsp", ao.config);
     int dist = gpus || exg || cli_comm;
     if (dist && ao.check)
         cli_usage_error("--check needs the whole matrix in one process; not with --gpus, --exchange or mpirun");
@@ -476,8 +568,11 @@ int cmd_gen_apsp(int argc, char **argv)
     static const struct option opts[] = {
         { "vertices", required_argument, 0, O_VERTICES }, { "edges", required_argument, 0, O_EDGES },
         { "seed", required_argument, 0, O_SEED }, { "max-weight", required_argument, 0, O_MAXW },
-        { "format", required_argument, 0, O_FORMAT }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+        { "format", required_argument, 0, O_FORMAT }, { "kind", required_argument, 0, O_KIND },
+        { "shortcuts", required_argument, 0, O_SHORTCUTS }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     int64_t V = -1, E = -1, maxw = 1000;
+    gk_graph_gen gen;
+    gk_graph_gen_init(&gen);
     gk_format fmt = GK_FORMAT_AUTO;
     uint64_t seed = 1;
     int c;
@@ -489,26 +584,62 @@ int cmd_gen_apsp(int argc, char **argv)
         case O_SEED: seed = cli_parse_u64("--seed", optarg); break;
         case O_MAXW: maxw = cli_parse_i64("--max-weight", optarg, 0, GK_APSP_MAX_WEIGHT); break;
         case O_FORMAT: fmt = cli_parse_format("--format", optarg, 0); break;
+        case O_KIND:
+            if (gk_graph_kind_parse(optarg, &gen.kind))
+                cli_usage_error("--kind: %s", gk_last_error());
+            break;
+        case O_SHORTCUTS: gen.shortcut_percent = cli_parse_double("--shortcuts", optarg);
+            if (!(gen.shortcut_percent >= 0 && gen.shortcut_percent <= 100))
+                cli_usage_error("--shortcuts=%s: want a percentage in [0, 100]", optarg);
+            break;
         case 'h':
-            printf("Usage: gk gen apsp --vertices=N --edges=M [--seed=S] [--max-weight=W] OUTPUT\n"
-                   "Write a reproducible random graph: M edges with uniform endpoints (no\n"
-                   "self-loops when N > 1) and weights uniform in [0, W] (default 1000); the same\n"
-                   "seed (default 1) gives the same graph, in every format.\n\n"
+            printf("Usage: gk gen apsp [--kind=K] --vertices=N [--edges=M] [--seed=S]\n"
+                   "                   [--max-weight=W] [--shortcuts=P] OUTPUT\n"
+                   "Write a reproducible graph; the same seed (default 1) gives the same graph, in\n"
+                   "every format and for any thread count.  Kinds:\n"
+                   "  random    M edges with uniform endpoints (no self-loops when N > 1), weights\n"
+                   "            uniform in [0, W] (the default kind)\n"
+                   "  grid      a floor(sqrt(N))^2 2D grid, each vertex linked both ways to its\n"
+                   "            right and lower neighbour, weights uniform in [1, W]\n"
+                   "  road      the grid plus shortcuts (--shortcuts=P %% of N extra links, both\n"
+                   "            ways, default 2) between random vertices, weights in [W, 8W]\n"
+                   "  powerlaw  R-MAT (0.57, 0.19, 0.19, 0.05): M edges, N rounded up to a power\n"
+                   "            of two, weights uniform in [1, W]\n"
+                   "Weights are capped so that (N - 1) * weight stays below 2^30 - 1 (int32 exact).\n\n"
                    "  --format=auto|nthu|gr|mtx|edges  the OUTPUT format (auto: by the name's\n"
                    "                     extension, else nthu)\n"
+                   "  --kind=random|grid|road|powerlaw  the graph (default random)\n"
                    "  --vertices=N       vertex count (required)\n"
-                   "  --edges=M          edge count (required)\n"
+                   "  --edges=M          edge count (random, powerlaw: required)\n"
+                   "  --shortcuts=P      road: shortcuts, %% of the vertices (default 2)\n"
                    "  --seed=S           random seed (default 1)\n"
                    "  --max-weight=W     largest weight (default 1000)\n"
                    "  -h, --help         display this help and exit\n");
             return 0;
         }
     }
-    if (V < 0 || E < 0)
-        cli_usage_error("--vertices and --edges are required");
+    if (V < 0 || (E < 0 && (gen.kind == GK_GRAPH_RANDOM || gen.kind == GK_GRAPH_POWERLAW)))
+        cli_usage_error(gen.kind == GK_GRAPH_RANDOM || gen.kind == GK_GRAPH_POWERLAW
+                        ? "--vertices and --edges are required" : "--vertices is required");
+    if (E >= 0 && (gen.kind == GK_GRAPH_GRID || gen.kind == GK_GRAPH_ROAD))
+        cli_usage_error("--edges: a %s graph's edges follow from --vertices", gk_graph_kind_name(gen.kind));
     cli_operands(argc, argv, 1, "one OUTPUT file");
     cli_check_output(argv[optind], NULL);
     const char *out = argv[optind];
+    if (gen.kind != GK_GRAPH_RANDOM) {
+        gen.V = V;
+        gen.E = E;
+        gen.seed = seed;
+        gen.max_w = (int32_t)(maxw < 1 ? 1 : maxw);
+        if (maxw < 1)
+            cli_usage_error("--max-weight=%lld: a %s graph's weights are >= 1", (long long)maxw,
+                            gk_graph_kind_name(gen.kind));
+        int64_t vm, em;
+        gk_status gst = gk_graph_generate(out, fmt, &gen, &vm, &em);
+        if (gst)
+            cli_die_status(gst);
+        return 0;
+    }
     gk_format written = fmt != GK_FORMAT_AUTO ? fmt : gk__format_for_output(out, GK_FORMAT_NTHU);
     int64_t max_id = -1;
     gk_status st = gk_apsp_generate(out, fmt, (int32_t)V, E, seed, (int32_t)maxw,

@@ -1037,8 +1037,13 @@ const char *gk__npy_descr(gk_dtype t)
  * multiple of 64 bytes.  Returns its length. */
 int gk__npy_matrix_header(char *h, size_t n, gk_dtype t, int64_t V)
 {
+    return gk__npy_rows_header(h, n, t, V, V);
+}
+
+int gk__npy_rows_header(char *h, size_t n, gk_dtype t, int64_t rows, int64_t cols)
+{
     int len = snprintf(h + 10, n - 10, "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %lld), }",
-                       gk__npy_descr(t), (long long)V, (long long)V);
+                       gk__npy_descr(t), (long long)rows, (long long)cols);
     int total = (10 + len + 1 + 63) / 64 * 64;
     memcpy(h, "\x93NUMPY\x01\x00", 8);
     h[8] = (char)((total - 10) & 0xff);
@@ -1537,4 +1542,22 @@ gk_status gk__apsp_generate32(const char *path, gk_format format, int32_t V, int
     if (!st && max_id)
         *max_id = random_max_id(seed, V, E, max_w);
     return st;
+}
+
+gk_status gk__edges_write(const char *path, gk_format format, gk_edges *g)
+{
+    gk_status st;
+    if ((st = output_format(path, &format)))
+        return st;
+    return write_graph(path, format, g);
+}
+
+gk_status gk__edges_alloc(gk_edges *g, int32_t V, int64_t E, const char *path)
+{
+    memset(g, 0, sizeof *g);
+    g->V = V;
+    g->max_id = -1;
+    g->min_id = INT32_MAX;
+    g->path = path;
+    return edges_reserve(g, E, path);
 }

@@ -97,12 +97,21 @@ void gk__edges_free(gk_edges *g);
  * multiple of 64; returns its length. */
 const char *gk__npy_descr(gk_dtype t);
 int gk__npy_matrix_header(char *h, size_t n, gk_dtype t, int64_t V);
+/* The same header for a rows x cols matrix (gk_sssp_run_file's S x V). */
+int gk__npy_rows_header(char *h, size_t n, gk_dtype t, int64_t rows, int64_t cols);
 
 /* The integer distance type of a graph of V vertices whose weights are
  * integral with largest |w| max_abs (neg: some weight < 0): want (0: auto,
  * int32 when (V-1) max|w| < INF, INF/2 with negative weights, else int64)
  * into *t, or GK_EINVAL naming name when the bound fails (apsp_matrix_io.c). */
 gk_status gk__apsp_int_type(const char *name, int64_t V, double max_abs, int neg, gk_dtype want, gk_dtype *t);
+
+/* An empty list of room for E edges of V vertices (free with
+ * gk__edges_free), and a list written to path in a graph format (AUTO: by
+ * the name, default nthu; not npy), atomically (the generators of
+ * graph_gen.c).  The caller fills s, t, w, E, max_w and max_id. */
+gk_status gk__edges_alloc(gk_edges *g, int32_t V, int64_t E, const char *path);
+gk_status gk__edges_write(const char *path, gk_format format, gk_edges *g);
 
 /* gk_apsp_read_matrix with GK__READ_* flags (apsp_matrix_io.c). */
 gk_status gk__apsp_read_matrix_flags(const char *path, gk_format format, int flags, int64_t vertices,

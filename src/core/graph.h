@@ -41,6 +41,10 @@ gk_status gk__graph_from_edges(const gk_edges *e, int undirected, gk_dtype t, gk
 gk_status gk__graph_build(int32_t V, int64_t n, const int32_t *src, const int32_t *dst, const int32_t *wi,
                           const double *wd, int undirected, gk_dtype t, gk_graph **out);
 
+/* gk_graph_read with the readers' GK__READ_* flags (graph_api.c). */
+gk_status gk__graph_read_flags(const char *path, gk_format format, int flags, int64_t vertices, gk_dtype dtype,
+                               gk_graph **out);
+
 /* Fill negative, max_abs_w, max_degree and degree_cv. */
 void gk__graph_finish(gk_graph *g);
 

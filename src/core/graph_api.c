@@ -7,10 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-gk_status gk_graph_read(const char *path, gk_format format, int undirected, int64_t vertices, gk_dtype dtype,
-                        gk_graph **out)
+gk_status gk__graph_read_flags(const char *path, gk_format format, int flags, int64_t vertices, gk_dtype dtype,
+                               gk_graph **out)
 {
-    gk__clear_error();
     if (!out) return gk__fail(GK_EINVAL, "gk_graph_read: out is NULL");
     *out = NULL;
     if (!path) return gk__fail(GK_EINVAL, "gk_graph_read: path is NULL");
@@ -24,23 +23,26 @@ gk_status gk_graph_read(const char *path, gk_format format, int undirected, int6
     if (format == GK_FORMAT_NPY)
         return gk__fail(GK_EINVAL, "%s: .npy holds a distance matrix, not a graph: give --format for a graph", path);
     gk_edges e;
-    if (format == GK_FORMAT_NTHU) {
-        /* int32, non-negative: the course's format */
-        if ((st = gk__edges_read_flags(path, format, 0, (int32_t)vertices, &e)))
-            return st;
-        if (dtype == GK_DTYPE_FLOAT32 || dtype == GK_DTYPE_FLOAT64) {
-            /* exact in float64; float32 rounds each weight once */
-        }
-    } else if ((st = gk__edges_read_typed(path, format, 0, (int32_t)vertices, dtype, &e))) {
-        return st;
-    }
+    const int rflags = flags & GK__READ_ONE_BASED;      /* undirected: the CSR adds the reverses */
+    if (format == GK_FORMAT_NTHU)       /* int32, non-negative: the course's format */
+        st = gk__edges_read_flags(path, format, rflags, (int32_t)vertices, &e);
+    else
+        st = gk__edges_read_typed(path, format, rflags, (int32_t)vertices, dtype, &e);
+    if (st) return st;
     if (e.V < 1) {
         gk__edges_free(&e);
         return gk__fail(GK_EFORMAT, "%s: the graph has no vertices", path);
     }
-    st = gk__graph_from_edges(&e, undirected, dtype, out);
+    st = gk__graph_from_edges(&e, (flags & GK__READ_UNDIRECTED) != 0, dtype, out);
     gk__edges_free(&e);
     return st;
+}
+
+gk_status gk_graph_read(const char *path, gk_format format, int undirected, int64_t vertices, gk_dtype dtype,
+                        gk_graph **out)
+{
+    gk__clear_error();
+    return gk__graph_read_flags(path, format, undirected ? GK__READ_UNDIRECTED : 0, vertices, dtype, out);
 }
 
 /* Weight k of the caller's array as a double, refusing what gk cannot
