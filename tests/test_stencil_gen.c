@@ -308,6 +308,10 @@ static void source_checks(void)
             ok(!gk__stencil_gen_reject(&c, 2, r, es, NULL, why, sizeof why), "DESIGN=1 defaults r=%d %zu-byte "
                "accepted (%s)", r, es, why);
         }
+    gk__stencil_gen_default_design(2, 3, 8, -1, &wf);
+    is_int(gk__config_get(&wf, "DESIGN", -1), 1, "the 2D default design is warp streaming");
+    gk__stencil_gen_default_design(3, 3, 8, -1, &wf);
+    is_int(gk__config_get(&wf, "DESIGN", -1), 0, "the 3D default design is the ring");
     gk__stencil_gen_default_design(3, 1, 8, 1, &wf);
     is_int(gk__config_get(&wf, "DESIGN", 0), 0, "3D has the ring design only");
     gk__config_set(&wf, "DESIGN", 1);
@@ -449,18 +453,20 @@ int main(void)
         { 3, S, 4, P, D, "ZC=7", 23, 19, 17, 2 },
         { 3, S, 4, Z, E, "TSTEPS=2,TX=16,TY=4,NT=512", 23, 19, 17, 5 },
         { 3, S, 2, Z, E, "TSTEPS=4,TX=16,TY=4,NT=128", 23, 19, 17, 6 },
-        { 2, S, 4, Z, E, "TSTEPS=4,TX=32,NT=64", 77, 45, 1, 5 },
+        { 2, S, 4, Z, E, "DESIGN=0,TSTEPS=4,TX=32,NT=64", 77, 45, 1, 5 },
         { 3, B, 1, F, D, "TSTEPS=2", 19, 13, 11, 5 },
         { 3, S, 1, P, D, "TSTEPS=4", 5, 3, 3, 6 },                     /* periodic, extents 2r+1..: T*r > n */
-        { 2, S, 1, Z, E, "TSTEPS=4,TX=64,ZC=9", 101, 37, 1, 7 },
-        { 2, S, 1, F, D, "", 101, 37, 1, 3 },
-        { 2, B, 2, P, D, "TSTEPS=3,TX=32,NT=64", 67, 41, 1, 5 },
-        { 2, B, 2, F, E, "TSTEPS=2", 67, 41, 1, 5 },
-        { 2, S, 4, F, D, "TSTEPS=2,ZC=16", 77, 45, 1, 3 },
+        { 2, S, 1, Z, E, "DESIGN=0,TSTEPS=4,TX=64,ZC=9", 101, 37, 1, 7 },
+        { 2, S, 1, F, D, "DESIGN=0", 101, 37, 1, 3 },
+        { 2, B, 2, P, D, "DESIGN=0,TSTEPS=3,TX=32,NT=64", 67, 41, 1, 5 },
+        { 2, B, 2, F, E, "DESIGN=0,TSTEPS=2", 67, 41, 1, 5 },
+        { 2, S, 4, F, D, "DESIGN=0,TSTEPS=2,ZC=16", 77, 45, 1, 3 },
+        { 2, B, 4, Z, E, "DESIGN=0", 77, 45, 1, 2 },
+        { 2, B, 4, P, D, "DESIGN=0,TSTEPS=2,TX=32,NT=32", 77, 45, 1, 3 },
+        { 2, M, 3, Z, D, "DESIGN=0,TSTEPS=3", 63, 29, 1, 4 },
+        { 2, S, 2, Z, D, "DESIGN=0,TSTEPS=2", 7, 5, 1, 3 },                     /* smaller than a tile */
+        { 2, S, 1, F, D, "", 101, 37, 1, 3 },                          /* the 2D default: the warp design */
         { 2, B, 4, Z, E, "", 77, 45, 1, 2 },
-        { 2, B, 4, P, D, "TSTEPS=2,TX=32,NT=32", 77, 45, 1, 3 },
-        { 2, M, 3, Z, D, "TSTEPS=3", 63, 29, 1, 4 },
-        { 2, S, 2, Z, D, "TSTEPS=2", 7, 5, 1, 3 },                     /* smaller than a tile */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&dev, &cases[i], 0x5eed0000ULL + i);
@@ -509,7 +515,7 @@ int main(void)
             { 2, B, 4, P, D, "DESIGN=1,TSTEPS=1", 9, 9, 1, 3 },          /* periodic at 2r+1: halo > grid */
             { 2, S, 1, P, E, "DESIGN=1,TSTEPS=4,PX=1", 3, 5, 1, 6 },
             { 2, B, 1, Z, D, "DESIGN=1,TSTEPS=3", 7, 5, 1, 4 },          /* smaller than a strip */
-            { 2, S, 2, F, E, "DESIGN=1,PX=8,TSTEPS=4,ZC=1", 300, 23, 1, 5 },  /* one row per warp */
+            { 2, S, 2, F, E, "DESIGN=1,PX=8,TSTEPS=3,ZC=1", 300, 23, 1, 5 },  /* one row per warp */
         };
         for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++)
             run_case(&dev, &wcases[i], 0x3a7c0000ULL + i);

@@ -268,7 +268,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
     S.budget = budget_s;
     /* the default first: the reference point, and the winner if nothing beats it */
     gk_config def, full;
-    gk__stencil_gen_default(s->dims, s->radius, &def);
+    gk__stencil_gen_default_design(s->dims, s->radius, es, -1, &def);
     gk__space_complete(&gk__space_stencil_gen, &def, &full);
     try_cfg(&S, &full);
     if (S.best_ms <= 0) {
@@ -277,6 +277,19 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                         res->last_failure);
     }
     res->default_ms = S.best_ms;
+    if (!d3) {
+        /* 2D: the default is the warp design's (searched below); the ring's
+           search starts from the ring's defaults */
+        gk_config ring;
+        gk__stencil_gen_default(s->dims, s->radius, &def);
+        gk__space_complete(&gk__space_stencil_gen, &def, &ring);
+        S.best_ms = 0;
+        try_cfg(&S, &ring);
+        if (S.best_ms <= 0) {                 /* the ring failed here: the warp search decides */
+            S.best = full;
+            S.best_ms = res->default_ms;
+        }
+    }
     /* coordinate search: steps per pass, then the tile, threads, z chunk;
      * then the steps per pass once more for the final shape */
     static const int ts[] = { 1, 2, 3, 4 };
