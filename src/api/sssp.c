@@ -157,7 +157,7 @@ static gk_status prepare(gk_context *ctx, const gk_graph *g, const int64_t *sour
     gk__sssp_rates rates;
     gk__sssp_rates_load(ctx->cache_dir, p->gpu ? ctx->dev[0].name : "cpu", &rates);
     gk__sssp_case c = { g->V, g->E, o->min_only ? 1 : S, g->degree_cv, g->negative, g->dtype, p->gpu,
-                        p->gpu ? (o->min_only ? 1 : ctx->ngpus) : cpu_threads(ctx), fits };
+                        p->gpu ? (o->min_only ? 1 : ctx->ngpus) : cpu_threads(ctx), fits, g->max_abs_w };
     char why[512];
     gk_sssp_algorithm best = gk__sssp_model(&c, &rates, rep->predicted, why, sizeof why);
     if (p->gpu && o->algorithm == GK_SSSP_AUTO && best != GK_SSSP_FW) {

@@ -715,8 +715,12 @@ static int bench_multi(gk_context *ctx, const int32_t *sizes, int ns, const char
     return 0;
 }
 
+int cmd_bench_sssp(int argc, char **argv);     /* cmd_bench_sssp.c */
+
 int cmd_bench_apsp(int argc, char **argv)
 {
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)   /* the shortest-path algorithms' table */
+        if (!strcmp(argv[i], "--algorithms")) return cmd_bench_sssp(argc, argv);
     static const struct option opts[] = {
         { "device", required_argument, 0, O_DEVICE }, { "sizes", required_argument, 0, O_SIZES },
         { "config", required_argument, 0, O_CONFIG }, { "json", no_argument, 0, O_JSON },
@@ -752,6 +756,9 @@ int cmd_bench_apsp(int argc, char **argv)
                    "  --types                GPU: also float32, float64, int64 distances, int32 and\n"
                    "                         float32 with predecessors, each with its ceiling\n"
                    "  --json                 print the rows as JSON\n"
+                   "  --algorithms           instead: every shortest-path algorithm and auto on a\n"
+                   "                         grid of sparse and dense graphs; with --quick small\n"
+                   "                         ones (gk bench apsp --algorithms --help)\n"
                    "  -h, --help             display this help and exit\n");
             return 0;
         }

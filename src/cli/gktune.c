@@ -1,5 +1,6 @@
 /* gktune.c - the gktune command: tune gk's kernels for this machine's GPU. */
 #include "cli/cli.h"
+#include "api/sssp_bench.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -22,6 +23,10 @@ static void usage(void)
            "                     instead, e.g. 3d-star-r1,2d-box-r2:f32:periodic (both\n"
            "                     element types unless one is named; entries keyed by shape)\n"
            "  --stencil-size=N   grid of --stencil: N^3 in 3D, N^2 in 2D (default 256, 8192)\n"
+           "  --calibrate=sssp   instead: measure the shortest-path cost model's rates\n"
+           "                     (Dijkstra, Bellman-Ford on one CPU thread; on a GPU its\n"
+           "                     search rate and concurrent searches) and save them in\n"
+           "                     the cache, where gk apsp --algorithm=auto reads them\n"
            "  --seed=S           random inputs and sampling (default 1)\n"
            "  --csv=FILE         also write every measurement to FILE\n"
            "  --list             print the search spaces and exit (no GPU needed)\n"
@@ -122,6 +127,31 @@ static int tune_stencil(const char *list, int64_t size, const gk_tune_options *o
     return 0;
 }
 
+/* gktune --calibrate=sssp: the shortest-path model's rates, in this process. */
+static int calibrate_sssp(const char *what, const gk_tune_options *o, int json, int list_only, int stencil)
+{
+    if (strcmp(what, "sssp"))
+        cli_usage_error("--calibrate: '%s': the one calibration is sssp", what);
+    if (list_only || stencil || o->kernels || o->sizes || o->exhaustive || o->csv_path)
+        cli_usage_error("--calibrate takes --json and --quiet only");
+    gk_context *ctx = cli_context(GK_BACKEND_AUTO);
+    char text[4096];
+    double t0 = gk__wtime();
+    gk_status st = gk__sssp_calibrate_save(ctx, text, sizeof text);
+    gk_context_destroy(ctx);
+    if (st) cli_die_status(st);
+    if (json) {
+        json_begin();
+        json_str("calibrate", "sssp");
+        json_num("seconds", gk__wtime() - t0);
+        json_str("saved", text);
+        json_end();
+    } else {
+        printf("gktune --calibrate=sssp: %.1f s; rates saved (gk apsp's auto reads them):\n%s", gk__wtime() - t0, text);
+    }
+    return 0;
+}
+
 static int gktune_main(int argc, char **argv)
 {
     cli_ignore_file_limits();       /* a cache or CSV past `ulimit -f`: an error, not SIGXFSZ */
@@ -135,11 +165,12 @@ static int gktune_main(int argc, char **argv)
         { "list", no_argument, 0, 'l' }, { "json", no_argument, 0, 'j' },
         { "quiet", no_argument, 0, 'q' }, { "help", no_argument, 0, 'h' },
         { "version", no_argument, 0, 'V' }, { "stencil", required_argument, 0, 'T' },
-        { "stencil-size", required_argument, 0, 'Z' }, { 0, 0, 0, 0 } };
+        { "stencil-size", required_argument, 0, 'Z' }, { "calibrate", required_argument, 0, 'C' },
+        { 0, 0, 0, 0 } };
     gk_tune_options o;
     gk_tune_options_init(&o);
     int list = 0, json = 0, quiet = 0, c;
-    const char *stencil = NULL;
+    const char *stencil = NULL, *calibrate = NULL;
     int64_t stencil_size = 0;
     o.budget_s = 120;
     o.seed = 1;
@@ -159,6 +190,7 @@ static int gktune_main(int argc, char **argv)
         case 'j': json = 1; break;
         case 'q': quiet = 1; break;
         case 'T': stencil = optarg; break;
+        case 'C': calibrate = optarg; break;
         case 'Z': stencil_size = cli_parse_i64("--stencil-size", optarg, 3, 65536); break;
         case 'h': usage(); return 0;
         case 'V': cli_version(); return 0;
@@ -167,6 +199,8 @@ static int gktune_main(int argc, char **argv)
     cli_operands(argc, argv, 0, "");
     if (stencil_size && !stencil)
         cli_usage_error("--stencil-size without --stencil");
+    if (calibrate)
+        return calibrate_sssp(calibrate, &o, json, list, stencil != NULL);
     if (stencil)          /* its own rules (every build: not the kernels' options check) */
         return tune_stencil(stencil, stencil_size, &o, json, list);
     if (gk__tune_options_check(&o))          /* a bad --kernels or --sizes is a usage error */
