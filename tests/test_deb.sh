@@ -73,7 +73,8 @@ t_result $? "no libtool archive (.la) is shipped"
 has gk /usr/bin/gk /usr/bin/gktune /usr/share/man/man1/gk.1.gz /usr/share/man/man1/gktune.1.gz
 t_result $? "gk: the commands and their manual pages"
 has python3-gk /usr/lib/python3/dist-packages/gk/__init__.py /usr/lib/python3/dist-packages/gk/_lib.py \
-  /usr/lib/python3/dist-packages/gk/nx.py /usr/lib/python3/dist-packages/gk/_config.py
+  /usr/lib/python3/dist-packages/gk/nx.py /usr/lib/python3/dist-packages/gk/csgraph.py \
+  /usr/lib/python3/dist-packages/gk/_config.py
 t_result $? "python3-gk: the module"
 dpkg-deb -f "$(deb python3-gk)" Depends | grep -q "libgk1 (= $gkv)" &&
   dpkg-deb -f "$(deb libgk1)" Depends | grep -q libhwloc

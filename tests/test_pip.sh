@@ -73,7 +73,7 @@ whl=$(ls "$t_tmp"/dist/gk-*.whl 2>/dev/null | head -1)
 "$PYTHON" - "$whl" >"$t_tmp/list" 2>&1 <<'EOF'
 import sys, zipfile
 names = set(zipfile.ZipFile(sys.argv[1]).namelist())
-need = {"gk/__init__.py", "gk/_lib.py", "gk/nx.py", "gk/libgk.so.1", "gk/data/tuned/nvidia-h200-sm90.txt"}
+need = {"gk/__init__.py", "gk/_lib.py", "gk/nx.py", "gk/csgraph.py", "gk/libgk.so.1", "gk/data/tuned/nvidia-h200-sm90.txt"}
 missing = need - names
 print("missing:", sorted(missing)) if missing else None
 sys.exit(1 if missing else 0)

@@ -76,6 +76,15 @@ int main(void)
     F(gk_device_info, max_threads_per_block); F(gk_device_info, l2_bytes);
     F(gk_device_info, driver_version); F(gk_device_info, runtime_version);
     F(gk_device_info, pci_bus_id); F(gk_device_info, local_cpus);
+    S(gk_sssp_options);
+    F(gk_sssp_options, struct_size); F(gk_sssp_options, algorithm); F(gk_sssp_options, min_only);
+    F(gk_sssp_options, limit); F(gk_sssp_options, predecessors); F(gk_sssp_options, config);
+    F(gk_sssp_options, chunk_rows);
+    S(gk_sssp_report);
+    F(gk_sssp_report, struct_size); F(gk_sssp_report, run); F(gk_sssp_report, algorithm);
+    F(gk_sssp_report, why); F(gk_sssp_report, predicted); F(gk_sssp_report, sources);
+    F(gk_sssp_report, relaxations); F(gk_sssp_report, setup);
+    C(GK_SSSP_AUTO); C(GK_SSSP_FW); C(GK_SSSP_DIJKSTRA); C(GK_SSSP_JOHNSON); C(GK_SSSP_BELLMAN_FORD);
     C(GK_MAX_GPUS); C(GK_APSP_INF); C(GK_APSP_MAX_WEIGHT); C(GK_STENCIL_NCOEFFS);
     C(GK_OK); C(GK_EINVAL); C(GK_EIO); C(GK_EFORMAT); C(GK_ENOMEM); C(GK_ENODEV); C(GK_ECUDA);
     C(GK_ECOMPILE); C(GK_EMISMATCH); C(GK_ECACHE); C(GK_EINTERNAL); C(GK_ENEGCYCLE);

@@ -245,6 +245,45 @@ static void source_checks(void)
         ok(strstr(src, "#define BND 2") != NULL, "fixed boundary");
         free(src);
     }
+    /* the second design: warp streaming, no shared memory, no barrier */
+    gk_config w1;
+    gk__stencil_gen_default_design(2, 1, 4, 1, &w1);
+    is_int(gk__config_get(&w1, "DESIGN", -1), 1, "the warp design's defaults name it");
+    src = NULL;
+    ok(gk__stencil_gen_source(&s, &w1, &src) == GK_OK && src, "DESIGN=1 source generated");
+    if (src) {
+        ok(strstr(src, "__shfl_up_sync") && strstr(src, "__shfl_down_sync"), "DESIGN=1: x neighbours by shuffles");
+        ok(!strstr(src, "__syncthreads") && !strstr(src, "__shared__"), "DESIGN=1: no barrier, no shared memory");
+        ok(strstr(src, "__fmul_rn(0x1p-2f, e0[R + j + (0)])") != NULL, "DESIGN=1: chain starts with w0*v0 at dy=-1");
+        ok(strstr(src, "gk_sg_t4") && !strstr(src, "gk_sg_t5"), "DESIGN=1: kernels for T = 1..4");
+        /* a star's rows off the centre need no x halo: one shuffle loop pair */
+        const char *a = strstr(src, "__shfl_up_sync"), *b2 = a ? strstr(a + 1, "__shfl_up_sync") : NULL;
+        ok(a && !b2, "DESIGN=1: a star shuffles its centre row only");
+        free(src);
+    }
+    /* GK_STENCIL_GEN_DUMP=DIR: the sources of every 2D star/box, both
+     * designs (their defaults), written there to be compiled with nvcc
+     * where there is no GPU (HACKING.md) */
+    const char *dump = getenv("GK_STENCIL_GEN_DUMP");
+    for (int sh = 1; dump && sh <= 2; sh++)
+        for (int r = 1; r <= 4; r++)
+            for (int ty = 0; ty < 2; ty++)
+                for (int design = 0; design <= 1; design++) {
+                    gk__stencil_spec ds;
+                    gk_dtype t = ty ? GK_DTYPE_FLOAT64 : GK_DTYPE_FLOAT32;
+                    gk_boundary bd = (gk_boundary)((r + ty + sh) % 3);
+                    if (gk__sg_spec_build(2, (gk_stencil_shape)sh, r, bd, t, NULL, &ds)) continue;
+                    gk_config dc, full;
+                    gk__stencil_gen_default_design(2, r, ty ? 8 : 4, design, &dc);
+                    char *text = NULL, path[512];
+                    if (gk__space_complete(&gk__space_stencil_gen, &dc, &full)
+                        || gk__stencil_gen_source(&ds, &full, &text))
+                        continue;
+                    snprintf(path, sizeof path, "%s/%s-design%d.cu", dump, ds.key, design);
+                    FILE *f = fopen(path, "w");
+                    if (f) { fputs(text, f); fclose(f); }
+                    free(text);
+                }
     /* the rules */
     char why[256];
     gk__stencil_gen_default(3, 1, &c);
@@ -261,6 +300,45 @@ static void source_checks(void)
     gk__stencil_gen_default(3, 1, &c);
     gk__config_set(&c, "NT", 100);
     ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "NT=100 refused: %s", why);
+    gk_config wf;
+    for (int r = 1; r <= 4; r++)
+        for (size_t es = 4; es <= 8; es += 4) {
+            gk__stencil_gen_default_design(2, r, es, 1, &wf);
+            gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+            ok(!gk__stencil_gen_reject(&c, 2, r, es, NULL, why, sizeof why), "DESIGN=1 defaults r=%d %zu-byte "
+               "accepted (%s)", r, es, why);
+        }
+    gk__stencil_gen_default_design(2, 3, 8, -1, &wf);
+    is_int(gk__config_get(&wf, "DESIGN", -1), 1, "the 2D default design is warp streaming");
+    gk__stencil_gen_default_design(3, 3, 8, -1, &wf);
+    is_int(gk__config_get(&wf, "DESIGN", -1), 0, "the 3D default design is the ring");
+    gk__stencil_gen_default_design(3, 1, 8, 1, &wf);
+    is_int(gk__config_get(&wf, "DESIGN", 0), 0, "3D has the ring design only");
+    gk__config_set(&wf, "DESIGN", 1);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why) && strstr(why, "2D"), "DESIGN=1 in 3D refused: %s",
+       why);
+    gk__stencil_gen_default_design(2, 3, 4, 1, &wf);
+    gk__config_set(&wf, "PX", 2);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(gk__stencil_gen_reject(&c, 2, 3, 4, NULL, why, sizeof why) && strstr(why, "PX"), "PX < r refused: %s", why);
+    gk__stencil_gen_default_design(2, 4, 8, 1, &wf);
+    gk__config_set(&wf, "TSTEPS", 4);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why) && strstr(why, "register"),
+       "register queues too large refused: %s", why);
+    gk__stencil_gen_default_design(2, 4, 4, 1, &wf);
+    gk__config_set(&wf, "PX", 6);
+    gk__config_set(&wf, "TSTEPS", 4);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(gk__stencil_gen_reject(&c, 2, 4, 4, NULL, why, sizeof why) && strstr(why, "270"),
+       "TSTEPS=4 r=4 PX=6 f32: 270 registers refused: %s", why);
+    gk__stencil_gen_default_design(2, 1, 4, 1, &wf);
+    gk__config_set(&wf, "PX", 1);
+    gk__config_set(&wf, "TSTEPS", 4);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(!gk__stencil_gen_reject(&c, 2, 1, 4, NULL, why, sizeof why), "PX=1 r=1 T=4: 24 output columns, accepted (%s)",
+       why);
     ok(gk__sg_spec_build(3, GK_STENCIL_BOX, 5, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, NULL, &s) == GK_EINVAL,
        "radius 5 refused");
     double bad[9] = { 1, 1, 0, 1, 1, 1, 0, 1, 0 };
@@ -375,21 +453,73 @@ int main(void)
         { 3, S, 4, P, D, "ZC=7", 23, 19, 17, 2 },
         { 3, S, 4, Z, E, "TSTEPS=2,TX=16,TY=4,NT=512", 23, 19, 17, 5 },
         { 3, S, 2, Z, E, "TSTEPS=4,TX=16,TY=4,NT=128", 23, 19, 17, 6 },
-        { 2, S, 4, Z, E, "TSTEPS=4,TX=32,NT=64", 77, 45, 1, 5 },
+        { 2, S, 4, Z, E, "DESIGN=0,TSTEPS=4,TX=32,NT=64", 77, 45, 1, 5 },
         { 3, B, 1, F, D, "TSTEPS=2", 19, 13, 11, 5 },
         { 3, S, 1, P, D, "TSTEPS=4", 5, 3, 3, 6 },                     /* periodic, extents 2r+1..: T*r > n */
-        { 2, S, 1, Z, E, "TSTEPS=4,TX=64,ZC=9", 101, 37, 1, 7 },
-        { 2, S, 1, F, D, "", 101, 37, 1, 3 },
-        { 2, B, 2, P, D, "TSTEPS=3,TX=32,NT=64", 67, 41, 1, 5 },
-        { 2, B, 2, F, E, "TSTEPS=2", 67, 41, 1, 5 },
-        { 2, S, 4, F, D, "TSTEPS=2,ZC=16", 77, 45, 1, 3 },
+        { 2, S, 1, Z, E, "DESIGN=0,TSTEPS=4,TX=64,ZC=9", 101, 37, 1, 7 },
+        { 2, S, 1, F, D, "DESIGN=0", 101, 37, 1, 3 },
+        { 2, B, 2, P, D, "DESIGN=0,TSTEPS=3,TX=32,NT=64", 67, 41, 1, 5 },
+        { 2, B, 2, F, E, "DESIGN=0,TSTEPS=2", 67, 41, 1, 5 },
+        { 2, S, 4, F, D, "DESIGN=0,TSTEPS=2,ZC=16", 77, 45, 1, 3 },
+        { 2, B, 4, Z, E, "DESIGN=0", 77, 45, 1, 2 },
+        { 2, B, 4, P, D, "DESIGN=0,TSTEPS=2,TX=32,NT=32", 77, 45, 1, 3 },
+        { 2, M, 3, Z, D, "DESIGN=0,TSTEPS=3", 63, 29, 1, 4 },
+        { 2, S, 2, Z, D, "DESIGN=0,TSTEPS=2", 7, 5, 1, 3 },                     /* smaller than a tile */
+        { 2, S, 1, F, D, "", 101, 37, 1, 3 },                          /* the 2D default: the warp design */
         { 2, B, 4, Z, E, "", 77, 45, 1, 2 },
-        { 2, B, 4, P, D, "TSTEPS=2,TX=32,NT=32", 77, 45, 1, 3 },
-        { 2, M, 3, Z, D, "TSTEPS=3", 63, 29, 1, 4 },
-        { 2, S, 2, Z, D, "TSTEPS=2", 7, 5, 1, 3 },                     /* smaller than a tile */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&dev, &cases[i], 0x5eed0000ULL + i);
+    /* DESIGN=1 (warp streaming) on every 2D star and box, radius 1-4,
+     * float32 and float64, the three boundaries: the steps per pass as high
+     * as the registers allow, then lower by the case number; PX from r up;
+     * grids of several strips and row chunks that divide nothing, step
+     * counts that leave a remainder pass */
+    {
+        int ci = 0;
+        for (int sh = 1; sh <= 2; sh++)
+            for (int r = 1; r <= 4; r++)
+                for (int ty = 0; ty < 2; ty++)
+                    for (int bd = 0; bd < 3; bd++, ci++) {
+                        size_t es = ty ? 8 : 4;
+                        int px = r + ci % 2 > 8 ? 8 : r + ci % 2, nt = 32 << (ci % 3), zc = 5 + 4 * (ci % 4), t;
+                        char cfgtext[96], why[256];
+                        gk_config c, full;
+                        for (t = 4 - ci % 3; t > 1; t--) {
+                            snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d", px, t, nt, zc);
+                            gk__config_clear(&c);
+                            gk__stencil_gen_default_design(2, r, es, 1, &c);
+                            gk_config u;
+                            gk__config_clear(&u);
+                            gk__config_parse(cfgtext, &u);
+                            for (int k = 0; k < u.n; k++) gk__config_set(&c, u.p[k].name, u.p[k].value);
+                            if (!gk__space_complete(&gk__space_stencil_gen, &c, &full)
+                                && !gk__stencil_gen_reject(&full, 2, r, es, &dev, why, sizeof why))
+                                break;
+                        }
+                        snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d", px, t, nt, zc);
+                        int w = 32 * px - 2 * t * r;
+                        tcase c1 = { 2, sh == 1 ? B : S, r, (gk_boundary)bd, ty ? D : E, cfgtext,
+                                     w + w / 2 + 3 + ci % 5, 3 * zc + 2 + r, 1, t + 1 + ci % 2 };
+                        static char texts[64][96];
+                        snprintf(texts[ci % 64], sizeof texts[0], "%s", cfgtext);
+                        c1.cfg = texts[ci % 64];
+                        run_case(&dev, &c1, 0x3a7b0000ULL + (uint64_t)ci);
+                    }
+        const tcase wcases[] = {
+            { 2, S, 1, Z, E, "DESIGN=1", 301, 157, 1, 9 },               /* the warp defaults */
+            { 2, B, 2, F, D, "DESIGN=1", 301, 157, 1, 5 },
+            { 2, S, 4, P, E, "DESIGN=1", 263, 300, 1, 3 },
+            { 2, M, 3, Z, D, "DESIGN=1,TSTEPS=2,ZC=9", 99, 41, 1, 5 },   /* a mask */
+            { 2, M, 2, F, E, "DESIGN=1,TSTEPS=3,PX=2,NT=64", 77, 45, 1, 4 },
+            { 2, B, 4, P, D, "DESIGN=1,TSTEPS=1", 9, 9, 1, 3 },          /* periodic at 2r+1: halo > grid */
+            { 2, S, 1, P, E, "DESIGN=1,TSTEPS=4,PX=1", 3, 5, 1, 6 },
+            { 2, B, 1, Z, D, "DESIGN=1,TSTEPS=3", 7, 5, 1, 4 },          /* smaller than a strip */
+            { 2, S, 2, F, E, "DESIGN=1,PX=8,TSTEPS=3,ZC=1", 300, 23, 1, 5 },  /* one row per warp */
+        };
+        for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++)
+            run_case(&dev, &wcases[i], 0x3a7c0000ULL + i);
+    }
     pitched_case(&dev, 77);
     /* the store in a cache directory: a description compiled here is kept
      * there (an ELF cubin), and runs right */
@@ -455,6 +585,11 @@ int main(void)
     ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 30, 30, 1, &cfg) == GK_EINVAL && !e, "2D with TY=4 refused: %s",
        gk_last_error());
     ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 30, 30, 2, NULL) == GK_EINVAL && !e, "2D with nz=2 refused: %s",
+       gk_last_error());
+    gk__config_clear(&cfg);
+    gk__config_parse("DESIGN=1", &cfg);
+    gk__sg_spec_build(3, S, 1, Z, D, NULL, &s);
+    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 30, 30, 30, &cfg) == GK_EINVAL && !e, "3D with DESIGN=1 refused: %s",
        gk_last_error());
     gk__gpu_leave(prev);
 #endif

@@ -5,6 +5,8 @@
     d = gk.apsp("graph.gr")                 # any format gk reads
     from gk import floyd_warshall           # instead of scipy.sparse.csgraph's
     d = floyd_warshall(csgraph, directed=False)
+    from gk import dijkstra                 # scipy's dijkstra, johnson, bellman_ford,
+    d = dijkstra(csr, indices=[0, 7], limit=50.0)   # shortest_path (gk/csgraph.py)
     g = gk.stencil(grid, steps=16)
     g = gk.stencil(grid32, 10, weights=w, boundary="periodic")   # w: (2r+1,)*dims
     gk.info()
@@ -32,7 +34,7 @@ __all__ = ["apsp", "floyd_warshall", "stencil", "info", "read_graph", "convert",
            "write_distances", "last_report", "Error", "FormatError", "InvalidArgumentError",
            "FileError", "OutOfMemoryError", "NoDeviceError", "MismatchError", "INF",
            "MAX_WEIGHT", "__version__", "gemm", "NegativeCycleError", "reconstruct_path",
-           "path"]
+           "path", "shortest_path", "dijkstra", "johnson", "bellman_ford"]
 
 INF = _lib.GK_APSP_INF                 # unreachable, in gk's int32 matrices
 MAX_WEIGHT = _lib.GK_APSP_MAX_WEIGHT   # the largest edge weight
@@ -206,7 +208,10 @@ def last_report():
     for APSP also precision (16 or 32 for int32 distances) and its
     precision_detail, dtype (the element type that ran: 'int32', 'int64',
     'float32' or 'float64') and cycle_vertex (after a NegativeCycleError: the
-    vertex it names; else None)."""
+    vertex it names; else None).  After gk.dijkstra, johnson, bellman_ford
+    and shortest_path also algorithm (what ran: 'dijkstra', 'johnson',
+    'bellman-ford' or 'fw'), why (auto's reasoning, or "asked for"),
+    sources and relaxations."""
     return getattr(_tls, "report", None)
 
 
@@ -921,3 +926,8 @@ def info():
     return {"version": __version__, "build": build, "cpu": cpu, "gpus": gpus,
             "gpu_usable": usable, "gpu_note": "" if usable else (why.value.decode(errors="replace") or note),
             "library": getattr(lib, "_name", "")}
+
+
+# scipy.sparse.csgraph's shortest_path, dijkstra, johnson, bellman_ford
+# (gk/csgraph.py; imported last: it uses the names above)
+from .csgraph import shortest_path, dijkstra, johnson, bellman_ford  # noqa: E402

@@ -131,13 +131,30 @@ class DeviceInfo(ctypes.Structure):
                 ("pci_bus_id", ctypes.c_char * 32), ("local_cpus", ctypes.c_char * 256)]
 
 
+# gk/sssp.h (1.2: shortest paths from chosen sources of a sparse graph)
+GK_SSSP_AUTO, GK_SSSP_FW, GK_SSSP_DIJKSTRA, GK_SSSP_JOHNSON, GK_SSSP_BELLMAN_FORD = range(5)
+
+
+class SsspOptions(ctypes.Structure):
+    _fields_ = [("struct_size", c_size_t), ("algorithm", c_int), ("min_only", c_int),
+                ("limit", c_double), ("predecessors", c_int), ("config", c_char_p),
+                ("chunk_rows", c_int64)]
+
+
+class SsspReport(ctypes.Structure):
+    _fields_ = [("struct_size", c_size_t), ("run", Report), ("algorithm", c_int),
+                ("why", ctypes.c_char * 512), ("predicted", c_double * 5), ("sources", c_int64),
+                ("relaxations", c_int64), ("setup", c_double)]
+
+
 STRUCTS = {"gk_context_options": ContextOptions, "gk_report": Report,
            "gk_apsp_problem": ApspProblem, "gk_apsp_options": ApspOptions,
            "gk_stencil_problem": StencilProblem, "gk_stencil_options": StencilOptions,
            "gk_stencil_desc": StencilDesc,
            "gk_gemm_problem": GemmProblem, "gk_gemm_options": GemmOptions,
            "gk_build_info": BuildInfo, "gk_cpu_topology": CpuTopology,
-           "gk_device_info": DeviceInfo}
+           "gk_device_info": DeviceInfo, "gk_sssp_options": SsspOptions,
+           "gk_sssp_report": SsspReport}
 
 P = ctypes.POINTER
 _i32p = P(c_int32)
@@ -188,6 +205,14 @@ _PROTOS = {
     "gk_gemm_check_size": (c_int, [c_int64, c_int64, c_int64]),
     # 1.2 (issue 24: weight types, negative weights, predecessors)
     "gk_apsp_run_paths": (c_int, [_ctxp, P(ApspProblem), _vp, _vp, P(ApspOptions), P(Report)]),
+    # 1.2 (issue 26: sparse graphs, shortest paths from chosen sources)
+    "gk_graph_from_csr": (c_int, [c_int64, _vp, _vp, _vp, c_int, c_int, P(_vp)]),
+    "gk_graph_destroy": (None, [_vp]),
+    "gk_graph_info": (None, [_vp, P(c_int64), P(c_int64), P(c_int), P(c_int)]),
+    "gk_sssp_options_init": (None, [P(SsspOptions)]),
+    "gk_sssp_report_init": (None, [P(SsspReport)]),
+    "gk_sssp_algorithm_name": (c_char_p, [c_int]),
+    "gk_sssp_run": (c_int, [_ctxp, _vp, _vp, c_int64, P(SsspOptions), _vp, _vp, _vp, P(SsspReport)]),
 }
 
 
@@ -252,7 +277,8 @@ def new(cls, *args):
              StencilOptions: lib.gk_stencil_options_init,
              StencilDesc: lib.gk_stencil_desc_init,
              GemmProblem: lib.gk_gemm_problem_init, GemmOptions: lib.gk_gemm_options_init,
-             CpuTopology: lib.gk_cpu_topology_init, DeviceInfo: lib.gk_device_info_init}
+             CpuTopology: lib.gk_cpu_topology_init, DeviceInfo: lib.gk_device_info_init,
+             SsspOptions: lib.gk_sssp_options_init, SsspReport: lib.gk_sssp_report_init}
     x = cls()
     inits[cls](ctypes.byref(x), *args)
     return x

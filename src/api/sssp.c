@@ -71,7 +71,18 @@ typedef struct run_plan {
     gk_sssp_algorithm alg;
     int gpu;                 /* the GPU backend */
     int32_t *src;            /* the sources as int32 */
+    gk__sssp_gpu *dev[GK_MAX_GPUS];   /* the graph on each GPU, uploaded once a run */
 } run_plan;
+
+static void plan_close(run_plan *p)
+{
+    for (int i = 0; i < GK_MAX_GPUS; i++) {
+        gk__sssp_gpu_close(p->dev[i]);
+        p->dev[i] = NULL;
+    }
+    free(p->src);
+    p->src = NULL;
+}
 
 /* The bytes Floyd-Warshall needs (the V x V matrix, and predecessors) and
  * whether they fit: the host's memory (a quarter left free), and on the
@@ -315,7 +326,7 @@ static gk_status cpu_rows(gk_context *ctx, const gk_graph *g, gk_sssp_algorithm 
 
 /* The GPU backend: the rows split into one contiguous block per GPU, one
  * host thread per GPU; GPU 0 runs on the context's stream. */
-static gk_status gpu_rows(gk_context *ctx, const gk_graph *g, gk_sssp_algorithm alg, const void *h,
+static gk_status gpu_rows(gk_context *ctx, const gk_graph *g, run_plan *p, const void *h,
                           const gk__sssp_job *j0, double *ms)
 {
     const int ngpu = j0->min_only ? 1 : (int)(ctx->ngpus < j0->S ? ctx->ngpus : j0->S);
@@ -341,12 +352,10 @@ static gk_status gpu_rows(gk_context *ctx, const gk_graph *g, gk_sssp_algorithm 
             j.S = j0->S;
             j.sources = j0->sources;
         }
-        j.h = alg == GK_SSSP_JOHNSON && g->negative ? h : NULL;
-        gk__sssp_gpu *hd = NULL;
+        j.h = p->alg == GK_SSSP_JOHNSON && g->negative ? h : NULL;
         double t = 0;
-        gk_status s = gk__sssp_gpu_open(g, ctx->gpus[i], i == 0 ? stream0 : NULL, NULL, &hd);
-        if (!s) s = gk__sssp_gpu_rows(hd, &j, &t);
-        gk__sssp_gpu_close(hd);
+        gk_status s = p->dev[i] ? GK_OK : gk__sssp_gpu_open(g, ctx->gpus[i], i == 0 ? stream0 : NULL, NULL, &p->dev[i]);
+        if (!s) s = gk__sssp_gpu_rows(p->dev[i], &j, &t);
         if (t > slowest) slowest = t;
 #pragma omp critical(gk_sssp_gpu_fail)
         {
@@ -366,7 +375,7 @@ static gk_status gpu_rows(gk_context *ctx, const gk_graph *g, gk_sssp_algorithm 
 
 /* Rows of n sources of the run into dist/pred/nearest, on the plan's
  * backend and algorithm (FW: from f). */
-static gk_status rows(gk_context *ctx, const gk_graph *g, const run_plan *p, const void *h, const fw_state *f,
+static gk_status rows(gk_context *ctx, const gk_graph *g, run_plan *p, const void *h, const fw_state *f,
                       const int32_t *src, int64_t n, const gk_sssp_options *o, void *dist, int32_t *pred,
                       int32_t *nearest, gk_sssp_report *rep)
 {
@@ -379,7 +388,7 @@ static gk_status rows(gk_context *ctx, const gk_graph *g, const run_plan *p, con
     gk_status st;
     if (p->gpu) {
         double ms = 0;
-        st = gpu_rows(ctx, g, p->alg, h, &j, &ms);
+        st = gpu_rows(ctx, g, p, h, &j, &ms);
     } else {
         st = cpu_rows(ctx, g, p->alg, h, &j);
     }
@@ -464,7 +473,7 @@ gk_status gk_sssp_run(gk_context *ctx, const gk_graph *g, const int64_t *sources
     free(f.m);
     free(f.pm);
     free(h);
-    free(p.src);
+    plan_close(&p);
     report_end(report, &rep);
     return st;
 }
@@ -492,9 +501,14 @@ gk_status gk_sssp_run_rows(gk_context *ctx, const gk_graph *g, const int64_t *so
     int64_t chunk = o.chunk_rows > 0 ? o.chunk_rows : (int64_t)((256u << 20) / row_bytes);
     if (chunk < 1) chunk = 1;
     if (chunk > S) chunk = S;
-    /* whole GPUs' worth of rows per chunk, so every GPU has work */
-    if (!st && p.gpu && !o.chunk_rows && chunk < S && chunk < 64 * ctx->ngpus)
-        chunk = S < 64 * ctx->ngpus ? S : 64 * ctx->ngpus;
+    /* a GPU runs about a thousand searches at once (sssp.cu): chunks of
+       8192 rows a GPU keep it full with little tail per chunk, within 4 GiB
+       of rows */
+    if (!st && p.gpu && !o.chunk_rows && chunk < S) {
+        int64_t want = 8192 * (int64_t)ctx->ngpus, room = (int64_t)((UINT64_C(4) << 30) / row_bytes);
+        if (want > room) want = room;
+        if (chunk < want) chunk = want < S ? want : S;
+    }
     if (!st && (!(dist = malloc((size_t)chunk * row_bytes))))
         st = gk__fail(GK_ENOMEM, "%s: cannot allocate %lld rows of %zu bytes", fn, (long long)chunk, row_bytes);
     if (!st && o.predecessors) pred = (int32_t *)((char *)dist + (size_t)chunk * (size_t)V * gk_dtype_size(g->dtype));
@@ -520,7 +534,7 @@ gk_status gk_sssp_run_rows(gk_context *ctx, const gk_graph *g, const int64_t *so
     free(f.pm);
     free(h);
     free(dist);
-    free(p.src);
+    plan_close(&p);
     report_end(report, &rep);
     return st;
 }

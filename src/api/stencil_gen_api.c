@@ -106,7 +106,7 @@ gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int
                                  gk_config *cfg, gk_config_source *src)
 {
     gk__config_clear(cfg);
-    gk__stencil_gen_default(s->dims, s->radius, cfg);
+    gk__stencil_gen_default_design(s->dims, s->radius, s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, -1, cfg);
     *src = GK_CONFIG_DEFAULT;
 #ifdef GK_HAVE_CUDA
     /* the kernels this thread compiles next (gk__stencil_gen_open, with
@@ -119,6 +119,10 @@ gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int
         gk__config_clear(&user);
         gk_status st = gk__config_parse(config, &user);
         if (st) return st;
+        /* a design named: that design's defaults under the caller's values */
+        int design = gk__config_get(&user, "DESIGN", -1);
+        if (design >= 0)
+            gk__stencil_gen_default_design(s->dims, s->radius, s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, design, cfg);
         for (int i = 0; i < user.n; i++)
             if ((st = gk__config_set(cfg, user.p[i].name, user.p[i].value)))
                 return st;

@@ -138,6 +138,10 @@ int cli_sssp(gk_context *ctx, const cli_sssp_args *a)
         json_int("relaxations", rep.relaxations);
         json_num("seconds_predicted", rep.predicted[rep.algorithm]);
         cli_json_report(&rep.run);
+        json_object("seconds");
+        json_phase("setup", rep.setup);
+        json_phase("compute", rep.run.compute);
+        json_object_end();
         json_num("wall", wall);
         json_end();
     } else if (a->timing) {

@@ -15,6 +15,12 @@ static const gk_param_def gen_params[] = {
     { "NT", 256, 32, 1024, 4, { 128, 256, 512, 1024 }, "threads per block (a multiple of 32)" },
     { "ZC", 64, 1, 65535, 5, { 32, 64, 128, 256, 512 }, "planes (2D: rows) a block streams" },
     { "TSTEPS", 1, 1, 4, 4, { 1, 2, 3, 4 }, "steps per pass over the grid (temporal blocking)" },
+    /* appended (issue 25, second design): a configuration without DESIGN
+     * (a tuned entry of before) is the ring design, as it was tuned */
+    { "DESIGN", 0, 0, 1, 2, { 0, 1 },
+      "0: the plane ring (shared memory, a block barrier per plane); 1: warp streaming (2D only: "
+      "register queues and shuffles, no shared memory, no barrier; NT/32 warps per block, ZC rows per warp)" },
+    { "PX", 4, 1, 8, 3, { 2, 4, 8 }, "DESIGN=1: points per lane along x (>= the radius); a warp's strip is 32*PX" },
 };
 
 static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
@@ -29,6 +35,38 @@ static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why
 
 const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params / sizeof gen_params[0]),
                                          gen_params, gen_reject };
+
+/* The warp design's defaults (DESIGN=1, 2D): 4 points per lane, 4 warps
+ * per block, 256 rows per warp; steps per pass as the register queues
+ * allow ((T+1) queues of 2r+1 rows of PX values, within the budget the
+ * rules below allow). */
+static void warp_default(int radius, size_t elem, gk_config *out)
+{
+    static const int t32[5] = { 0, 4, 4, 3, 2 }, t64[5] = { 0, 4, 2, 2, 1 };
+    int r = radius < 1 ? 1 : radius > 4 ? 4 : radius;
+    gk__config_clear(out);
+    gk__config_set(out, "TX", 512);
+    gk__config_set(out, "TY", 1);
+    gk__config_set(out, "NT", 128);
+    gk__config_set(out, "ZC", 256);
+    gk__config_set(out, "TSTEPS", elem == 4 ? t32[r] : t64[r]);
+    gk__config_set(out, "DESIGN", 1);
+    gk__config_set(out, "PX", 4);
+}
+
+void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out)
+{
+    /* the description's default design: 2D the warp design (on an H200,
+     * 1.2-2.8x the ring's default on every 2D star and box of radius 1-4,
+     * float and double, bit-exact on every test case:
+     * bench/stencil-suite-results.md, "The warp design"), 3D the ring */
+    if (design < 0)
+        design = dims == 2 ? 1 : 0;
+    if (design == 1 && dims == 2)
+        warp_default(radius, elem, out);
+    else
+        gk__stencil_gen_default(dims, radius, out);
+}
 
 void gk__stencil_gen_default(int dims, int radius, gk_config *out)
 {
@@ -53,6 +91,8 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out)
         gk__config_set(out, "ZC", radius == 1 ? 128 : 64);
         gk__config_set(out, "TSTEPS", radius == 1 ? 2 : 1);
     }
+    gk__config_set(out, "DESIGN", 0);
+    gk__config_set(out, "PX", 4);
 }
 
 size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t elem, int tsteps)
@@ -70,6 +110,24 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
     if (dims == 2 && gk__param(c, "TY") != 1)
         return snprintf(why, n, "TY=%d: a 2D tile is one row (TY=1)", gk__param(c, "TY")), 1;
     int ts = gk__param(c, "TSTEPS");
+    if (gk__param(c, "DESIGN") == 1) {
+        int px = gk__param(c, "PX");
+        if (dims != 2)
+            return snprintf(why, n, "DESIGN=1 (warp streaming) is for 2D descriptions only"), 1;
+        if (px < radius)
+            return snprintf(why, n, "PX=%d < radius %d: a lane's x neighbours must all be on the next lane", px,
+                            radius), 1;
+        if (32 * px - 2 * ts * radius < 1)
+            return snprintf(why, n, "a warp strip of 32*PX=%d points has no output left after %d halo points a side "
+                            "(TSTEPS*r)", 32 * px, ts * radius), 1;
+        /* the register queues: TSTEPS+1 stages of 2r+1 rows of PX values,
+         * 32-bit registers; beyond this the kernel spills */
+        int64_t regs = (int64_t)(ts + 1) * (2 * radius + 1) * px * (int64_t)(elem / 4);
+        if (regs > 192)
+            return snprintf(why, n, "register queues of %lld registers per lane > 192 ((TSTEPS+1)*(2r+1)*PX values)",
+                            (long long)regs), 1;
+        return 0;                     /* no shared memory, TX unused */
+    }
     size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts);
     size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
     if (sm > limit)

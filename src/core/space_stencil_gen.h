@@ -11,14 +11,24 @@
 
 /* TX, TY: the output tile a block stores per plane (2D: TY = 1); NT:
  * threads per block; ZC: planes (2D: rows) a block streams; TSTEPS: steps
- * per pass (temporal blocking; the host runs a remainder with fewer). */
+ * per pass (temporal blocking; the host runs a remainder with fewer).
+ * DESIGN: 0 the plane ring (every description), 1 warp streaming (2D only;
+ * there NT/32 is the warps per block, ZC the rows a warp streams, PX the
+ * points per lane, TX unused). */
 extern const gk_space gk__space_stencil_gen;
 
-/* The complete default configuration for a description: 3D radius 1
+/* The plane ring design's (DESIGN=0) complete defaults for a description: 3D radius 1
  * TX=32 TY=8 NT=256 ZC=128 TSTEPS=2, larger radii TX=64 TY=8 NT=256 ZC=64
  * TSTEPS=1; 2D TX=512 TY=1 NT=128 ZC=64 and TSTEPS 3, 2, 1 for radius 1,
  * 2, more (measured: see the function). */
 void gk__stencil_gen_default(int dims, int radius, gk_config *out);
+
+/* The defaults of one design: DESIGN=1 (warp streaming, 2D only) NT=128
+ * (4 warps per block) ZC=256 (rows per warp) PX=4 and the steps per pass
+ * its registers allow for the radius and element size; DESIGN=0 (or 3D):
+ * gk__stencil_gen_default.  design < 0: the description's default design
+ * (2D: 1, 3D: 0), i.e. the engine's defaults when nothing is tuned. */
+void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out);
 
 /* Dynamic shared memory of the kernel for tsteps steps per pass: tsteps
  * rings of 2r+2 planes of (TX + 2*tsteps*r) x (TY + 2*tsteps*ry) elements

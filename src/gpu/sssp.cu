@@ -326,7 +326,11 @@ template <typename T> __device__ unsigned long long sssp_item(const gk__sssp_par
             int n = 0;
             for (int i = 0; i < p.nsrc; i++) {
                 int s = src[i];
-                if (mark[s] != VISITED) {
+                /* a root only where the search left its start value: a source
+                   that another reached for less (negative weights) takes a
+                   predecessor like any vertex */
+                T z = (h && p.nsrc > 1) ? (T)0 - h[s] : (T)0;
+                if (d[s] == z && mark[s] != VISITED) {
                     mark[s] = VISITED;
                     qin[n++] = s;
                     if (nearest) nearest[s] = s;

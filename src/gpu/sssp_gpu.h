@@ -1,14 +1,14 @@
 /* sssp_gpu.h - the GPU shortest-path backend: many sources per launch on
  * one GPU (the design, and why, in sssp.cu's header).  A handle holds the
  * graph on one device; each call computes a batch of rows (a gk__sssp_job,
- * cpu/sssp_cpu.h) and copies them to the job's host buffers.  Results are
+ * core/sssp_job.h) and copies them to the job's host buffers.  Results are
  * those of the CPU backend: the same distances bit for bit (d[u] + w in the
  * element type, the minimum kept), a valid shortest-path tree for pred. */
 #ifndef GK_SSSP_GPU_H
 #define GK_SSSP_GPU_H
 
 #include "core/graph.h"
-#include "cpu/sssp_cpu.h"
+#include "core/sssp_job.h"
 
 typedef struct gk__sssp_gpu gk__sssp_gpu;
 

@@ -24,6 +24,7 @@ struct gk_stencil_gen {
     cudaLibrary_t lib;
     cudaKernel_t k[5];             /* k[t]: t steps per pass, t = 1..tmax */
     int tmax, tx, ty, zc, nt;
+    int design, px;                /* DESIGN (0 ring, 1 warp streaming), PX */
     int64_t nx, ny, nz;            /* as given (2D: nz = 1) */
     int mx, my, mz;                /* as run: 2D is mx = nx, my = 1, mz = ny */
     size_t es, bytes;
@@ -182,7 +183,10 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
     g->stream = (cudaStream_t)stream;
     g->spec = *s;
     gk_config def;
-    gk__stencil_gen_default(s->dims, r, &def);
+    /* a configuration naming its design completes with that design's
+     * defaults (DESIGN=1 alone: the warp design's own rows, steps, lanes) */
+    g->es = s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8;
+    gk__stencil_gen_default_design(s->dims, r, g->es, cfg ? gk__config_get(cfg, "DESIGN", -1) : -1, &def);
     if (cfg) {
         /* the given parameters over the description's defaults */
         for (int i = 0; i < cfg->n; i++)
@@ -192,7 +196,6 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
     if ((st = gk__space_complete(&gk__space_stencil_gen, &def, &g->cfg)))
         goto fail;
     gk__config_format(&g->cfg, g->cfgtext, sizeof g->cfgtext);
-    g->es = s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8;
     char why[256];
     if (gk__stencil_gen_reject(&g->cfg, s->dims, r, g->es, &g->dev, why, sizeof why)) {
         st = gk__fail(GK_EINVAL, "stencil %s configuration %s cannot run here: %s", s->key, g->cfgtext, why);
@@ -203,6 +206,8 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
     g->ty = s->dims == 3 ? gk__param(&g->cfg, "TY") : 1;
     g->zc = gk__param(&g->cfg, "ZC");
     g->nt = gk__param(&g->cfg, "NT");
+    g->design = gk__param(&g->cfg, "DESIGN");
+    g->px = gk__param(&g->cfg, "PX");
     g->nx = nx; g->ny = ny; g->nz = nz;
     g->mx = (int)nx;
     g->my = s->dims == 3 ? (int)ny : 1;
@@ -278,6 +283,13 @@ static gk_status launch(gk_stencil_gen *g, int t)
     dim3 grid = gk__dim3((unsigned)((g->mx + g->tx - 1) / g->tx), (unsigned)((g->my + g->ty - 1) / g->ty),
                          (unsigned)((g->mz + g->zc - 1) / g->zc));
     size_t smem = gk__stencil_gen_smem(&g->cfg, g->spec.dims, g->spec.radius, g->es, t);
+    if (g->design == 1) {
+        /* NT/32 warps per block, each a strip of W output columns (t steps:
+         * t*r halo columns a side) and ZC rows */
+        int64_t w = 32 * g->px - 2 * t * g->spec.radius, strips = (g->mx + w - 1) / w, wpb = g->nt / 32;
+        grid = gk__dim3((unsigned)((strips + wpb - 1) / wpb), (unsigned)((g->mz + g->zc - 1) / g->zc), 1);
+        smem = 0;
+    }
     const void *in = g->buf[g->cur];
     void *out = g->buf[g->cur ^ 1];
     int mx = g->mx, my = g->my, mz = g->mz;

@@ -16,7 +16,8 @@ typedef struct gk_stencil_gen gk_stencil_gen;
 
 /* On device dev (already current) and stream: the kernels of spec s for an
  * nx x ny x nz grid (2D: nz = 1) with configuration cfg (NULL: the
- * description's defaults, gk__stencil_gen_default), both device buffers.
+ * description's defaults, gk__stencil_gen_default_design with design -1:
+ * 2D the warp design, 3D the ring), both device buffers.
  * GK_EINVAL naming the configuration when it cannot run for this
  * description or device; GK_ECOMPILE with NVRTC's message; GK_ENOMEM naming
  * the amount. */

@@ -1,6 +1,8 @@
 /* tunable_stencil_gen.c - tuning the generated stencil engine for one
  * description (`gktune --stencil=DESC`): a coordinate search over its space
- * (steps per pass, tile, threads, z chunk), every candidate checked bit for
+ * (steps per pass, tile, threads, z chunk; in 2D also the warp design's
+ * steps, points per lane, warps per block, rows per warp, the faster
+ * design winning), every candidate checked bit for
  * bit against the CPU reference on an odd-sized grid before it may win, and
  * the winners kept in the cache directory, keyed by the description's shape
  * key (the spec key without its weight hash: shapes tune the same whatever
@@ -266,7 +268,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
     S.budget = budget_s;
     /* the default first: the reference point, and the winner if nothing beats it */
     gk_config def, full;
-    gk__stencil_gen_default(s->dims, s->radius, &def);
+    gk__stencil_gen_default_design(s->dims, s->radius, es, -1, &def);
     gk__space_complete(&gk__space_stencil_gen, &def, &full);
     try_cfg(&S, &full);
     if (S.best_ms <= 0) {
@@ -275,6 +277,19 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                         res->last_failure);
     }
     res->default_ms = S.best_ms;
+    if (!d3) {
+        /* 2D: the default is the warp design's (searched below); the ring's
+           search starts from the ring's defaults */
+        gk_config ring;
+        gk__stencil_gen_default(s->dims, s->radius, &def);
+        gk__space_complete(&gk__space_stencil_gen, &def, &ring);
+        S.best_ms = 0;
+        try_cfg(&S, &ring);
+        if (S.best_ms <= 0) {                 /* the ring failed here: the warp search decides */
+            S.best = full;
+            S.best_ms = res->default_ms;
+        }
+    }
     /* coordinate search: steps per pass, then the tile, threads, z chunk;
      * then the steps per pass once more for the final shape */
     static const int ts[] = { 1, 2, 3, 4 };
@@ -292,6 +307,30 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
         sweep(&S, "ZC", zc2, 4);
     }
     sweep(&S, "TSTEPS", ts, 4);
+    if (!d3) {
+        /* the second design (warp streaming) from its own defaults, its
+         * own coordinates; the faster of the two designs wins */
+        search W = S;
+        W.best_ms = 0;
+        static const int px[] = { 2, 4, 8 }, ntw[] = { 64, 128, 256 }, zcw[] = { 128, 256, 512 };
+        gk_config wdef, wfull;
+        gk__stencil_gen_default_design(2, s->radius, es, 1, &wdef);
+        if (!gk__space_complete(&gk__space_stencil_gen, &wdef, &wfull)) {
+            try_cfg(&W, &wfull);
+            if (W.best_ms > 0) {
+                sweep(&W, "TSTEPS", ts, 4);
+                sweep(&W, "PX", px, 3);
+                sweep(&W, "NT", ntw, 3);
+                sweep(&W, "ZC", zcw, 3);
+                sweep(&W, "TSTEPS", ts, 4);
+            }
+        }
+        gk__clear_error();
+        if (W.best_ms > 0 && W.best_ms < S.best_ms) {
+            S.best_ms = W.best_ms;
+            S.best = W.best;
+        }
+    }
     free(S.grid);
     res->best_ms = S.best_ms;
     gk__config_format(&S.best, res->best, sizeof res->best);
