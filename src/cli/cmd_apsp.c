@@ -240,8 +240,9 @@ static void apsp_usage(void)
            "                         cap), 32, or auto (16 unless a weight reaches the cap);\n"
            "                         the output is the same; --verbose and --json say which\n"
            "  --verbose              say which device and configuration run\n"
-           "  --sources=LIST|@FILE   only the rows of these sources (LIST: 0,5,7-9; FILE: one\n"
-           "                         vertex or range a line), in that order: OUTPUT is S x V\n"
+           "  --sources=LIST|@FILE   only the rows of these sources (LIST: 0,5,7-9; FILE:\n"
+           "                         one vertex or range a line), in that order: OUTPUT is\n"
+           "                         S x V\n"
            "  --algorithm=auto|fw|dijkstra|johnson|bellman-ford  how (default: fw for all\n"
            "                         pairs, auto with --sources, --min-only or --limit; auto\n"
            "                         picks by a cost model, --verbose says why)\n"
@@ -592,7 +593,8 @@ int cmd_gen_apsp(int argc, char **argv)
                 cli_usage_error("--shortcuts=%s: want a percentage in [0, 100]", optarg);
             break;
         case 'h':
-            printf("Usage: gk gen apsp [--kind=K] --vertices=N [--edges=M] [--seed=S] [--max-weight=W] OUTPUT\n"
+            printf("Usage: gk gen apsp [--kind=K] --vertices=N [--edges=M] [--seed=S]\n"
+                   "                   [--max-weight=W] OUTPUT\n"
                    "Write a reproducible graph; the same seed (default 1) gives the same graph, in\n"
                    "every format and for any thread count.  Kinds:\n"
                    "  random    M edges with uniform endpoints (no self-loops when N > 1), weights\n"
