@@ -137,9 +137,6 @@ int cli_sssp(gk_context *ctx, const cli_sssp_args *a)
         json_bool("min_only", a->min_only);
         json_int("relaxations", rep.relaxations);
         json_num("seconds_predicted", rep.predicted[rep.algorithm]);
-        json_object("seconds");   /* as plain gk apsp's: the solve (wall: read + solve + write) */
-        json_num("compute", rep.run.compute);
-        json_object_end();
         cli_json_report(&rep.run);
         json_object("seconds");
         json_phase("setup", rep.setup);
