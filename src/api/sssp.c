@@ -111,25 +111,6 @@ static int cpu_threads(const gk_context *ctx)
 #endif
 }
 
-/* The first negative edge, in Dijkstra's refusal. */
-static gk_status refuse_dijkstra(const gk_graph *g)
-{
-    for (int32_t u = 0; u < g->V; u++)
-        for (int64_t k = g->indptr[u]; k < g->indptr[u + 1]; k++) {
-            double w;
-            switch (g->dtype) {
-            case GK_DTYPE_INT32: w = ((const int32_t *)g->w)[k]; break;
-            case GK_DTYPE_INT64: w = (double)((const int64_t *)g->w)[k]; break;
-            case GK_DTYPE_FLOAT32: w = ((const float *)g->w)[k]; break;
-            default: w = ((const double *)g->w)[k]; break;
-            }
-            if (w < 0)
-                return gk__fail(GK_EINVAL, "negative weight %.17g on edge %ld -> %ld: Dijkstra needs non-negative "
-                                "weights; use --algorithm=johnson or bellman-ford", w, (long)u, (long)g->indices[k]);
-        }
-    return GK_OK;
-}
-
 /* The arguments' rules, auto's choice, the report's first fields. */
 static gk_status prepare(gk_context *ctx, const gk_graph *g, const int64_t *sources, int64_t S,
                          const gk_sssp_options *o, int rows_api, gk_sssp_report *rep, run_plan *p, const char *fn)
@@ -187,7 +168,7 @@ static gk_status prepare(gk_context *ctx, const gk_graph *g, const int64_t *sour
     else
         snprintf(rep->why, sizeof rep->why, "%s asked for", gk_sssp_algorithm_name(p->alg));
     if (p->alg == GK_SSSP_DIJKSTRA && g->negative)
-        return refuse_dijkstra(g);
+        return gk__graph_refuse_negative(g);
     if (p->alg == GK_SSSP_FW && !fits) {
         char b[32];
         if (need == UINT64_MAX) snprintf(b, sizeof b, "more than 2^64 bytes");
@@ -248,6 +229,17 @@ static gk_status fw_solve(gk_context *ctx, const gk_graph *g, const gk_sssp_opti
     return st;
 }
 
+/* One distance of type t as a double, "no path" as +inf. */
+static double entry(const char *e, gk_dtype t)
+{
+    switch (t) {
+    case GK_DTYPE_INT32: return *(const int32_t *)e == GK_APSP_INF ? INFINITY : *(const int32_t *)e;
+    case GK_DTYPE_INT64: return *(const int64_t *)e == GK_APSP_INF64 ? INFINITY : (double)*(const int64_t *)e;
+    case GK_DTYPE_FLOAT32: return *(const float *)e;
+    default: return *(const double *)e;
+    }
+}
+
 /* Rows i0 .. i0+n-1 of the sources out of the solved matrix (min_only:
  * the minimum over all sources, the first source on ties). */
 static void fw_rows(const gk_graph *g, const fw_state *f, const int32_t *src, int64_t n, int min_only, double limit,
@@ -270,13 +262,7 @@ static void fw_rows(const gk_graph *g, const fw_state *f, const int32_t *src, in
             double bv = INFINITY;
             for (int64_t i = 0; i < n; i++) {
                 const char *e = (const char *)f->m + (size_t)((int64_t)src[i] * V + v) * es;
-                double x;
-                switch (g->dtype) {
-                case GK_DTYPE_INT32: x = *(const int32_t *)e == GK_APSP_INF ? INFINITY : *(const int32_t *)e; break;
-                case GK_DTYPE_INT64: x = *(const int64_t *)e == GK_APSP_INF64 ? INFINITY : (double)*(const int64_t *)e; break;
-                case GK_DTYPE_FLOAT32: x = *(const float *)e; break;
-                default: x = *(const double *)e; break;
-                }
+                double x = entry(e, g->dtype);
                 if (x < bv) { bv = x; best = i; }
             }
             char *out = (char *)dist + (size_t)v * es;
@@ -295,13 +281,7 @@ static void fw_rows(const gk_graph *g, const fw_state *f, const int32_t *src, in
     if (limit < INFINITY)
         for (int64_t k = 0; k < n * V; k++) {
             const char *e = (const char *)dist + (size_t)k * es;
-            double x;
-            switch (g->dtype) {
-            case GK_DTYPE_INT32: x = *(const int32_t *)e == GK_APSP_INF ? INFINITY : *(const int32_t *)e; break;
-            case GK_DTYPE_INT64: x = *(const int64_t *)e == GK_APSP_INF64 ? INFINITY : (double)*(const int64_t *)e; break;
-            case GK_DTYPE_FLOAT32: x = *(const float *)e; break;
-            default: x = *(const double *)e; break;
-            }
+            double x = entry(e, g->dtype);
             if (x > limit && x < INFINITY) {
                 memcpy((char *)dist + (size_t)k * es, inf, es);
                 if (pred) pred[k] = -1;

@@ -219,3 +219,15 @@ gk_status gk__graph_from_edges(const gk_edges *e, int undirected, gk_dtype t, gk
     return gk__graph_build(e->V, e->E, e->s, e->t, e->typed ? NULL : e->w, e->typed ? e->wd : NULL, undirected,
                            t, out);
 }
+
+gk_status gk__graph_refuse_negative(const gk_graph *g)
+{
+    for (int32_t u = 0; u < g->V; u++)
+        for (int64_t k = g->indptr[u]; k < g->indptr[u + 1]; k++) {
+            double w = weight_at(g, k);
+            if (w < 0)
+                return gk__fail(GK_EINVAL, "negative weight %.17g on edge %ld -> %ld: Dijkstra needs non-negative "
+                                "weights; use --algorithm=johnson or bellman-ford", w, (long)u, (long)g->indices[k]);
+        }
+    return GK_OK;
+}

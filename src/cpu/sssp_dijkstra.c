@@ -19,25 +19,6 @@
 #include <omp.h>
 #endif
 
-/* The first negative weight, for the message. */
-static gk_status refuse_negative(const gk_graph *g)
-{
-    for (int32_t u = 0; u < g->V; u++)
-        for (int64_t k = g->indptr[u]; k < g->indptr[u + 1]; k++) {
-            double w;
-            switch (g->dtype) {
-            case GK_DTYPE_INT32: w = ((const int32_t *)g->w)[k]; break;
-            case GK_DTYPE_INT64: w = (double)((const int64_t *)g->w)[k]; break;
-            case GK_DTYPE_FLOAT32: w = ((const float *)g->w)[k]; break;
-            default: w = ((const double *)g->w)[k]; break;
-            }
-            if (w < 0)
-                return gk__fail(GK_EINVAL, "negative weight %.17g on edge %ld -> %ld: Dijkstra needs non-negative "
-                                "weights; use --algorithm=johnson or bellman-ford", w, (long)u, (long)g->indices[k]);
-        }
-    return GK_OK;
-}
-
 /* One type's search.  T: the element type, S: the sum type, FLOAT: 1 for
  * float32/float64 (binary heap, max(0, .) on reweighted edges), INFV: the
  * type's "no path". */
@@ -160,7 +141,7 @@ gk_status gk__sssp_cpu_dijkstra(gk__sssp_job *j)
     j->relaxations = 0;
     j->cycle_vertex = -1;
     if (j->g->negative && !j->h)
-        return refuse_negative(j->g);
+        return gk__graph_refuse_negative(j->g);
     int saved = 0;
 #ifdef _OPENMP
     if (j->threads > 0) {
