@@ -165,6 +165,10 @@ gk_sssp_algorithm gk__sssp_model(const gk__sssp_case *c, const gk__sssp_rates *r
     /* and the V x V matrix made from the CSR and the run's set-up: ~1 ns an
        entry and 20 us (a 100-vertex graph's one source is Bellman-Ford's) */
     if (fw > 0) fw += 20e-6 + V * V * 1e-9;
+    /* a GPU call of it also makes its plan, device matrix and copies: 40 ms
+       on the H200 for V = 1000 (bench/sssp-results.md, the dense rows of
+       gk bench apsp --algorithms --device=gpu), which the searches beat */
+    if (fw > 0 && c->gpu) fw += 0.04;
     /* Near a tie, the searches: FW's V rounds each end at a barrier of all
        the threads, so when the cores are shared (other processes) it loses
        far more than independent searches do (the 2-core machine at load 5:
