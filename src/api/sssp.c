@@ -229,17 +229,6 @@ static gk_status fw_solve(gk_context *ctx, const gk_graph *g, const gk_sssp_opti
     return st;
 }
 
-/* One distance of type t as a double, "no path" as +inf. */
-static double entry(const char *e, gk_dtype t)
-{
-    switch (t) {
-    case GK_DTYPE_INT32: return *(const int32_t *)e == GK_APSP_INF ? INFINITY : *(const int32_t *)e;
-    case GK_DTYPE_INT64: return *(const int64_t *)e == GK_APSP_INF64 ? INFINITY : (double)*(const int64_t *)e;
-    case GK_DTYPE_FLOAT32: return *(const float *)e;
-    default: return *(const double *)e;
-    }
-}
-
 /* Rows i0 .. i0+n-1 of the sources out of the solved matrix (min_only:
  * the minimum over all sources, the first source on ties). */
 static void fw_rows(const gk_graph *g, const fw_state *f, const int32_t *src, int64_t n, int min_only, double limit,
@@ -262,7 +251,7 @@ static void fw_rows(const gk_graph *g, const fw_state *f, const int32_t *src, in
             double bv = INFINITY;
             for (int64_t i = 0; i < n; i++) {
                 const char *e = (const char *)f->m + (size_t)((int64_t)src[i] * V + v) * es;
-                double x = entry(e, g->dtype);
+                double x = gk__sssp_dist_get(e, g->dtype, 0);
                 if (x < bv) { bv = x; best = i; }
             }
             char *out = (char *)dist + (size_t)v * es;
@@ -281,7 +270,7 @@ static void fw_rows(const gk_graph *g, const fw_state *f, const int32_t *src, in
     if (limit < INFINITY)
         for (int64_t k = 0; k < n * V; k++) {
             const char *e = (const char *)dist + (size_t)k * es;
-            double x = entry(e, g->dtype);
+            double x = gk__sssp_dist_get(e, g->dtype, 0);
             if (x > limit && x < INFINITY) {
                 memcpy((char *)dist + (size_t)k * es, inf, es);
                 if (pred) pred[k] = -1;

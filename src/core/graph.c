@@ -59,7 +59,7 @@ void gk__graph_inf(gk_dtype t, void *out)
     }
 }
 
-static double weight_at(const gk_graph *g, int64_t k)
+double gk__graph_weight(const gk_graph *g, int64_t k)
 {
     switch (g->dtype) {
     case GK_DTYPE_INT32: return ((const int32_t *)g->w)[k];
@@ -76,7 +76,7 @@ void gk__graph_finish(gk_graph *g)
     int32_t max_deg = 0;
     double sum2 = 0;
     for (int64_t k = 0; k < g->E; k++) {
-        double w = weight_at(g, k);
+        double w = gk__graph_weight(g, k);
         if (w < 0) negative = 1;
         if (fabs(w) > max_abs) max_abs = fabs(w);
     }
@@ -224,7 +224,7 @@ gk_status gk__graph_refuse_negative(const gk_graph *g)
 {
     for (int32_t u = 0; u < g->V; u++)
         for (int64_t k = g->indptr[u]; k < g->indptr[u + 1]; k++) {
-            double w = weight_at(g, k);
+            double w = gk__graph_weight(g, k);
             if (w < 0)
                 return gk__fail(GK_EINVAL, "negative weight %.17g on edge %ld -> %ld: Dijkstra needs non-negative "
                                 "weights; use --algorithm=johnson or bellman-ford", w, (long)u, (long)g->indices[k]);

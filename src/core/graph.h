@@ -45,6 +45,9 @@ gk_status gk__graph_build(int32_t V, int64_t n, const int32_t *src, const int32_
 gk_status gk__graph_read_flags(const char *path, gk_format format, int flags, int64_t vertices, gk_dtype dtype,
                                gk_graph **out);
 
+/* Weight k of g as a double. */
+double gk__graph_weight(const gk_graph *g, int64_t k);
+
 /* Dijkstra's refusal of a graph with a negative weight: GK_EINVAL naming
  * the first negative edge and the algorithms that take it; GK_OK without. */
 gk_status gk__graph_refuse_negative(const gk_graph *g);

@@ -6,6 +6,8 @@
 
 #include "core/graph.h"
 
+#include <math.h>
+
 /* One batch of rows.  The caller fills the inputs; dist (and pred) hold S
  * rows of V (min_only: one row), row stride V. */
 typedef struct gk__sssp_job {
@@ -27,5 +29,24 @@ typedef struct gk__sssp_job {
     int64_t relaxations;      /* edges relaxed, all sources */
     int64_t cycle_vertex;     /* GK_ENEGCYCLE: a vertex on a negative cycle; else -1 */
 } gk__sssp_job;
+
+/* Distance v of a row of type t as a double, "no path" (the integer
+ * types' INF, +inf) as +inf: the front door's and the backends' one
+ * reading of a result row. */
+static inline double gk__sssp_dist_get(const void *row, gk_dtype t, int64_t v)
+{
+    switch (t) {
+    case GK_DTYPE_INT32: {
+        int32_t x = ((const int32_t *)row)[v];
+        return x == GK_APSP_INF ? INFINITY : (double)x;
+    }
+    case GK_DTYPE_INT64: {
+        int64_t x = ((const int64_t *)row)[v];
+        return x == GK_APSP_INF64 ? INFINITY : (double)x;
+    }
+    case GK_DTYPE_FLOAT32: return ((const float *)row)[v];
+    default: return ((const double *)row)[v];
+    }
+}
 
 #endif /* GK_CORE_SSSP_JOB_H */

@@ -80,27 +80,8 @@ static int64_t rounds(const gk_graph *g, void *d, int32_t *p, int32_t *nearest, 
     }
 }
 
-/* Element v of a row of t set to "none" or to 0; is it "none"; above limit. */
+/* Element v of a row of t set to "none" or to 0. */
 static void set_inf(void *d, gk_dtype t, int64_t v) { gk__graph_inf(t, (char *)d + (size_t)v * gk_dtype_size(t)); }
-
-static double value(const void *d, gk_dtype t, int64_t v)
-{
-    switch (t) {
-    case GK_DTYPE_INT32: return ((const int32_t *)d)[v];
-    case GK_DTYPE_INT64: return (double)((const int64_t *)d)[v];
-    case GK_DTYPE_FLOAT32: return ((const float *)d)[v];
-    default: return ((const double *)d)[v];
-    }
-}
-
-static int is_inf(const void *d, gk_dtype t, int64_t v)
-{
-    switch (t) {
-    case GK_DTYPE_INT32: return ((const int32_t *)d)[v] == GK_APSP_INF;
-    case GK_DTYPE_INT64: return ((const int64_t *)d)[v] == GK_APSP_INF64;
-    default: return isinf(value(d, t, v));
-    }
-}
 
 static void set_zero(void *d, gk_dtype t, int64_t v) { memset((char *)d + (size_t)v * gk_dtype_size(t), 0, gk_dtype_size(t)); }
 
@@ -163,12 +144,14 @@ gk_status gk__sssp_cpu_bellman_ford(gk__sssp_job *j)
                 continue;
             }
             if (j->limit < INFINITY)
-                for (int32_t v = 0; v < V; v++)
-                    if (!is_inf(d, t, v) && value(d, t, v) > j->limit) {
+                for (int32_t v = 0; v < V; v++) {
+                    double x = gk__sssp_dist_get(d, t, v);
+                    if (x > j->limit && !isinf(x)) {
                         set_inf(d, t, v);
                         p[v] = -1;
                         if (j->min_only) nr[v] = -1;
                     }
+                }
         }
         free(cur);
         free(next);

@@ -221,14 +221,8 @@ gk_status gk__sssp_gpu_open(const gk_graph *g, int device, void *stream, const g
     h->negative = g->negative;
     /* the mean |w| sets the bucket width */
     double sum = 0;
-    for (int64_t e = 0; e < g->E; e++) {
-        switch (g->dtype) {
-        case GK_DTYPE_INT32: sum += fabs((double)((const int32_t *)g->w)[e]); break;
-        case GK_DTYPE_INT64: sum += fabs((double)((const int64_t *)g->w)[e]); break;
-        case GK_DTYPE_FLOAT32: sum += fabs((double)((const float *)g->w)[e]); break;
-        default: sum += fabs(((const double *)g->w)[e]); break;
-        }
-    }
+    for (int64_t e = 0; e < g->E; e++)
+        sum += fabs(gk__graph_weight(g, e));
     h->mean_w = g->E ? sum / (double)g->E : 1.0;
     int prev;
     gk_status st = gk__gpu_enter(device, &prev);
