@@ -428,6 +428,10 @@ gk_status gk_sssp_run(gk_context *ctx, const gk_graph *g, const int64_t *sources
         return st;
     if (!dist) st = gk__fail(GK_EINVAL, "%s: dist is NULL", fn);
     else if (o.predecessors && !pred) st = gk__fail(GK_EINVAL, "%s: predecessors asked for, pred is NULL", fn);
+    /* the rows are host memory (gk/sssp.h): a device pointer is refused by name */
+    if (!st && ctx) st = gk__ctx_check_pointer(ctx, GK_MEMORY_HOST, dist, "dist");
+    if (!st && ctx && pred) st = gk__ctx_check_pointer(ctx, GK_MEMORY_HOST, pred, "pred");
+    if (!st && ctx && nearest && o.min_only) st = gk__ctx_check_pointer(ctx, GK_MEMORY_HOST, nearest, "nearest");
     if (!st) st = prepare(ctx, g, sources, S, &o, 0, &rep, &p, fn);
     int saved = st ? 0 : gk__ctx_threads_enter(ctx);
     double t0 = gk__wtime();
