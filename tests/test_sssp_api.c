@@ -4,12 +4,18 @@
  * type, limit, min_only with nearest sources, predecessors, chunks of
  * rows; auto's choices and reasons; the refusals (a source outside [0, V),
  * Dijkstra with a negative weight, a negative cycle, limit with negative
- * weights, FW too large). */
+ * weights, FW too large; on a GPU, device pointers for the host
+ * buffers). */
+#include "config.h"
+
 #include "gk.h"
 #include "tap.h"
 #include "sssp_ref.h"
 
 #include <stdio.h>
+#ifdef GK_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 static const gk_dtype types[] = { GK_DTYPE_INT32, GK_DTYPE_INT64, GK_DTYPE_FLOAT32, GK_DTYPE_FLOAT64 };
 static const gk_sssp_algorithm algs[] = { GK_SSSP_AUTO, GK_SSSP_FW, GK_SSSP_DIJKSTRA, GK_SSSP_JOHNSON,
@@ -211,6 +217,43 @@ static void refusals(gk_context *ctx)
     (void)ip;
 }
 
+#ifdef GK_HAVE_CUDA
+/* gk_sssp_run writes host memory: a device pointer for dist, pred or
+   nearest is refused by its name, before anything is written. */
+static void device_pointers(gk_context *ctx)
+{
+    int32_t s[] = { 0, 1 }, d[] = { 1, 2 };
+    double w[] = { 1, 2 };
+    ref_graph rg = { 3, 2, s, d, w };
+    gk_graph *g = make(&rg, GK_DTYPE_INT32, 0);
+    int32_t dist[6], pred[6], near[3];
+    void *dev = NULL;
+    if (cudaMalloc(&dev, 64) != cudaSuccess) {
+        ok(1, "# SKIP cudaMalloc failed: %s", cudaGetErrorString(cudaGetLastError()));
+        gk_graph_destroy(g);
+        return;
+    }
+    int64_t src[] = { 0, 1 };
+    gk_sssp_options o;
+    gk_sssp_options_init(&o);
+    ok(gk_sssp_run(ctx, g, src, 2, &o, dev, NULL, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "dist"),
+       "a device pointer for dist is refused: %s", gk_last_error());
+    o.predecessors = 1;
+    ok(gk_sssp_run(ctx, g, src, 2, &o, dist, dev, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "pred"),
+       "a device pointer for pred is refused: %s", gk_last_error());
+    o.predecessors = 0;
+    o.min_only = 1;
+    ok(gk_sssp_run(ctx, g, src, 2, &o, dist, NULL, dev, NULL) == GK_EINVAL && strstr(gk_last_error(), "nearest"),
+       "a device pointer for nearest is refused: %s", gk_last_error());
+    ok(gk_sssp_run(ctx, g, src, 2, &o, dist, NULL, near, NULL) == GK_OK && dist[0] == 0 && dist[1] == 0
+       && dist[2] == 2 && near[2] == 1, "the same call with host memory runs: %d %d %d, nearest of 2 = %d",
+       dist[0], dist[1], dist[2], near[2]);
+    (void)pred;
+    cudaFree(dev);
+    gk_graph_destroy(g);
+}
+#endif
+
 /* auto's choices on graphs whose answer is clear. */
 static void auto_choices(gk_context *ctx)
 {
@@ -277,6 +320,9 @@ int main(void)
         if (gk_context_create(&ctx, &co) == GK_OK) {
             backend_cases(ctx, "gpu");
             refusals(ctx);
+#ifdef GK_HAVE_CUDA
+            device_pointers(ctx);
+#endif
             gk_context_destroy(ctx);
         } else {
             diag("GPU context: %s", gk_last_error());
