@@ -243,6 +243,20 @@ gk_status gk_context_set_stream(gk_context *c, void *stream)
     return GK_OK;
 }
 
+gk_context *gk__ctx_cpu_view(const gk_context *c)
+{
+    gk_context *v = malloc(sizeof *v);
+    if (!v) {
+        gk__fail(GK_ENOMEM, "out of host memory for a CPU view of the context");
+        return NULL;
+    }
+    *v = *c;
+    v->backend = GK_BACKEND_CPU;
+    v->own_stream = v->user_stream = NULL;
+    if (c->comm == &c->comm_copy) v->comm = &v->comm_copy;
+    return v;
+}
+
 gk_status gk__ctx_check_pointer(const gk_context *c, gk_memory memory, const void *p, const char *what)
 {
     if (!p)

@@ -89,6 +89,12 @@ void gk__ctx_gpu_call(gk_context *ctx, void (*f)(void *), void *arg);
  * (cudaPointerGetAttributes); CPU-only builds refuse device memory. */
 gk_status gk__ctx_check_pointer(const gk_context *ctx, gk_memory memory, const void *p, const char *what);
 
+/* A CPU twin of a context (malloc'd, free() it; NULL and the error set when
+ * out of memory): the same threads, instruction set, cache and tables, the
+ * CPU backend.  For a job the GPU context's caller is better served by the
+ * CPU (gk_sssp_run's auto); it holds no stream and owns nothing. */
+gk_context *gk__ctx_cpu_view(const gk_context *ctx);
+
 /* Run a GPU job on the context's first GPU: make it current (the caller's
  * device is restored by gk__ctx_gpu_leave) and create the stream once. */
 gk_status gk__ctx_gpu_enter(gk_context *ctx, int *saved);

@@ -141,9 +141,10 @@ static gk_status prepare(gk_context *ctx, const gk_graph *g, const int64_t *sour
                         p->gpu ? (o->min_only ? 1 : ctx->ngpus) : cpu_threads(ctx), fits, g->max_abs_w };
     char why[512];
     gk_sssp_algorithm best = gk__sssp_model(&c, &rates, rep->predicted, why, sizeof why);
-    if (p->gpu && o->algorithm == GK_SSSP_AUTO && best != GK_SSSP_FW) {
+    if (p->gpu && o->algorithm == GK_SSSP_AUTO) {
         /* a GPU runs one search per block: a few sources go faster on the
-           CPU's threads (the model of both, the cheaper backend) */
+           CPU's threads, and a small Floyd-Warshall pays the GPU's set-up
+           (the model of both, the cheaper backend) */
         gk__sssp_rates cr;
         gk__sssp_rates_load(ctx->cache_dir, "cpu", &cr);
         gk__sssp_case cc = c;
@@ -192,7 +193,7 @@ typedef struct fw_state {
     int32_t *pm;             /* V x V predecessors, or NULL */
 } fw_state;
 
-static gk_status fw_solve(gk_context *ctx, const gk_graph *g, const gk_sssp_options *o, fw_state *f,
+static gk_status fw_solve(gk_context *ctx, const gk_graph *g, const gk_sssp_options *o, int gpu, fw_state *f,
                           gk_sssp_report *rep)
 {
     const int64_t V = g->V;
@@ -221,7 +222,15 @@ static gk_status fw_solve(gk_context *ctx, const gk_graph *g, const gk_sssp_opti
     gk_apsp_options ao;
     gk_apsp_options_init(&ao);
     ao.config = o->config;
-    gk_status st = gk_apsp_run_paths(ctx, &prob, f->m, f->pm, &ao, &rep->run);
+    /* auto moved the job to the CPU: the GPU context's CPU twin runs it */
+    gk_context *cpu = NULL;
+    if (!gpu && ctx->backend == GK_BACKEND_GPU && !(cpu = gk__ctx_cpu_view(ctx))) {
+        free(f->m); free(f->pm);
+        memset(f, 0, sizeof *f);
+        return GK_ENOMEM;
+    }
+    gk_status st = gk_apsp_run_paths(cpu ? cpu : ctx, &prob, f->m, f->pm, &ao, &rep->run);
+    free(cpu);
     if (st) {
         free(f->m); free(f->pm);
         memset(f, 0, sizeof *f);
@@ -436,7 +445,7 @@ gk_status gk_sssp_run(gk_context *ctx, const gk_graph *g, const int64_t *sources
     int saved = st ? 0 : gk__ctx_threads_enter(ctx);
     double t0 = gk__wtime();
     if (!st) st = potential(g, &p, &h, &rep);
-    if (!st && p.alg == GK_SSSP_FW) st = fw_solve(ctx, g, &o, &f, &rep);
+    if (!st && p.alg == GK_SSSP_FW) st = fw_solve(ctx, g, &o, p.gpu, &f, &rep);
     if (!st) st = rows(ctx, g, &p, h, &f, p.src, S, &o, dist, pred, o.min_only ? nearest : NULL, &rep);
     if (!st) {
         rep.run.compute = gk__wtime() - t0;
@@ -487,7 +496,7 @@ gk_status gk_sssp_run_rows(gk_context *ctx, const gk_graph *g, const int64_t *so
     if (!st && o.predecessors) pred = (int32_t *)((char *)dist + (size_t)chunk * (size_t)V * gk_dtype_size(g->dtype));
     double t0 = gk__wtime(), in_sink = 0;
     if (!st) st = potential(g, &p, &h, &rep);
-    if (!st && p.alg == GK_SSSP_FW) st = fw_solve(ctx, g, &o, &f, &rep);
+    if (!st && p.alg == GK_SSSP_FW) st = fw_solve(ctx, g, &o, p.gpu, &f, &rep);
     for (int64_t first = 0; !st && first < S; first += chunk) {
         int64_t n = S - first < chunk ? S - first : chunk;
         st = rows(ctx, g, &p, h, &f, p.src + first, n, &o, dist, pred, NULL, &rep);

@@ -49,10 +49,14 @@ void gk__sssp_rates_default(gk__sssp_rates *r)
        V = 4K..64K): about 1.2x Dijkstra's time on random graphs */
     r->bf_edge_ns = 1.2;
     r->bf_vertex_ns = 40;
-    /* H200: 1000 sources of that grid in 0.73 s with every search at once
-       (tests/bench_sssp_gpu, sssp.cu's DESIGN note): 180 ns per edge per search */
-    r->gpu_edge_ns = 180;
-    r->gpu_searches = 1188;
+    /* H200, gktune --calibrate=sssp (one search of a 100 x 100 road grid,
+       then 8192 of them; bench/sssp-results.md): 26.2 ns per edge of one
+       search, 173 searches at once.  The product is the throughput of
+       tests/bench_sssp_gpu's 1000 sources of the 10^6 grid (0.73 s); the
+       split is what one search costs alone (the S = 1 rows of
+       gk bench apsp --algorithms: 1-2 ms, of which ~1 ms is the call's) */
+    r->gpu_edge_ns = 26.2;
+    r->gpu_searches = 173;
     /* Floyd-Warshall per CPU thread: the 2-core machine through gk_sssp_run
        (V = 1024, 2048: int32 68 G/s with negative weights, the 16-bit path
        96-124 G/s, both threads; the other types from bench/apsp-cpu-types.sh)
@@ -143,7 +147,9 @@ gk_sssp_algorithm gk__sssp_model(const gk__sssp_case *c, const gk__sssp_rates *r
     double dij, bf, pot = bf_one;    /* the potential runs on the CPU */
     if (c->gpu) {
         const double per_gpu = ceil(S / workers);
-        dij = fmax(per_gpu / r->gpu_searches, 1) * E * r->gpu_edge_ns * 1e-9;
+        /* + 1 ms a call: the graph goes up, the workspace is allocated
+           (the S = 1 rows on the H200: 1.2-2.6 ms for 16-29 K edges) */
+        dij = fmax(per_gpu / r->gpu_searches, 1) * E * r->gpu_edge_ns * 1e-9 + 1e-3;
         bf = dij * R;
     } else {
         /* sources over the threads: fewer sources than threads leave some idle */
