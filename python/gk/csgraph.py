@@ -249,7 +249,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     warning and then the true shortest paths (Johnson's algorithm; limit
     and min_only applied to those distances); a negative cycle raises
     gk.NegativeCycleError (a subclass of scipy's) where scipy returns
-    inaccurate numbers.  Negative self-loops are ignored, as scipy's
+    inaccurate numbers.  Negative self-loops are ignored, as scipy 1.10's
     Dijkstra does.
 
     device: "auto" (the GPU when one is usable), "cpu" or "gpu"; gpus: as

@@ -356,6 +356,18 @@ def outcome(f, *a, **k):
         return None, e
 
 
+def without_loops(a):
+    """a's graph without its self-loops (dense: the diagonal is no edge)."""
+    if sp.issparse(a):
+        b = sp.csr_matrix(a, copy=True)
+        b.setdiag(0)
+        b.eliminate_zeros()
+        return b
+    b = np.array(a, copy=True)
+    np.fill_diagonal(b, 0)
+    return b
+
+
 @test
 def t_negative_self_loops():
     """a negative self-loop: a negative cycle for Johnson (anywhere) and Bellman-Ford (where reached), ignored by Dijkstra and FW; shortest_path as scipy's"""
@@ -366,7 +378,10 @@ def t_negative_self_loops():
         for name in ("dijkstra", "johnson", "bellman_ford", "shortest_path"):
             for ind in (None, 0, [0, 2]):
                 x, ex = outcome(getattr(gk, name), a, indices=ind)
-                y, ey = outcome(getattr(scg, name), a, indices=ind)
+                # scipy 1.10's Dijkstra ignores a negative self-loop; the
+                # scipy of the GPU test machine (numpy 2) never returned on
+                # one: the reference is its answer without the loops
+                y, ey = outcome(getattr(scg, name), without_loops(a) if name == "dijkstra" else a, indices=ind)
                 where = "%s(%r, indices=%r)" % (name, a, ind)
                 if ey is None:
                     assert ex is None, "%s: gk raised %r, scipy did not" % (where, ex)
@@ -498,9 +513,10 @@ def t_shortest_path_methods():
             if method == "FW" and ind is not None:
                 continue
             a = scipy_quiet(gk.shortest_path, g, method=method, indices=ind)
-            b = scipy_quiet(scg.shortest_path, g, method=method, indices=ind)
             if method == "D" and neg:
                 b = scg.shortest_path(g, method="J", indices=ind)   # scipy's Dijkstra is inaccurate there
+            else:
+                b = scipy_quiet(scg.shortest_path, g, method=method, indices=ind)
             same(a, b)
             alg = gk.last_report()["algorithm"]
             assert alg in ("fw", "dijkstra", "johnson", "bellman-ford"), alg
