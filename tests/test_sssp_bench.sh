@@ -23,6 +23,7 @@ for (g, s), r in zip(want, rows):
     S = {"1": 1, "100": min(100, r["V"]), "V": r["V"]}[s]
     assert r["S"] == S, (g, s, r["S"])
     assert r["auto_choice"] in algs, r
+    assert r["auto_backend"] in ("cpu", "gpu"), r
     assert r["same"] is True, r
     sec = r["seconds"]
     assert (sec["dijkstra"] is None) == (g == "negative"), r

@@ -93,6 +93,7 @@ gk_status gk__sssp_bench(gk_context *ctx, int quick, gk__sssp_bench_cb cb, void 
             if (!st && !(st = time_run(ctx, g, src, r.S, GK_SSSP_AUTO, 1, dist, &r.seconds[GK_SSSP_AUTO], &rep))) {
                 if (memcmp(first, dist, bytes)) r.same = 0;
                 r.choice = rep.algorithm;
+                r.backend = rep.run.backend;
                 snprintf(r.why, sizeof r.why, "%s", rep.why);
                 r.ratio = r.seconds[GK_SSSP_AUTO] / best;
                 cb(user, &r);

@@ -13,6 +13,7 @@ typedef struct gk__sssp_bench_row {
     double seconds[5];       /* per gk_sssp_algorithm (median wall clock of gk_sssp_run);
                                 [AUTO]: auto's; -1: not applicable */
     gk_sssp_algorithm choice;      /* what auto ran */
+    gk_backend backend;            /* where auto ran it (a GPU context's auto may pick the CPU) */
     gk_sssp_algorithm fastest;     /* the fastest explicit algorithm */
     double ratio;            /* auto / fastest */
     int same;                /* every algorithm's distances agree (exactly: int32) */

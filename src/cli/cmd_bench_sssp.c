@@ -13,7 +13,7 @@ int cmd_bench_sssp(int argc, char **argv);
 
 enum { B_ALGORITHMS = 300, B_QUICK, B_JSON, B_DEVICE };
 
-typedef struct table { int json, n, over; double worst; } table;
+typedef struct table { int json, n, over, gpu; double worst; } table;
 
 static void cell(double s)
 {
@@ -37,6 +37,7 @@ static void row(void *user, const gk__sssp_bench_row *r)
         json_num("auto", r->seconds[0]);
         json_object_end();
         json_str("auto_choice", gk_sssp_algorithm_name(r->choice));
+        json_str("auto_backend", gk_backend_name(r->backend));
         json_str("fastest", gk_sssp_algorithm_name(r->fastest));
         json_num("auto_over_fastest", r->ratio);
         json_bool("same", r->same);
@@ -49,7 +50,10 @@ static void row(void *user, const gk__sssp_bench_row *r)
         printf("%-9s %7lld %8lld %6lld", r->graph, (long long)r->V, (long long)r->E, (long long)r->S);
         for (int a = 1; a < 5; a++) cell(r->seconds[a]);
         cell(r->seconds[0]);
-        printf("  %-12s %7.2fx %4s\n", gk_sssp_algorithm_name(r->choice), r->ratio, r->same ? "yes" : "NO");
+        char chose[32];     /* "dijkstra", or "dijkstra/cpu" where a GPU context's auto ran on the CPU */
+        snprintf(chose, sizeof chose, "%s%s", gk_sssp_algorithm_name(r->choice),
+                 r->backend == GK_BACKEND_CPU && t->gpu ? "/cpu" : "");
+        printf("  %-12s %7.2fx %4s\n", chose, r->ratio, r->same ? "yes" : "NO");
         fflush(stdout);
     }
     t->n++;
@@ -63,7 +67,7 @@ int cmd_bench_sssp(int argc, char **argv)
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     gk_backend want = GK_BACKEND_AUTO;
     int quick = 0, c;
-    table t = { 0, 0, 0, 0 };
+    table t = { 0, 0, 0, 0, 0 };
     optind = 1;
     while ((c = cli_getopt(argc, argv, opts)) != -1) {
         switch (c) {
@@ -91,6 +95,7 @@ int cmd_bench_sssp(int argc, char **argv)
     cli_operands(argc, argv, 0, "");
     int gpu;
     gk_context *ctx = cli_bench_context(want, NULL, &gpu);
+    t.gpu = gpu;
     if (t.json) {
         json_begin();
         json_str("command", "bench apsp --algorithms");
