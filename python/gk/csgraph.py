@@ -18,7 +18,8 @@ differ in a few places:
     scipy.sparse.csr_matrix(x, dtype=float64), scipy's own conversion: a coo
     matrix's duplicates are summed there, a csr/csc matrix's duplicates are
     kept (and then count as their smallest, as in scipy's relaxations);
-    explicit zeros are edges of weight 0; stored +inf and NaN are no edge
+    explicit zeros are edges of weight 0 (but not in a BSR matrix with
+    scipy >= 1.18, which drops them there); stored +inf and NaN are no edge
     (with unweighted=True every stored entry, inf and NaN too, is an edge of
     weight 1, as scipy); a stored -inf is refused (ValueError: scipy's
     results with it are -inf or NaN);
@@ -57,12 +58,23 @@ class _Edges:
     "Graph has negative weights" test, before unweighted)."""
 
 
+def _scipy_version():
+    """(major, minor) of the installed scipy (its rules changed between versions)."""
+    import scipy
+    try:
+        return tuple(int(x) for x in scipy.__version__.split(".")[:2])
+    except ValueError:
+        return (0, 0)
+
+
 def _edges(np, csgraph, directed, unweighted, fname):
     if _is_sparse(csgraph):
         import scipy.sparse as sp
         if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
             raise ValueError("compressed-sparse graph must be shape (N, N)")
         g = sp.csr_matrix(csgraph, dtype=np.float64)       # scipy's validate_graph conversion
+        if csgraph.format == "bsr" and _scipy_version() >= (1, 18):
+            g.eliminate_zeros()       # scipy >= 1.18: a BSR's stored zeros (its blocks' padding) are no edge
         V = g.shape[0]
         indptr = np.asarray(g.indptr, dtype=np.int64)
         cols = np.asarray(g.indices, dtype=np.int64)
