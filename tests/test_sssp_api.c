@@ -217,6 +217,53 @@ static void refusals(gk_context *ctx)
     (void)ip;
 }
 
+/* The GPU's rows equal the CPU's bit for bit (both compute the least fixed
+   point of the same sums): float graphs, Dijkstra rows, and Johnson's
+   min_only with one and with several sources (the virtual-source formulas
+   on both).  The nearest sources are not compared: on a tie either source
+   is right. */
+static void cross_bits(gk_context *gctx)
+{
+    gk_context_options co;
+    gk_context_options_init(&co);
+    co.backend = GK_BACKEND_CPU;
+    gk_context *cctx = NULL;
+    if (gk_context_create(&cctx, &co)) { ok(0, "CPU context: %s", gk_last_error()); return; }
+    for (int ti = 2; ti < 4; ti++)
+        for (int neg = 0; neg <= 1; neg++) {
+            gk_dtype t = types[ti];
+            const int64_t V = 300, E = 1500;
+            ref_graph rg = ref_random(V, E, t, 0, 40, neg, 900 + (uint64_t)(ti * 2 + neg));
+            gk_graph *g = make(&rg, t, 0);
+            const size_t es = gk_dtype_size(t);
+            int64_t src[] = { 5, 77, 299 };
+            for (int mo = 0; mo <= 1; mo++)
+                for (int64_t S = 1; S <= 3; S += 2) {
+                    gk_sssp_options o;
+                    gk_sssp_options_init(&o);
+                    o.algorithm = neg ? GK_SSSP_JOHNSON : GK_SSSP_DIJKSTRA;
+                    o.min_only = mo;
+                    const int64_t rows = mo ? 1 : S;
+                    char *a = malloc((size_t)(rows * V) * es), *b = malloc((size_t)(rows * V) * es);
+                    int32_t na[300], nb[300];
+                    gk_sssp_report rep;
+                    gk_sssp_report_init(&rep);
+                    gk_status s1 = gk_sssp_run(cctx, g, src, S, &o, a, NULL, mo ? na : NULL, NULL);
+                    gk_status s2 = gk_sssp_run(gctx, g, src, S, &o, b, NULL, mo ? nb : NULL, &rep);
+                    ok(s1 == GK_OK && s2 == GK_OK && rep.run.backend == GK_BACKEND_GPU
+                       && !memcmp(a, b, (size_t)(rows * V) * es),
+                       "%s %s%s, %lld source(s): the GPU's rows are the CPU's bit for bit (%s)", gk_dtype_name(t),
+                       gk_sssp_algorithm_name(o.algorithm), mo ? " min_only" : "", (long long)S,
+                       s1 || s2 ? gk_last_error() : rep.run.device);
+                    free(a);
+                    free(b);
+                }
+            gk_graph_destroy(g);
+            ref_free(&rg);
+        }
+    gk_context_destroy(cctx);
+}
+
 #ifdef GK_HAVE_CUDA
 /* gk_sssp_run writes host memory: a device pointer for dist, pred or
    nearest is refused by its name, before anything is written. */
@@ -328,6 +375,7 @@ int main(void)
             device_pointers(ctx);
 #endif
             auto_choices(ctx, 1);
+            cross_bits(ctx);
             gk_context_destroy(ctx);
         } else {
             diag("GPU context: %s", gk_last_error());

@@ -51,7 +51,8 @@
  * search), each vertex taking the first that reaches it -- a shortest-path
  * tree even with zero-weight cycles, where "any tight edge" could loop.
  * min_only: all sources in one block's search; the walk also carries each
- * vertex's source (nearest).  Johnson: w' = (w + h[u]) - h[v] (floats:
+ * vertex's source (nearest); with h, through a virtual source (start -h[s],
+ * back + h[v]) even for one source, the CPU's formulas, so the bits agree.  Johnson: w' = (w + h[u]) - h[v] (floats:
  * max(0, .)) on the fly, back as (d' - h[s]) + h[v].  Negative weights
  * without h: label-correcting rounds (a FIFO), capped at V + 1 rounds; a
  * vertex still changing then lies downstream of a negative cycle, which the
@@ -207,7 +208,7 @@ template <typename T> __device__ unsigned long long sssp_item(const gk__sssp_par
         for (int i = 0; i < p.nsrc; i++) {
             int s = src[i];
             /* min_only with h: the virtual root's edges reweighted, 0 - h[s] */
-            T z = (h && p.nsrc > 1) ? (T)0 - h[s] : (T)0;
+            T z = (h && p.virt) ? (T)0 - h[s] : (T)0;
             if (z < d[s]) d[s] = z;
             if (mark[s] != 1) { mark[s] = 1; qin[n++] = s; }
         }
@@ -329,7 +330,7 @@ template <typename T> __device__ unsigned long long sssp_item(const gk__sssp_par
                 /* a root only where the search left its start value: a source
                    that another reached for less (negative weights) takes a
                    predecessor like any vertex */
-                T z = (h && p.nsrc > 1) ? (T)0 - h[s] : (T)0;
+                T z = (h && p.virt) ? (T)0 - h[s] : (T)0;
                 if (d[s] == z && mark[s] != VISITED) {
                     mark[s] = VISITED;
                     qin[n++] = s;
@@ -370,13 +371,13 @@ template <typename T> __device__ unsigned long long sssp_item(const gk__sssp_par
     /* back from the reweighted distances; the limit where the search could
        not apply it */
     if (!cycle && (h || (p.has_limit && !p.prune))) {
-        T hs = (h && p.nsrc == 1) ? h[src[0]] : (T)0;
+        T hs = (h && !p.virt) ? h[src[0]] : (T)0;
         for (long long v = tid; v < V; v += bd) {
             T x = d[v];
             if (x == INF)
                 continue;
             if (h)
-                x = p.nsrc == 1 ? (x - hs) + h[v] : x + h[v];
+                x = !p.virt ? (x - hs) + h[v] : x + h[v];
             if (p.has_limit && !X::within(x, p)) {
                 x = INF;
                 if (pred) pred[v] = -1;

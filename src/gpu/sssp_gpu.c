@@ -355,7 +355,8 @@ static gk_status rows_impl(gk__sssp_gpu *h, gk__sssp_job *j, double *ms)
         if ((st = dev_alloc(&srcdev, (size_t)j->S * 4, "the sources")))
             return st;
         p.sources = srcdev;
-        p.nsrc = (int)j->S;
+            p.nsrc = (int)j->S;
+        p.virt = 1;
         p.nitems = 1;
         p.dist = h->dist[0];
         p.pred = h->pred[0];

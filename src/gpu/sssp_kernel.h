@@ -31,6 +31,8 @@ typedef struct gk__sssp_params {
     unsigned long long *relax;   /* edge relaxations, added up */
     long long V;
     int nsrc;                    /* sources per item: 1, or S with min_only */
+    int virt;                    /* min_only: Johnson's distances through a virtual source
+                                    (start -h[s], back + h[v]) for any S, as the CPU does */
     int nitems;                  /* rows of this launch */
     int mode;                    /* GK_SSSP_MODE_* */
     int prune;                   /* 1: candidates above the limit are dropped in the search
