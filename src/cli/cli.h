@@ -182,6 +182,7 @@ int64_t *cli_parse_sources(const char *text, int64_t *count);
 typedef struct cli_sssp_args {
     const char *in, *out, *pred_out, *nearest_out;
     gk_format format;
+    gk_format out_format;              /* --output-format: NTHU, NPY, or AUTO (by the name) */
     int flags;                         /* GK__READ_* */
     int64_t vertices;
     gk_dtype weights;                  /* 0: auto */

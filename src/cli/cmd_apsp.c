@@ -170,8 +170,6 @@ static int apsp_sources(const apsp_sssp_in *a)
         cli_usage_error("--nearest=%s: the nearest sources come with --min-only", a->nearest_out);
     if (a->ofmt != GK_FORMAT_AUTO && a->ofmt != GK_FORMAT_NTHU && a->ofmt != GK_FORMAT_NPY)
         cli_usage_error("--output-format: the rows are written raw (nthu) or as .npy");
-    if (a->ofmt == GK_FORMAT_NPY && gk__format_for_output(a->out, GK_FORMAT_NTHU) != GK_FORMAT_NPY)
-        cli_usage_error("--output-format=npy with --sources: name the output *.npy");
     const char *outs[3] = { a->out, a->pred_out, a->nearest_out };
     for (int i = 0; i < 3; i++)
         for (int j = i + 1; j < 3; j++)
@@ -188,7 +186,7 @@ static int apsp_sources(const apsp_sssp_in *a)
     cli_report_to(a->out);
     gk_context *ctx = a->gpus || cli_comm ? cli_gpus_context(a->want, a->gpus) : cli_context(a->want);
     cli_sssp_args sa = { .in = a->in, .out = a->out, .pred_out = a->pred_out, .nearest_out = a->nearest_out,
-                         .format = a->ifmt,
+                         .format = a->ifmt, .out_format = a->ofmt,
                          .flags = (a->undirected ? GK__READ_UNDIRECTED : 0) | (a->one_based ? GK__READ_ONE_BASED : 0),
                          .vertices = a->vertices, .weights = a->weights, .sources = src, .S = S,
                          .algorithm = a->alg, .min_only = a->min_only, .limit = a->limit, .config = a->config,

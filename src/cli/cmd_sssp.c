@@ -107,6 +107,7 @@ int cli_sssp(gk_context *ctx, const cli_sssp_args *a)
     o.config = a->config;
     gk__sssp_file_args fa = { .input = a->in, .format = a->format, .flags = a->flags, .vertices = a->vertices,
                               .dtype = a->weights, .sources = a->sources, .S = a->S, .output = a->out,
+                              .output_format = a->out_format,
                               .pred_output = a->pred_out, .nearest_output = a->nearest_out };
     gk_sssp_report rep;
     gk_sssp_report_init(&rep);
