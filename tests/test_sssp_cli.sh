@@ -203,4 +203,10 @@ if mkfifo "$T/fifo" 2>/dev/null; then
 else
   t_skip "mkfifo failed" "OUTPUT a FIFO"
 fi
+# ---- --time: its table, once (not --verbose's lines as well)
+gk --vertices=200 --sources=5,0 --time "$T/r.edges" "$T/r.time" >"$T/time.out" 2>"$T/time.err"
+t_result $? "--time: exit 0"
+[ "$(grep -c 'predicted fastest' "$T/time.out" "$T/time.err" | awk -F: '{ n += $2 } END { print n }')" = 1 ] &&
+  [ ! -s "$T/time.err" ] && grep -q '^compute ' "$T/time.out"
+t_result $? "--time: the table on stdout says the algorithm and why once, nothing on stderr"
 t_done

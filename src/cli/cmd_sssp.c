@@ -115,7 +115,9 @@ int cli_sssp(gk_context *ctx, const cli_sssp_args *a)
     gk_status st = gk__sssp_run_file(ctx, &fa, &o, &rep);
     double wall = gk__wtime() - t0;
     const int rank = cli_comm ? cli_comm->rank : 0;
-    if (rank == 0 && (a->verbose || a->timing) && !cli_quiet) {
+    /* --verbose's lines; --time's table below says the algorithm itself
+       (as gk apsp's Floyd-Warshall --time prints only its table) */
+    if (rank == 0 && a->verbose && !cli_quiet) {
         fprintf(stderr, "%s: %s: %s\n", cli_prog, gk_sssp_algorithm_name(rep.algorithm), rep.why);
         cli_report_verbose("apsp --sources", &rep.run);
     }
