@@ -209,4 +209,8 @@ t_result $? "--time: exit 0"
 [ "$(grep -c 'predicted fastest' "$T/time.out" "$T/time.err" | awk -F: '{ n += $2 } END { print n }')" = 1 ] &&
   [ ! -s "$T/time.err" ] && grep -q '^compute ' "$T/time.out"
 t_result $? "--time: the table on stdout says the algorithm and why once, nothing on stderr"
+# ---- --limit=inf: no limit (scipy's default), the same rows
+gk --vertices=200 --sources="5,0,17-19,5" --limit=inf "$T/r.edges" "$T/r.linf" &&
+  cmp -s "$T/r.linf" "$T/r.dijkstra.out"
+t_result $? "--limit=inf: no limit, the rows of no --limit"
 t_done

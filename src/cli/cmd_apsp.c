@@ -248,7 +248,7 @@ static void apsp_usage(void)
            "  --nearest=FILE         with --min-only: which source that is (V int32, -1:\n"
            "                         none; raw or .npy by the name)\n"
            "  --limit=L              distances above L are reported unreachable and not\n"
-           "                         searched (non-negative weights)\n"
+           "                         searched (non-negative weights; inf: none)\n"
            "  -h, --help             display this help and exit\n\n"
            "Under mpirun every rank takes a block of rows: one GPU each (the node-local\n"
            "rank's), or with --device=cpu the CPU code on its rows; the output is the same,\n"
@@ -320,7 +320,9 @@ int cmd_apsp(int argc, char **argv)
             break;
         case O_MIN_ONLY: min_only = 1; break;
         case O_LIMIT:
-            limit = cli_parse_double("--limit", optarg);
+            /* inf: none (scipy's default, np.inf); the number parser refuses it */
+            limit = !strcasecmp(optarg, "inf") || !strcasecmp(optarg, "infinity")
+                        ? INFINITY : cli_parse_double("--limit", optarg);
             if (!(limit >= 0))
                 cli_usage_error("--limit=%s: want a distance >= 0", optarg);
             break;
