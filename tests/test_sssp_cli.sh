@@ -213,4 +213,18 @@ t_result $? "--time: the table on stdout says the algorithm and why once, nothin
 gk --vertices=200 --sources="5,0,17-19,5" --limit=inf "$T/r.edges" "$T/r.linf" &&
   cmp -s "$T/r.linf" "$T/r.dijkstra.out"
 t_result $? "--limit=inf: no limit, the rows of no --limit"
+# ---- a range past V is refused before it is expanded: --sources=0-2000000000
+# on a 200-vertex graph is one message, not a 16 GB list (ulimit -v: 390 MiB of
+# address space; AddressSanitizer reserves terabytes: skipped there)
+if [ "${GK_SANITIZERS:-no}" != no ]; then
+  t_skip "address-space limits do not apply under the sanitizers" "a huge range past V in bounded memory"
+else
+  rm -f "$T/o"
+  (ulimit -v 400000 && OMP_NUM_THREADS=2 exec "$GK" apsp --device=cpu --vertices=200 --sources=7,0-2000000000 \
+    "$T/r.edges" "$T/o") 2>"$T/range.err"; rc=$?
+  [ $rc = 1 ] && [ "$(wc -l <"$T/range.err")" = 1 ] && [ ! -e "$T/o" ] &&
+    grep -q "r.edges: source 200 (position 201) is outside \[0, 200)" "$T/range.err"
+  r=$?; [ $r = 0 ] || t_diag "exit $rc: $(cat "$T/range.err")"
+  t_result $r "--sources=7,0-2000000000 on 200 vertices: source 200 at position 201 named, in 390 MiB"
+fi
 t_done

@@ -109,7 +109,8 @@ gk_status gk__sssp_run_file(gk_context *ctx, const gk__sssp_file_args *a, const 
     gk__clear_error();
     if (!ctx) return gk__fail(GK_EINVAL, "%s: ctx is NULL", fn);
     if (!a->input || !a->output) return gk__fail(GK_EINVAL, "%s: input or output is NULL", fn);
-    if (a->S < 0 || (a->S > 0 && !a->sources)) return gk__fail(GK_EINVAL, "%s: S = %lld sources", fn, (long long)a->S);
+    if (!a->make_sources && (a->S < 0 || (a->S > 0 && !a->sources)))
+        return gk__fail(GK_EINVAL, "%s: S = %lld sources", fn, (long long)a->S);
     gk_sssp_options o;
     gk_sssp_options_init(&o);
     if (options) {
@@ -132,7 +133,10 @@ gk_status gk__sssp_run_file(gk_context *ctx, const gk__sssp_file_args *a, const 
     const int64_t V = g->V;
     int64_t S = a->S, *all = NULL;
     const int64_t *src = a->sources;
-    if (S == 0) {            /* every vertex */
+    if (a->make_sources) {
+        st = a->make_sources(a->make_user, V, &all, &S);
+        src = all;
+    } else if (S == 0) {     /* every vertex */
         S = V;
         if (!(all = malloc((size_t)V * sizeof *all)))
             st = gk__fail(GK_ENOMEM, "%s: cannot allocate %lld sources", fn, (long long)V);

@@ -17,6 +17,11 @@ typedef struct gk__sssp_file_args {
     gk_dtype dtype;          /* 0: auto */
     const int64_t *sources;  /* NULL with S = 0: every vertex */
     int64_t S;
+    /* or, when not NULL, the sources made once V is known (the CLI's ranges:
+       a range past V is refused before it is expanded): a malloc'ed list
+       into *sources, freed by the run */
+    gk_status (*make_sources)(void *user, int64_t V, int64_t **sources, int64_t *S);
+    void *make_user;
     const char *output;      /* S x V (min_only: 1 x V), raw or .npy by output_format */
     gk_format output_format; /* GK_FORMAT_NTHU (raw), GK_FORMAT_NPY, or AUTO: .npy by the name */
     const char *pred_output; /* NULL, or the predecessors the same way (int32) */
