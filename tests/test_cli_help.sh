@@ -31,6 +31,17 @@ while IFS= read -r cmd; do
   r=$?; [ $r = 0 ] || t_diag "gk $cmd --help vs gk(1):" "$(diff "$t_tmp/a" "$t_tmp/b")"
   t_result $r "gk $cmd: the options of --help and of gk(1) agree"
 done <"$t_tmp/commands"
+# gk help [COMMAND [KIND]]: the same text as --help
+"$GK" --help >"$t_tmp/a" 2>&1 && "$GK" help >"$t_tmp/b" 2>&1 && cmp -s "$t_tmp/a" "$t_tmp/b"
+t_result $? "gk help: gk --help's text, exit 0"
+for cmd in apsp "gen apsp" path "bench apsp" gen; do
+  # shellcheck disable=SC2086
+  "$GK" $cmd --help >"$t_tmp/a" 2>&1 && "$GK" help $cmd >"$t_tmp/b" 2>&1 && cmp -s "$t_tmp/a" "$t_tmp/b"
+  t_result $? "gk help $cmd: gk $cmd --help's text, exit 0"
+done
+"$GK" help bogus >/dev/null 2>"$t_tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "unknown command 'bogus'" "$t_tmp/err"
+t_result $? "gk help bogus: unknown command, exit 2"
 "$GKTUNE" --help >"$t_tmp/help" 2>&1
 awk 'length > 80 { bad = 1 } END { exit bad }' "$t_tmp/help"; t_result $? "gktune: --help fits 80 columns"
 opts <"$t_tmp/help" | grep -v -- '^--help$\|^--version$' >"$t_tmp/a"

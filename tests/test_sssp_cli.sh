@@ -160,4 +160,71 @@ bad "--nearest without --min-only" 2 "--nearest=.*n: the nearest sources come wi
 bad "--algorithm=bogus" 2 "--algorithm: .*bogus" --sources=0 --algorithm=bogus "$T/r.edges" "$T/o"
 bad "--sources with --check" 2 "--check" --sources=0 --check "$T/r.edges" "$T/o"
 bad "one file named as two outputs" 2 "named as two outputs" --sources=0 --predecessors="$T/o" "$T/r.edges" "$T/o"
+# ---- the run's refusals name the input file (not a library function)
+bad "a negative weight with --algorithm=dijkstra names the file" 1 \
+  "^gk: .*neg.edges: negative weight .* Dijkstra needs non-negative weights" \
+  --sources=0 --algorithm=dijkstra "$T/neg.edges" "$T/o"
+for m in "" --min-only; do
+  bad "--limit with negative weights $m: names the file, not gk_sssp_run" 1 \
+    "^gk: .*neg.edges: limit needs non-negative weights" --sources=0,3 $m --limit=5 "$T/neg.edges" "$T/o"
+done
+bad "--algorithm=fw too big: names the file" 1 "^gk: .*one.edges: fw needs the whole V x V" \
+  --sources=0 --algorithm=fw --vertices=1000000 "$T/one.edges" "$T/o"
+"$PY" -c 'import numpy; numpy.save("'"$T"'/dense.npy", numpy.zeros((3, 3)))' 2>/dev/null ||
+  printf '\223NUMPY\001\000v\000{}' >"$T/dense.npy"
+bad "a dense .npy INPUT: a graph file is needed, said so" 1 \
+  "dense.npy: a .npy file is a dense matrix, not a graph file: .* nthu, gr, mtx or edges" \
+  --sources=0 "$T/dense.npy" "$T/o"
+
+# ---- OUTPUT '-', a pipe, a FIFO (written in order), --output-format
+gk --vertices=200 --sources="5,0,17-19,5" "$T/r.edges" - >"$T/r.stdout"
+t_result $? "OUTPUT '-': exit 0"
+cmp -s "$T/r.stdout" "$T/r.dijkstra.out"; t_result $? "OUTPUT '-': the rows' bytes on standard output"
+gk --vertices=200 --sources="5,0,17-19,5" --output-format=npy "$T/r.edges" - | cat >"$T/r.pipe"
+cmp -s "$T/r.pipe" "$T/r.npy"; t_result $? "OUTPUT '-' into a pipe with --output-format=npy: the .npy bytes"
+gk --vertices=200 --sources="5,0,17-19,5" --output-format=npy "$T/r.edges" "$T/r.named-raw"
+cmp -s "$T/r.named-raw" "$T/r.npy"; t_result $? "--output-format=npy: .npy whatever the name"
+gk --vertices=200 --sources="5,0,17-19,5" --output-format=nthu "$T/r.edges" "$T/r.raw.npy"
+cmp -s "$T/r.raw.npy" "$T/r.dijkstra.out"; t_result $? "--output-format=nthu: raw rows even for a .npy name"
+gk --vertices=400 --sources=0,399 --min-only --output-format=npy --nearest="$T/road.near-" \
+  "$T/road.edges" - >"$T/road.min-" &&
+  gk --vertices=400 --sources=0,399 --min-only --nearest="$T/road.near2" "$T/road.edges" "$T/road.min2.npy" &&
+  cmp -s "$T/road.min-" "$T/road.min2.npy" && cmp -s "$T/road.near-" "$T/road.near2"
+t_result $? "--min-only to standard output: the same row and nearest sources"
+rm -f "$T/fifo"
+if mkfifo "$T/fifo" 2>/dev/null; then
+  cat "$T/fifo" >"$T/fifo.out" &
+  reader=$!
+  gk --vertices=200 --sources="5,0,17-19,5" --predecessors="$T/fifo.pred" "$T/r.edges" "$T/fifo"; r=$?
+  [ $r = 0 ] || kill $reader 2>/dev/null      # never opened: the reader would wait for ever
+  wait $reader
+  [ $r = 0 ]; t_result $? "OUTPUT a FIFO: exit 0 (no 'Illegal seek')"
+  cmp -s "$T/fifo.out" "$T/r.dijkstra.out"; t_result $? "OUTPUT a FIFO: the rows' bytes"
+else
+  t_skip "mkfifo failed" "OUTPUT a FIFO"
+fi
+# ---- --time: its table, once (not --verbose's lines as well)
+gk --vertices=200 --sources=5,0 --time "$T/r.edges" "$T/r.time" >"$T/time.out" 2>"$T/time.err"
+t_result $? "--time: exit 0"
+[ "$(grep -c 'predicted fastest' "$T/time.out" "$T/time.err" | awk -F: '{ n += $2 } END { print n }')" = 1 ] &&
+  [ ! -s "$T/time.err" ] && grep -q '^compute ' "$T/time.out"
+t_result $? "--time: the table on stdout says the algorithm and why once, nothing on stderr"
+# ---- --limit=inf: no limit (scipy's default), the same rows
+gk --vertices=200 --sources="5,0,17-19,5" --limit=inf "$T/r.edges" "$T/r.linf" &&
+  cmp -s "$T/r.linf" "$T/r.dijkstra.out"
+t_result $? "--limit=inf: no limit, the rows of no --limit"
+# ---- a range past V is refused before it is expanded: --sources=0-2000000000
+# on a 200-vertex graph is one message, not a 16 GB list (ulimit -v: 390 MiB of
+# address space; AddressSanitizer reserves terabytes: skipped there)
+if [ "${GK_SANITIZERS:-no}" != no ]; then
+  t_skip "address-space limits do not apply under the sanitizers" "a huge range past V in bounded memory"
+else
+  rm -f "$T/o"
+  (ulimit -v 400000 && OMP_NUM_THREADS=2 exec "$GK" apsp --device=cpu --vertices=200 --sources=7,0-2000000000 \
+    "$T/r.edges" "$T/o") 2>"$T/range.err"; rc=$?
+  [ $rc = 1 ] && [ "$(wc -l <"$T/range.err")" = 1 ] && [ ! -e "$T/o" ] &&
+    grep -q "r.edges: source 200 (position 201) is outside \[0, 200)" "$T/range.err"
+  r=$?; [ $r = 0 ] || t_diag "exit $rc: $(cat "$T/range.err")"
+  t_result $r "--sources=7,0-2000000000 on 200 vertices: source 200 at position 201 named, in 390 MiB"
+fi
 t_done

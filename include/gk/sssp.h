@@ -160,8 +160,10 @@ GK_API void gk_sssp_report_init(gk_sssp_report *r);
  * when options->predecessors, pred (S x V int32; min_only: V) and, with
  * min_only, nearest (V int32: the source vertex each distance comes from,
  * -1 when unreachable; may be NULL).  A source outside [0, V): GK_EINVAL
- * naming its position.  A negative cycle reachable from a source:
- * GK_ENEGCYCLE, report->run.cycle_vertex names a vertex on it.  FW refused
+ * naming its position.  A negative cycle (BELLMAN_FORD: one a source
+ * reaches; JOHNSON and FW: any in the graph; AUTO: as the algorithm it
+ * chose): GK_ENEGCYCLE, report->run.cycle_vertex names a vertex on it.
+ * A finite limit with a negative weight: GK_EINVAL.  FW refused
  * (GK_ENOMEM with the bytes it needs) when the V x V matrix does not fit;
  * AUTO then never picks it.  Sources are spread over the context's CPU
  * threads or GPUs (ranks: gk_sssp_run_file). */
@@ -184,7 +186,8 @@ GK_API gk_status gk_sssp_run_rows(gk_context *ctx, const gk_graph *g, const int6
 /* The file front door (what `gk apsp --sources` runs, also under mpirun):
  * read input, compute the rows of the sources (NULL, S = 0: every vertex),
  * write output (S x V of the graph's type: raw little-endian, or .npy by
- * the name; pred_output, may be NULL: S x V int32 the same way) atomically.
+ * the name; pred_output, may be NULL: S x V int32 the same way) atomically
+ * ("-", a pipe or a FIFO too: one process writes in order).
  * Collective over the context's gk_comm: each rank computes a contiguous
  * block of the sources and writes its rows at their offsets; every rank
  * fails with the same status and no output is left. */

@@ -333,7 +333,10 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
     reaches (a negative self-loop too) raises gk.NegativeCycleError, a
     subclass of scipy's; one no source reaches does not, as in scipy.  Its
     message names a vertex on the cycle (scipy's Bellman-Ford names the
-    source whose search met it).
+    source whose search met it).  With directed=False scipy 1.10's
+    bellman_ford can raise NegativeCycleError on a graph without any
+    negative weight (float weights, w_ij != w_ji); gk returns the
+    distances there (those of scipy's dijkstra and johnson).
     device, gpus: as gk.dijkstra."""
     np = _np()
     fname = "gk.bellman_ford"

@@ -16,30 +16,49 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One output of the run: its file, the header's bytes, a row's bytes. */
+/* One output of the run: its file (several ranks: each writes at its
+ * offsets; one process: in order, `pos` bytes so far), the header's bytes,
+ * a row's bytes. */
 typedef struct out_file {
     gk__comm_out o;
-    int open;
-    uint64_t header, row;
+    gk_outfile so;
+    int open, seq;
+    uint64_t header, row, pos;
 } out_file;
 
-static int want_npy(const char *path)
+/* format: GK_FORMAT_NPY or GK_FORMAT_NTHU, else (AUTO) by the name. */
+static int want_npy(const char *path, gk_format format)
 {
+    if (format == GK_FORMAT_NPY || format == GK_FORMAT_NTHU) return format == GK_FORMAT_NPY;
     return gk__format_for_output(path, GK_FORMAT_NTHU) == GK_FORMAT_NPY;
 }
 
-static gk_status out_open(out_file *f, const gk_comm *comm, const char *path, gk_dtype t, int64_t rows, int64_t V)
+/* bytes at offset: one process's rows come in order (gk_sssp_run_rows
+ * hands them over so), which a non-seekable output needs. */
+static gk_status out_write(out_file *f, const void *buf, size_t bytes, uint64_t offset)
+{
+    if (!f->seq) return gk__comm_out_pwrite(&f->o, buf, bytes, offset);
+    if (offset != f->pos)
+        return gk__fail(GK_EINTERNAL, "%s: rows out of order (byte %llu, expected %llu)", f->so.path,
+                        (unsigned long long)offset, (unsigned long long)f->pos);
+    f->pos += bytes;
+    return gk__out_write(&f->so, buf, bytes);
+}
+
+static gk_status out_open(out_file *f, const gk_comm *comm, const char *path, gk_format format, gk_dtype t,
+                          int64_t rows, int64_t V)
 {
     char h[256];
     memset(f, 0, sizeof *f);
     f->row = (uint64_t)V * gk_dtype_size(t);
-    gk_status st = gk__comm_out_open(&f->o, comm, path);
+    f->seq = gk__comm_size(comm) == 1;
+    gk_status st = f->seq ? gk__out_open(&f->so, path) : gk__comm_out_open(&f->o, comm, path);
     if (st) return st;
     f->open = 1;
-    if (want_npy(path)) {
+    if (want_npy(path, format)) {
         f->header = (uint64_t)gk__npy_rows_header(h, sizeof h, t, rows, V);
         if (gk__comm_rank(comm) == 0)
-            st = gk__comm_out_pwrite(&f->o, h, (size_t)f->header, 0);
+            st = out_write(f, h, (size_t)f->header, 0);
     }
     return st;
 }
@@ -48,7 +67,22 @@ static gk_status out_close(out_file *f, gk_status st)
 {
     if (!f->open) return st;
     f->open = 0;
-    return gk__comm_out_close(&f->o, st);
+    return f->seq ? gk__out_close(&f->so, st) : gk__comm_out_close(&f->o, st);
+}
+
+/* The run's refusals of this graph (a negative weight for Dijkstra, a
+ * limit with negative weights, fw's matrix too big, ...) name the library
+ * function or nothing; from a file they name the file, as the front door's
+ * other messages do. */
+static gk_status name_input(const char *input, gk_status st)
+{
+    static const char *const fns[] = { "gk_sssp_run_rows: ", "gk_sssp_run: " };
+    if (st != GK_EINVAL && st != GK_ENOMEM) return st;
+    const char *m = gk_last_error();
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+        if (!strncmp(m, fns[i], strlen(fns[i]))) return gk__fail(st, "%s: %s", input, m + strlen(fns[i]));
+    if (!strncmp(m, "negative weight ", 16)) return gk__fail(st, "%s: %s", input, m);
+    return st;
 }
 
 /* The sink: rows first.. of this rank's block at their global offsets. */
@@ -62,10 +96,9 @@ static gk_status sink(void *user, int64_t first, int64_t rows, const void *dist,
 {
     sink_ctx *c = user;
     const uint64_t r = (uint64_t)(c->base + first);
-    gk_status st = gk__comm_out_pwrite(&c->dist->o, dist, (size_t)rows * c->dist->row,
-                                       c->dist->header + r * c->dist->row);
+    gk_status st = out_write(c->dist, dist, (size_t)rows * c->dist->row, c->dist->header + r * c->dist->row);
     if (!st && c->pred && pred)
-        st = gk__comm_out_pwrite(&c->pred->o, pred, (size_t)rows * c->pred->row, c->pred->header + r * c->pred->row);
+        st = out_write(c->pred, pred, (size_t)rows * c->pred->row, c->pred->header + r * c->pred->row);
     return st;
 }
 
@@ -76,7 +109,8 @@ gk_status gk__sssp_run_file(gk_context *ctx, const gk__sssp_file_args *a, const 
     gk__clear_error();
     if (!ctx) return gk__fail(GK_EINVAL, "%s: ctx is NULL", fn);
     if (!a->input || !a->output) return gk__fail(GK_EINVAL, "%s: input or output is NULL", fn);
-    if (a->S < 0 || (a->S > 0 && !a->sources)) return gk__fail(GK_EINVAL, "%s: S = %lld sources", fn, (long long)a->S);
+    if (!a->make_sources && (a->S < 0 || (a->S > 0 && !a->sources)))
+        return gk__fail(GK_EINVAL, "%s: S = %lld sources", fn, (long long)a->S);
     gk_sssp_options o;
     gk_sssp_options_init(&o);
     if (options) {
@@ -99,7 +133,10 @@ gk_status gk__sssp_run_file(gk_context *ctx, const gk__sssp_file_args *a, const 
     const int64_t V = g->V;
     int64_t S = a->S, *all = NULL;
     const int64_t *src = a->sources;
-    if (S == 0) {            /* every vertex */
+    if (a->make_sources) {
+        st = a->make_sources(a->make_user, V, &all, &S);
+        src = all;
+    } else if (S == 0) {     /* every vertex */
         S = V;
         if (!(all = malloc((size_t)V * sizeof *all)))
             st = gk__fail(GK_ENOMEM, "%s: cannot allocate %lld sources", fn, (long long)V);
@@ -119,9 +156,10 @@ gk_status gk__sssp_run_file(gk_context *ctx, const gk__sssp_file_args *a, const 
     out_file fd, fp, fnr;
     memset(&fp, 0, sizeof fp);
     memset(&fnr, 0, sizeof fnr);
-    st = out_open(&fd, comm, a->output, g->dtype, rows, V);
-    if (!st && a->pred_output) st = out_open(&fp, comm, a->pred_output, GK_DTYPE_INT32, rows, V);
-    if (!st && a->nearest_output && o.min_only) st = out_open(&fnr, comm, a->nearest_output, GK_DTYPE_INT32, 1, V);
+    st = out_open(&fd, comm, a->output, a->output_format, g->dtype, rows, V);
+    if (!st && a->pred_output) st = out_open(&fp, comm, a->pred_output, GK_FORMAT_AUTO, GK_DTYPE_INT32, rows, V);
+    if (!st && a->nearest_output && o.min_only)
+        st = out_open(&fnr, comm, a->nearest_output, GK_FORMAT_AUTO, GK_DTYPE_INT32, 1, V);
     gk_sssp_report rep;
     gk_sssp_report_init(&rep);
     if (!st && o.min_only) {
@@ -132,10 +170,10 @@ gk_status gk__sssp_run_file(gk_context *ctx, const gk__sssp_file_args *a, const 
             int32_t *p = o.predecessors ? malloc((size_t)V * 4) : NULL, *nr = malloc((size_t)V * 4);
             if (!d || !nr || (o.predecessors && !p))
                 st = gk__fail(GK_ENOMEM, "%s: cannot allocate a row of %lld vertices", fn, (long long)V);
-            if (!st) st = gk_sssp_run(ctx, g, src, S, &o, d, p, nr, &rep);
-            if (!st) st = gk__comm_out_pwrite(&fd.o, d, (size_t)fd.row, fd.header);
-            if (!st && p) st = gk__comm_out_pwrite(&fp.o, p, (size_t)fp.row, fp.header);
-            if (!st && fnr.open) st = gk__comm_out_pwrite(&fnr.o, nr, (size_t)fnr.row, fnr.header);
+            if (!st) st = name_input(a->input, gk_sssp_run(ctx, g, src, S, &o, d, p, nr, &rep));
+            if (!st) st = out_write(&fd, d, (size_t)fd.row, fd.header);
+            if (!st && p) st = out_write(&fp, p, (size_t)fp.row, fp.header);
+            if (!st && fnr.open) st = out_write(&fnr, nr, (size_t)fnr.row, fnr.header);
             free(d);
             free(p);
             free(nr);
@@ -144,7 +182,7 @@ gk_status gk__sssp_run_file(gk_context *ctx, const gk__sssp_file_args *a, const 
         const int64_t first = S * rank / size, last = S * (rank + 1) / size;
         sink_ctx c = { &fd, a->pred_output ? &fp : NULL, first, V };
         if (last > first)
-            st = gk_sssp_run_rows(ctx, g, src + first, last - first, &o, sink, &c, &rep);
+            st = name_input(a->input, gk_sssp_run_rows(ctx, g, src + first, last - first, &o, sink, &c, &rep));
     }
     /* the closes agree on every rank's status */
     if (fnr.open) st = out_close(&fnr, st);

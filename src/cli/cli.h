@@ -175,17 +175,21 @@ int cli_apsp_typed(gk_context *ctx, const cli_apsp_typed_args *a);
 
 /* cmd_sssp.c: `gk apsp` with chosen sources.  cli_parse_sources: a list
  * "0,5,7-9" or "@FILE" (one vertex or range a line, # comments) into a
- * malloc'ed array; a usage error or a one-line error naming FILE:LINE.
+ * malloc'ed array of *count ranges, pairs (A, B) with A <= B (N: (N, N)),
+ * expanded only once the graph's V is known (a range past V is an error
+ * then, before anything is allocated for it); a usage error or a one-line
+ * error naming FILE:LINE.
  * cli_sssp: the run (gk_sssp_run_file), its reports; destroys ctx; exits on
  * failure. */
 int64_t *cli_parse_sources(const char *text, int64_t *count);
 typedef struct cli_sssp_args {
     const char *in, *out, *pred_out, *nearest_out;
     gk_format format;
+    gk_format out_format;              /* --output-format: NTHU, NPY, or AUTO (by the name) */
     int flags;                         /* GK__READ_* */
     int64_t vertices;
     gk_dtype weights;                  /* 0: auto */
-    const int64_t *sources;            /* NULL, S = 0: every vertex */
+    const int64_t *sources;            /* S ranges (A, B) of cli_parse_sources; NULL, S = 0: every vertex */
     int64_t S;
     gk_sssp_algorithm algorithm;
     int min_only;

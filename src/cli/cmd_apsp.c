@@ -170,8 +170,6 @@ static int apsp_sources(const apsp_sssp_in *a)
         cli_usage_error("--nearest=%s: the nearest sources come with --min-only", a->nearest_out);
     if (a->ofmt != GK_FORMAT_AUTO && a->ofmt != GK_FORMAT_NTHU && a->ofmt != GK_FORMAT_NPY)
         cli_usage_error("--output-format: the rows are written raw (nthu) or as .npy");
-    if (a->ofmt == GK_FORMAT_NPY && gk__format_for_output(a->out, GK_FORMAT_NTHU) != GK_FORMAT_NPY)
-        cli_usage_error("--output-format=npy with --sources: name the output *.npy");
     const char *outs[3] = { a->out, a->pred_out, a->nearest_out };
     for (int i = 0; i < 3; i++)
         for (int j = i + 1; j < 3; j++)
@@ -188,7 +186,7 @@ static int apsp_sources(const apsp_sssp_in *a)
     cli_report_to(a->out);
     gk_context *ctx = a->gpus || cli_comm ? cli_gpus_context(a->want, a->gpus) : cli_context(a->want);
     cli_sssp_args sa = { .in = a->in, .out = a->out, .pred_out = a->pred_out, .nearest_out = a->nearest_out,
-                         .format = a->ifmt,
+                         .format = a->ifmt, .out_format = a->ofmt,
                          .flags = (a->undirected ? GK__READ_UNDIRECTED : 0) | (a->one_based ? GK__READ_ONE_BASED : 0),
                          .vertices = a->vertices, .weights = a->weights, .sources = src, .S = S,
                          .algorithm = a->alg, .min_only = a->min_only, .limit = a->limit, .config = a->config,
@@ -250,7 +248,7 @@ static void apsp_usage(void)
            "  --nearest=FILE         with --min-only: which source that is (V int32, -1:\n"
            "                         none; raw or .npy by the name)\n"
            "  --limit=L              distances above L are reported unreachable and not\n"
-           "                         searched (non-negative weights)\n"
+           "                         searched (non-negative weights; inf: none)\n"
            "  -h, --help             display this help and exit\n\n"
            "Under mpirun every rank takes a block of rows: one GPU each (the node-local\n"
            "rank's), or with --device=cpu the CPU code on its rows; the output is the same,\n"
@@ -322,7 +320,9 @@ int cmd_apsp(int argc, char **argv)
             break;
         case O_MIN_ONLY: min_only = 1; break;
         case O_LIMIT:
-            limit = cli_parse_double("--limit", optarg);
+            /* inf: none (scipy's default, np.inf); the number parser refuses it */
+            limit = !strcasecmp(optarg, "inf") || !strcasecmp(optarg, "infinity")
+                        ? INFINITY : cli_parse_double("--limit", optarg);
             if (!(limit >= 0))
                 cli_usage_error("--limit=%s: want a distance >= 0", optarg);
             break;
@@ -602,7 +602,8 @@ int cmd_gen_apsp(int argc, char **argv)
                    "  grid      a floor(sqrt(N))^2 2D grid, each vertex linked both ways to its\n"
                    "            right and lower neighbour, weights uniform in [1, W]\n"
                    "  road      the grid plus shortcuts (--shortcuts=P %% of N extra links, both\n"
-                   "            ways, default 2) between random vertices, weights in [W, 8W]\n"
+                   "            ways, default 2) between random vertices, the shortcuts' weights\n"
+                   "            in [W, 8W]\n"
                    "  powerlaw  R-MAT (0.57, 0.19, 0.19, 0.05): M edges, N rounded up to a power\n"
                    "            of two, weights uniform in [1, W]\n"
                    "Weights are capped so that (N - 1) * weight stays below 2^30 - 1 (int32 exact).\n\n"

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static void push(int64_t **list, int64_t *n, int64_t *cap, int64_t v)
     if (*n == *cap) {
         *cap = *cap ? 2 * *cap : 64;
         int64_t *p = realloc(*list, (size_t)*cap * sizeof *p);
-        if (!p) cli_die("--sources: out of memory after %lld sources", (long long)*n);
+        if (!p) cli_die("--sources: out of memory after %lld items", (long long)*n / 2);
         *list = p;
     }
     (*list)[(*n)++] = v;
@@ -37,20 +38,51 @@ static int vertex_number(const char *s, const char *end, int64_t *v)
     return 1;
 }
 
-/* One item "N" or "A-B" (A <= B) of a list, appended. */
+/* One item "N" or "A-B" (A <= B) of a list, appended as the pair (A, B)
+ * (N: (N, N)): expanded by make_sources once V is known. */
 static int item(const char *s, const char *end, int64_t **list, int64_t *n, int64_t *cap)
 {
     const char *dash = memchr(s, '-', (size_t)(end - s));
     int64_t a, b;
     if (!dash) {
         if (!vertex_number(s, end, &a)) return 0;
-        push(list, n, cap, a);
-        return 1;
+        b = a;
+    } else if (!vertex_number(s, dash, &a) || !vertex_number(dash + 1, end, &b) || b < a) {
+        return 0;
     }
-    if (!vertex_number(s, dash, &a) || !vertex_number(dash + 1, end, &b) || b < a) return 0;
-    if (b - a > (INT64_C(1) << 31)) return 0;
-    for (int64_t v = a; v <= b; v++) push(list, n, cap, v);
+    push(list, n, cap, a);
+    push(list, n, cap, b);
     return 1;
+}
+
+/* The ranges' sources once the graph's V is known: every range within
+ * [0, V) first (the first source outside named with its position, as
+ * gk_sssp_run does), so that --sources=0-2000000000 on a small graph is
+ * one message, not gigabytes of list. */
+typedef struct ranges { const int64_t *r; int64_t n; const char *input; } ranges;
+static gk_status make_sources(void *user, int64_t V, int64_t **out, int64_t *S)
+{
+    const ranges *g = user;
+    int64_t total = 0;
+    *out = NULL;
+    *S = 0;
+    for (int64_t i = 0; i < g->n; i++) {
+        const int64_t a = g->r[2 * i], b = g->r[2 * i + 1];
+        if (b >= V) {
+            const int64_t bad = a >= V ? a : V;
+            return gk__fail(GK_EINVAL, "%s: source %lld (position %lld) is outside [0, %lld)", g->input,
+                            (long long)bad, (long long)(total + bad - a), (long long)V);
+        }
+        total += b - a + 1;
+    }
+    int64_t *list = (uint64_t)total <= SIZE_MAX / sizeof *list ? malloc((size_t)total * sizeof *list) : NULL;
+    if (!list) return gk__fail(GK_ENOMEM, "--sources: cannot allocate %lld sources", (long long)total);
+    int64_t k = 0;
+    for (int64_t i = 0; i < g->n; i++)
+        for (int64_t v = g->r[2 * i]; v <= g->r[2 * i + 1]; v++) list[k++] = v;
+    *out = list;
+    *S = total;
+    return GK_OK;
 }
 
 int64_t *cli_parse_sources(const char *text, int64_t *count)
@@ -93,7 +125,7 @@ int64_t *cli_parse_sources(const char *text, int64_t *count)
             s = e + 1;
         }
     }
-    *count = n;
+    *count = n / 2;
     return list;
 }
 
@@ -105,8 +137,11 @@ int cli_sssp(gk_context *ctx, const cli_sssp_args *a)
     o.min_only = a->min_only;
     o.limit = a->limit;
     o.config = a->config;
+    ranges rg = { a->sources, a->S, a->in };
     gk__sssp_file_args fa = { .input = a->in, .format = a->format, .flags = a->flags, .vertices = a->vertices,
-                              .dtype = a->weights, .sources = a->sources, .S = a->S, .output = a->out,
+                              .dtype = a->weights, .make_sources = a->S ? make_sources : NULL, .make_user = &rg,
+                              .output = a->out,
+                              .output_format = a->out_format,
                               .pred_output = a->pred_out, .nearest_output = a->nearest_out };
     gk_sssp_report rep;
     gk_sssp_report_init(&rep);
@@ -114,7 +149,9 @@ int cli_sssp(gk_context *ctx, const cli_sssp_args *a)
     gk_status st = gk__sssp_run_file(ctx, &fa, &o, &rep);
     double wall = gk__wtime() - t0;
     const int rank = cli_comm ? cli_comm->rank : 0;
-    if (rank == 0 && (a->verbose || a->timing) && !cli_quiet) {
+    /* --verbose's lines; --time's table below says the algorithm itself
+       (as gk apsp's Floyd-Warshall --time prints only its table) */
+    if (rank == 0 && a->verbose && !cli_quiet) {
         fprintf(stderr, "%s: %s: %s\n", cli_prog, gk_sssp_algorithm_name(rep.algorithm), rep.why);
         cli_report_verbose("apsp --sources", &rep.run);
     }

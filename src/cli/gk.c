@@ -41,9 +41,9 @@ static void usage(void)
            "                                 plans, against the kernels' own time\n\n"
            "  -h, --help     display this help and exit\n"
            "  -V, --version  output version information and exit\n\n"
-           "'gk COMMAND --help' describes a command's options.  Tune once per machine\n"
-           "with gktune(1); gk then uses the cached configurations.  GK_DEVICE picks the\n"
-           "GPU (default 0).\n"
+           "'gk COMMAND --help' (or 'gk help COMMAND') describes a command's options.\n"
+           "Tune once per machine with gktune(1); gk then uses the cached configurations.\n"
+           "GK_DEVICE picks the GPU (default 0).\n"
            "Report bugs to <%s>.\n", PACKAGE_BUGREPORT);
 }
 
@@ -68,6 +68,12 @@ static int gk_main(int argc, char **argv)
     }
     if (argc < 2)
         cli_usage_error("missing command");
+    if (!strcmp(argv[1], "help")) {     /* gk help [COMMAND [KIND]]: gk [COMMAND [KIND]] --help */
+        static char help_opt[] = "--help";
+        if (argc == 2) { usage(); return 0; }
+        for (int i = 1; i + 1 < argc; i++) argv[i] = argv[i + 1];
+        argv[argc - 1] = help_opt;
+    }
     const char *c = argv[1];
     if (!strcmp(c, "--help") || !strcmp(c, "-h")) { usage(); return 0; }
     if (!strcmp(c, "--version") || !strcmp(c, "-V")) { cli_version(); return 0; }

@@ -18,10 +18,13 @@ gk_status gk__graph_read_flags(const char *path, gk_format format, int flags, in
     if (vertices < 0 || vertices >= INT32_MAX)
         return gk__fail(GK_EINVAL, "gk_graph_read: vertices = %lld is outside [0, 2^31 - 1)", (long long)vertices);
     gk_status st;
+    if (format == GK_FORMAT_AUTO && gk__format_for_output(path, GK_FORMAT_NTHU) == GK_FORMAT_NPY)
+        format = GK_FORMAT_NPY;          /* by the name: refused below, saying what is read */
     if (format == GK_FORMAT_AUTO && (st = gk_format_detect(path, &format)))
         return st;
     if (format == GK_FORMAT_NPY)
-        return gk__fail(GK_EINVAL, "%s: .npy holds a distance matrix, not a graph: give --format for a graph", path);
+        return gk__fail(GK_EINVAL, "%s: a .npy file is a dense matrix, not a graph file: shortest paths from "
+                        "chosen sources read nthu, gr, mtx or edges (--format names one)", path);
     gk_edges e;
     const int rflags = flags & GK__READ_ONE_BASED;      /* undirected: the CSR adds the reverses */
     if (format == GK_FORMAT_NTHU)       /* int32, non-negative: the course's format */
