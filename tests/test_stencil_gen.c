@@ -384,8 +384,8 @@ static void source_checks(void)
         free(src);
     }
     /* GK_STENCIL_GEN_DUMP=DIR: the sources of every 2D star/box, both
-     * designs (their defaults), written there to be compiled with nvcc
-     * where there is no GPU (HACKING.md) */
+     * designs (their defaults), and every 3D one (DESIGN=0 and 2), written
+     * there to be compiled with nvcc where there is no GPU (HACKING.md) */
     const char *dump = getenv("GK_STENCIL_GEN_DUMP");
     for (int sh = 1; dump && sh <= 2; sh++)
         for (int r = 1; r <= 4; r++)
@@ -397,6 +397,26 @@ static void source_checks(void)
                     if (gk__sg_spec_build(2, (gk_stencil_shape)sh, r, bd, t, NULL, &ds)) continue;
                     gk_config dc, full;
                     gk__stencil_gen_default_design(2, r, ty ? 8 : 4, design, &dc);
+                    char *text = NULL, path[512];
+                    if (gk__space_complete(&gk__space_stencil_gen, &dc, &full)
+                        || gk__stencil_gen_source(&ds, &full, &text))
+                        continue;
+                    snprintf(path, sizeof path, "%s/%s-design%d.cu", dump, ds.key, design);
+                    FILE *f = fopen(path, "w");
+                    if (f) { fputs(text, f); fclose(f); }
+                    free(text);
+                }
+    /* and every 3D star and box, DESIGN=0 and 2 */
+    for (int sh = 1; dump && sh <= 2; sh++)
+        for (int r = 1; r <= 4; r++)
+            for (int ty = 0; ty < 2; ty++)
+                for (int design = 0; design <= 2; design += 2) {
+                    gk__stencil_spec ds;
+                    gk_dtype t = ty ? GK_DTYPE_FLOAT64 : GK_DTYPE_FLOAT32;
+                    gk_boundary bd = (gk_boundary)((r + ty + sh) % 3);
+                    if (gk__sg_spec_build(3, (gk_stencil_shape)sh, r, bd, t, NULL, &ds)) continue;
+                    gk_config dc, full;
+                    gk__stencil_gen_default_design(3, r, ty ? 8 : 4, design, &dc);
                     char *text = NULL, path[512];
                     if (gk__space_complete(&gk__space_stencil_gen, &dc, &full)
                         || gk__stencil_gen_source(&ds, &full, &text))
