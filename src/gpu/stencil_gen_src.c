@@ -2,7 +2,7 @@
  * at run time for NVRTC (plain C: built in every build, so the tests read
  * the text without a GPU).
  *
- * What the kernels do (one design, every description):
+ * What the kernels do (DESIGN=0, every description; DESIGN=1 and 2 below):
  *
  * A 2D grid is run as a 3D one of one row per plane: its rows are the
  * planes (the streamed axis), each plane a single row (TY = 1, no y halo),
@@ -48,7 +48,42 @@
  * next lanes with __shfl_up_sync/__shfl_down_sync (PX >= r: one lane away).
  * Neighbouring strips overlap by T*r columns a side: the edge lanes' halo
  * results (wrong: their neighbour lane does not exist) shrink by r per
- * stage and are never stored.  Same chain, same boundaries as above. */
+ * stage and are never stored.  Same chain, same boundaries as above.
+ *
+ * The third design, DESIGN=2 (3D only, one step per pass): z-streaming
+ * with register accumulation, the hand-written 27-point kernel's stream
+ * design (src/gpu/stencil.cu) for any description.  A block owns a TX x TY
+ * output tile of ZC planes; its NT = (TX/RX)*(TY/RY) threads each own RX
+ * consecutive columns and RY consecutive rows of it.  The block streams
+ * input planes z0-r .. z0+ZC-1+r: each goes to shared memory once (the
+ * tile and r of halo in x and y; two buffers), and each thread reads the
+ * (RX+2r) x (RY+2r) window of it that its outputs need ONCE, in ascending
+ * (y, x), adding each value to every accumulator whose chain has it: the
+ * partial sums of the 2r+1 output planes p-r..p+r the plane touches, per
+ * output point, (2r+1)*RX*RY registers, a queue indexed by the output
+ * plane modulo 2r+1.  The stream loop is unrolled 2r+1 times, so every
+ * slot is a constant; a description too large for that (points x RX*RY x
+ * (2r+1) > GK__SGZ_UNROLL_TERMS: box r >= 3 at the defaults) keeps one copy
+ * of its terms and moves the queue down one slot per plane instead.
+ * Output plane q is complete once plane q+r has arrived and is stored
+ * then.  Iteration k loads plane k+1 into registers (its latency under the
+ * arithmetic), adds plane k's terms from buffer k&1, stores the output
+ * completed, writes plane k+1 into buffer (k+1)&1 (last read in iteration
+ * k-1, before the previous barrier): one barrier per plane.
+ *   Why faster than the ring in 3D: the ring reads all (2r+1)^3 (box) or
+ * 6r+1 (star) values of every point from shared memory; here a plane's
+ * window costs ((RX+2r)(RY+2r))/(RX*RY) shared loads per output (box r=1,
+ * RX=1, RY=4: 4.5 against 27), and the plane's ring of 2r+2 planes shrinks
+ * to two (more blocks per SM).
+ *   The chain: planes arrive in ascending z, so an output's terms of plane
+ * q-r come first; within a plane the window is read in ascending (y, x),
+ * i.e. ascending (dy, dx) for each output; the description's point 0 (its
+ * first in the contract's order) is w0*v0, every later one an fma: the
+ * CPU's chain to the bit (an accumulator's value before its point 0 is
+ * never used).  Boundaries: zero and periodic at the load (0 outside; the
+ * index wrapped, once, within the r of halo a tile reads); fixed at the
+ * store (a point within r of a face stores its input value, read from the
+ * input grid). */
 #include "gpu/stencil_gen.h"
 
 #include <stdarg.h>
