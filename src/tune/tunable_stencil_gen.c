@@ -1,8 +1,9 @@
 /* tunable_stencil_gen.c - tuning the generated stencil engine for one
  * description (`gktune --stencil=DESC`): a coordinate search over its space
  * (steps per pass, tile, threads, z chunk; in 2D also the warp design's
- * steps, points per lane, warps per block, rows per warp, the faster
- * design winning), every candidate checked bit for
+ * steps, points per lane, warps per block, rows per warp, in 3D the
+ * z-streaming design's thread layouts and z chunk, the faster design
+ * winning), every candidate checked bit for
  * bit against the CPU reference on an odd-sized grid before it may win, and
  * the winners kept in the cache directory, keyed by the description's shape
  * key (the spec key without its weight hash: shapes tune the same whatever
