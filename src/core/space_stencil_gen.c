@@ -62,12 +62,13 @@ static void warp_default(int radius, size_t elem, gk_config *out)
  * from the model, see space_stencil_gen.h): warps of 32 threads along x
  * (RX=1: a warp reads 32 consecutive shared-memory words, conflict-free,
  * and stores 32 consecutive points), 8 warps, each thread RY rows; RY=4
- * (4 output rows share each x column's 2r+4 values) up to radius 2, RY=2
- * beyond (the (2r+1)-plane queue and the unrolled code grow with r). */
+ * (4 output rows share each x column's 2r+4 values) at radius 1 and at
+ * radius 2 in float32, RY=2 beyond (the (2r+1)-plane queue and the
+ * unrolled code grow with r: box r=2 fp64 at RY=4 takes all 255
+ * registers, one block per SM, in ptxas 13's -v; at RY=2 128). */
 static void z_default(int radius, size_t elem, gk_config *out)
 {
-    (void)elem;
-    int ry = radius <= 2 ? 4 : 2;
+    int ry = radius == 1 || (radius == 2 && elem == 4) ? 4 : 2;
     gk__config_clear(out);
     gk__config_set(out, "TX", 32);
     gk__config_set(out, "TY", 8 * ry);

@@ -32,8 +32,8 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
  * gk__stencil_gen_default.  design < 0: the description's default design
  * (2D: 1, 3D: 0), i.e. the engine's defaults when nothing is tuned.
  * DESIGN=2 (3D): TX=32, RX=1 (a warp is one row: conflict-free shared
- * loads, coalesced stores), NT=256, ZC=64, RY=4 for r <= 2 and 2 beyond
- * (TY = 8*RY); chosen from the design, NOT measured (no GPU when it was
+ * loads, coalesced stores), NT=256, ZC=64, RY=4 for r = 1 and for r = 2
+ * float32, else 2 (TY = 8*RY); chosen from the design, NOT measured (no GPU when it was
  * written): the tuner's candidates cover the alternatives.  In 2D,
  * design 2 falls back to the ring's defaults (the rules refuse it). */
 void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out);
