@@ -167,8 +167,9 @@ static int z_reject(const gk_config *c, int dims, int radius, size_t elem, const
     if (regs > budget)
         return snprintf(why, n, "DESIGN=2: %lld registers of accumulators and prefetch per thread > %lld "
                         "((2r+1)*RX*RY + plane/NT values)", (long long)regs, (long long)budget), 1;
-    /* the code: the loop is unrolled 2r+1 times, each phase a box's
-     * (2r+1)^3 terms per output at most */
+    /* the code of one plane: a box's (2r+1)^3 terms per output at most
+     * (the generator writes it 2r+1 times, once per queue phase, or once
+     * with a rotating queue when that would pass GK__SGZ_UNROLL_TERMS) */
     int64_t terms = dq * dq * dq * rx * ry;
     if (terms > 4096)
         return snprintf(why, n, "DESIGN=2: RX*RY=%d outputs per thread of up to (2r+1)^3=%lld terms each > 4096 "
