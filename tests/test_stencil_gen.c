@@ -220,6 +220,128 @@ static void pitched_case(const gk_device_info *dev, uint64_t seed)
 #endif
 
 /* Without a GPU: the generated text and the configuration rules. */
+/* DESIGN=2 (3D z-streaming with register accumulation) without a GPU:
+ * its defaults pass the rules for every radius and element size, the
+ * rules refuse it in 2D, with TSTEPS > 1, with a thread layout that does
+ * not cover the tile and beyond the register or code bounds; its source
+ * has the contract's chain and the unrolled or rotating queue. */
+static void design2_checks(void)
+{
+    char why[256];
+    gk_config d, c;
+    for (int r = 1; r <= 4; r++)
+        for (size_t es = 4; es <= 8; es += 4) {
+            gk__stencil_gen_default_design(3, r, es, 2, &d);
+            is_int(gk__config_get(&d, "DESIGN", -1), 2, "DESIGN=2 defaults name it (r=%d, %zu-byte)", r, es);
+            gk__space_complete(&gk__space_stencil_gen, &d, &c);
+            ok(!gk__stencil_gen_reject(&c, 3, r, es, NULL, why, sizeof why), "DESIGN=2 defaults r=%d %zu-byte "
+               "accepted (%s)", r, es, why);
+            is_int(gk__param(&c, "NT"), (gk__param(&c, "TX") / gk__param(&c, "RX")) *
+                   (gk__param(&c, "TY") / gk__param(&c, "RY")), "DESIGN=2 defaults: NT covers the tile (r=%d)", r);
+        }
+    gk__stencil_gen_default_design(3, 2, 8, -1, &d);
+    is_int(gk__config_get(&d, "DESIGN", -1), 0, "the 3D default design stays the ring");
+    /* 2D: refused by name, whatever the tile */
+    gk__stencil_gen_default_design(2, 1, 8, 2, &d);
+    gk__config_set(&d, "DESIGN", 2);
+    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    ok(gk__stencil_gen_reject(&c, 2, 1, 8, NULL, why, sizeof why) && strstr(why, "DESIGN=2") && strstr(why, "3D"),
+       "DESIGN=2 in 2D refused: %s", why);
+    gk__config_set(&c, "TY", 4);
+    ok(gk__stencil_gen_reject(&c, 2, 1, 8, NULL, why, sizeof why) && strstr(why, "3D"),
+       "DESIGN=2 in 2D with TY=4 refused as 2D: %s", why);
+    /* temporal blocking: not for this design */
+    gk__stencil_gen_default_design(3, 1, 8, 2, &d);
+    gk__config_set(&d, "TSTEPS", 2);
+    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why) && strstr(why, "TSTEPS"),
+       "DESIGN=2 with TSTEPS=2 refused: %s", why);
+    /* the thread layout */
+    gk__stencil_gen_default_design(3, 1, 4, 2, &d);
+    gk__config_set(&d, "RY", 3);
+    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    ok(gk__stencil_gen_reject(&c, 3, 1, 4, NULL, why, sizeof why) && strstr(why, "multiple"),
+       "DESIGN=2 with RY not dividing TY refused: %s", why);
+    gk__stencil_gen_default_design(3, 1, 4, 2, &d);
+    gk__config_set(&d, "NT", 128);
+    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    ok(gk__stencil_gen_reject(&c, 3, 1, 4, NULL, why, sizeof why) && strstr(why, "needs NT=256"),
+       "DESIGN=2 with NT not (TX/RX)*(TY/RY) refused: %s", why);
+    gk__config_set(&d, "TY", 16);
+    gk__config_set(&d, "RY", 4);
+    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    ok(!gk__stencil_gen_reject(&c, 3, 1, 4, NULL, why, sizeof why), "DESIGN=2 TX=32 TY=16 RY=4 NT=128 accepted (%s)",
+       why);
+    /* registers: r=4 fp64, 9 planes of 16 outputs = 288 registers */
+    gk__stencil_gen_default_design(3, 4, 8, 2, &d);
+    gk__config_set(&d, "RY", 16);
+    gk__config_set(&d, "TY", 16);
+    gk__config_set(&d, "NT", 32);
+    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    ok(gk__stencil_gen_reject(&c, 3, 4, 8, NULL, why, sizeof why) && strstr(why, "registers"),
+       "DESIGN=2 r=4 fp64 RY=16 refused for its registers: %s", why);
+    /* code: r=4, 6 outputs per thread of 729 terms */
+    gk__stencil_gen_default_design(3, 4, 4, 2, &d);
+    gk__config_set(&d, "RX", 2);
+    gk__config_set(&d, "RY", 3);
+    gk__config_set(&d, "TX", 32);
+    gk__config_set(&d, "TY", 12);
+    gk__config_set(&d, "NT", 64);
+    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    ok(gk__stencil_gen_reject(&c, 3, 4, 4, NULL, why, sizeof why) && strstr(why, "4096"),
+       "DESIGN=2 r=4 RX*RY=6 refused for its code size: %s", why);
+    /* shared memory: two planes of (TX+2r) x (TY+2r) */
+    gk__stencil_gen_default_design(3, 1, 8, 2, &d);
+    gk__config_set(&d, "TX", 1024);
+    gk__config_set(&d, "TY", 16);
+    gk__config_set(&d, "RX", 8);
+    gk__config_set(&d, "RY", 16);
+    gk__config_set(&d, "NT", 128);
+    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 1), 2LL * 1026 * 18 * 8, "DESIGN=2 shared memory: two planes");
+    ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "DESIGN=2 TX=1024 RX=8 RY=16 refused: %s", why);
+    /* the source */
+    gk__stencil_spec s;
+    double w[27];
+    for (int i = 0; i < 27; i++)
+        w[i] = (i == 4 || i == 10 || i == 12 || i == 13 || i == 14 || i == 16 || i == 22) ? 0.125 * (i + 1) : 0;
+    w[4] = 0.25;
+    if (ok(gk__sg_spec_build(3, GK_STENCIL_STAR, 1, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT64, w, &s) == GK_OK,
+           "3D star spec")) {
+        char *src = NULL;
+        gk__stencil_gen_default_design(3, 1, 8, 2, &d);
+        gk__space_complete(&gk__space_stencil_gen, &d, &c);
+        ok(gk__stencil_gen_source(&s, &c, &src) == GK_OK && src, "DESIGN=2 source generated");
+        if (src) {
+            ok(strstr(src, "sgz_p0") && strstr(src, "sgz_p2") && !strstr(src, "sgz_p3"),
+               "DESIGN=2 r=1: the queue unrolled 3 times");
+            /* plane k's dz = -1 term of output k+1 (slot 1 in phase 0) is its first: w0*v0 */
+            ok(strstr(src, "a[1][0][0] = __dmul_rn(0x1p-2, v);") != NULL, "DESIGN=2: chain starts with w0*v0");
+            ok(strstr(src, "gk_sg_t1") && !strstr(src, "gk_sg_t2"), "DESIGN=2: one kernel (T=1)");
+            ok(strstr(src, "__syncthreads") && strstr(src, "__shared__"), "DESIGN=2: shared planes and a barrier");
+            free(src);
+        }
+        gk__config_set(&c, "TSTEPS", 2);
+        ok(gk__stencil_gen_source(&s, &c, &src) == GK_EINVAL && !src, "DESIGN=2 source with TSTEPS=2 refused");
+        gk__config_set(&c, "TSTEPS", 1);
+        gk__config_set(&c, "NT", 64);
+        ok(gk__stencil_gen_source(&s, &c, &src) == GK_EINVAL && !src, "DESIGN=2 source with a bad NT refused");
+    }
+    if (ok(gk__sg_spec_build(3, GK_STENCIL_BOX, 4, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, NULL, &s) == GK_OK,
+           "3D box r=4 spec")) {
+        char *src = NULL;
+        gk__stencil_gen_default_design(3, 4, 8, 2, &d);
+        gk__space_complete(&gk__space_stencil_gen, &d, &c);
+        ok(gk__stencil_gen_source(&s, &c, &src) == GK_OK && src, "DESIGN=2 box r=4 source generated");
+        if (src) {
+            ok(strstr(src, "sgz_p0") && !strstr(src, "sgz_p1") && strstr(src, "a[d][jy][jx] = a[d - 1][jy][jx]"),
+               "DESIGN=2 box r=4: one copy of the terms, the queue rotated");
+            ok(strstr(src, "a[0][0][0] = __dmul_rn(") != NULL, "DESIGN=2 box r=4: its chain starts with w0*v0");
+            free(src);
+        }
+    }
+}
+
 static void source_checks(void)
 {
     double w[9] = { 0, 0.25, 0, 0.125, -0.5, 0.125, 0, 1.0 / 3.0, 0 };
@@ -262,8 +384,8 @@ static void source_checks(void)
         free(src);
     }
     /* GK_STENCIL_GEN_DUMP=DIR: the sources of every 2D star/box, both
-     * designs (their defaults), written there to be compiled with nvcc
-     * where there is no GPU (HACKING.md) */
+     * designs (their defaults), and every 3D one (DESIGN=0 and 2), written
+     * there to be compiled with nvcc where there is no GPU (HACKING.md) */
     const char *dump = getenv("GK_STENCIL_GEN_DUMP");
     for (int sh = 1; dump && sh <= 2; sh++)
         for (int r = 1; r <= 4; r++)
@@ -275,6 +397,26 @@ static void source_checks(void)
                     if (gk__sg_spec_build(2, (gk_stencil_shape)sh, r, bd, t, NULL, &ds)) continue;
                     gk_config dc, full;
                     gk__stencil_gen_default_design(2, r, ty ? 8 : 4, design, &dc);
+                    char *text = NULL, path[512];
+                    if (gk__space_complete(&gk__space_stencil_gen, &dc, &full)
+                        || gk__stencil_gen_source(&ds, &full, &text))
+                        continue;
+                    snprintf(path, sizeof path, "%s/%s-design%d.cu", dump, ds.key, design);
+                    FILE *f = fopen(path, "w");
+                    if (f) { fputs(text, f); fclose(f); }
+                    free(text);
+                }
+    /* and every 3D star and box, DESIGN=0 and 2 */
+    for (int sh = 1; dump && sh <= 2; sh++)
+        for (int r = 1; r <= 4; r++)
+            for (int ty = 0; ty < 2; ty++)
+                for (int design = 0; design <= 2; design += 2) {
+                    gk__stencil_spec ds;
+                    gk_dtype t = ty ? GK_DTYPE_FLOAT64 : GK_DTYPE_FLOAT32;
+                    gk_boundary bd = (gk_boundary)((r + ty + sh) % 3);
+                    if (gk__sg_spec_build(3, (gk_stencil_shape)sh, r, bd, t, NULL, &ds)) continue;
+                    gk_config dc, full;
+                    gk__stencil_gen_default_design(3, r, ty ? 8 : 4, design, &dc);
                     char *text = NULL, path[512];
                     if (gk__space_complete(&gk__space_stencil_gen, &dc, &full)
                         || gk__stencil_gen_source(&ds, &full, &text))
@@ -339,6 +481,7 @@ static void source_checks(void)
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
     ok(!gk__stencil_gen_reject(&c, 2, 1, 4, NULL, why, sizeof why), "PX=1 r=1 T=4: 24 output columns, accepted (%s)",
        why);
+    design2_checks();
     ok(gk__sg_spec_build(3, GK_STENCIL_BOX, 5, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, NULL, &s) == GK_EINVAL,
        "radius 5 refused");
     double bad[9] = { 1, 1, 0, 1, 1, 1, 0, 1, 0 };
@@ -519,6 +662,54 @@ int main(void)
         };
         for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++)
             run_case(&dev, &wcases[i], 0x3a7c0000ULL + i);
+    }
+    /* DESIGN=2 (3D z-streaming, register accumulation) on every 3D star,
+     * box and mask, radius 1-4, float32 and float64, each boundary: the
+     * defaults (box r >= 3 fp64: the rotating queue) and thread layouts of
+     * several RX x RY, z chunks that divide nothing and are smaller than
+     * the grid, odd grids that no tile divides, step counts > 1 */
+    {
+        static const char *const zcfg[] = {
+            "DESIGN=2",
+            "DESIGN=2,TX=16,TY=8,RX=1,RY=2,NT=64,ZC=5",
+            "DESIGN=2,TX=32,TY=8,RX=2,RY=1,NT=128,ZC=9",
+            "DESIGN=2,TX=8,TY=12,RX=1,RY=3,NT=32,ZC=3",
+            "DESIGN=2,TX=32,TY=16,RX=2,RY=2,NT=128,ZC=7",
+            "DESIGN=2,TX=32,TY=4,RX=1,RY=1,NT=128,ZC=11",
+        };
+        int ci = 0;
+        for (int sh = 1; sh <= 3; sh++)
+            for (int r = 1; r <= 4; r++)
+                for (int ty = 0; ty < 2; ty++)
+                    for (int bd = 0; bd < 3; bd++, ci++) {
+                        size_t es = ty ? 8 : 4;
+                        const char *cfgtext = zcfg[ci % 6];
+                        char zwhy[256];
+                        gk_config c, full, u;
+                        gk__stencil_gen_default_design(3, r, es, 2, &c);
+                        gk__config_clear(&u);
+                        gk__config_parse(cfgtext, &u);
+                        for (int k = 0; k < u.n; k++) gk__config_set(&c, u.p[k].name, u.p[k].value);
+                        if (gk__space_complete(&gk__space_stencil_gen, &c, &full)
+                            || gk__stencil_gen_reject(&full, 3, r, es, &dev, zwhy, sizeof zwhy))
+                            cfgtext = zcfg[0];       /* beyond this radius's bounds: the defaults */
+                        tcase c2 = { 3, (gk_stencil_shape)sh, r, (gk_boundary)bd, ty ? D : E, cfgtext,
+                                     19 + 2 * r + ci % 7, 13 + 2 * r + ci % 5, 11 + 2 * r + ci % 3, 2 + ci % 2 };
+                        run_case(&dev, &c2, 0x2d5e0000ULL + (uint64_t)ci);
+                    }
+        const tcase zcases[] = {
+            { 3, B, 1, Z, D, "DESIGN=2", 67, 45, 37, 3 },                /* several blocks of the defaults */
+            { 3, S, 2, F, E, "DESIGN=2,ZC=4", 41, 37, 29, 3 },
+            { 3, B, 3, P, D, "DESIGN=2", 41, 37, 23, 2 },                /* rotating queue, periodic */
+            { 3, B, 4, F, D, "DESIGN=2,ZC=9", 35, 29, 27, 2 },           /* rotating queue, fixed */
+            { 3, M, 3, Z, E, "DESIGN=2,ZC=2", 29, 23, 17, 3 },           /* a chunk of 2 planes, r = 3 */
+            { 3, S, 1, P, E, "DESIGN=2", 5, 3, 3, 4 },                   /* periodic at 2r+1: the tile > the grid */
+            { 3, B, 4, P, D, "DESIGN=2,ZC=5", 9, 9, 9, 2 },
+            { 3, S, 4, Z, D, "DESIGN=2,ZC=1", 23, 19, 17, 2 },           /* one plane per block */
+            { 3, B, 2, F, E, "DESIGN=2,TX=64,TY=8,RX=2,RY=2,NT=128", 131, 21, 13, 2 },
+        };
+        for (size_t i = 0; i < sizeof zcases / sizeof zcases[0]; i++)
+            run_case(&dev, &zcases[i], 0x2d5f0000ULL + i);
     }
     pitched_case(&dev, 77);
     /* the store in a cache directory: a description compiled here is kept

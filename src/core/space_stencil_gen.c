@@ -17,10 +17,14 @@ static const gk_param_def gen_params[] = {
     { "TSTEPS", 1, 1, 4, 4, { 1, 2, 3, 4 }, "steps per pass over the grid (temporal blocking)" },
     /* appended (issue 25, second design): a configuration without DESIGN
      * (a tuned entry of before) is the ring design, as it was tuned */
-    { "DESIGN", 0, 0, 1, 2, { 0, 1 },
+    { "DESIGN", 0, 0, 2, 3, { 0, 1, 2 },
       "0: the plane ring (shared memory, a block barrier per plane); 1: warp streaming (2D only: "
-      "register queues and shuffles, no shared memory, no barrier; NT/32 warps per block, ZC rows per warp)" },
+      "register queues and shuffles, no shared memory, no barrier; NT/32 warps per block, ZC rows per warp); "
+      "2: z-streaming with register accumulation (3D only, TSTEPS=1; NT = (TX/RX)*(TY/RY))" },
     { "PX", 4, 1, 8, 3, { 2, 4, 8 }, "DESIGN=1: points per lane along x (>= the radius); a warp's strip is 32*PX" },
+    /* appended (DESIGN=2): a thread's outputs per plane, RX columns x RY rows */
+    { "RX", 1, 1, 8, 2, { 1, 2 }, "DESIGN=2: consecutive x columns of outputs per thread (TX/RX threads along x)" },
+    { "RY", 4, 1, 16, 4, { 1, 2, 4, 8 }, "DESIGN=2: consecutive y rows of outputs per thread (TY/RY threads along y)" },
 };
 
 static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
@@ -54,6 +58,29 @@ static void warp_default(int radius, size_t elem, gk_config *out)
     gk__config_set(out, "PX", 4);
 }
 
+/* The z-streaming design's defaults (DESIGN=2, 3D; not measured: chosen
+ * from the model, see space_stencil_gen.h): warps of 32 threads along x
+ * (RX=1: a warp reads 32 consecutive shared-memory words, conflict-free,
+ * and stores 32 consecutive points), 8 warps, each thread RY rows; RY=4
+ * (4 output rows share each x column's 2r+4 values) at radius 1 and at
+ * radius 2 in float32, RY=2 beyond (the (2r+1)-plane queue and the
+ * unrolled code grow with r: box r=2 fp64 at RY=4 takes all 255
+ * registers, one block per SM, in ptxas 13's -v; at RY=2 128). */
+static void z_default(int radius, size_t elem, gk_config *out)
+{
+    int ry = radius == 1 || (radius == 2 && elem == 4) ? 4 : 2;
+    gk__config_clear(out);
+    gk__config_set(out, "TX", 32);
+    gk__config_set(out, "TY", 8 * ry);
+    gk__config_set(out, "NT", 256);
+    gk__config_set(out, "ZC", 64);
+    gk__config_set(out, "TSTEPS", 1);
+    gk__config_set(out, "DESIGN", 2);
+    gk__config_set(out, "PX", 4);
+    gk__config_set(out, "RX", 1);
+    gk__config_set(out, "RY", ry);
+}
+
 void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out)
 {
     /* the description's default design: 2D the warp design (on an H200,
@@ -64,6 +91,8 @@ void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int desig
         design = dims == 2 ? 1 : 0;
     if (design == 1 && dims == 2)
         warp_default(radius, elem, out);
+    else if (design == 2 && dims == 3)
+        z_default(radius, elem, out);
     else
         gk__stencil_gen_default(dims, radius, out);
 }
@@ -93,13 +122,59 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out)
     }
     gk__config_set(out, "DESIGN", 0);
     gk__config_set(out, "PX", 4);
+    gk__config_set(out, "RX", 1);
+    gk__config_set(out, "RY", 4);
 }
 
 size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t elem, int tsteps)
 {
     int64_t t = tsteps, r = radius, ry = dims == 3 ? r : 0;
+    if (gk__param(c, "DESIGN") == 2)     /* two planes of the tile and its halo of r */
+        return (size_t)(2 * (gk__param(c, "TX") + 2 * r) * (gk__param(c, "TY") + 2 * r)) * elem;
     int64_t pw = gk__param(c, "TX") + 2 * t * r, ph = gk__param(c, "TY") + 2 * t * ry;
     return (size_t)(t * (2 * r + 2) * pw * ph) * elem;
+}
+
+/* DESIGN=2's rules (after the common ones) */
+static int z_reject(const gk_config *c, int dims, int radius, size_t elem, const gk_device_info *dev, char *why,
+                    size_t n)
+{
+    int tx = gk__param(c, "TX"), ty = gk__param(c, "TY"), nt = gk__param(c, "NT"), ts = gk__param(c, "TSTEPS");
+    int rx = gk__param(c, "RX"), ry = gk__param(c, "RY");
+    int64_t r = radius, dq = 2 * r + 1;
+    if (dims != 3)
+        return snprintf(why, n, "DESIGN=2 (z-streaming with register accumulation) is for 3D descriptions only"), 1;
+    if (ts != 1)
+        return snprintf(why, n, "TSTEPS=%d: DESIGN=2 runs one step per pass (TSTEPS=1; it has no temporal blocking)",
+                        ts), 1;
+    if (tx % rx || ty % ry)
+        return snprintf(why, n, "DESIGN=2: TX=%d must be a multiple of RX=%d and TY=%d of RY=%d", tx, rx, ty, ry), 1;
+    if ((tx / rx) * (ty / ry) != nt)
+        return snprintf(why, n, "DESIGN=2: NT=%d but a tile of TX=%d x TY=%d with RX=%d x RY=%d points per thread "
+                        "needs NT=%d threads", nt, tx, ty, rx, ry, (tx / rx) * (ty / ry)), 1;
+    size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, 1);
+    size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
+    if (sm > limit)
+        return snprintf(why, n, "shared memory %zu > %zu bytes (two planes of %dx%d)", sm, limit, tx + 2 * radius,
+                        ty + 2 * radius), 1;
+    /* registers: (2r+1) planes of RX*RY accumulators and the next plane's
+     * share of the prefetch; beyond this the kernel spills (NT threads of
+     * at most 64K/NT registers each, about 40 for addresses and indices) */
+    int64_t plane = (int64_t)(tx + 2 * r) * (ty + 2 * r), nl = (plane + nt - 1) / nt;
+    int64_t regs = (dq * rx * ry + nl) * (int64_t)(elem / 4), budget = 65536 / nt - 40;
+    if (budget > 160)
+        budget = 160;
+    if (regs > budget)
+        return snprintf(why, n, "DESIGN=2: %lld registers of accumulators and prefetch per thread > %lld "
+                        "((2r+1)*RX*RY + plane/NT values)", (long long)regs, (long long)budget), 1;
+    /* the code of one plane: a box's (2r+1)^3 terms per output at most
+     * (the generator writes it 2r+1 times, once per queue phase, or once
+     * with a rotating queue when that would pass GK__SGZ_UNROLL_TERMS) */
+    int64_t terms = dq * dq * dq * rx * ry;
+    if (terms > 4096)
+        return snprintf(why, n, "DESIGN=2: RX*RY=%d outputs per thread of up to (2r+1)^3=%lld terms each > 4096 "
+                        "terms per plane (unrolled code too large)", rx * ry, (long long)(dq * dq * dq)), 1;
+    return 0;
 }
 
 int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem,
@@ -107,6 +182,8 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
 {
     if (gen_reject(c, dev, why, n))
         return 1;
+    if (gk__param(c, "DESIGN") == 2)
+        return z_reject(c, dims, radius, elem, dev, why, n);
     if (dims == 2 && gk__param(c, "TY") != 1)
         return snprintf(why, n, "TY=%d: a 2D tile is one row (TY=1)", gk__param(c, "TY")), 1;
     int ts = gk__param(c, "TSTEPS");

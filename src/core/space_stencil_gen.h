@@ -14,7 +14,10 @@
  * per pass (temporal blocking; the host runs a remainder with fewer).
  * DESIGN: 0 the plane ring (every description), 1 warp streaming (2D only;
  * there NT/32 is the warps per block, ZC the rows a warp streams, PX the
- * points per lane, TX unused). */
+ * points per lane, TX unused), 2 z-streaming with register accumulation
+ * (3D only, TSTEPS=1: no temporal blocking; each thread RX columns x RY
+ * rows of the TX x TY tile, so NT must be (TX/RX)*(TY/RY); shared memory
+ * two planes of (TX+2r) x (TY+2r)). */
 extern const gk_space gk__space_stencil_gen;
 
 /* The plane ring design's (DESIGN=0) complete defaults for a description: 3D radius 1
@@ -27,12 +30,17 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
  * (4 warps per block) ZC=256 (rows per warp) PX=4 and the steps per pass
  * its registers allow for the radius and element size; DESIGN=0 (or 3D):
  * gk__stencil_gen_default.  design < 0: the description's default design
- * (2D: 1, 3D: 0), i.e. the engine's defaults when nothing is tuned. */
+ * (2D: 1, 3D: 0), i.e. the engine's defaults when nothing is tuned.
+ * DESIGN=2 (3D): TX=32, RX=1 (a warp is one row: conflict-free shared
+ * loads, coalesced stores), NT=256, ZC=64, RY=4 for r = 1 and for r = 2
+ * float32, else 2 (TY = 8*RY); chosen from the design, NOT measured (no GPU when it was
+ * written): the tuner's candidates cover the alternatives.  In 2D,
+ * design 2 falls back to the ring's defaults (the rules refuse it). */
 void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out);
 
 /* Dynamic shared memory of the kernel for tsteps steps per pass: tsteps
  * rings of 2r+2 planes of (TX + 2*tsteps*r) x (TY + 2*tsteps*ry) elements
- * (ry = r in 3D, 0 in 2D). */
+ * (ry = r in 3D, 0 in 2D); DESIGN=2: two planes of (TX+2r) x (TY+2r). */
 size_t gk__stencil_gen_smem(const gk_config *complete, int dims, int radius, size_t elem, int tsteps);
 
 /* 0 when the complete cfg can run for the description on dev (NULL: the

@@ -2,7 +2,7 @@
  * at run time for NVRTC (plain C: built in every build, so the tests read
  * the text without a GPU).
  *
- * What the kernels do (one design, every description):
+ * What the kernels do (DESIGN=0, every description; DESIGN=1 and 2 below):
  *
  * A 2D grid is run as a 3D one of one row per plane: its rows are the
  * planes (the streamed axis), each plane a single row (TY = 1, no y halo),
@@ -48,7 +48,42 @@
  * next lanes with __shfl_up_sync/__shfl_down_sync (PX >= r: one lane away).
  * Neighbouring strips overlap by T*r columns a side: the edge lanes' halo
  * results (wrong: their neighbour lane does not exist) shrink by r per
- * stage and are never stored.  Same chain, same boundaries as above. */
+ * stage and are never stored.  Same chain, same boundaries as above.
+ *
+ * The third design, DESIGN=2 (3D only, one step per pass): z-streaming
+ * with register accumulation, the hand-written 27-point kernel's stream
+ * design (src/gpu/stencil.cu) for any description.  A block owns a TX x TY
+ * output tile of ZC planes; its NT = (TX/RX)*(TY/RY) threads each own RX
+ * consecutive columns and RY consecutive rows of it.  The block streams
+ * input planes z0-r .. z0+ZC-1+r: each goes to shared memory once (the
+ * tile and r of halo in x and y; two buffers), and each thread reads the
+ * (RX+2r) x (RY+2r) window of it that its outputs need ONCE, in ascending
+ * (y, x), adding each value to every accumulator whose chain has it: the
+ * partial sums of the 2r+1 output planes p-r..p+r the plane touches, per
+ * output point, (2r+1)*RX*RY registers, a queue indexed by the output
+ * plane modulo 2r+1.  The stream loop is unrolled 2r+1 times, so every
+ * slot is a constant; a description too large for that (points x RX*RY x
+ * (2r+1) > GK__SGZ_UNROLL_TERMS: box r >= 3 at the defaults) keeps one copy
+ * of its terms and moves the queue down one slot per plane instead.
+ * Output plane q is complete once plane q+r has arrived and is stored
+ * then.  Iteration k loads plane k+1 into registers (its latency under the
+ * arithmetic), adds plane k's terms from buffer k&1, stores the output
+ * completed, writes plane k+1 into buffer (k+1)&1 (last read in iteration
+ * k-1, before the previous barrier): one barrier per plane.
+ *   Why faster than the ring in 3D: the ring reads all (2r+1)^3 (box) or
+ * 6r+1 (star) values of every point from shared memory; here a plane's
+ * window costs ((RX+2r)(RY+2r))/(RX*RY) shared loads per output (box r=1,
+ * RX=1, RY=4: 4.5 against 27), and the plane's ring of 2r+2 planes shrinks
+ * to two (more blocks per SM).
+ *   The chain: planes arrive in ascending z, so an output's terms of plane
+ * q-r come first; within a plane the window is read in ascending (y, x),
+ * i.e. ascending (dy, dx) for each output; the description's point 0 (its
+ * first in the contract's order) is w0*v0, every later one an fma: the
+ * CPU's chain to the bit (an accumulator's value before its point 0 is
+ * never used).  Boundaries: zero and periodic at the load (0 outside; the
+ * index wrapped, once, within the r of halo a tile reads); fixed at the
+ * store (a point within r of a face stores its input value, read from the
+ * input grid). */
 #include "gpu/stencil_gen.h"
 
 #include <stdarg.h>
@@ -333,6 +368,227 @@ static gk_status warp_source(const gk__stencil_spec *s, const gk_config *cfg, in
     return GK_OK;
 }
 
+/* DESIGN=2 (3D only): the generic part (see the comment at the top).  The
+ * generator writes sgz_load (below, generic) and sgz_p<i> (one per queue
+ * phase i = k mod DQ: the plane's terms into the accumulators, slots as
+ * constants) and the kernel's stream loop, unrolled by DQ. */
+static const char z_body[] =
+"typedef long long i64;\n"
+"#define PW (TX + 2 * R)\n"
+"#define PH (TY + 2 * R)\n"
+"#define PLANE (PW * PH)\n"
+"#define NL ((PLANE + NT - 1) / NT)\n"
+"#define DQ (2 * R + 1)\n"
+"\n"
+"/* i within one period of [0, n) (i >= -R, n >= 2R+1: a tile's halo);\n"
+"   beyond n + R only points that are never stored read it: any index in\n"
+"   the grid does (no division in the load) */\n"
+"__device__ __forceinline__ int sgz_wrap(int i, int n) { i = i < 0 ? i + n : i >= n ? i - n : i; return min(i, n - 1); }\n"
+"\n"
+"/* plane p of the block's tile (plus R of halo in x and y) into ld: the\n"
+"   thread's points tid, tid + NT, ... of the plane */\n"
+"__device__ __forceinline__ void sgz_load(const real *__restrict__ in, int p, int x0, int y0, int nx, int ny, int nz,\n"
+"                                         i64 sy, i64 sz, real (&ld)[NL])\n"
+"{\n"
+"#if BND == 1\n"
+"    const real *src = in + (i64)sgz_wrap(p, nz) * sz;\n"
+"#else\n"
+"    const bool zin = p >= 0 && p < nz;\n"
+"    const real *src = in + (i64)(zin ? p : 0) * sz;\n"
+"#endif\n"
+"#pragma unroll\n"
+"    for (int j = 0; j < NL; j++) {\n"
+"        const int idx = threadIdx.x + j * NT;\n"
+"        const int ly = idx / PW, lx = idx % PW;\n"
+"        const int gx = x0 - R + lx, gy = y0 - R + ly;\n"
+"        if (idx < PLANE) {\n"
+"#if BND == 1\n"
+"            ld[j] = src[(i64)sgz_wrap(gy, ny) * sy + sgz_wrap(gx, nx)];\n"
+"#else\n"
+"            ld[j] = zin && gx >= 0 && gx < nx && gy >= 0 && gy < ny ? src[(i64)gy * sy + gx] : (real)0;\n"
+"#endif\n"
+"        }\n"
+"    }\n"
+"}\n"
+"\n"
+"/* output plane q from the accumulators a[slot]: the thread's RY x RX points */\n"
+"__device__ __forceinline__ void sgz_store(const real *__restrict__ in, real *__restrict__ out, const real (&a)[RY][RX],\n"
+"                                          int q, int gx0, int gy0, int nx, int ny, int nz, i64 sy, i64 sz)\n"
+"{\n"
+"#if BND == 2\n"
+"    const bool zband = q < R || q >= nz - R;\n"
+"#else\n"
+"    (void)nz;\n"
+"#endif\n"
+"#pragma unroll\n"
+"    for (int jy = 0; jy < RY; jy++) {\n"
+"        const int gy = gy0 + jy;\n"
+"#pragma unroll\n"
+"        for (int jx = 0; jx < RX; jx++) {\n"
+"            const int gx = gx0 + jx;\n"
+"            if (gx < nx && gy < ny) {\n"
+"                const i64 o = (i64)q * sz + (i64)gy * sy + gx;\n"
+"#if BND == 2\n"
+"                /* within R of a face: the point keeps its value */\n"
+"                out[o] = zband || gx < R || gx >= nx - R || gy < R || gy >= ny - R ? in[o] : a[jy][jx];\n"
+"#else\n"
+"                out[o] = a[jy][jx];\n"
+"#endif\n"
+"            }\n"
+"        }\n"
+"    }\n"
+"}\n";
+
+/* DESIGN=2: sgz_p<i>, the terms of the plane just loaded (window origin
+ * sp: the thread's first output's (x - R, y - R)) for queue phase i.  An
+ * output at (jy, jx) of the thread whose plane is dz away from the loaded
+ * one lives in slot (i - dz) mod DQ (output index k - dz, k the plane's).
+ * The window's values are read once each, in ascending (y, x), and each is
+ * added to every accumulator whose chain has it: for one accumulator the
+ * terms come in ascending (dy, dx) within the plane, the planes in
+ * ascending dz, the first point of the description (index 0) as w0*v0, so
+ * the chain is the contract's. */
+static void put_z_plane(sbuf *b, const gk__stencil_spec *s, int f32, int rx, int ry, int i, int rot, const short *at)
+{
+    int r = s->radius, n = 2 * r + 1, wxn = rx + 2 * r, wyn = ry + 2 * r;
+    put(b, "__device__ __forceinline__ void sgz_p%d(const real *__restrict__ sp, real (&a)[DQ][RY][RX])\n{\n"
+           "    real v;\n", i);
+    for (int wy = 0; wy < wyn; wy++)
+        for (int wx = 0; wx < wxn; wx++) {
+            int first = 1;
+            for (int dz = -r; dz <= r; dz++)
+                for (int jy = 0; jy < ry; jy++)
+                    for (int jx = 0; jx < rx; jx++) {
+                        int dy = wy - r - jy, dx = wx - r - jx;
+                        if (dy < -r || dy > r || dx < -r || dx > r)
+                            continue;
+                        int k = at[((dz + r) * n + dy + r) * n + dx + r];
+                        if (k < 0)
+                            continue;
+                        if (first)
+                            put(b, "    v = sp[%d * PW + %d];\n", wy, wx);
+                        first = 0;
+                        char lit[64];
+                        snprintf(lit, sizeof lit, f32 ? "%af" : "%a", s->w[k]);
+                        int slot = rot ? r + dz : ((i - dz) % n + n) % n;
+                        if (k == 0)
+                            put(b, "    a[%d][%d][%d] = %s(%s, v);\n", slot, jy, jx, f32 ? "__fmul_rn" : "__dmul_rn",
+                                lit);
+                        else
+                            put(b, "    a[%d][%d][%d] = %s(%s, v, a[%d][%d][%d]);\n", slot, jy, jx,
+                                f32 ? "fmaf" : "fma", lit, slot, jy, jx);
+                    }
+        }
+    put(b, "}\n\n");
+}
+
+/* DESIGN=2: the most terms (points x outputs per thread x 2r+1 phases)
+ * written unrolled; beyond, the rotating queue */
+#define GK__SGZ_UNROLL_TERMS 4096
+
+static gk_status z_source(const gk__stencil_spec *s, const gk_config *cfg, int tmax, char **src)
+{
+    int f32 = s->dtype == GK_DTYPE_FLOAT32, r = s->radius, n = 2 * r + 1;
+    int tx = gk__param(cfg, "TX"), ty = gk__param(cfg, "TY"), nt = gk__param(cfg, "NT");
+    int rx = gk__config_get(cfg, "RX", 1), ry = gk__config_get(cfg, "RY", 1);
+    if (s->dims != 3 || tmax != 1 || rx < 1 || ry < 1 || tx % rx || ty % ry || (tx / rx) * (ty / ry) != nt)
+        return gk__fail(GK_EINVAL, "stencil_gen: DESIGN=2 needs a 3D description, TSTEPS=1, RX | TX, RY | TY and "
+                        "NT = (TX/RX)*(TY/RY) (%s, TX=%d TY=%d RX=%d RY=%d NT=%d TSTEPS=%d)", s->key, tx, ty, rx, ry,
+                        nt, tmax);
+    /* at[(dz+r, dy+r, dx+r)]: the point's index in the chain, -1 if none */
+    short at[9 * 9 * 9];
+    for (int j = 0; j < n * n * n; j++)
+        at[j] = -1;
+    for (int k = 0; k < s->npoints; k++)
+        at[((s->dz[k] + r) * n + s->dy[k] + r) * n + s->dx[k] + r] = (short)k;
+    sbuf b = { 0 };
+    put(&b, "// generated by gk for %s, DESIGN=2 (src/gpu/stencil_gen_src.c: the design)\n", s->key);
+    put(&b, "typedef %s real;\n", f32 ? "float" : "double");
+    put(&b, "#define R %d\n#define BND %d\n#define TX %d\n#define TY %d\n#define NT %d\n#define ZC %d\n"
+            "#define RX %d\n#define RY %d\n", r, (int)s->boundary, tx, ty, nt, gk__param(cfg, "ZC"), rx, ry);
+    put(&b, "%s\n", z_body);
+    /* a description too large to unroll 2r+1 times (ptxas then keeps a
+     * stack frame and spills: box r=4 fp64) rotates its queue instead: one
+     * copy of the plane's terms, slot r + dz, the accumulators moved down
+     * one slot per plane ((2r+1)*RX*RY moves against npoints*RX*RY FMAs) */
+    int rot = s->npoints * rx * ry * n > GK__SGZ_UNROLL_TERMS;
+    for (int i = 0; i < (rot ? 1 : n); i++)
+        put_z_plane(&b, s, f32, rx, ry, i, rot, at);
+    /* the stream: plane k = 0..K-1 is z0 - R + k; iteration k prefetches
+     * plane k+1 into registers, adds plane k's terms from shared buffer k&1,
+     * stores output k - 2R (complete with plane k), writes plane k+1 into
+     * buffer (k+1)&1 (last read in iteration k-1, before the previous
+     * barrier): one barrier per plane */
+    put(&b, "extern \"C\" __global__ void __launch_bounds__(NT) gk_sg_t1(const real *__restrict__ in, "
+            "real *__restrict__ out, int nx, int ny, int nz, i64 sy, i64 sz)\n{\n"
+            "    extern __shared__ real sg_buf[];\n"
+            "    const int tid = threadIdx.x, tx = tid %% (TX / RX), ty = tid / (TX / RX);\n"
+            "    const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY, z0 = blockIdx.z * ZC;\n"
+            "    const int K = min(z0 + ZC, nz) - z0 + 2 * R;\n"
+            "    const int gx0 = x0 + tx * RX, gy0 = y0 + ty * RY;\n"
+            "    real a[DQ][RY][RX], ld[NL];\n"
+            "#pragma unroll\n    for (int d = 0; d < DQ; d++)\n"
+            "#pragma unroll\n        for (int jy = 0; jy < RY; jy++)\n"
+            "#pragma unroll\n            for (int jx = 0; jx < RX; jx++)\n"
+            "                a[d][jy][jx] = (real)0;\n"
+            "    sgz_load(in, z0 - R, x0, y0, nx, ny, nz, sy, sz, ld);\n"
+            "#pragma unroll\n    for (int j = 0; j < NL; j++)\n"
+            "        if (tid + j * NT < PLANE) sg_buf[tid + j * NT] = ld[j];\n"
+            "    __syncthreads();\n"
+            "");
+    if (rot) {
+        put(&b, "#pragma unroll 1\n"
+                "    for (int k = 0; k < K; k++) {\n"
+                "        const bool more = k + 1 < K;\n"
+                "        if (more) sgz_load(in, z0 - R + k + 1, x0, y0, nx, ny, nz, sy, sz, ld);\n"
+                "        sgz_p0(sg_buf + (k & 1) * PLANE + ty * RY * PW + tx * RX, a);\n"
+                "        if (k >= 2 * R) sgz_store(in, out, a[2 * R], z0 + k - 2 * R, gx0, gy0, nx, ny, nz, sy, sz);\n"
+                "#pragma unroll\n"
+                "        for (int d = 2 * R; d > 0; d--)\n"
+                "#pragma unroll\n"
+                "            for (int jy = 0; jy < RY; jy++)\n"
+                "#pragma unroll\n"
+                "                for (int jx = 0; jx < RX; jx++)\n"
+                "                    a[d][jy][jx] = a[d - 1][jy][jx];\n"
+                "        if (more) {\n"
+                "            real *dst = sg_buf + ((k + 1) & 1) * PLANE;\n"
+                "#pragma unroll\n"
+                "            for (int j = 0; j < NL; j++)\n"
+                "                if (tid + j * NT < PLANE) dst[tid + j * NT] = ld[j];\n"
+                "        }\n"
+                "        __syncthreads();\n"
+                "    }\n}\n");
+        goto done;
+    }
+    put(&b, "    for (int kb = 0; kb < K; kb += DQ) {\n");
+    for (int i = 0; i < n; i++) {
+        int slot = ((i - r) % n + n) % n;
+        put(&b, "        {\n"
+                "            const int k = kb + %d;\n"
+                "            if (k >= K) break;\n"
+                "            const bool more = k + 1 < K;\n"
+                "            if (more) sgz_load(in, z0 - R + k + 1, x0, y0, nx, ny, nz, sy, sz, ld);\n"
+                "            sgz_p%d(sg_buf + (k & 1) * PLANE + ty * RY * PW + tx * RX, a);\n"
+                "            if (k >= 2 * R) sgz_store(in, out, a[%d], z0 + k - 2 * R, gx0, gy0, nx, ny, nz, sy, sz);\n"
+                "            if (more) {\n"
+                "                real *dst = sg_buf + ((k + 1) & 1) * PLANE;\n"
+                "#pragma unroll\n"
+                "                for (int j = 0; j < NL; j++)\n"
+                "                    if (tid + j * NT < PLANE) dst[tid + j * NT] = ld[j];\n"
+                "            }\n"
+                "            __syncthreads();\n"
+                "        }\n", i, i, slot);
+    }
+    put(&b, "    }\n}\n");
+done:
+    if (b.bad) {
+        free(b.p);
+        return gk__fail(GK_ENOMEM, "out of host memory for the generated stencil source");
+    }
+    *src = b.p;
+    return GK_OK;
+}
+
 gk_status gk__stencil_gen_source(const gk__stencil_spec *s, const gk_config *cfg, char **src)
 {
     *src = NULL;
@@ -342,6 +598,8 @@ gk_status gk__stencil_gen_source(const gk__stencil_spec *s, const gk_config *cfg
         return gk__fail(GK_EINVAL, "stencil_gen: bad description or configuration for %s", s->key);
     if (gk__config_get(cfg, "DESIGN", 0) == 1)
         return warp_source(s, cfg, tmax, src);
+    if (gk__config_get(cfg, "DESIGN", 0) == 2)
+        return z_source(s, cfg, tmax, src);
     sbuf b = { 0 };
     put(&b, "// generated by gk for %s (src/gpu/stencil_gen_src.c: the design)\n", s->key);
     put(&b, "typedef %s real;\n", f32 ? "float" : "double");

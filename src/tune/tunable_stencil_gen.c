@@ -1,8 +1,9 @@
 /* tunable_stencil_gen.c - tuning the generated stencil engine for one
  * description (`gktune --stencil=DESC`): a coordinate search over its space
  * (steps per pass, tile, threads, z chunk; in 2D also the warp design's
- * steps, points per lane, warps per block, rows per warp, the faster
- * design winning), every candidate checked bit for
+ * steps, points per lane, warps per block, rows per warp, in 3D the
+ * z-streaming design's thread layouts and z chunk, the faster design
+ * winning), every candidate checked bit for
  * bit against the CPU reference on an odd-sized grid before it may win, and
  * the winners kept in the cache directory, keyed by the description's shape
  * key (the spec key without its weight hash: shapes tune the same whatever
@@ -329,6 +330,39 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
         if (W.best_ms > 0 && W.best_ms < S.best_ms) {
             S.best_ms = W.best_ms;
             S.best = W.best;
+        }
+    }
+    if (d3) {
+        /* the third design (z-streaming with register accumulation, one
+         * step per pass) from its own defaults: thread layouts (TX, TY, RX,
+         * RY, NT = (TX/RX)*(TY/RY); the rules drop those over a radius's
+         * registers or code), then the z chunk; the faster design wins */
+        search Z = S;
+        Z.best_ms = 0;
+        static const int zlay[][5] = { { 32, 32, 1, 4, 256 }, { 32, 16, 1, 2, 256 }, { 32, 16, 1, 4, 128 },
+                                       { 32, 64, 1, 8, 256 }, { 64, 16, 1, 4, 256 }, { 32, 8, 1, 1, 256 },
+                                       { 64, 32, 2, 4, 256 }, { 32, 32, 1, 8, 128 } };
+        static const int zcz[] = { 32, 64, 128, 256 };
+        gk_config zdef, zfull;
+        gk__stencil_gen_default_design(3, s->radius, es, 2, &zdef);
+        if (!gk__space_complete(&gk__space_stencil_gen, &zdef, &zfull)) {
+            try_cfg(&Z, &zfull);
+            for (size_t i = 0; i < sizeof zlay / sizeof zlay[0]; i++) {
+                gk_config c = zfull;
+                gk__config_set(&c, "TX", zlay[i][0]);
+                gk__config_set(&c, "TY", zlay[i][1]);
+                gk__config_set(&c, "RX", zlay[i][2]);
+                gk__config_set(&c, "RY", zlay[i][3]);
+                gk__config_set(&c, "NT", zlay[i][4]);
+                try_cfg(&Z, &c);
+            }
+            if (Z.best_ms > 0)
+                sweep(&Z, "ZC", zcz, 4);
+        }
+        gk__clear_error();
+        if (Z.best_ms > 0 && Z.best_ms < S.best_ms) {
+            S.best_ms = Z.best_ms;
+            S.best = Z.best;
         }
     }
     free(S.grid);
