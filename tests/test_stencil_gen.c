@@ -549,7 +549,7 @@ int main(void)
                     for (int bd = 0; bd < 3; bd++, ci++) {
                         size_t es = ty ? 8 : 4;
                         int px = r + ci % 2 > 8 ? 8 : r + ci % 2, nt = 32 << (ci % 3), zc = 5 + 4 * (ci % 4), t;
-                        char cfgtext[96], why[256];
+                        char cfgtext[96], rwhy[256];
                         gk_config c, full;
                         for (t = 4 - ci % 3; t > 1; t--) {
                             snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d", px, t, nt, zc);
@@ -560,7 +560,7 @@ int main(void)
                             gk__config_parse(cfgtext, &u);
                             for (int k = 0; k < u.n; k++) gk__config_set(&c, u.p[k].name, u.p[k].value);
                             if (!gk__space_complete(&gk__space_stencil_gen, &c, &full)
-                                && !gk__stencil_gen_reject(&full, 2, r, es, &dev, why, sizeof why))
+                                && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy))
                                 break;
                         }
                         snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d", px, t, nt, zc);
