@@ -174,7 +174,7 @@ int main(void)
         p.dtype = GK_DTYPE_FLOAT64;
         gk_stencil_options o = t_stencil_opts(0, "DESIGN=1");
         ok(gk_stencil_run(ctx, &p, g, 1, &o, NULL) == GK_EINVAL && strstr(gk_last_error(), "3d-star-r1"),
-           "a 27-point config with another description refused: %s", gk_last_error());
+           "DESIGN=1 (the warp design, 2D only) with a 3D description refused by its rules: %s", gk_last_error());
     }
 
     /* typed grid files */

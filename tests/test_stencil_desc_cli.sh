@@ -153,7 +153,30 @@ t_fails "bench: a 3D size for a 2D stencil, before any row" 2 "--sizes: 4x4x2: .
 t_fails "--stencil with --dims" 2 "one or the other" "$GK" stencil --stencil=2d-box-r1 --dims=2 --size=8 --output="$o"
 t_fails "a mask without weights: a usage error" 2 "mask needs weights" "$GK" stencil --shape=mask --size=8 --output="$o" --device=cpu
 t_fails "2D with nz = 2: a usage error" 2 "nz = 1" "$GK" stencil --dims=2 --size=4x4x2 --output="$o" --device=cpu
-t_fails "--config with a description" 2 "--config" "$GK" stencil --stencil=3d-star-r1 --config=DESIGN=1 --size=8 --output="$o"
+# --config with a description: the generated engine's parameters, checked
+# against the description's rules (usage errors naming the parameter and
+# the description); on the CPU checked, then ignored (a warning), the
+# result the same
+t_fails "--config DESIGN=1 with a 3D description (the warp design is 2D's)" 2 \
+  "--config: stencil 3d-star-r1-f64-zero: .*DESIGN=1 (warp streaming) is for 2D" \
+  "$GK" stencil --stencil=3d-star-r1 --config=DESIGN=1 --size=8 --output="$o"
+t_fails "--config: an unknown parameter of a description" 2 "3d-star-r2-f64-periodic.*no parameter 'BX'" \
+  "$GK" stencil --stencil=3d-star-r2:periodic --config=BX=16 --size=8 --output="$o" --device=cpu
+t_fails "--config: a value outside its range" 2 "2d-box-r1-f32-zero.*TSTEPS=9 is outside \[1, 4\]" \
+  "$GK" stencil --stencil=2d-box-r1:f32 --config=TSTEPS=9 --size=8 --output="$o" --device=cpu
+t_fails "--config: a 2D tile of 4 rows (the description's rules)" 2 "2d-star-r1-f64-fixed.*TY=4: a 2D tile is one row" \
+  "$GK" stencil --stencil=2d-star-r1:fixed --config=DESIGN=0,TY=4 --size=8 --output="$o" --device=cpu
+t_fails "--config: fewer points per lane than the radius" 2 "2d-star-r3-f64-zero.*PX=2 < radius 3" \
+  "$GK" stencil --stencil=2d-star-r3 --config=DESIGN=1,PX=2 --size=16 --output="$o" --device=cpu
+t_fails "--config with a description past one process" 2 "--config with stencil 3d-star-r1-f64-zero: one process" \
+  "$GK" stencil --stencil=3d-star-r1 --config=TSTEPS=2 --exchange=host --size=8 --output="$o" --device=cpu
+t_ok "--config with a description on the CPU: checked, ignored" "$GK" stencil --stencil=3d-star-r2:periodic --type=f32 \
+  --size=7x6x5 --steps=2 --seed=3 --output="$d/cfg.bin" --device=cpu --config=TX=16,TSTEPS=2,ZC=3
+grep -q "applies to the GPU kernels" "$t_tmp/err"; t_result $? "--config on the CPU: the warning says it was ignored"
+cmp -s "$d/a.bin" "$d/cfg.bin"; t_result $? "--config on the CPU: the same result"
+t_ok "--config with a 2D description, the warp design, --check" "$GK" stencil --stencil=2d-box-r2:fixed --size=40x30 \
+  --steps=3 --check --device=cpu --config=DESIGN=1,PX=4,TSTEPS=2 --json
+grep -q '"config":"ignored on the CPU"' "$t_tmp/out"; t_result $? "--config on the CPU: --json says ignored"
 # past one GPU a description runs (tests/test_stencil_multi.sh); its halos move through host memory, not NCCL
 t_fails "--exchange=device with a description" 1 "through host memory, not NCCL" \
   "$GK" stencil --stencil=3d-star-r1 --exchange=device --device=cpu --size=8 --output="$o"

@@ -13,13 +13,15 @@
 #include "tap.h"
 #include "test_api.h"
 #include "gpu/stencil_gen.h"
+#include "tune/stencil_gen_store.h"
 #include "core/rng.h"
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #ifdef GK_HAVE_CUDA
 #include "gpu/gpu.h"
 #include "tune/stencil_gen_tune.h"
-#include <dirent.h>
 #include <pthread.h>
-#include <unistd.h>
 #endif
 
 #include <math.h>
@@ -110,11 +112,13 @@ static void naive_step(const tcase *c, const double *w, const void *in, void *ou
             }
 }
 
+#ifdef GK_HAVE_CUDA
 static const char *const shapes[] = { "", "box", "star", "mask" };
 static const char *const bnds[] = { "zero", "periodic", "fixed" };
 
-#ifdef GK_HAVE_CUDA
-static void run_case(const gk_device_info *dev, const tcase *c, uint64_t seed)
+/* A case with its kernels from and into store (NULL: the process's cache
+ * only). */
+static void run_case_in(const gk_device_info *dev, const tcase *c, uint64_t seed, const gk__sg_cubin_store *store)
 {
     char name[160];
     snprintf(name, sizeof name, "%dd-%s-r%d-%s-%s %dx%dx%d %d steps [%s]", c->dims, shapes[c->shape], c->r,
@@ -141,7 +145,7 @@ static void run_case(const gk_device_info *dev, const tcase *c, uint64_t seed)
     gk__config_clear(&cfg);
     gk__config_parse(c->cfg, &cfg);
     gk_stencil_gen *e = NULL;
-    gk_status st = gk__stencil_gen_open(&e, dev, NULL, &s, c->nx, c->ny, c->nz, &cfg);
+    gk_status st = gk__stencil_gen_open(&e, dev, NULL, &s, c->nx, c->ny, c->nz, &cfg, store);
     if (!st) st = gk__stencil_gen_upload(e, a, NULL);
     if (!st) st = gk__stencil_gen_run(e, c->steps, NULL);
     if (!st) st = gk__stencil_gen_download(e, tmp, NULL);
@@ -165,6 +169,11 @@ static void run_case(const gk_device_info *dev, const tcase *c, uint64_t seed)
     }
     gk__stencil_gen_close(e);
     free(a); free(b); free(tmp);
+}
+
+static void run_case(const gk_device_info *dev, const tcase *c, uint64_t seed)
+{
+    run_case_in(dev, c, seed, NULL);
 }
 
 /* exec_device on a pitched grid: the interior as the naive loop, the
@@ -196,7 +205,7 @@ static void pitched_case(const gk_device_info *dev, uint64_t seed)
     gk__config_parse(c.cfg, &cfg);
     gk_status st = gk__gpu_alloc(&dev_grid, (size_t)total * 8);
     if (!st) st = gk__gpu_copy(dev_grid, h, (size_t)total * 8, 1);
-    if (!st) st = gk__stencil_gen_open(&e, dev, NULL, &s, c.nx, c.ny, c.nz, &cfg);
+    if (!st) st = gk__stencil_gen_open(&e, dev, NULL, &s, c.nx, c.ny, c.nz, &cfg, NULL);
     if (!st) st = gk__stencil_gen_exec_device(e, dev_grid, py, pz, c.steps);
     double *back = malloc((size_t)total * 8);
     if (!st) st = gk__gpu_copy(back, dev_grid, (size_t)total * 8, 0);
@@ -556,19 +565,76 @@ static void *other_thread(void *p)
     int prev;
     if (gk__gpu_enter(0, &prev))
         return NULL;
-    gk__stencil_gen_disk_cache(a->dir);
+    gk__sg_cubin_store st;
+    gk__stencil_gen_disk_store(a->dir, &st);
     tcase c = { 3, GK_STENCIL_BOX, 1, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, "TSTEPS=1", 15, 11, 9, 2 };
-    run_case(a->dev, &c, 0xd15c0002);
+    run_case_in(a->dev, &c, 0xd15c0002, &st);
     gk__gpu_leave(prev);
     return NULL;
 }
 #endif
+
+/* Every build: the store of compiled kernels is a value made from one
+ * cache directory; two stores of two directories each read and write only
+ * their own (what two contexts' plans pass to the engine). */
+static void store_checks(void)
+{
+    char x[] = "/tmp/gk-sg-sx-XXXXXX", y[] = "/tmp/gk-sg-sy-XXXXXX", path[256];
+    if (!ok(mkdtemp(x) != NULL && mkdtemp(y) != NULL, "store: two temporary cache directories"))
+        return;
+    gk__sg_cubin_store sx, sy, none;
+    gk__stencil_gen_disk_store(x, &sx);
+    gk__stencil_gen_disk_store(y, &sy);
+    ok(!strcmp(sx.where, x) && !strcmp(sy.where, y) && sx.load && sx.save, "store: each holds its own directory");
+    gk__stencil_gen_disk_store(NULL, &none);
+    ok(!none.load && !none.save && !none.where[0], "store: no cache directory, no store");
+    gk__stencil_gen_disk_store("", &none);
+    ok(!none.load && !none.save, "store: an empty cache directory, no store");
+    char *longdir = malloc(5000);
+    memset(longdir, 'a', 4999);
+    longdir[0] = '/';
+    longdir[4999] = '\0';
+    gk__stencil_gen_disk_store(longdir, &none);
+    ok(!none.load && !none.where[0], "store: a directory name too long to hold, no store (not a truncated one)");
+    free(longdir);
+    unsigned char elf[64], back_ok = 0;
+    for (int i = 0; i < 64; i++) elf[i] = (unsigned char)(i * 7 + 1);
+    memcpy(elf, "\177ELF", 4);
+    const char *name = "sm90-rt12080-00000000000000aa-100";
+    sx.save(&sx, name, elf, sizeof elf);
+    snprintf(path, sizeof path, "%s/stencil-gen-cubins/%s.cubin", x, name);
+    struct stat sb;
+    ok(stat(path, &sb) == 0 && sb.st_size == 64, "store X: the kernel saved in X's stencil-gen-cubins/");
+    snprintf(path, sizeof path, "%s/stencil-gen-cubins/%s.cubin", y, name);
+    ok(stat(path, &sb) != 0, "store X: nothing in Y");
+    void *data = NULL;
+    size_t size = 0;
+    ok(sy.load(&sy, name, &data, &size) == 0 && !data, "store Y does not find X's kernel");
+    if (sx.load(&sx, name, &data, &size) == 1) {
+        back_ok = size == sizeof elf && !memcmp(data, elf, size);
+        free(data);
+    }
+    ok(back_ok, "store X loads its kernel back, byte for byte");
+    /* not an ELF image: ignored (it would be compiled again) */
+    sy.save(&sy, "junk", "not an ELF image", 16);
+    data = NULL;
+    ok(sy.load(&sy, "junk", &data, &size) == 0 && !data, "store Y: a file that is not an ELF image is not loaded");
+    const char *dirs[2] = { x, y }, *names[2] = { name, "junk" };
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/stencil-gen-cubins/%s.cubin", dirs[i], names[i]);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/stencil-gen-cubins", dirs[i]);
+        rmdir(path);
+        rmdir(dirs[i]);
+    }
+}
 
 int main(void)
 {
     no_plan();
     source_checks();
     reference_checks();
+    store_checks();
     char why[512];
     if (!gk_gpu_usable(why, sizeof why) || !gk_build_info_get()->has_nvrtc) {
         skip("no CUDA device or no NVRTC", "the GPU cases");
@@ -626,7 +692,7 @@ int main(void)
                     for (int bd = 0; bd < 3; bd++, ci++) {
                         size_t es = ty ? 8 : 4;
                         int px = r + ci % 2 > 8 ? 8 : r + ci % 2, nt = 32 << (ci % 3), zc = 5 + 4 * (ci % 4), t;
-                        char cfgtext[96], why[256];
+                        char cfgtext[96], rwhy[256];
                         gk_config c, full;
                         for (t = 4 - ci % 3; t > 1; t--) {
                             snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d", px, t, nt, zc);
@@ -637,7 +703,7 @@ int main(void)
                             gk__config_parse(cfgtext, &u);
                             for (int k = 0; k < u.n; k++) gk__config_set(&c, u.p[k].name, u.p[k].value);
                             if (!gk__space_complete(&gk__space_stencil_gen, &c, &full)
-                                && !gk__stencil_gen_reject(&full, 2, r, es, &dev, why, sizeof why))
+                                && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy))
                                 break;
                         }
                         snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d", px, t, nt, zc);
@@ -717,9 +783,10 @@ int main(void)
     {
         char dir[] = "/tmp/gk-sg-test-XXXXXX", sub[64], path[512];
         if (ok(mkdtemp(dir) != NULL, "a temporary cache directory")) {
-            gk__stencil_gen_disk_cache(dir);
+            gk__sg_cubin_store st;
+            gk__stencil_gen_disk_store(dir, &st);
             tcase c = { 3, S, 3, F, E, "TSTEPS=2,TY=4", 21, 15, 13, 3 };
-            run_case(&dev, &c, 0xd15c);          /* weights of their own: a new source */
+            run_case_in(&dev, &c, 0xd15c, &st);  /* weights of their own: a new source */
             snprintf(sub, sizeof sub, "%s/stencil-gen-cubins", dir);
             DIR *d = opendir(sub);
             int n = 0, elf = 0;
@@ -735,30 +802,38 @@ int main(void)
             }
             if (d) closedir(d);
             ok(n >= 1 && elf == n, "the cache directory holds the compiled kernel (%d files, %d ELF)", n, elf);
-            gk__stencil_gen_disk_cache(NULL);
             rmdir(sub);
             rmdir(dir);
         }
     }
-    /* the store is the calling thread's (its context's), not the process's:
-     * this thread points at X, another thread at Y and compiles there, then
-     * this thread compiles: each directory holds its own kernel (one set
-     * for the process, the last call winning, would put both in Y) */
+    /* the store is the call's (its context's), not the process's nor the
+     * thread's: this thread's store is X, another thread's Y, both compile
+     * at once; then this one thread compiles one source into X and another
+     * into Y: each directory holds its own kernels (one store for the
+     * process, the last one set winning, would put them in one) */
     {
         char x[] = "/tmp/gk-sg-x-XXXXXX", y[] = "/tmp/gk-sg-y-XXXXXX";
         if (ok(mkdtemp(x) != NULL && mkdtemp(y) != NULL, "two temporary cache directories")) {
-            gk__stencil_gen_disk_cache(x);
+            gk__sg_cubin_store sx, sy;
+            gk__stencil_gen_disk_store(x, &sx);
+            gk__stencil_gen_disk_store(y, &sy);
             other_arg oa = { &dev, y };
             pthread_t th;
             int made = pthread_create(&th, NULL, other_thread, &oa) == 0;
+            tcase c = { 3, S, 2, Z, E, "TSTEPS=1", 17, 11, 9, 2 };
+            run_case_in(&dev, &c, 0xd15c0001, &sx);   /* a source of its own, compiled on this thread */
             if (made)
                 pthread_join(th, NULL);
-            tcase c = { 3, S, 2, Z, E, "TSTEPS=1", 17, 11, 9, 2 };
-            run_case(&dev, &c, 0xd15c0001);      /* a source of its own, compiled on this thread */
             int nx = count_elf(x), ny = count_elf(y);
             ok(made && nx == 1 && ny == 1, "two threads, two cache directories: one kernel in each (%d in this "
                "thread's, %d in the other's)", nx, ny);
-            gk__stencil_gen_disk_cache(NULL);
+            tcase c1 = { 3, B, 2, P, D, "TSTEPS=1", 13, 11, 9, 2 }, c2 = { 2, S, 3, F, E, "", 41, 29, 1, 3 };
+            run_case_in(&dev, &c1, 0xd15c0003, &sy);
+            run_case_in(&dev, &c2, 0xd15c0004, &sx);
+            run_case_in(&dev, &c1, 0xd15c0005, NULL);  /* no store: nowhere on disk */
+            nx = count_elf(x), ny = count_elf(y);
+            ok(nx == 1 && ny == 1, "one thread, two stores in turn: each kernel in its own directory (%d in X, "
+               "%d in Y)", nx, ny);
             rmdir(x);
             rmdir(y);
         }
@@ -767,20 +842,20 @@ int main(void)
     gk__stencil_spec s;
     gk_stencil_gen *e = NULL;
     gk__sg_spec_build(3, S, 4, P, D, NULL, &s);
-    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 8, 20, 20, NULL) == GK_EINVAL && !e,
+    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 8, 20, 20, NULL, NULL) == GK_EINVAL && !e,
        "periodic with an extent < 2r+1 refused: %s", gk_last_error());
     gk_config cfg;
     gk__config_clear(&cfg);
     gk__config_parse("TY=4", &cfg);
     gk__sg_spec_build(2, S, 1, Z, D, NULL, &s);
-    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 30, 30, 1, &cfg) == GK_EINVAL && !e, "2D with TY=4 refused: %s",
+    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 30, 30, 1, &cfg, NULL) == GK_EINVAL && !e, "2D with TY=4 refused: %s",
        gk_last_error());
-    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 30, 30, 2, NULL) == GK_EINVAL && !e, "2D with nz=2 refused: %s",
+    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 30, 30, 2, NULL, NULL) == GK_EINVAL && !e, "2D with nz=2 refused: %s",
        gk_last_error());
     gk__config_clear(&cfg);
     gk__config_parse("DESIGN=1", &cfg);
     gk__sg_spec_build(3, S, 1, Z, D, NULL, &s);
-    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 30, 30, 30, &cfg) == GK_EINVAL && !e, "3D with DESIGN=1 refused: %s",
+    ok(gk__stencil_gen_open(&e, &dev, NULL, &s, 30, 30, 30, &cfg, NULL) == GK_EINVAL && !e, "3D with DESIGN=1 refused: %s",
        gk_last_error());
     gk__gpu_leave(prev);
 #endif

@@ -103,7 +103,16 @@ typedef struct gk_stencil_options {
                               within gk_stencil_tolerance; GK_EMISMATCH beyond it.  Host
                               memory only. */
     const char *config;    /* GPU kernel parameters, as gk_apsp_options.config: they
-                              replace the tuned choice; validated on every backend */
+                              replace the tuned choice (the rest take the built-in
+                              defaults); validated on every backend, ignored on the
+                              CPU (gk_report.config_ignored).  The classic 27-point
+                              box: its kernel's parameters; any other description:
+                              the generated engine's (TX, TY, NT, ZC, TSTEPS, DESIGN,
+                              PX) over the defaults of the DESIGN named (else the
+                              description's), checked against that description's
+                              rules: GK_EINVAL naming the parameter and the
+                              description.  (1.2; gk_stencil_run_file takes none
+                              for a description.) */
     gk_exchange exchange;  /* gk_stencil_run_file only: how halo planes move */
 } gk_stencil_options;
 

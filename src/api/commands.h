@@ -365,12 +365,14 @@ gk_status gk__stencil_gen_tune_list(gk_context *ctx, const char *list, int64_t s
 
 /* The configuration spec s runs with at size (points per axis): config
  * (the caller's text, over the description's defaults), else the tuned
- * entry of the context's cache (GK_CONFIG_CACHE), else the defaults.  On a
- * GPU context it also keeps the engine's compiled kernels in the context's
- * cache directory (stencil-gen-cubins/): the front door calls it before
- * gk__stencil_gen_open. */
+ * entry of the context's cache (GK_CONFIG_CACHE), else the defaults. */
 gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int64_t size, const char *config,
                                  gk_config *cfg, gk_config_source *src);
+
+/* The directory of the store a stencil plan of a description passes to the
+ * generated engine (its context's cache directory when the plan was made;
+ * "" for none or a classic plan): every backend, for the tests. */
+const char *gk__stencil_plan_store_dir(const gk_stencil_plan *plan);
 
 /* `gk bench stencil --stencil=DESC`: rows "gen T=1".."gen T=4" (or the T the
  * configuration names) of spec s on a random nx x ny x nz grid (2D: nz =

@@ -10,16 +10,24 @@
  * src/gpu/stencil_gpu.c), unchanged; every other description runs the
  * description engine (src/cpu/stencil_spec_cpu.c on the CPU, the generated
  * kernels of src/gpu/stencil_gen.h on the GPU), whose --check is bit for
- * bit. */
+ * bit.  options.config names the parameters of the engine that runs: the
+ * 27-point kernel's (src/core/space_stencil.c) for the classic
+ * description, the generated engine's (src/core/space_stencil_gen.c) for
+ * the others, checked against that description's rules on every backend.
+ * A description's plan keeps the store of its compiled kernels (its
+ * context's cache directory) and passes it to the engine: no process-wide
+ * setting. */
 #include "api/context.h"
 #include "core/stencil_core.h"
 #include "core/stencil_spec.h"
 #include "cpu/stencil_cpu.h"
 #include "cpu/stencil_spec_cpu.h"
+#include "core/space_stencil_gen.h"
+#include "tune/stencil_gen_store.h"
+#include "api/commands.h"     /* gk__stencil_gen_choose, gk__stencil_plan_store_dir */
 #ifdef GK_HAVE_CUDA
 #include "gpu/stencil_gpu.h"
 #include "gpu/stencil_gen.h"
-#include "api/commands.h"     /* gk__stencil_gen_choose */
 #endif
 
 #include <stdio.h>
@@ -36,6 +44,10 @@ struct gk_stencil_plan {
     size_t esz;                  /* bytes of an element */
     gk_stencil_cpu *cpu;         /* the CPU backend's padded buffers */
     gk_stencil_cpu_spec *cspec;  /* the same for a description */
+    int user;                    /* a description with options.config: ucfg (complete) runs on the GPU */
+    gk_config ucfg;
+    gk__sg_cubin_store store;    /* a description: where its compiled kernels are kept (the context's
+                                    cache directory when the plan was made) */
 #ifdef GK_HAVE_CUDA
     gk_stencil_gpu *gpu;         /* the GPU's */
     gk_stencil_gen *gen;         /* the generated kernels of a description */
@@ -161,20 +173,29 @@ static gk_status plan_open_spec(gk_context *ctx, gk_stencil_plan *p, int cpu)
         return GK_OK;
     }
 #ifdef GK_HAVE_CUDA
-    /* the tuned entry of the context's cache (gktune --stencil), else the
-       description's defaults; this also turns on the on-disk cubin store */
+    /* the caller's configuration (checked by gk_stencil_plan_create), else
+       the tuned entry of the context's cache (gktune --stencil), else the
+       description's defaults */
     gk_config cfg;
-    gk_config_source src;
-    int64_t size = p->nx > p->ny ? p->nx : p->ny;
-    if (p->nz > size) size = p->nz;
-    if ((st = gk__stencil_gen_choose(ctx, &p->spec, size, NULL, &cfg, &src)))
-        return st;
+    gk_config_source src = GK_CONFIG_USER;
+    const char *detail = "given by the caller; replaces the tuned choice";
+    if (p->user) {
+        cfg = p->ucfg;
+    } else {
+        int64_t size = p->nx > p->ny ? p->nx : p->ny;
+        if (p->nz > size) size = p->nz;
+        if ((st = gk__stencil_gen_choose(ctx, &p->spec, size, NULL, &cfg, &src)))
+            return st;
+        detail = src == GK_CONFIG_CACHE ? "the context's cache directory (gktune --stencil)"
+                                        : "the description's built-in defaults";
+    }
     p->head.base.config_source = src;
+    snprintf(p->head.base.config_detail, sizeof p->head.base.config_detail, "%s", detail);
     int saved;
     if ((st = gk__ctx_gpu_enter(ctx, &saved)))
         return st;
     st = gk__stencil_gen_open(&p->gen, &ctx->dev[0], (cudaStream_t)gk__ctx_stream(ctx), &p->spec, p->nx, p->ny,
-                              p->nz, &cfg);
+                              p->nz, &cfg, &p->store);
     gk__ctx_gpu_leave(saved);
     if (st) return st;
     snprintf(p->head.base.config, sizeof p->head.base.config, "%s: %s", p->spec.key, gk__stencil_gen_config(p->gen));
@@ -195,13 +216,32 @@ gk_status gk_stencil_plan_create(gk_context *ctx, const gk_stencil_problem *prob
         || (st = options_in(options, &opt)))
         return st;
     int classic = gk__stencil_spec_is_classic(&spec);
-    if (!classic && opt.config)
-        return gk__fail(GK_EINVAL, "stencil %s: options.config names the 27-point kernel's parameters; the "
-                        "generated stencils take their tuned configuration", spec.key);
+    /* a description's configuration: the generated engine's parameters,
+       checked against its rules on every backend (the GPU's limits on a
+       GPU context), before anything is made */
+    gk_config ucfg;
+    gk__config_clear(&ucfg);
+    if (!classic && opt.config) {
+        char shape[sizeof spec.key];
+        gk__stencil_spec_shape_key(&spec, shape, sizeof shape);
+        if ((st = gk__stencil_gen_config_user(opt.config, shape, spec.dims, spec.radius, gk_dtype_size(spec.dtype),
+                                              ctx->backend == GK_BACKEND_GPU ? &ctx->dev[0] : NULL, &ucfg))) {
+            char why[512];
+            snprintf(why, sizeof why, "%s", gk_last_error());
+            return gk__fail(st, "options.config: %s", why);
+        }
+    }
     gk_stencil_plan *p = NULL;
-    if ((st = gk__plan_new(ctx, sizeof *p, "stencil", prob.memory, opt.check, opt.config,
+    if ((st = gk__plan_new(ctx, sizeof *p, "stencil", prob.memory, opt.check, classic ? opt.config : NULL,
                            max3(prob.nx, prob.ny, prob.nz), (void **)&p)))
         return st;
+    if (!classic) {
+        p->user = opt.config != NULL;
+        p->ucfg = ucfg;
+        /* the CPU checked it and runs its own kernel, as the classic one does */
+        p->head.base.config_ignored = p->user && ctx->backend != GK_BACKEND_GPU;
+        gk__stencil_gen_disk_store(ctx->cache_dir, &p->store);
+    }
     p->nx = (int)prob.nx; p->ny = (int)prob.ny; p->nz = (int)prob.nz;
     p->pitch_y = prob.pitch_y;
     p->pitch_z = prob.pitch_z;
@@ -440,6 +480,11 @@ gk_status gk_stencil_plan_execute(gk_context *ctx, gk_stencil_plan *p, void *gri
     }
     gk__plan_exec_end(report, &rep);
     return st;
+}
+
+const char *gk__stencil_plan_store_dir(const gk_stencil_plan *p)
+{
+    return p ? p->store.where : "";
 }
 
 gk_status gk_stencil_plan_grid(const gk_stencil_plan *p, void **grid, int64_t *pitch_y, int64_t *pitch_z)

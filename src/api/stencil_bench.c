@@ -324,17 +324,20 @@ out:
 /* ---- the generated engine's rows (gk bench stencil --stencil=DESC) ---- */
 #ifdef GK_HAVE_CUDA
 #include "tune/stencil_gen_tune.h"
+#include "tune/stencil_gen_store.h"
 
-/* One row: cfg with TSTEPS = T timed on the grid, then checked. */
+/* One row: cfg with TSTEPS = T timed on the grid, then checked; the kernels
+ * from and into the context's store. */
 static void gen_bench_row(gk_context *ctx, const gk__stencil_spec *s, const void *grid, int64_t nx, int64_t ny,
-                          int64_t nz, int steps, int reps, const gk_config *cfg, gk__stencil_bench_row *r)
+                          int64_t nz, int steps, int reps, const gk_config *cfg, const gk__sg_cubin_store *store,
+                          gk__stencil_bench_row *r)
 {
     gk_stencil_gen *g = NULL;
     double ms[64];
     float t;
     int64_t cx, cy, cz;
     snprintf(r->kernel, sizeof r->kernel, "gen T=%d", r->tsteps);
-    gk_status st = gk__stencil_gen_open(&g, &ctx->dev[0], gk__ctx_stream(ctx), s, nx, ny, nz, cfg);
+    gk_status st = gk__stencil_gen_open(&g, &ctx->dev[0], gk__ctx_stream(ctx), s, nx, ny, nz, cfg, store);
     if (!st) {
         snprintf(r->config, sizeof r->config, "%s", gk__stencil_gen_config(g));
         st = gk__stencil_gen_upload(g, grid, NULL);
@@ -357,7 +360,7 @@ static void gen_bench_row(gk_context *ctx, const gk__stencil_spec *s, const void
     /* the same configuration, bit for bit against the CPU reference (5
      * steps: a pass and a remainder for T = 2..4) */
     gk__sg_check_grid(s, nx, ny, nz, &cx, &cy, &cz);
-    st = gk__sg_validate(&ctx->dev[0], s, cfg, cx, cy, cz, 5, 12345, r->check, sizeof r->check);
+    st = gk__sg_validate(&ctx->dev[0], s, cfg, cx, cy, cz, 5, 12345, store, r->check, sizeof r->check);
     r->ok = st == GK_OK;
     if (st) {
         gk__note(r->check, sizeof r->check, "FAIL: %s", gk_last_error());
@@ -416,6 +419,8 @@ gk_status gk__stencil_gen_bench(gk_context *ctx, const gk__stencil_spec *s, int6
         goto out;
     if ((st = gk__gpu_copy_bandwidth(pts * es, 9, &R->copy_bytes_per_s)) == GK_OK) {
         R->floor_gstencils = R->copy_bytes_per_s / (2.0 * (double)es) * 1e-9;
+        gk__sg_cubin_store store;             /* the context's cache directory's kernels */
+        gk__stencil_gen_disk_store(ctx->cache_dir, &store);
         int only = src == GK_CONFIG_USER ? gk__config_get(&cfg, "TSTEPS", -1) : -1;
         if (only > 0 && !strstr(config, "TSTEPS")) only = -1;
         for (int T = 1; T <= 4 && R->nrows < GK_STENCIL_BENCH_ROWS; T++) {
@@ -424,7 +429,7 @@ gk_status gk__stencil_gen_bench(gk_context *ctx, const gk__stencil_spec *s, int6
             gk_config c = cfg;
             gk__config_set(&c, "TSTEPS", T);
             r->tsteps = T;
-            gen_bench_row(ctx, s, grid, nx, ny, nz, steps, reps, &c, r);
+            gen_bench_row(ctx, s, grid, nx, ny, nz, steps, reps, &c, &store, r);
         }
     }
     gk__ctx_gpu_leave(saved);

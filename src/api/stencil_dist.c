@@ -22,6 +22,7 @@
 #include "core/space_stencil_gen.h"
 #include "cpu/stencil_slab.h"
 #include "cpu/stencil_spec_cpu.h"
+#include "tune/stencil_gen_store.h"
 #ifdef GK_HAVE_CUDA
 #include "gpu/stencil_gen.h"
 #include "tune/stencil_gen_tune.h"
@@ -609,7 +610,8 @@ static void dparts_close(dset *d)
 
 /* Slabs g0 .. g0+G-1 are this process's (GPU i of the context for slab
  * g0+i; the CPU: G = 1); the empty ones get no part. */
-static gk_status dparts_open(gk_context *ctx, dset *d, int g0, int G, char *config, size_t config_size)
+static gk_status dparts_open(gk_context *ctx, dset *d, int g0, int G, char *config, size_t config_size,
+                             const gk__sg_cubin_store *store)
 {
     const slabs *l = d->l;
     const gk__stencil_spec *s = d->s;
@@ -639,9 +641,10 @@ static gk_status dparts_open(gk_context *ctx, dset *d, int g0, int G, char *conf
                 snprintf(config, config_size, "%s", gk__stencil_cpu_spec_config(p->cpu));
         } else {
 #ifdef GK_HAVE_CUDA
-            if (!(st = gk__stencil_gen_open_on(&p->gpu, &ctx->dev[i], s, l->nx, ey, ez, NULL)))
+            if (!(st = gk__stencil_gen_open_on(&p->gpu, &ctx->dev[i], s, l->nx, ey, ez, NULL, store)))
                 snprintf(config, config_size, "%s", gk__stencil_gen_config(p->gpu));
 #else
+            (void)store;
             st = gk__fail(GK_ENODEV, "gk was built without CUDA support");
 #endif
         }
@@ -805,12 +808,11 @@ gk_status gk__stencil_run_file_desc(gk_context *ctx, const gk__stencil_spec *spe
     }
     int me = gk__comm_rank(comm), G = ctx->backend == GK_BACKEND_GPU && !comm ? ctx->ngpus : 1;
     int chunk = chunk_planes(&l);
+    gk__sg_cubin_store store;        /* each rank loads the compiled kernels from its context's cache directory */
+    gk__stencil_gen_disk_store(ctx->cache_dir, &store);
     if (ctx->backend == GK_BACKEND_GPU) {
         if (!(st = gk__ctx_gpu_enter(ctx, &saved)))
             entered = 1;
-#ifdef GK_HAVE_CUDA
-        gk__stencil_gen_disk_cache(ctx->cache_dir);    /* each rank loads the compiled kernels from there */
-#endif
     } else {
         threads = gk__ctx_threads_enter(ctx);
     }
@@ -819,7 +821,7 @@ gk_status gk__stencil_run_file_desc(gk_context *ctx, const gk__stencil_spec *spe
     snprintf(what, sizeof what, "the plane buffer (%d planes)", chunk);
     if (!st && !(st = gk__host_memory_check((uint64_t)chunk * plane_bytes(&l), what))
         && !(st = gk__xmalloc(&buf, (size_t)chunk * plane_bytes(&l), "the plane buffer"))
-        && !(st = dparts_open(ctx, &d, me * G, G, rep->run.config, sizeof rep->run.config)))
+        && !(st = dparts_open(ctx, &d, me * G, G, rep->run.config, sizeof rep->run.config, &store)))
         st = dparts_fill(&d, &src, buf, chunk);
     gk_status cst = source_close(&src, &l, me * G + G == l.P);
     if (!st) st = cst;

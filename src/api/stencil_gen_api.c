@@ -1,9 +1,9 @@
 /* stencil_gen_api.c - the generated stencil engine for the commands:
  * `gktune --stencil=DESC[,DESC...]` (tune each description on the
  * context's GPU) and the configuration a description runs with (the
- * caller's, else the tuned one, else the description's defaults; choosing
- * it also points the store of the kernels this thread compiles next at the
- * context's cache directory: per call, not per process). */
+ * caller's, else the tuned one, else the description's defaults).  The
+ * kernels compiled on the way are kept in the context's cache directory:
+ * each call passes its own store down (gk__stencil_gen_disk_store). */
 #include "api/context.h"
 #include "api/commands.h"
 #ifdef GK_HAVE_CUDA
@@ -63,7 +63,6 @@ gk_status gk__stencil_gen_tune_list(gk_context *ctx, const char *list, int64_t s
     int saved;
     if ((st = gk__ctx_gpu_enter(ctx, &saved)))
         return st;
-    gk__stencil_gen_disk_cache(ctx->cache_dir);
     char buf[1024], *save = NULL;
     snprintf(buf, sizeof buf, "%s", list);
     int ndesc = 0;
@@ -108,12 +107,6 @@ gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int
     gk__config_clear(cfg);
     gk__stencil_gen_default_design(s->dims, s->radius, s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, -1, cfg);
     *src = GK_CONFIG_DEFAULT;
-#ifdef GK_HAVE_CUDA
-    /* the kernels this thread compiles next (gk__stencil_gen_open, with
-       any configuration) are kept in this context's cache directory */
-    if (ctx && ctx->backend == GK_BACKEND_GPU)
-        gk__stencil_gen_disk_cache(ctx->cache_dir);
-#endif
     if (config && *config) {
         gk_config user;
         gk__config_clear(&user);

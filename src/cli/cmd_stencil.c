@@ -46,7 +46,10 @@ static void stencil_usage(void)
            "                     above 8 ulp per step of the largest magnitude; other\n"
            "                     stencils: bit for bit)\n"
            "  --config=K=V,...   GPU kernel parameters; they replace the tuned choice\n"
-           "                     (unnamed parameters take the built-in defaults)\n"
+           "                     (unnamed parameters take the built-in defaults): the\n"
+           "                     27-point box's kernel, or for another stencil the\n"
+           "                     generated engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX\n"
+           "                     (one process; checked, then ignored, on the CPU)\n"
            "  --time             print the phases, GStencil/s and GFLOP/s\n"
            "  --json             print the results as JSON\n"
            "  --verbose          say on stderr which device and configuration run\n"
@@ -316,9 +319,6 @@ int cmd_stencil(int argc, char **argv)
     gk_status st;
     if (!described)
         cli_check_config("stencil", so.config);
-    else if (so.config)
-        cli_usage_error("--config: the 27-point kernel's parameters; stencil %s takes the tuned configuration",
-                        stencil ? stencil : "(from --dims/--shape/--radius/--boundary/--type)");
     if (input && coeffs && !strcmp(input, "-") && !strcmp(coeffs, "-"))
         cli_usage_error("--input and --coeffs cannot both be standard input");
     /* what each rank sees of the files (under mpirun, ranks may have other
@@ -350,6 +350,18 @@ int cmd_stencil(int argc, char **argv)
     if (!st && described)
         st = gk__stencil_spec_check_grid(&spec, nx, ny, nz);
     cli_agree(st, 2);
+    if (described && so.config) {
+        /* the generated engine's parameters, checked against this
+           description's rules (a GPU's own limits: when it runs) */
+        char key[sizeof spec.key];
+        gk_config full;
+        gk__stencil_spec_shape_key(&spec, key, sizeof key);
+        if (gk__stencil_gen_config_user(so.config, key, spec.dims, spec.radius, gk_dtype_size(dtype), NULL, &full))
+            cli_usage_error("--config: %s", gk_last_error());
+        if (gpus || exg || cli_comm)
+            cli_usage_error("--config with stencil %s: one process on one GPU in this release (not with --gpus, "
+                            "--exchange or mpirun)", key);
+    }
     cli_check_gpus(gpus);                   /* usage errors before any work */
     if (gpus || exg || cli_comm) {
         if (so.check)

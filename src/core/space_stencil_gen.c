@@ -219,3 +219,32 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
                         (long long)((area + gk__param(c, "NT") - 1) / gk__param(c, "NT"))), 1;
     return 0;
 }
+
+gk_status gk__stencil_gen_config_user(const char *text, const char *shape_key, int dims, int radius, size_t elem,
+                                      const gk_device_info *dev, gk_config *full)
+{
+    gk_config user, over;
+    char why[256];
+    gk_status st;
+    gk__config_clear(&user);
+    /* the names and the ranges first (before any arithmetic on a value) */
+    if ((st = gk__config_parse(text ? text : "", &user))
+        || (st = gk__space_complete(&gk__space_stencil_gen, &user, full))) {
+        snprintf(why, sizeof why, "%s", gk_last_error());
+        return gk__fail(st, "stencil %s: configuration '%.100s': %s", shape_key, text ? text : "", why);
+    }
+    /* a design named: that design's defaults under the caller's values */
+    gk__stencil_gen_default_design(dims, radius, elem, gk__config_get(&user, "DESIGN", -1), &over);
+    for (int i = 0; i < user.n; i++)
+        if ((st = gk__config_set(&over, user.p[i].name, user.p[i].value)))
+            return st;
+    if ((st = gk__space_complete(&gk__space_stencil_gen, &over, full)))
+        return st;
+    if (gk__stencil_gen_reject(full, dims, radius, elem, dev, why, sizeof why)) {
+        char all[160];
+        gk__config_format(full, all, sizeof all);
+        return gk__fail(GK_EINVAL, "stencil %s: configuration '%.100s' (complete: %s) cannot run%s%.100s: %s", shape_key,
+                        text ? text : "", all, dev ? " on " : "", dev ? dev->name : "", why);
+    }
+    return GK_OK;
+}

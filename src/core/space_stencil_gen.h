@@ -48,4 +48,19 @@ size_t gk__stencil_gen_smem(const gk_config *complete, int dims, int radius, siz
 int gk__stencil_gen_reject(const gk_config *complete, int dims, int radius, size_t elem,
                            const gk_device_info *dev, char *why, size_t n);
 
+/* The configuration a description runs with when the caller names one
+ * (options.config, `gk stencil --config`): text "NAME=VALUE,..." of the
+ * parameters above, over the defaults of the design it names (else the
+ * description's default design, gk__stencil_gen_default_design with -1),
+ * completed into *full, and checked by the description's rules
+ * (gk__stencil_gen_reject) on dev (NULL: the device-independent rules and
+ * 227 KiB of shared memory, what a CPU context checks).  The named
+ * parameters replace the tuned choice; the rest take the defaults.
+ * GK_EINVAL naming the description (its shape key, e.g.
+ * "3d-star-r2-f64-periodic") and the parameter on a syntax error, an
+ * unknown parameter, a value outside its range or a configuration the
+ * rules refuse.  shape_key: the description's (gk__stencil_spec_shape_key). */
+gk_status gk__stencil_gen_config_user(const char *text, const char *shape_key, int dims, int radius, size_t elem,
+                                      const gk_device_info *dev, gk_config *full);
+
 #endif /* GK_SPACE_STENCIL_GEN_H */

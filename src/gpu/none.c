@@ -155,9 +155,9 @@ void gk__apsp_gpu_close(gk_apsp_gpu *ctx) { (void)ctx; }
 
 gk_status gk__stencil_gen_open(gk_stencil_gen **g, const gk_device_info *dev, void *stream,
                                const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
-                               const gk_config *cfg)
+                               const gk_config *cfg, const gk__sg_cubin_store *store)
 {
-    (void)dev; (void)stream; (void)s; (void)nx; (void)ny; (void)nz; (void)cfg;
+    (void)dev; (void)stream; (void)s; (void)nx; (void)ny; (void)nz; (void)cfg; (void)store;
     *g = NULL;
     return gk__fail(GK_ENODEV, NO_CUDA);
 }

@@ -2,9 +2,9 @@
  * a description (stencil_gen_src.c) compiled with NVRTC (cubins cached per
  * process by the hash of their source and the architecture: a description
  * opened again, by the tuner, the bench or every GPU of a run, compiles
- * once; and in the store the layers above register, the cache directory's:
- * another process loads them from there), dense device buffers, the pass
- * loop. */
+ * once; and in the store the caller passes to each open, its context's
+ * cache directory: another process loads them from there), dense device
+ * buffers, the pass loop. */
 #include "gpu/stencil_gen.h"
 #include "gpu/gpu.h"
 #include "core/rng.h"
@@ -69,25 +69,6 @@ static void cache_add(uint64_t h, int arch, size_t len, const void *cubin, size_
     pthread_mutex_unlock(&cache_lock);
 }
 
-/* The store beyond the process (gk__stencil_gen_set_store). */
-static gk__sg_cubin_store store;
-static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void gk__stencil_gen_set_store(const gk__sg_cubin_store *s)
-{
-    pthread_mutex_lock(&store_lock);
-    if (s) store = *s; else memset(&store, 0, sizeof store);
-    pthread_mutex_unlock(&store_lock);
-}
-
-static gk__sg_cubin_store get_store(void)
-{
-    pthread_mutex_lock(&store_lock);
-    gk__sg_cubin_store s = store;
-    pthread_mutex_unlock(&store_lock);
-    return s;
-}
-
 static void cache_forget(uint64_t h, int arch, size_t len)
 {
     pthread_mutex_lock(&cache_lock);
@@ -99,7 +80,9 @@ static void cache_forget(uint64_t h, int arch, size_t len)
     pthread_mutex_unlock(&cache_lock);
 }
 
-static gk_status load_module(gk_stencil_gen *g, int use_disk)
+/* The kernels: the process's cache, else disk (the caller's store; NULL:
+ * none), else NVRTC. */
+static gk_status load_module(gk_stencil_gen *g, const gk__sg_cubin_store *disk)
 {
     char *src = NULL;
     gk_status st = gk__stencil_gen_source(&g->spec, &g->cfg, &src);
@@ -108,13 +91,10 @@ static gk_status load_module(gk_stencil_gen *g, int use_disk)
     uint64_t h = gk__fnv1a64(src, len);
     int arch = 10 * g->dev.cc_major + g->dev.cc_minor;
     void *cubin = cache_find(h, arch, len, &size);
-    gk__sg_cubin_store disk = { 0 };
-    if (use_disk)
-        disk = get_store();
     char name[96];
     snprintf(name, sizeof name, "sm%d-rt%d-%016llx-%zu", arch, g->dev.runtime_version, (unsigned long long)h, len);
     int from_disk = 0;
-    if (!cubin && disk.load && disk.load(name, &cubin, &size)) {
+    if (!cubin && disk && disk->load && disk->load(disk, name, &cubin, &size)) {
         from_disk = 1;               /* checked by the load below: a bad one is compiled again */
         cache_add(h, arch, len, cubin, size);
     }
@@ -133,8 +113,8 @@ static gk_status load_module(gk_stencil_gen *g, int use_disk)
             return st;
         }
         cache_add(h, arch, len, cubin, size);
-        if (disk.save)
-            disk.save(name, cubin, size);
+        if (disk && disk->save)
+            disk->save(disk, name, cubin, size);
     }
     cudaError_t e = cudaLibraryLoadData(&g->lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
     free(cubin);
@@ -144,7 +124,7 @@ static gk_status load_module(gk_stencil_gen *g, int use_disk)
         free(src);
         g->lib = NULL;
         (void)cudaGetLastError();
-        return load_module(g, 0);
+        return load_module(g, NULL);
     }
     free(src);
     if (e != cudaSuccess)
@@ -159,7 +139,7 @@ static gk_status load_module(gk_stencil_gen *g, int use_disk)
 
 gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, void *stream,
                                const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
-                               const gk_config *cfg)
+                               const gk_config *cfg, const gk__sg_cubin_store *store)
 {
     gk_status st;
     *out = NULL;
@@ -234,7 +214,7 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
                       g->dev.name, gk__human_bytes((double)fr, b2, sizeof b2));
         goto fail;
     }
-    if ((st = load_module(g, 1)))
+    if ((st = load_module(g, store)))
         goto fail;
     GK_CUDA_GOTO(cudaMalloc(&g->buf[0], g->bytes), st, fail);
     GK_CUDA_GOTO(cudaMalloc(&g->buf[1], g->bytes), st, fail);
@@ -352,11 +332,12 @@ gk_status gk__stencil_gen_exec_device(gk_stencil_gen *g, void *grid, int64_t pit
 /* ---- slabs (src/api/stencil_dist.c): one engine per GPU of a process ---- */
 
 gk_status gk__stencil_gen_open_on(gk_stencil_gen **g, const gk_device_info *dev, const gk__stencil_spec *s,
-                                  int64_t nx, int64_t ny, int64_t nz, const gk_config *cfg)
+                                  int64_t nx, int64_t ny, int64_t nz, const gk_config *cfg,
+                                  const gk__sg_cubin_store *store)
 {
     *g = NULL;
     GK_CUDA_TRY(cudaSetDevice(dev->ordinal));
-    return gk__stencil_gen_open(g, dev, NULL, s, nx, ny, nz, cfg);
+    return gk__stencil_gen_open(g, dev, NULL, s, nx, ny, nz, cfg, store);
 }
 
 gk_status gk__stencil_gen_planes(gk_stencil_gen *g, int64_t k, int64_t n, void *host, int put)

@@ -14,16 +14,34 @@
 
 typedef struct gk_stencil_gen gk_stencil_gen;
 
+/* A store of compiled cubins beyond the process: the cache directory of the
+ * context whose call opens the engine (src/tune/stencil_gen_store.c fills
+ * one from a cache directory: gk__stencil_gen_disk_store), passed to every
+ * open, so that two contexts with two cache directories, in one thread or
+ * in two, each keep their kernels in their own; this layer holds no store
+ * of its own and does no file I/O.  load: 1 and a malloc'ed copy when name
+ * is stored, else 0; save: best effort.  name: "sm<arch>-rt<runtime>-<hash
+ * of the source>-<length>".  where: the layers above's (the directory),
+ * opaque here.  A NULL store, or NULL functions: none (the process's
+ * cache only). */
+typedef struct gk__sg_cubin_store gk__sg_cubin_store;
+struct gk__sg_cubin_store {
+    int (*load)(const gk__sg_cubin_store *s, const char *name, void **data, size_t *size);
+    void (*save)(const gk__sg_cubin_store *s, const char *name, const void *data, size_t size);
+    char where[4096];
+};
+
 /* On device dev (already current) and stream: the kernels of spec s for an
  * nx x ny x nz grid (2D: nz = 1) with configuration cfg (NULL: the
  * description's defaults, gk__stencil_gen_default_design with design -1:
  * 2D the warp design, 3D the ring), both device buffers.
  * GK_EINVAL naming the configuration when it cannot run for this
  * description or device; GK_ECOMPILE with NVRTC's message; GK_ENOMEM naming
- * the amount. */
+ * the amount.  The kernels come from the process's cache of compiled
+ * code, else from store (may be NULL), else NVRTC (then kept in both). */
 gk_status gk__stencil_gen_open(gk_stencil_gen **g, const gk_device_info *dev, void *stream,
                                const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz,
-                               const gk_config *cfg);
+                               const gk_config *cfg, const gk__sg_cubin_store *store);
 /* A dense host grid (x fastest, elements of the spec's type) in and out;
  * upload resets nothing else.  ms: the copy's time (may be NULL). */
 gk_status gk__stencil_gen_upload(gk_stencil_gen *g, const void *grid, float *ms);
@@ -39,16 +57,6 @@ gk_status gk__stencil_gen_exec_device(gk_stencil_gen *g, void *grid, int64_t pit
 const char *gk__stencil_gen_config(const gk_stencil_gen *g);
 void gk__stencil_gen_close(gk_stencil_gen *g);
 
-/* A store of compiled cubins beyond the process (the cache directory's,
- * src/tune/tunable_stencil_gen.c: gk__stencil_gen_disk_cache), registered
- * from above so that this layer does no file I/O of its own.  load: 1 and
- * a malloc'ed copy when name is stored, else 0; save: best effort.  name:
- * "sm<arch>-rt<runtime>-<hash of the source>-<length>".  NULL: none. */
-typedef struct gk__sg_cubin_store {
-    int (*load)(const char *name, void **data, size_t *size);
-    void (*save)(const char *name, const void *data, size_t size);
-} gk__sg_cubin_store;
-void gk__stencil_gen_set_store(const gk__sg_cubin_store *store);
 
 /* The generated CUDA source of spec s with the complete configuration cfg
  * (malloc'ed text in *src): what NVRTC compiles.  Every build (the tests
@@ -62,7 +70,8 @@ gk_status gk__stencil_gen_source(const gk__stencil_spec *s, const gk_config *cfg
  * steps launched, and waited for when wait.  Each makes the engine's GPU
  * current first. */
 gk_status gk__stencil_gen_open_on(gk_stencil_gen **g, const gk_device_info *dev, const gk__stencil_spec *s,
-                                  int64_t nx, int64_t ny, int64_t nz, const gk_config *cfg);
+                                  int64_t nx, int64_t ny, int64_t nz, const gk_config *cfg,
+                                  const gk__sg_cubin_store *store);
 gk_status gk__stencil_gen_planes(gk_stencil_gen *g, int64_t k, int64_t n, void *host, int put);
 gk_status gk__stencil_gen_steps_on(gk_stencil_gen *g, int64_t steps, int wait);
 

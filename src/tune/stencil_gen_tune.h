@@ -17,7 +17,8 @@ typedef struct gk__sg_tune_result {
 } gk__sg_tune_result;
 
 /* Tunes spec s at size^3 (2D: size^2) on dev (current) within about
- * budget_s seconds; keeps the winner in cache_dir (NULL: nowhere). */
+ * budget_s seconds; keeps the winner in cache_dir (NULL: nowhere), and the
+ * kernels it compiles in cache_dir's store (gk__stencil_gen_disk_store). */
 gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir, const gk__stencil_spec *s,
                                int64_t size, double budget_s, uint64_t seed, gk__sg_tune_result *res);
 /* 1 and the tuned configuration for s nearest to size (log scale) when
@@ -26,19 +27,14 @@ int gk__stencil_gen_tuned(const gk_device_info *dev, const char *cache_dir, cons
                           int64_t size, gk_config *cfg);
 /* cfg (complete or partial) of s on an nx x ny x nz random grid: `steps`
  * steps on the GPU against the CPU reference, bit for bit; GK_EMISMATCH
- * naming how many points differ.  why (may be NULL): "ok (bit-exact, ...)". */
+ * naming how many points differ.  The kernels from and into store (may be
+ * NULL).  why (may be NULL): "ok (bit-exact, ...)". */
 gk_status gk__sg_validate(const gk_device_info *dev, const gk__stencil_spec *s, const gk_config *cfg,
-                          int64_t nx, int64_t ny, int64_t nz, int steps, uint64_t seed, char *why, size_t n);
+                          int64_t nx, int64_t ny, int64_t nz, int steps, uint64_t seed,
+                          const gk__sg_cubin_store *store, char *why, size_t n);
 /* The odd-sized grid candidates are checked on, no larger than the grid. */
 void gk__sg_check_grid(const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz, int64_t *cx, int64_t *cy,
                        int64_t *cz);
 
-/* Keep the compiled kernels of the engines this thread opens from now in
- * cache_dir/stencil-gen-cubins/ as well as in the process (NULL or "": in
- * the process only): the calling context's cache directory, set before
- * each call that may compile (the store registered with
- * gk__stencil_gen_set_store reads the directory of the thread compiling;
- * another thread's, another context's, is its own). */
-void gk__stencil_gen_disk_cache(const char *cache_dir);
 
 #endif /* GK_STENCIL_GEN_TUNE_H */

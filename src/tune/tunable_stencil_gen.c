@@ -15,11 +15,11 @@
  * CACHE_DIR/stencil-gen-<model>.txt, written atomically by the cache
  * directory's rules (cachefs.c); a file of another device key is replaced. */
 #include "tune/stencil_gen_tune.h"
+#include "tune/stencil_gen_store.h"
 #include "tune/tune.h"
 #include "gpu/gpu.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +47,8 @@ void gk__sg_check_grid(const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_
 }
 
 gk_status gk__sg_validate(const gk_device_info *dev, const gk__stencil_spec *s, const gk_config *cfg,
-                          int64_t nx, int64_t ny, int64_t nz, int steps, uint64_t seed, char *why, size_t n)
+                          int64_t nx, int64_t ny, int64_t nz, int steps, uint64_t seed,
+                          const gk__sg_cubin_store *store, char *why, size_t n)
 {
     size_t es = s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, pts = (size_t)nx * (size_t)ny * (size_t)nz;
     unsigned char *a = malloc(pts * es), *b = malloc(pts * es);
@@ -58,7 +59,7 @@ gk_status gk__sg_validate(const gk_device_info *dev, const gk__stencil_spec *s, 
         memcpy(b, a, pts * es);
         st = gk__sg_reference(s, b, nx, ny, nz, steps);
     }
-    if (!st) st = gk__stencil_gen_open(&g, dev, NULL, s, nx, ny, nz, cfg);
+    if (!st) st = gk__stencil_gen_open(&g, dev, NULL, s, nx, ny, nz, cfg, store);
     if (!st) st = gk__stencil_gen_upload(g, a, NULL);
     if (!st) st = gk__stencil_gen_run(g, steps, NULL);
     if (!st) st = gk__stencil_gen_download(g, a, NULL);
@@ -82,12 +83,13 @@ gk_status gk__sg_validate(const gk_device_info *dev, const gk__stencil_spec *s, 
 
 /* Median ms per step of 3 runs of STEPS steps after a warm-up. */
 static gk_status measure(const gk_device_info *dev, const gk__stencil_spec *s, const gk_config *cfg,
-                         const void *grid, int64_t nx, int64_t ny, int64_t nz, double *ms_step)
+                         const void *grid, int64_t nx, int64_t ny, int64_t nz, const gk__sg_cubin_store *store,
+                         double *ms_step)
 {
     gk_stencil_gen *g = NULL;
     double ms[3];
     float t;
-    gk_status st = gk__stencil_gen_open(&g, dev, NULL, s, nx, ny, nz, cfg);
+    gk_status st = gk__stencil_gen_open(&g, dev, NULL, s, nx, ny, nz, cfg, store);
     if (!st) st = gk__stencil_gen_upload(g, grid, NULL);
     if (!st) st = gk__stencil_gen_run(g, STEPS, &t);
     for (int r = 0; r < 3 && !st; r++) {
@@ -137,7 +139,7 @@ static int read_file(const char *dir, const char *key, sg_line *L)
 
 static gk_status save(const char *dir, const char *key, const sg_line *add)
 {
-    static sg_line L[MAX_LINES];
+    static __thread sg_line L[MAX_LINES];       /* per thread: two contexts may tune at once */
     char real[4096], path[4200];
     gk_status st = gk__cache_dir_check(dir, 1, real, sizeof real);
     if (st) return st;
@@ -204,6 +206,7 @@ typedef struct search {
     double best_ms;
     gk__sg_tune_result *res;
     uint64_t seed;
+    const gk__sg_cubin_store *store;   /* the cache directory's compiled kernels */
 } search;
 
 /* Validates and times cfg; keeps it when it beats the best. */
@@ -220,8 +223,8 @@ static void try_cfg(search *S, const gk_config *cfg)
     }
     if (gk__wtime() - S->t0 > S->budget) { S->res->skipped++; return; }
     double ms;
-    if (gk__sg_validate(S->dev, S->s, &full, S->cx, S->cy, S->cz, 5, S->seed, NULL, 0)
-        || measure(S->dev, S->s, &full, S->grid, S->nx, S->ny, S->nz, &ms)) {
+    if (gk__sg_validate(S->dev, S->s, &full, S->cx, S->cy, S->cz, 5, S->seed, S->store, NULL, 0)
+        || measure(S->dev, S->s, &full, S->grid, S->nx, S->ny, S->nz, S->store, &ms)) {
         S->res->failed++;
         snprintf(S->res->last_failure, sizeof S->res->last_failure, "%s", gk_last_error());
         gk__clear_error();
@@ -257,7 +260,9 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                         2 * s->radius + 1, d3 ? 2048 : 65536, res->shape);
     res->size = size;
     search S = { 0 };
-    S.dev = dev; S.s = s; S.res = res; S.seed = seed;
+    gk__sg_cubin_store store;                     /* this call's: cache_dir's kernels */
+    gk__stencil_gen_disk_store(cache_dir, &store);
+    S.dev = dev; S.s = s; S.res = res; S.seed = seed; S.store = &store;
     S.nx = size; S.ny = size; S.nz = d3 ? size : 1;
     gk__sg_check_grid(s, S.nx, S.ny, S.nz, &S.cx, &S.cy, &S.cz);
     size_t es = s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, pts = (size_t)S.nx * (size_t)S.ny * (size_t)S.nz;
@@ -386,79 +391,4 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
             file_path(real, key, res->file, sizeof res->file);
     }
     return GK_OK;
-}
-
-/* ---- compiled kernels in the cache directory (the engine's store) ----
- * CACHE_DIR/stencil-gen-cubins/NAME.cubin, read and written by the cache
- * directory's rules (cachefs.c: the user's regular files, no links, atomic
- * writes); a file that is not an ELF image is ignored (compiled again and
- * replaced).
- *
- * Which directory: the context's whose call is compiling.  The engine
- * (src/gpu/stencil_gen.c) calls one registered store with no context, on
- * the thread that opens the engine, so the directory is this thread's,
- * set by gk__stencil_gen_disk_cache right before the calls that may
- * compile (the front door's choice of a configuration, the tuner, the
- * bench): two contexts with two cache directories, compiling at once on
- * two threads, each keep their kernels in their own. */
-static _Thread_local char disk_dir[4096];
-
-static int disk_path(const char *name, char *sub, size_t sn, char *path, size_t n)
-{
-    return disk_dir[0] && snprintf(sub, sn, "%s/stencil-gen-cubins", disk_dir) < (int)sn
-           && snprintf(path, n, "%s/stencil-gen-cubins/%s.cubin", disk_dir, name) < (int)n;
-}
-
-static int disk_load(const char *name, void **data, size_t *size)
-{
-    char sub[4200], path[4300], *buf = NULL;
-    size_t len = 0;
-    if (!disk_path(name, sub, sizeof sub, path, sizeof path))
-        return 0;
-    if (gk__cache_read_all(path, 1, GK_CUBIN_MAX_BYTES, &buf, &len) != GK_CFILE_OK) {
-        gk__clear_error();
-        free(buf);
-        return 0;
-    }
-    if (len < 4 || memcmp(buf, "\177ELF", 4)) {
-        free(buf);
-        return 0;
-    }
-    *data = buf;
-    *size = len;
-    return 1;
-}
-
-static void disk_save(const char *name, const void *data, size_t size)
-{
-    char sub[4200], path[4300], real[4096];
-    /* a cache, not a requirement: any failure only costs a compile later */
-    if (!disk_dir[0] || gk__cache_dir_check(disk_dir, 1, real, sizeof real)
-        || !disk_path(name, sub, sizeof sub, path, sizeof path) || gk__cache_subdir(sub)
-        || gk__cache_write_atomic(path, data, size))
-        gk__clear_error();
-}
-
-/* The store: the same two functions for every thread (they read the
- * thread's directory), registered once. */
-static void register_store(void)
-{
-    static const gk__sg_cubin_store st = { disk_load, disk_save };
-    gk__stencil_gen_set_store(&st);
-}
-
-void gk__stencil_gen_disk_cache(const char *cache_dir)
-{
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    char real[4096];
-    pthread_once(&once, register_store);
-    /* a directory the cache rules refuse (another owner's, writable by
-     * others...) is not used; one that does not exist yet is made by the
-     * first save */
-    if (cache_dir && *cache_dir && gk__cache_dir_check(cache_dir, 0, real, sizeof real) == GK_ECACHE)
-        cache_dir = NULL;
-    gk__clear_error();
-    if (!cache_dir || strlen(cache_dir) >= sizeof disk_dir)
-        cache_dir = "";                 /* none (a name too long to hold: none either) */
-    snprintf(disk_dir, sizeof disk_dir, "%s", cache_dir);
 }
