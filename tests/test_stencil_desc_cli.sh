@@ -169,9 +169,9 @@ t_fails "--config: a 2D tile of 4 rows (the description's rules)" 2 "2d-star-r1-
 t_fails "--config: fewer points per lane than the radius" 2 "2d-star-r3-f64-zero.*PX=2 < radius 3" \
   "$GK" stencil --stencil=2d-star-r3 --config=DESIGN=1,PX=2 --size=16 --output="$o" --device=cpu
 t_fails "--config with a description past one process" 2 "--config with stencil 3d-star-r1-f64-zero: one process" \
-  "$GK" stencil --stencil=3d-star-r1 --config=TSTEPS=2 --exchange=host --size=8 --output="$o" --device=cpu
+  "$GK" stencil --stencil=3d-star-r1 --config=DESIGN=0,TSTEPS=2 --exchange=host --size=8 --output="$o" --device=cpu
 t_ok "--config with a description on the CPU: checked, ignored" "$GK" stencil --stencil=3d-star-r2:periodic --type=f32 \
-  --size=7x6x5 --steps=2 --seed=3 --output="$d/cfg.bin" --device=cpu --config=TX=16,TSTEPS=2,ZC=3
+  --size=7x6x5 --steps=2 --seed=3 --output="$d/cfg.bin" --device=cpu --config=DESIGN=0,TX=16,TSTEPS=2,ZC=3
 grep -q "applies to the GPU kernels" "$t_tmp/err"; t_result $? "--config on the CPU: the warning says it was ignored"
 cmp -s "$d/a.bin" "$d/cfg.bin"; t_result $? "--config on the CPU: the same result"
 t_ok "--config with a 2D description, the warp design, --check" "$GK" stencil --stencil=2d-box-r2:fixed --size=40x30 \

@@ -180,7 +180,7 @@ static void run_case(const gk_device_info *dev, const tcase *c, uint64_t seed)
  * padding untouched. */
 static void pitched_case(const gk_device_info *dev, uint64_t seed)
 {
-    tcase c = { 3, GK_STENCIL_STAR, 2, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, "TSTEPS=2", 17, 11, 9, 3 };
+    tcase c = { 3, GK_STENCIL_STAR, 2, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, "DESIGN=0,TSTEPS=2", 17, 11, 9, 3 };
     double w[125];
     make_weights(&c, seed, w);
     gk__stencil_spec s;
@@ -249,7 +249,7 @@ static void design2_checks(void)
                    (gk__param(&c, "TY") / gk__param(&c, "RY")), "DESIGN=2 defaults: NT covers the tile (r=%d)", r);
         }
     gk__stencil_gen_default_design(3, 2, 8, -1, &d);
-    is_int(gk__config_get(&d, "DESIGN", -1), 0, "the 3D default design stays the ring");
+    is_int(gk__config_get(&d, "DESIGN", -1), 2, "the 3D default design is z-streaming (DESIGN=2)");
     /* 2D: refused by name, whatever the tile */
     gk__stencil_gen_default_design(2, 1, 8, 2, &d);
     gk__config_set(&d, "DESIGN", 2);
@@ -462,7 +462,7 @@ static void source_checks(void)
     gk__stencil_gen_default_design(2, 3, 8, -1, &wf);
     is_int(gk__config_get(&wf, "DESIGN", -1), 1, "the 2D default design is warp streaming");
     gk__stencil_gen_default_design(3, 3, 8, -1, &wf);
-    is_int(gk__config_get(&wf, "DESIGN", -1), 0, "the 3D default design is the ring");
+    is_int(gk__config_get(&wf, "DESIGN", -1), 2, "the 3D default design is z-streaming");
     gk__stencil_gen_default_design(3, 1, 8, 1, &wf);
     is_int(gk__config_get(&wf, "DESIGN", 0), 0, "3D has the ring design only");
     gk__config_set(&wf, "DESIGN", 1);
@@ -652,19 +652,19 @@ int main(void)
     const gk_dtype D = GK_DTYPE_FLOAT64, E = GK_DTYPE_FLOAT32;
     const tcase cases[] = {
         { 3, S, 1, Z, D, "", 19, 13, 11, 3 },
-        { 3, B, 1, Z, D, "TSTEPS=4,ZC=5", 19, 13, 11, 7 },
-        { 3, B, 1, P, E, "TSTEPS=2,TX=16,TY=4,NT=128", 19, 13, 11, 5 },
-        { 3, S, 2, F, D, "TSTEPS=3,ZC=4", 19, 13, 11, 5 },
-        { 3, B, 2, Z, D, "TSTEPS=2,TX=16,TY=4,ZC=3", 21, 17, 13, 5 },
+        { 3, B, 1, Z, D, "DESIGN=0,TSTEPS=4,ZC=5", 19, 13, 11, 7 },
+        { 3, B, 1, P, E, "DESIGN=0,TSTEPS=2,TX=16,TY=4,NT=128", 19, 13, 11, 5 },
+        { 3, S, 2, F, D, "DESIGN=0,TSTEPS=3,ZC=4", 19, 13, 11, 5 },
+        { 3, B, 2, Z, D, "DESIGN=0,TSTEPS=2,TX=16,TY=4,ZC=3", 21, 17, 13, 5 },
         { 3, B, 2, F, E, "", 21, 17, 13, 2 },
-        { 3, M, 3, Z, D, "TSTEPS=2,TY=4", 23, 15, 13, 3 },
-        { 3, S, 4, F, E, "TSTEPS=2,TY=4", 23, 19, 17, 3 },
+        { 3, M, 3, Z, D, "DESIGN=0,TSTEPS=2,TY=4", 23, 15, 13, 3 },
+        { 3, S, 4, F, E, "DESIGN=0,TSTEPS=2,TY=4", 23, 19, 17, 3 },
         { 3, S, 4, P, D, "ZC=7", 23, 19, 17, 2 },
-        { 3, S, 4, Z, E, "TSTEPS=2,TX=16,TY=4,NT=512", 23, 19, 17, 5 },
-        { 3, S, 2, Z, E, "TSTEPS=4,TX=16,TY=4,NT=128", 23, 19, 17, 6 },
+        { 3, S, 4, Z, E, "DESIGN=0,TSTEPS=2,TX=16,TY=4,NT=512", 23, 19, 17, 5 },
+        { 3, S, 2, Z, E, "DESIGN=0,TSTEPS=4,TX=16,TY=4,NT=128", 23, 19, 17, 6 },
         { 2, S, 4, Z, E, "DESIGN=0,TSTEPS=4,TX=32,NT=64", 77, 45, 1, 5 },
-        { 3, B, 1, F, D, "TSTEPS=2", 19, 13, 11, 5 },
-        { 3, S, 1, P, D, "TSTEPS=4", 5, 3, 3, 6 },                     /* periodic, extents 2r+1..: T*r > n */
+        { 3, B, 1, F, D, "DESIGN=0,TSTEPS=2", 19, 13, 11, 5 },
+        { 3, S, 1, P, D, "DESIGN=0,TSTEPS=4", 5, 3, 3, 6 },                     /* periodic, extents 2r+1..: T*r > n */
         { 2, S, 1, Z, E, "DESIGN=0,TSTEPS=4,TX=64,ZC=9", 101, 37, 1, 7 },
         { 2, S, 1, F, D, "DESIGN=0", 101, 37, 1, 3 },
         { 2, B, 2, P, D, "DESIGN=0,TSTEPS=3,TX=32,NT=64", 67, 41, 1, 5 },
@@ -785,7 +785,7 @@ int main(void)
         if (ok(mkdtemp(dir) != NULL, "a temporary cache directory")) {
             gk__sg_cubin_store st;
             gk__stencil_gen_disk_store(dir, &st);
-            tcase c = { 3, S, 3, F, E, "TSTEPS=2,TY=4", 21, 15, 13, 3 };
+            tcase c = { 3, S, 3, F, E, "DESIGN=0,TSTEPS=2,TY=4", 21, 15, 13, 3 };
             run_case_in(&dev, &c, 0xd15c, &st);  /* weights of their own: a new source */
             snprintf(sub, sizeof sub, "%s/stencil-gen-cubins", dir);
             DIR *d = opendir(sub);

@@ -28,12 +28,12 @@ if ! "$GK" info 2>/dev/null | grep -q '^  none: '; then
   export GK_CACHE_DIR="$t_tmp/cache"
   t_ok "bench: a small 2D and 3D run" "$GK" bench stencil --stencil=2d-box-r2:f32:periodic,3d-star-r2:fixed:f32 \
     --sizes=67 --steps=6 --reps=1
-  grep -c "ok (bit-exact" "$t_tmp/out" | grep -qx 8
-  t_result $? "bench: 8 rows (T = 1..4, two descriptions), each bit-exact"
+  grep -c "ok (bit-exact" "$t_tmp/out" | grep -qx 5
+  t_result $? "bench: 5 rows (the 2D warp design T = 1..4, the 3D z-streaming T = 1), each bit-exact"
   # gk stencil --config with a description: the configuration that ran is the one given
   t_ok "stencil --config with a description on the GPU, --check" "$GK" stencil --stencil=2d-star-r2:f32:periodic \
     --size=301x45 --steps=5 --check --device=gpu --verbose --config=DESIGN=0,TSTEPS=2,TX=64,ZC=9
-  grep -q "config 2d-star-r2-f32-periodic-[0-9a-f]*: TX=64,TY=1,NT=128,ZC=9,TSTEPS=2,DESIGN=0,PX=4 (--config: given by the caller" "$t_tmp/err" &&
+  grep -q "config 2d-star-r2-f32-periodic-[0-9a-f]*: TX=64,TY=1,NT=128,ZC=9,TSTEPS=2,DESIGN=0,PX=4[,A-Z0-9=]* (--config: given by the caller" "$t_tmp/err" &&
     grep -q "bit for bit: ok" "$t_tmp/out"
   t_result $? "stencil --config on the GPU: ran as given (source --config), bit for bit against the CPU"
   t_ok "gktune --stencil: a short run" "$GKTUNE" --stencil=3d-star-r1:f32:fixed --stencil-size=48 --budget=20 -q

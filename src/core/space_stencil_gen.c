@@ -58,17 +58,18 @@ static void warp_default(int radius, size_t elem, gk_config *out)
     gk__config_set(out, "PX", 4);
 }
 
-/* The z-streaming design's defaults (DESIGN=2, 3D; not measured: chosen
- * from the model, see space_stencil_gen.h): warps of 32 threads along x
- * (RX=1: a warp reads 32 consecutive shared-memory words, conflict-free,
- * and stores 32 consecutive points), 8 warps, each thread RY rows; RY=4
- * (4 output rows share each x column's 2r+4 values) at radius 1 and at
- * radius 2 in float32, RY=2 beyond (the (2r+1)-plane queue and the
- * unrolled code grow with r: box r=2 fp64 at RY=4 takes all 255
- * registers, one block per SM, in ptxas 13's -v; at RY=2 128). */
+/* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
+ * along x (RX=1: a warp reads 32 consecutive shared-memory words,
+ * conflict-free, and stores 32 consecutive points), 8 warps, each thread
+ * RY rows.  Measured on an H200 (512^3, 1000 steps, fixed boundary, the AN5D
+ * suite's star and box rows, bench/stencil-suite-results.md): RY=4 (TY=32)
+ * wins only at radius 1 in float32 (star 235 against 230 GStencil/s at
+ * RY=2, box 230 against 223); RY=2 (TY=16) elsewhere (radius 1 fp64: star
+ * 180 against 167, box 159 against 144; star r=2 f32 202 against 172; from
+ * radius 3 both the same; box r=2 fp64 at RY=4 takes all 255 registers). */
 static void z_default(int radius, size_t elem, gk_config *out)
 {
-    int ry = radius == 1 || (radius == 2 && elem == 4) ? 4 : 2;
+    int ry = radius == 1 && elem == 4 ? 4 : 2;
     gk__config_clear(out);
     gk__config_set(out, "TX", 32);
     gk__config_set(out, "TY", 8 * ry);
@@ -86,9 +87,11 @@ void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int desig
     /* the description's default design: 2D the warp design (on an H200,
      * 1.2-2.8x the ring's default on every 2D star and box of radius 1-4,
      * float and double, bit-exact on every test case:
-     * bench/stencil-suite-results.md, "The warp design"), 3D the ring */
+     * bench/stencil-suite-results.md, "The warp design"), 3D the z-streaming
+     * design (on an H200 1.4-2.8x the ring's default on every 3D star and
+     * box of radius 1-4, float and double: the same file, "3D designs") */
     if (design < 0)
-        design = dims == 2 ? 1 : 0;
+        design = dims == 2 ? 1 : 2;
     if (design == 1 && dims == 2)
         warp_default(radius, elem, out);
     else if (design == 2 && dims == 3)

@@ -34,7 +34,7 @@ struct gk__sg_cubin_store {
 /* On device dev (already current) and stream: the kernels of spec s for an
  * nx x ny x nz grid (2D: nz = 1) with configuration cfg (NULL: the
  * description's defaults, gk__stencil_gen_default_design with design -1:
- * 2D the warp design, 3D the ring), both device buffers.
+ * 2D the warp design, 3D the z-streaming design), both device buffers.
  * GK_EINVAL naming the configuration when it cannot run for this
  * description or device; GK_ECOMPILE with NVRTC's message; GK_ENOMEM naming
  * the amount.  The kernels come from the process's cache of compiled
