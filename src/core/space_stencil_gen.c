@@ -88,7 +88,7 @@ void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int desig
      * 1.2-2.8x the ring's default on every 2D star and box of radius 1-4,
      * float and double, bit-exact on every test case:
      * bench/stencil-suite-results.md, "The warp design"), 3D the z-streaming
-     * design (on an H200 1.4-2.8x the ring's default on every 3D star and
+     * design (on an H200 1.5-2.8x the ring's default on every 3D star and
      * box of radius 1-4, float and double: the same file, "3D designs") */
     if (design < 0)
         design = dims == 2 ? 1 : 2;
