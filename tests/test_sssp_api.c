@@ -184,6 +184,13 @@ static void refusals(gk_context *ctx)
     o.limit = NAN;
     ok(gk_sssp_run(ctx, g, src, 1, &o, dist, NULL, NULL, NULL) == GK_EINVAL, "limit NaN refused");
     o.limit = INFINITY;
+    o.config = "garbage";
+    ok(gk_sssp_run(ctx, g, src, 1, &o, dist, NULL, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "garbage"),
+       "a bad config refused whatever the algorithm: %s", gk_last_error());
+    o.config = "NOSUCH=1";
+    ok(gk_sssp_run(ctx, g, src, 1, &o, dist, NULL, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "NOSUCH"),
+       "an unknown config parameter refused: %s", gk_last_error());
+    o.config = NULL;
     o.predecessors = 1;
     ok(gk_sssp_run(ctx, g, src, 1, &o, dist, NULL, NULL, NULL) == GK_EINVAL && strstr(gk_last_error(), "pred"),
        "predecessors without pred refused");

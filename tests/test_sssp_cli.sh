@@ -158,6 +158,8 @@ bad "--limit=nan" 2 "--limit" --sources=0 --limit=nan "$T/r.edges" "$T/o"
 bad "--nearest without --min-only" 2 "--nearest=.*n: the nearest sources come with --min-only" \
   --sources=0 --nearest="$T/n" "$T/r.edges" "$T/o"
 bad "--algorithm=bogus" 2 "--algorithm: .*bogus" --sources=0 --algorithm=bogus "$T/r.edges" "$T/o"
+bad "--config=garbage with --sources (dijkstra runs: checked anyway)" 2 "--config: bad configuration item 'garbage'" \
+  --sources=0 --algorithm=dijkstra --config=garbage "$T/r.edges" "$T/o"
 bad "--sources with --check" 2 "--check" --sources=0 --check "$T/r.edges" "$T/o"
 bad "one file named as two outputs" 2 "named as two outputs" --sources=0 --predecessors="$T/o" "$T/r.edges" "$T/o"
 # ---- the run's refusals name the input file (not a library function)

@@ -132,7 +132,8 @@ typedef struct gk_sssp_options {
     double limit;            /* > limit: unreachable (INF), not searched; +inf (default): none.
                                 Must be >= 0 (NaN refused). */
     int predecessors;        /* 1: fill pred (the run's pred argument must not be NULL) */
-    const char *config;      /* GPU kernel parameters "NAME=VALUE,..." (as gk_apsp_options) */
+    const char *config;      /* GPU kernel parameters "NAME=VALUE,..." of Floyd-Warshall (as
+                                gk_apsp_options); checked whichever algorithm runs (GK_EINVAL) */
     int64_t chunk_rows;      /* gk_sssp_run_rows: rows per call of the sink (0: gk's choice,
                                 about 256 MiB of distances) */
 } gk_sssp_options;

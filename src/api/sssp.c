@@ -128,6 +128,11 @@ static gk_status prepare(gk_context *ctx, const gk_graph *g, const int64_t *sour
         return gk__fail(GK_EINVAL, "%s: limit needs non-negative weights (the graph has negative ones)", fn);
     if (rows_api && o->min_only)
         return gk__fail(GK_EINVAL, "%s: min_only makes one row: use gk_sssp_run", fn);
+    if (o->config && *o->config) {    /* fw's kernels read it: checked whichever algorithm runs */
+        gk_config full;
+        gk_status cst = gk__config_validate("apsp", o->config, &full);
+        if (cst) return cst;
+    }
     for (int64_t i = 0; i < S; i++)
         if (sources[i] < 0 || sources[i] >= g->V)
             return gk__fail(GK_EINVAL, "%s: source %lld (position %lld) is outside [0, %ld)", fn,

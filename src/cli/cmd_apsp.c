@@ -160,6 +160,7 @@ typedef struct apsp_sssp_in {
 
 static int apsp_sources(const apsp_sssp_in *a)
 {
+    cli_check_config("apsp", a->config);   /* fw's kernels read it: checked whatever the algorithm */
     if (a->check)
         cli_usage_error("--check: the rows of chosen sources are checked by the tests, not by --check");
     if (a->precision_given)
