@@ -134,9 +134,9 @@ static gk_context *context(gk_backend b, const char *cache_dir)
 
 /* Valid configurations of each design; on the GPU they run as given. */
 static const dcase valid[] = {
-    { "3d-star-r1", 0, "TSTEPS=3,TX=16,TY=4,NT=128", 37, 21, 19, 7 },
-    { "3d-star-r2:periodic", 0, "ZC=5,TSTEPS=2", 23, 17, 13, 5 },
-    { "3d-box-r1:fixed", 1, "TSTEPS=4,TX=32,TY=8,ZC=3", 29, 19, 11, 6 },
+    { "3d-star-r1", 0, "DESIGN=0,TSTEPS=3,TX=16,TY=4,NT=128", 37, 21, 19, 7 },
+    { "3d-star-r2:periodic", 0, "DESIGN=0,ZC=5,TSTEPS=2", 23, 17, 13, 5 },
+    { "3d-box-r1:fixed", 1, "DESIGN=0,TSTEPS=4,TX=32,TY=8,ZC=3", 29, 19, 11, 6 },
     { "2d-box-r2:fixed", 1, "DESIGN=1,PX=4,TSTEPS=2,NT=64", 301, 45, 1, 5 },
     { "2d-star-r1", 0, "DESIGN=0,TSTEPS=2,TX=64,ZC=9", 131, 37, 1, 5 },
     { "2d-star-r3:periodic", 0, "DESIGN=1,PX=3", 97, 41, 1, 3 },
