@@ -110,6 +110,20 @@ static void put(sbuf *b, const char *fmt, ...)
     }
 }
 
+/* DESIGN=2's end of an iteration, at indentation ind: the plane prefetched
+ * into registers (ld) goes to the other shared buffer, then the barrier
+ * (the rotating and the unrolled queue write the same lines). */
+static void put_next_plane(sbuf *b, const char *ind)
+{
+    put(b, "%sif (more) {\n"
+           "%s    real *dst = sg_buf + ((k + 1) & 1) * PLANE;\n"
+           "#pragma unroll\n"
+           "%s    for (int j = 0; j < NL; j++)\n"
+           "%s        if (tid + j * NT < PLANE) dst[tid + j * NT] = ld[j];\n"
+           "%s}\n"
+           "%s__syncthreads();\n", ind, ind, ind, ind, ind, ind);
+}
+
 /* The generic part: the stage pipeline (see the comment above). */
 static const char body[] =
 "typedef long long i64;\n"
@@ -550,14 +564,9 @@ static gk_status z_source(const gk__stencil_spec *s, const gk_config *cfg, int t
                 "#pragma unroll\n"
                 "                for (int jx = 0; jx < RX; jx++)\n"
                 "                    a[d][jy][jx] = a[d - 1][jy][jx];\n"
-                "        if (more) {\n"
-                "            real *dst = sg_buf + ((k + 1) & 1) * PLANE;\n"
-                "#pragma unroll\n"
-                "            for (int j = 0; j < NL; j++)\n"
-                "                if (tid + j * NT < PLANE) dst[tid + j * NT] = ld[j];\n"
-                "        }\n"
-                "        __syncthreads();\n"
-                "    }\n}\n");
+                "");
+        put_next_plane(&b, "        ");
+        put(&b, "    }\n}\n");
         goto done;
     }
     put(&b, "    for (int kb = 0; kb < K; kb += DQ) {\n");
@@ -569,15 +578,10 @@ static gk_status z_source(const gk__stencil_spec *s, const gk_config *cfg, int t
                 "            const bool more = k + 1 < K;\n"
                 "            if (more) sgz_load(in, z0 - R + k + 1, x0, y0, nx, ny, nz, sy, sz, ld);\n"
                 "            sgz_p%d(sg_buf + (k & 1) * PLANE + ty * RY * PW + tx * RX, a);\n"
-                "            if (k >= 2 * R) sgz_store(in, out, a[%d], z0 + k - 2 * R, gx0, gy0, nx, ny, nz, sy, sz);\n"
-                "            if (more) {\n"
-                "                real *dst = sg_buf + ((k + 1) & 1) * PLANE;\n"
-                "#pragma unroll\n"
-                "                for (int j = 0; j < NL; j++)\n"
-                "                    if (tid + j * NT < PLANE) dst[tid + j * NT] = ld[j];\n"
-                "            }\n"
-                "            __syncthreads();\n"
-                "        }\n", i, i, slot);
+                "            if (k >= 2 * R) sgz_store(in, out, a[%d], z0 + k - 2 * R, gx0, gy0, nx, ny, nz, sy, sz);\n",
+            i, i, slot);
+        put_next_plane(&b, "            ");
+        put(&b, "        }\n");
     }
     put(&b, "    }\n}\n");
 done:
