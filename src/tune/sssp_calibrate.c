@@ -112,46 +112,59 @@ void gk__sssp_shuffle(int64_t *a, int64_t n, uint64_t seed)
     }
 }
 
-/* Seconds of one CPU job of S sources on one thread (the best of 2), or
-   < 0 with the status. */
-static gk_status cpu_time(const gk_graph *g, int S, int bf, double *sec, int64_t *relax)
+/* The job both timers run: S sources spread over g (every 7919th vertex)
+ * and room for their int32 rows; job_free releases them. */
+static gk_status job_make(const gk_graph *g, int S, gk__sssp_job *j)
 {
+    memset(j, 0, sizeof *j);
     int32_t *src = malloc((size_t)S * 4);
     void *dist = malloc((size_t)S * (size_t)g->V * 4);
-    gk_status st = src && dist ? GK_OK : gk__fail(GK_ENOMEM, "calibration: out of memory");
-    for (int i = 0; i < S && !st; i++) src[i] = (int32_t)(((int64_t)i * 7919) % g->V);
+    if (!src || !dist) {
+        free(src);
+        free(dist);
+        return gk__fail(GK_ENOMEM, "calibration: out of memory");
+    }
+    for (int i = 0; i < S; i++) src[i] = (int32_t)(((int64_t)i * 7919) % g->V);
+    j->g = g; j->sources = src; j->S = S; j->limit = INFINITY; j->dist = dist;
+    return GK_OK;
+}
+
+static void job_free(gk__sssp_job *j)
+{
+    free((void *)j->sources);
+    free(j->dist);
+}
+
+/* Seconds of one CPU job of S sources on one thread (the best of 2). */
+static gk_status cpu_time(const gk_graph *g, int S, int bf, double *sec, int64_t *relax)
+{
+    gk__sssp_job base;
+    gk_status st = job_make(g, S, &base);
+    base.threads = 1;
     *sec = INFINITY;
     for (int rep = 0; rep < 2 && !st; rep++) {
-        gk__sssp_job j;
-        memset(&j, 0, sizeof j);
-        j.g = g; j.sources = src; j.S = S; j.limit = INFINITY; j.dist = dist; j.threads = 1;
+        gk__sssp_job j = base;
         double t0 = gk__wtime();
         st = bf ? gk__sssp_cpu_bellman_ford(&j) : gk__sssp_cpu_dijkstra(&j);
         *sec = fmin(*sec, gk__wtime() - t0);
         if (relax) *relax = j.relaxations;
     }
-    free(src);
-    free(dist);
+    job_free(&base);
     return st;
 }
 
 /* One GPU job of S sources: device milliseconds (the best of 2). */
 static gk_status gpu_time(gk__sssp_gpu *h, const gk_graph *g, int S, double *ms)
 {
-    int32_t *src = malloc((size_t)S * 4);
-    void *dist = malloc((size_t)S * (size_t)g->V * 4);
-    gk_status st = src && dist ? GK_OK : gk__fail(GK_ENOMEM, "calibration: out of memory");
-    for (int i = 0; i < S && !st; i++) src[i] = (int32_t)(((int64_t)i * 7919) % g->V);
+    gk__sssp_job base;
+    gk_status st = job_make(g, S, &base);
     *ms = INFINITY;
     for (int rep = 0; rep < 2 && !st; rep++) {
-        gk__sssp_job j;
-        memset(&j, 0, sizeof j);
-        j.g = g; j.sources = src; j.S = S; j.limit = INFINITY; j.dist = dist;
+        gk__sssp_job j = base;
         double t;
         if (!(st = gk__sssp_gpu_rows(h, &j, &t))) *ms = fmin(*ms, t);
     }
-    free(src);
-    free(dist);
+    job_free(&base);
     return st;
 }
 
