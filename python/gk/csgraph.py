@@ -307,6 +307,18 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     return _result(dist, pred, nearest, shape, want)
 
 
+def _rows(fname, algorithm, csgraph, directed, indices, return_predecessors, unweighted, device, gpus):
+    """johnson's and bellman_ford's common body: the rows of indices (every
+    vertex for None) by algorithm, with scipy's conventions (_solve)."""
+    np = _np()
+    _context(fname, device, gpus)             # argument errors before any work
+    e = _edges(np, csgraph, directed, unweighted, fname)
+    sources, shape = _indices(np, indices, e.V, False)
+    want = bool(return_predecessors)
+    dist, pred, _ = _solve(fname, e, sources, algorithm, want, device, gpus)
+    return _result(dist, pred, None, shape, want)
+
+
 def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, *,
             device="auto", gpus=None):
     """scipy.sparse.csgraph.johnson on gk: same arguments, results and
@@ -316,14 +328,8 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
     on node N", e.vertex = N).  Float results may differ from scipy's in the
     last bits (both reweight, in other orders); integers are exact.  device,
     gpus: as gk.dijkstra."""
-    np = _np()
-    fname = "gk.johnson"
-    _context(fname, device, gpus)
-    e = _edges(np, csgraph, directed, unweighted, fname)
-    sources, shape = _indices(np, indices, e.V, False)
-    want = bool(return_predecessors)
-    dist, pred, _ = _solve(fname, e, sources, _lib.GK_SSSP_JOHNSON, want, device, gpus)
-    return _result(dist, pred, None, shape, want)
+    return _rows("gk.johnson", _lib.GK_SSSP_JOHNSON, csgraph, directed, indices, return_predecessors,
+                 unweighted, device, gpus)
 
 
 def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, *,
@@ -338,14 +344,8 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
     negative weight (float weights, w_ij != w_ji); gk returns the
     distances there (those of scipy's dijkstra and johnson).
     device, gpus: as gk.dijkstra."""
-    np = _np()
-    fname = "gk.bellman_ford"
-    _context(fname, device, gpus)
-    e = _edges(np, csgraph, directed, unweighted, fname)
-    sources, shape = _indices(np, indices, e.V, False)
-    want = bool(return_predecessors)
-    dist, pred, _ = _solve(fname, e, sources, _lib.GK_SSSP_BELLMAN_FORD, want, device, gpus)
-    return _result(dist, pred, None, shape, want)
+    return _rows("gk.bellman_ford", _lib.GK_SSSP_BELLMAN_FORD, csgraph, directed, indices, return_predecessors,
+                 unweighted, device, gpus)
 
 
 def _square(np, csgraph):
