@@ -259,12 +259,32 @@ static void design2_checks(void)
     gk__config_set(&c, "TY", 4);
     ok(gk__stencil_gen_reject(&c, 2, 1, 8, NULL, why, sizeof why) && strstr(why, "3D"),
        "DESIGN=2 in 2D with TY=4 refused as 2D: %s", why);
-    /* temporal blocking: not for this design */
+    /* temporal blocking: TSTEPS stages, each recomputing (TSTEPS-1)*r of halo */
     gk__stencil_gen_default_design(3, 1, 8, 2, &d);
     gk__config_set(&d, "TSTEPS", 2);
     gk__space_complete(&gk__space_stencil_gen, &d, &c);
-    ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why) && strstr(why, "TSTEPS"),
-       "DESIGN=2 with TSTEPS=2 refused: %s", why);
+    ok(!gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "DESIGN=2 with TSTEPS=2 accepted (%s)", why);
+    is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 2), 4LL * (32 + 2) * (16 + 2) * 8,
+           "DESIGN=2 TSTEPS=2 shared memory: two planes per stage 0..1");
+    gk__config_set(&d, "TSTEPS", 4);
+    gk__config_set(&d, "TY", 6);
+    gk__config_set(&d, "RY", 1);
+    gk__config_set(&d, "NT", 192);
+    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why) && strstr(why, "no output"),
+       "DESIGN=2 TSTEPS=4 with TY=6 (no inner tile) refused: %s", why);
+    gk__config_set(&d, "TY", 7);
+    gk__config_set(&d, "NT", 224);
+    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    ok(!gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "DESIGN=2 TSTEPS=4 with TY=7 accepted (%s)", why);
+    /* registers: 4 stages of 3 planes of RY=8 fp64 outputs = 192 registers */
+    gk__stencil_gen_default_design(3, 1, 8, 2, &d);
+    gk__config_set(&d, "TSTEPS", 4);
+    gk__config_set(&d, "TY", 64);
+    gk__config_set(&d, "RY", 8);
+    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why) && strstr(why, "registers"),
+       "DESIGN=2 TSTEPS=4 RY=8 fp64 refused for its registers: %s", why);
     /* the thread layout */
     gk__stencil_gen_default_design(3, 1, 4, 2, &d);
     gk__config_set(&d, "RY", 3);
@@ -330,9 +350,22 @@ static void design2_checks(void)
             ok(strstr(src, "__syncthreads") && strstr(src, "__shared__"), "DESIGN=2: shared planes and a barrier");
             free(src);
         }
-        gk__config_set(&c, "TSTEPS", 2);
-        ok(gk__stencil_gen_source(&s, &c, &src) == GK_EINVAL && !src, "DESIGN=2 source with TSTEPS=2 refused");
-        gk__config_set(&c, "TSTEPS", 1);
+        gk__config_set(&c, "TSTEPS", 3);
+        ok(gk__stencil_gen_source(&s, &c, &src) == GK_OK && src, "DESIGN=2 source with TSTEPS=3 generated");
+        if (src) {
+            ok(strstr(src, "gk_sg_t1") && strstr(src, "gk_sg_t2") && strstr(src, "gk_sg_t3") && !strstr(src, "gk_sg_t4"),
+               "DESIGN=2 TSTEPS=3: kernels of 1, 2 and 3 steps");
+            ok(strstr(src, "/* stage 3 */") && strstr(src, "sgz_out<true, H>") && strstr(src, "sgz_out<false, H>"),
+               "DESIGN=2 TSTEPS=3: stages to shared memory, the last to the grid");
+            free(src);
+        }
+        gk__config_set(&c, "TY", 4);
+        gk__config_set(&c, "RY", 1);
+        gk__config_set(&c, "NT", 128);
+        ok(gk__stencil_gen_source(&s, &c, &src) == GK_EINVAL && !src,
+           "DESIGN=2 source with TSTEPS=3 and TY=4 (no inner tile) refused");
+        gk__stencil_gen_default_design(3, 1, 8, 2, &d);
+        gk__space_complete(&gk__space_stencil_gen, &d, &c);
         gk__config_set(&c, "NT", 64);
         ok(gk__stencil_gen_source(&s, &c, &src) == GK_EINVAL && !src, "DESIGN=2 source with a bad NT refused");
     }
@@ -343,7 +376,7 @@ static void design2_checks(void)
         gk__space_complete(&gk__space_stencil_gen, &d, &c);
         ok(gk__stencil_gen_source(&s, &c, &src) == GK_OK && src, "DESIGN=2 box r=4 source generated");
         if (src) {
-            ok(strstr(src, "sgz_p0") && !strstr(src, "sgz_p1") && strstr(src, "a[d][jy][jx] = a[d - 1][jy][jx]"),
+            ok(strstr(src, "sgz_r(") && !strstr(src, "sgz_p0") && strstr(src, "a1[d][jy][jx] = a1[d - 1][jy][jx]"),
                "DESIGN=2 box r=4: one copy of the terms, the queue rotated");
             ok(strstr(src, "a[0][0][0] = __dmul_rn(") != NULL, "DESIGN=2 box r=4: its chain starts with w0*v0");
             free(src);
@@ -415,17 +448,20 @@ static void source_checks(void)
                     if (f) { fputs(text, f); fclose(f); }
                     free(text);
                 }
-    /* and every 3D star and box, DESIGN=0 and 2 */
+    /* and every 3D star and box, DESIGN=0 and 2 (design 3 here: DESIGN=2
+     * with temporal blocking, 4 steps per pass at radius 1, else 2) */
     for (int sh = 1; dump && sh <= 2; sh++)
         for (int r = 1; r <= 4; r++)
             for (int ty = 0; ty < 2; ty++)
-                for (int design = 0; design <= 2; design += 2) {
+                for (int design = 0; design <= 3; design += design == 0 ? 2 : 1) {
                     gk__stencil_spec ds;
                     gk_dtype t = ty ? GK_DTYPE_FLOAT64 : GK_DTYPE_FLOAT32;
                     gk_boundary bd = (gk_boundary)((r + ty + sh) % 3);
                     if (gk__sg_spec_build(3, (gk_stencil_shape)sh, r, bd, t, NULL, &ds)) continue;
                     gk_config dc, full;
-                    gk__stencil_gen_default_design(3, r, ty ? 8 : 4, design, &dc);
+                    gk__stencil_gen_default_design(3, r, ty ? 8 : 4, design > 2 ? 2 : design, &dc);
+                    if (design == 3)
+                        gk__config_set(&dc, "TSTEPS", r == 1 ? 4 : 2);
                     char *text = NULL, path[512];
                     if (gk__space_complete(&gk__space_stencil_gen, &dc, &full)
                         || gk__stencil_gen_source(&ds, &full, &text))
@@ -762,6 +798,26 @@ int main(void)
                         tcase c2 = { 3, (gk_stencil_shape)sh, r, (gk_boundary)bd, ty ? D : E, cfgtext,
                                      19 + 2 * r + ci % 7, 13 + 2 * r + ci % 5, 11 + 2 * r + ci % 3, 2 + ci % 2 };
                         run_case(&dev, &c2, 0x2d5e0000ULL + (uint64_t)ci);
+                        /* and with temporal blocking: T = 2..4 stages (the most the
+                         * radius's tile and registers allow), a step count that
+                         * leaves a remainder pass of fewer */
+                        static char ztexts[72][128];
+                        int t;
+                        for (t = 2 + ci % 3; t > 1; t--) {
+                            snprintf(ztexts[ci % 72], sizeof ztexts[0], "%s,TSTEPS=%d", cfgtext, t);
+                            gk__stencil_gen_default_design(3, r, es, 2, &c);
+                            gk__config_clear(&u);
+                            gk__config_parse(ztexts[ci % 72], &u);
+                            for (int k = 0; k < u.n; k++) gk__config_set(&c, u.p[k].name, u.p[k].value);
+                            if (!gk__space_complete(&gk__space_stencil_gen, &c, &full)
+                                && !gk__stencil_gen_reject(&full, 3, r, es, &dev, zwhy, sizeof zwhy))
+                                break;
+                        }
+                        if (t > 1) {
+                            c2.cfg = ztexts[ci % 72];
+                            c2.steps = t + 1 + ci % t;
+                            run_case(&dev, &c2, 0x2d600000ULL + (uint64_t)ci);
+                        }
                     }
         const tcase zcases[] = {
             { 3, B, 1, Z, D, "DESIGN=2", 67, 45, 37, 3 },                /* several blocks of the defaults */
@@ -773,6 +829,18 @@ int main(void)
             { 3, B, 4, P, D, "DESIGN=2,ZC=5", 9, 9, 9, 2 },
             { 3, S, 4, Z, D, "DESIGN=2,ZC=1", 23, 19, 17, 2 },           /* one plane per block */
             { 3, B, 2, F, E, "DESIGN=2,TX=64,TY=8,RX=2,RY=2,NT=128", 131, 21, 13, 2 },
+            /* temporal blocking */
+            { 3, B, 1, Z, D, "DESIGN=2,TSTEPS=2", 67, 45, 37, 5 },       /* several blocks, a remainder pass */
+            { 3, B, 1, F, D, "DESIGN=2,TSTEPS=3,ZC=7", 61, 35, 29, 7 },
+            { 3, S, 1, P, E, "DESIGN=2,TSTEPS=4", 70, 33, 19, 8 },
+            { 3, S, 1, P, D, "DESIGN=2,TSTEPS=4", 5, 3, 4, 9 },           /* periodic, halo 4 > an extent: fewer steps a pass */
+            { 3, B, 1, P, D, "DESIGN=2,TSTEPS=2", 3, 3, 3, 4 },           /* periodic at 2r+1 */
+            { 3, S, 2, Z, E, "DESIGN=2,TSTEPS=2,ZC=1", 23, 19, 17, 4 },   /* one plane per block */
+            { 3, M, 2, F, D, "DESIGN=2,TSTEPS=3,TY=32,RY=4,ZC=9", 41, 70, 21, 6 },
+            { 3, B, 2, P, E, "DESIGN=2,TSTEPS=2", 17, 19, 11, 3 },
+            { 3, S, 4, F, D, "DESIGN=2,TSTEPS=2,ZC=13", 31, 27, 40, 4 },
+            { 3, B, 4, Z, D, "DESIGN=2,TSTEPS=2,TY=32,NT=512", 27, 40, 21, 2 },  /* rotating queues, 2 stages */
+            { 3, B, 1, Z, D, "DESIGN=2,TSTEPS=2,TX=64,TY=32,RX=2,RY=4,NT=256", 130, 70, 33, 4 },
         };
         for (size_t i = 0; i < sizeof zcases / sizeof zcases[0]; i++)
             run_case(&dev, &zcases[i], 0x2d5f0000ULL + i);

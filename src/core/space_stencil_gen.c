@@ -20,7 +20,8 @@ static const gk_param_def gen_params[] = {
     { "DESIGN", 0, 0, 2, 3, { 0, 1, 2 },
       "0: the plane ring (shared memory, a block barrier per plane); 1: warp streaming (2D only: "
       "register queues and shuffles, no shared memory, no barrier; NT/32 warps per block, ZC rows per warp); "
-      "2: z-streaming with register accumulation (3D only, TSTEPS=1; NT = (TX/RX)*(TY/RY))" },
+      "2: z-streaming with register accumulation (3D only; NT = (TX/RX)*(TY/RY); TSTEPS stages per pass, "
+      "the block storing the inner (TX-2(TSTEPS-1)r) x (TY-2(TSTEPS-1)r) of its tile)" },
     { "PX", 4, 1, 8, 3, { 2, 4, 8 }, "DESIGN=1: points per lane along x (>= the radius); a warp's strip is 32*PX" },
     /* appended (DESIGN=2): a thread's outputs per plane, RX columns x RY rows */
     { "RX", 1, 1, 8, 2, { 1, 2 }, "DESIGN=2: consecutive x columns of outputs per thread (TX/RX threads along x)" },
@@ -132,8 +133,8 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out)
 size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t elem, int tsteps)
 {
     int64_t t = tsteps, r = radius, ry = dims == 3 ? r : 0;
-    if (gk__param(c, "DESIGN") == 2)     /* two planes of the tile and its halo of r */
-        return (size_t)(2 * (gk__param(c, "TX") + 2 * r) * (gk__param(c, "TY") + 2 * r)) * elem;
+    if (gk__param(c, "DESIGN") == 2)     /* two planes of the tile and its halo of r per stage 0..t-1 */
+        return (size_t)(2 * t * (gk__param(c, "TX") + 2 * r) * (gk__param(c, "TY") + 2 * r)) * elem;
     int64_t pw = gk__param(c, "TX") + 2 * t * r, ph = gk__param(c, "TY") + 2 * t * ry;
     return (size_t)(t * (2 * r + 2) * pw * ph) * elem;
 }
@@ -147,29 +148,31 @@ static int z_reject(const gk_config *c, int dims, int radius, size_t elem, const
     int64_t r = radius, dq = 2 * r + 1;
     if (dims != 3)
         return snprintf(why, n, "DESIGN=2 (z-streaming with register accumulation) is for 3D descriptions only"), 1;
-    if (ts != 1)
-        return snprintf(why, n, "TSTEPS=%d: DESIGN=2 runs one step per pass (TSTEPS=1; it has no temporal blocking)",
-                        ts), 1;
+    if (tx - 2 * (ts - 1) * r < 1 || ty - 2 * (ts - 1) * r < 1)
+        return snprintf(why, n, "DESIGN=2 tile %dx%d leaves no output for TSTEPS=%d (each pass recomputes %lld "
+                        "points of halo a side: TX and TY must exceed %lld)", tx, ty, ts, (long long)((ts - 1) * r),
+                        (long long)(2 * (ts - 1) * r)), 1;
     if (tx % rx || ty % ry)
         return snprintf(why, n, "DESIGN=2: TX=%d must be a multiple of RX=%d and TY=%d of RY=%d", tx, rx, ty, ry), 1;
     if ((tx / rx) * (ty / ry) != nt)
         return snprintf(why, n, "DESIGN=2: NT=%d but a tile of TX=%d x TY=%d with RX=%d x RY=%d points per thread "
                         "needs NT=%d threads", nt, tx, ty, rx, ry, (tx / rx) * (ty / ry)), 1;
-    size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, 1);
+    size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts);
     size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
     if (sm > limit)
-        return snprintf(why, n, "shared memory %zu > %zu bytes (two planes of %dx%d)", sm, limit, tx + 2 * radius,
-                        ty + 2 * radius), 1;
-    /* registers: (2r+1) planes of RX*RY accumulators and the next plane's
-     * share of the prefetch; beyond this the kernel spills (NT threads of
-     * at most 64K/NT registers each, about 40 for addresses and indices) */
+        return snprintf(why, n, "shared memory %zu > %zu bytes (%d planes of %dx%d)", sm, limit, 2 * ts,
+                        tx + 2 * radius, ty + 2 * radius), 1;
+    /* registers: per stage (2r+1) planes of RX*RY accumulators, and the
+     * next plane's share of the prefetch; beyond this the kernel spills (NT
+     * threads of at most 64K/NT registers each, about 40 for addresses and
+     * indices) */
     int64_t plane = (int64_t)(tx + 2 * r) * (ty + 2 * r), nl = (plane + nt - 1) / nt;
-    int64_t regs = (dq * rx * ry + nl) * (int64_t)(elem / 4), budget = 65536 / nt - 40;
+    int64_t regs = (ts * dq * rx * ry + nl) * (int64_t)(elem / 4), budget = 65536 / nt - 40;
     if (budget > 160)
         budget = 160;
     if (regs > budget)
         return snprintf(why, n, "DESIGN=2: %lld registers of accumulators and prefetch per thread > %lld "
-                        "((2r+1)*RX*RY + plane/NT values)", (long long)regs, (long long)budget), 1;
+                        "(TSTEPS*(2r+1)*RX*RY + plane/NT values)", (long long)regs, (long long)budget), 1;
     /* the code of one plane: a box's (2r+1)^3 terms per output at most
      * (the generator writes it 2r+1 times, once per queue phase, or once
      * with a rotating queue when that would pass GK__SGZ_UNROLL_TERMS) */

@@ -425,29 +425,51 @@ static const char z_body[] =
 "    }\n"
 "}\n"
 "\n"
-"/* output plane q from the accumulators a[slot]: the thread's RY x RX points */\n"
-"__device__ __forceinline__ void sgz_store(const real *__restrict__ in, real *__restrict__ out, const real (&a)[RY][RX],\n"
-"                                          int q, int gx0, int gy0, int nx, int ny, int nz, i64 sy, i64 sz)\n"
+"/* plane q of a stage from the accumulators a[slot]: the thread's RY x RX\n"
+"   points (tile-local lx0.., ly0..; the tile's origin x0, y0 in the grid).\n"
+"   LAST: to the grid, the points H or more inside the tile (H = (T-1)*R:\n"
+"   the halo the earlier stages computed for it) and in the grid.  Else to\n"
+"   the next stage's shared plane dst, the boundary applied: zero, a point\n"
+"   outside the grid is 0; fixed, it is 0 and a point within R of a face\n"
+"   keeps its value (the input's: it never changes); periodic, as computed\n"
+"   (its halo points are the wrapped points) */\n"
+"template <bool LAST, int H>\n"
+"__device__ __forceinline__ void sgz_out(const real *__restrict__ in, real *__restrict__ out, real *dst,\n"
+"                                        const real (&a)[RY][RX], int q, int lx0, int ly0, int x0, int y0,\n"
+"                                        int nx, int ny, int nz, i64 sy, i64 sz)\n"
 "{\n"
 "#if BND == 2\n"
 "    const bool zband = q < R || q >= nz - R;\n"
-"#else\n"
-"    (void)nz;\n"
 "#endif\n"
+"#if BND != 1\n"
+"    const bool zin = q >= 0 && q < nz;\n"
+"#endif\n"
+"    (void)nz; (void)out; (void)dst; (void)in;\n"
 "#pragma unroll\n"
 "    for (int jy = 0; jy < RY; jy++) {\n"
-"        const int gy = gy0 + jy;\n"
+"        const int ly = ly0 + jy, gy = y0 + ly;\n"
 "#pragma unroll\n"
 "        for (int jx = 0; jx < RX; jx++) {\n"
-"            const int gx = gx0 + jx;\n"
-"            if (gx < nx && gy < ny) {\n"
-"                const i64 o = (i64)q * sz + (i64)gy * sy + gx;\n"
+"            const int lx = lx0 + jx, gx = x0 + lx;\n"
+"            const i64 o = (i64)q * sz + (i64)gy * sy + gx;\n"
+"            real v = a[jy][jx];\n"
+"            if (LAST) {\n"
+"                if ((H == 0 || (lx >= H && lx < TX - H && ly >= H && ly < TY - H)) && gx < nx && gy < ny) {\n"
 "#if BND == 2\n"
-"                /* within R of a face: the point keeps its value */\n"
-"                out[o] = zband || gx < R || gx >= nx - R || gy < R || gy >= ny - R ? in[o] : a[jy][jx];\n"
-"#else\n"
-"                out[o] = a[jy][jx];\n"
+"                    /* within R of a face: the point keeps its value */\n"
+"                    if (zband || gx < R || gx >= nx - R || gy < R || gy >= ny - R) v = in[o];\n"
 "#endif\n"
+"                    out[o] = v;\n"
+"                }\n"
+"            } else {\n"
+"#if BND != 1\n"
+"                const bool inside = zin && gx >= 0 && gx < nx && gy >= 0 && gy < ny;\n"
+"                if (!inside) v = (real)0;\n"
+"#if BND == 2\n"
+"                else if (zband || gx < R || gx >= nx - R || gy < R || gy >= ny - R) v = in[o];\n"
+"#endif\n"
+"#endif\n"
+"                dst[(ly + R) * PW + lx + R] = v;\n"
 "            }\n"
 "        }\n"
 "    }\n"
@@ -465,8 +487,12 @@ static const char z_body[] =
 static void put_z_plane(sbuf *b, const gk__stencil_spec *s, int f32, int rx, int ry, int i, int rot, const short *at)
 {
     int r = s->radius, n = 2 * r + 1, wxn = rx + 2 * r, wyn = ry + 2 * r;
-    put(b, "__device__ __forceinline__ void sgz_p%d(const real *__restrict__ sp, real (&a)[DQ][RY][RX])\n{\n"
-           "    real v;\n", i);
+    if (rot)
+        put(b, "__device__ __forceinline__ void sgz_r(const real *__restrict__ sp, real (&a)[DQ][RY][RX])\n{\n"
+               "    real v;\n");
+    else
+        put(b, "__device__ __forceinline__ void sgz_p%d(const real *__restrict__ sp, real (&a)[DQ][RY][RX])\n{\n"
+               "    real v;\n", i);
     for (int wy = 0; wy < wyn; wy++)
         for (int wx = 0; wx < wxn; wx++) {
             int first = 1;
@@ -496,6 +522,98 @@ static void put_z_plane(sbuf *b, const gk__stencil_spec *s, int f32, int rx, int
     put(b, "}\n\n");
 }
 
+/* DESIGN=2: the kernel of t steps per pass (the stages 1..t; see the
+ * comment at the top).  The stream: stage 0's plane k (k = 0..NLOAD-1, grid
+ * plane zs + k, zs = z0 - t*R) is in shared buffer k&1 during iteration k;
+ * iteration k prefetches plane k+1 into registers and writes it into
+ * buffer (k+1)&1 at its end (last read in iteration k-1, before the
+ * previous barrier).  Stage s in iteration k adds the terms of plane
+ * c = k - (s-1)(R+1) of stage s-1 (stage 0: buffer k&1; stage s-1 >= 1:
+ * its buffer (k-1)&1, written in iteration k-1) to its queue, and once
+ * plane c - R is complete writes it into its own buffer k&1 (stage t: the
+ * grid); stage s+1 reads that buffer in iteration k+1, and read the one
+ * written now in iteration k-1.  So one barrier per iteration serves every
+ * stage.  Stage s's planes are valid from zs + s*R (the chain needs R
+ * valid planes of stage s-1 on each side), so it waits until c >= (s-1)R
+ * and writes from c >= (s+1)R; stage t's first plane is then z0 and its
+ * last zend - 1, and each stage stops after the last plane stage t needs.
+ * In x and y a thread's points are tile points: stage 1 is valid on the
+ * whole TX x TY tile (stage 0 loads R of halo around it), stage s >= 2 on
+ * all but its outer (s-1)R (the padding of a stage's plane is 0, never
+ * written); the block stores the inner (TX - 2H) x (TY - 2H), H = (t-1)R,
+ * and the tiles overlap by 2H (the halos are computed by both). */
+static void put_z_kernel(sbuf *b, int t, int r, int rot)
+{
+    int n = 2 * r + 1, h = (t - 1) * r;
+    put(b, "extern \"C\" __global__ void __launch_bounds__(NT) gk_sg_t%d(const real *__restrict__ in, "
+           "real *__restrict__ out, int nx, int ny, int nz, i64 sy, i64 sz)\n{\n"
+           "    extern __shared__ real sg_buf[];\n"
+           "    constexpr int T = %d, H = %d;\n"
+           "    const int tid = threadIdx.x, lx0 = tid %% (TX / RX) * RX, ly0 = tid / (TX / RX) * RY;\n"
+           "    const int x0 = blockIdx.x * (TX - 2 * H) - H, y0 = blockIdx.y * (TY - 2 * H) - H, z0 = blockIdx.z * ZC;\n"
+           "    const int zend = min(z0 + ZC, nz), zs = z0 - T * R;\n"
+           "    const int NLOAD = zend - z0 + 2 * T * R, K = NLOAD + (T - 1) * (R + 1) - (T - 1) * R;\n"
+           "    const int off = ly0 * PW + lx0;\n"
+           "    real ld[NL];\n", t, t, h);
+    /* K: stage t's last plane zend - 1 comes when c = NLOAD - (t-1)R - 1,
+     * i.e. k = c + (t-1)(R+1) */
+    for (int st = 1; st <= t; st++)
+        put(b, "    real a%d[DQ][RY][RX];\n"
+               "#pragma unroll\n    for (int d = 0; d < DQ; d++)\n"
+               "#pragma unroll\n        for (int jy = 0; jy < RY; jy++)\n"
+               "#pragma unroll\n            for (int jx = 0; jx < RX; jx++)\n"
+               "                a%d[d][jy][jx] = (real)0;\n", st, st);
+    if (t > 1)
+        put(b, "    for (int j = tid; j < 2 * (T - 1) * PLANE; j += NT)   /* the stages' planes: padding 0 */\n"
+               "        sg_buf[2 * PLANE + j] = (real)0;\n");
+    put(b, "    sgz_load(in, zs, x0, y0, nx, ny, nz, sy, sz, ld);\n"
+           "#pragma unroll\n    for (int j = 0; j < NL; j++)\n"
+           "        if (tid + j * NT < PLANE) sg_buf[tid + j * NT] = ld[j];\n"
+           "    __syncthreads();\n");
+    const char *ind = rot ? "        " : "            ";
+    if (rot)
+        put(b, "#pragma unroll 1\n    for (int k = 0; k < K; k++) {\n");
+    else
+        put(b, "    for (int kb = 0; kb < K; kb += DQ) {\n");
+    for (int i = 0; i < (rot ? 1 : n); i++) {
+        if (!rot)
+            put(b, "        {\n            const int k = kb + %d;\n            if (k >= K) break;\n", i);
+        put(b, "%sconst bool more = k + 1 < NLOAD;\n"
+               "%sif (more) sgz_load(in, zs + k + 1, x0, y0, nx, ny, nz, sy, sz, ld);\n", ind, ind);
+        for (int st = 1; st <= t; st++) {
+            int ph = ((i - (st - 1) * (r + 1)) % n + n) % n, slot = rot ? 2 * r : ((ph - r) % n + n) % n;
+            put(b, "%s{   /* stage %d */\n"
+                   "%s    const int c = k - %d;\n"
+                   "%s    if (c >= %d && c < NLOAD - %d) {\n", ind, st, ind, (st - 1) * (r + 1), ind, (st - 1) * r,
+                (st - 1) * r);
+            if (st == 1)
+                put(b, "%s        const real *src = sg_buf + (k & 1) * PLANE;\n", ind);
+            else
+                put(b, "%s        const real *src = sg_buf + (%d + ((k - 1) & 1)) * PLANE;\n", ind, 2 * (st - 1));
+            if (rot)
+                put(b, "%s        sgz_r(src + off, a%d);\n", ind, st);
+            else
+                put(b, "%s        sgz_p%d(src + off, a%d);\n", ind, ph, st);
+            if (st < t)
+                put(b, "%s        if (c >= %d) sgz_out<false, H>(in, out, sg_buf + (%d + (k & 1)) * PLANE, a%d[%d], "
+                       "zs + c - R, lx0, ly0, x0, y0, nx, ny, nz, sy, sz);\n", ind, (st + 1) * r, 2 * st, st, slot);
+            else
+                put(b, "%s        if (c >= %d) sgz_out<true, H>(in, out, nullptr, a%d[%d], zs + c - R, lx0, ly0, x0, "
+                       "y0, nx, ny, nz, sy, sz);\n", ind, (st + 1) * r, st, slot);
+            if (rot)
+                put(b, "#pragma unroll\n%s        for (int d = 2 * R; d > 0; d--)\n"
+                       "#pragma unroll\n%s            for (int jy = 0; jy < RY; jy++)\n"
+                       "#pragma unroll\n%s                for (int jx = 0; jx < RX; jx++)\n"
+                       "%s                    a%d[d][jy][jx] = a%d[d - 1][jy][jx];\n", ind, ind, ind, ind, st, st);
+            put(b, "%s    }\n%s}\n", ind, ind);
+        }
+        put_next_plane(b, ind);
+        if (!rot)
+            put(b, "        }\n");
+    }
+    put(b, "    }\n}\n");
+}
+
 /* DESIGN=2: the most terms (points x outputs per thread x 2r+1 phases)
  * written unrolled; beyond, the rotating queue */
 #define GK__SGZ_UNROLL_TERMS 4096
@@ -505,9 +623,10 @@ static gk_status z_source(const gk__stencil_spec *s, const gk_config *cfg, int t
     int f32 = s->dtype == GK_DTYPE_FLOAT32, r = s->radius, n = 2 * r + 1;
     int tx = gk__param(cfg, "TX"), ty = gk__param(cfg, "TY"), nt = gk__param(cfg, "NT");
     int rx = gk__config_get(cfg, "RX", 1), ry = gk__config_get(cfg, "RY", 1);
-    if (s->dims != 3 || tmax != 1 || rx < 1 || ry < 1 || tx % rx || ty % ry || (tx / rx) * (ty / ry) != nt)
-        return gk__fail(GK_EINVAL, "stencil_gen: DESIGN=2 needs a 3D description, TSTEPS=1, RX | TX, RY | TY and "
-                        "NT = (TX/RX)*(TY/RY) (%s, TX=%d TY=%d RX=%d RY=%d NT=%d TSTEPS=%d)", s->key, tx, ty, rx, ry,
+    if (s->dims != 3 || rx < 1 || ry < 1 || tx % rx || ty % ry || (tx / rx) * (ty / ry) != nt
+        || tx - 2 * (tmax - 1) * r < 1 || ty - 2 * (tmax - 1) * r < 1)
+        return gk__fail(GK_EINVAL, "stencil_gen: DESIGN=2 needs a 3D description, RX | TX, RY | TY, "
+                        "NT = (TX/RX)*(TY/RY) and TX, TY > 2(TSTEPS-1)r (%s, TX=%d TY=%d RX=%d RY=%d NT=%d TSTEPS=%d)", s->key, tx, ty, rx, ry,
                         nt, tmax);
     /* at[(dz+r, dy+r, dx+r)]: the point's index in the chain, -1 if none */
     short at[9 * 9 * 9];
@@ -521,70 +640,23 @@ static gk_status z_source(const gk__stencil_spec *s, const gk_config *cfg, int t
     put(&b, "#define R %d\n#define BND %d\n#define TX %d\n#define TY %d\n#define NT %d\n#define ZC %d\n"
             "#define RX %d\n#define RY %d\n", r, (int)s->boundary, tx, ty, nt, gk__param(cfg, "ZC"), rx, ry);
     put(&b, "%s\n", z_body);
-    /* a description too large to unroll 2r+1 times (ptxas then keeps a
-     * stack frame and spills: box r=4 fp64) rotates its queue instead: one
-     * copy of the plane's terms, slot r + dz, the accumulators moved down
-     * one slot per plane ((2r+1)*RX*RY moves against npoints*RX*RY FMAs) */
-    int rot = s->npoints * rx * ry * n > GK__SGZ_UNROLL_TERMS;
-    for (int i = 0; i < (rot ? 1 : n); i++)
-        put_z_plane(&b, s, f32, rx, ry, i, rot, at);
-    /* the stream: plane k = 0..K-1 is z0 - R + k; iteration k prefetches
-     * plane k+1 into registers, adds plane k's terms from shared buffer k&1,
-     * stores output k - 2R (complete with plane k), writes plane k+1 into
-     * buffer (k+1)&1 (last read in iteration k-1, before the previous
-     * barrier): one barrier per plane */
-    put(&b, "extern \"C\" __global__ void __launch_bounds__(NT) gk_sg_t1(const real *__restrict__ in, "
-            "real *__restrict__ out, int nx, int ny, int nz, i64 sy, i64 sz)\n{\n"
-            "    extern __shared__ real sg_buf[];\n"
-            "    const int tid = threadIdx.x, tx = tid %% (TX / RX), ty = tid / (TX / RX);\n"
-            "    const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY, z0 = blockIdx.z * ZC;\n"
-            "    const int K = min(z0 + ZC, nz) - z0 + 2 * R;\n"
-            "    const int gx0 = x0 + tx * RX, gy0 = y0 + ty * RY;\n"
-            "    real a[DQ][RY][RX], ld[NL];\n"
-            "#pragma unroll\n    for (int d = 0; d < DQ; d++)\n"
-            "#pragma unroll\n        for (int jy = 0; jy < RY; jy++)\n"
-            "#pragma unroll\n            for (int jx = 0; jx < RX; jx++)\n"
-            "                a[d][jy][jx] = (real)0;\n"
-            "    sgz_load(in, z0 - R, x0, y0, nx, ny, nz, sy, sz, ld);\n"
-            "#pragma unroll\n    for (int j = 0; j < NL; j++)\n"
-            "        if (tid + j * NT < PLANE) sg_buf[tid + j * NT] = ld[j];\n"
-            "    __syncthreads();\n"
-            "");
-    if (rot) {
-        put(&b, "#pragma unroll 1\n"
-                "    for (int k = 0; k < K; k++) {\n"
-                "        const bool more = k + 1 < K;\n"
-                "        if (more) sgz_load(in, z0 - R + k + 1, x0, y0, nx, ny, nz, sy, sz, ld);\n"
-                "        sgz_p0(sg_buf + (k & 1) * PLANE + ty * RY * PW + tx * RX, a);\n"
-                "        if (k >= 2 * R) sgz_store(in, out, a[2 * R], z0 + k - 2 * R, gx0, gy0, nx, ny, nz, sy, sz);\n"
-                "#pragma unroll\n"
-                "        for (int d = 2 * R; d > 0; d--)\n"
-                "#pragma unroll\n"
-                "            for (int jy = 0; jy < RY; jy++)\n"
-                "#pragma unroll\n"
-                "                for (int jx = 0; jx < RX; jx++)\n"
-                "                    a[d][jy][jx] = a[d - 1][jy][jx];\n"
-                "");
-        put_next_plane(&b, "        ");
-        put(&b, "    }\n}\n");
-        goto done;
+    /* a description too large to unroll 2r+1 times per stage (ptxas then
+     * keeps a stack frame and spills: box r=4 fp64) rotates its queues
+     * instead: one copy of the plane's terms (sgz_r), slot r + dz, the
+     * accumulators moved down one slot per plane ((2r+1)*RX*RY moves
+     * against npoints*RX*RY FMAs).  Decided per kernel (t stages). */
+    int any_rot = 0, any_unrolled = 0;
+    for (int t = 1; t <= tmax; t++) {
+        if (s->npoints * rx * ry * n * t > GK__SGZ_UNROLL_TERMS) any_rot = 1;
+        else any_unrolled = 1;
     }
-    put(&b, "    for (int kb = 0; kb < K; kb += DQ) {\n");
-    for (int i = 0; i < n; i++) {
-        int slot = ((i - r) % n + n) % n;
-        put(&b, "        {\n"
-                "            const int k = kb + %d;\n"
-                "            if (k >= K) break;\n"
-                "            const bool more = k + 1 < K;\n"
-                "            if (more) sgz_load(in, z0 - R + k + 1, x0, y0, nx, ny, nz, sy, sz, ld);\n"
-                "            sgz_p%d(sg_buf + (k & 1) * PLANE + ty * RY * PW + tx * RX, a);\n"
-                "            if (k >= 2 * R) sgz_store(in, out, a[%d], z0 + k - 2 * R, gx0, gy0, nx, ny, nz, sy, sz);\n",
-            i, i, slot);
-        put_next_plane(&b, "            ");
-        put(&b, "        }\n");
-    }
-    put(&b, "    }\n}\n");
-done:
+    if (any_unrolled)
+        for (int i = 0; i < n; i++)
+            put_z_plane(&b, s, f32, rx, ry, i, 0, at);
+    if (any_rot)
+        put_z_plane(&b, s, f32, rx, ry, 0, 1, at);
+    for (int t = 1; t <= tmax; t++)
+        put_z_kernel(&b, t, r, s->npoints * rx * ry * n * t > GK__SGZ_UNROLL_TERMS);
     if (b.bad) {
         free(b.p);
         return gk__fail(GK_ENOMEM, "out of host memory for the generated stencil source");

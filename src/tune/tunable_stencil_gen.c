@@ -338,10 +338,11 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
         }
     }
     if (d3) {
-        /* the third design (z-streaming with register accumulation, one
-         * step per pass) from its own defaults: thread layouts (TX, TY, RX,
-         * RY, NT = (TX/RX)*(TY/RY); the rules drop those over a radius's
-         * registers or code), then the z chunk; the faster design wins */
+        /* the third design (z-streaming with register accumulation) from
+         * its own defaults: thread layouts (TX, TY, RX, RY, NT =
+         * (TX/RX)*(TY/RY); the rules drop those over a radius's registers or
+         * code), each at 1 and 2 steps per pass, then the z chunk, then the
+         * steps per pass; the faster design wins */
         search Z = S;
         Z.best_ms = 0;
         static const int zlay[][5] = { { 32, 32, 1, 4, 256 }, { 32, 16, 1, 2, 256 }, { 32, 16, 1, 4, 128 },
@@ -360,9 +361,14 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                 gk__config_set(&c, "RY", zlay[i][3]);
                 gk__config_set(&c, "NT", zlay[i][4]);
                 try_cfg(&Z, &c);
+                gk__config_set(&c, "TSTEPS", 2);    /* temporal blocking favours larger tiles */
+                try_cfg(&Z, &c);
             }
-            if (Z.best_ms > 0)
+            static const int zts[] = { 1, 2, 3, 4 };
+            if (Z.best_ms > 0) {
                 sweep(&Z, "ZC", zcz, 4);
+                sweep(&Z, "TSTEPS", zts, 4);
+            }
         }
         gk__clear_error();
         if (Z.best_ms > 0 && Z.best_ms < S.best_ms) {
