@@ -262,6 +262,8 @@ static void design2_checks(void)
     /* temporal blocking: TSTEPS stages, each recomputing (TSTEPS-1)*r of halo */
     gk__stencil_gen_default_design(3, 1, 8, 2, &d);
     gk__config_set(&d, "TSTEPS", 2);
+    gk__config_set(&d, "TY", 16);
+    gk__config_set(&d, "RY", 2);
     gk__space_complete(&gk__space_stencil_gen, &d, &c);
     ok(!gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "DESIGN=2 with TSTEPS=2 accepted (%s)", why);
     is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 2), 4LL * (32 + 2) * (16 + 2) * 8,
@@ -339,6 +341,7 @@ static void design2_checks(void)
            "3D star spec")) {
         char *src = NULL;
         gk__stencil_gen_default_design(3, 1, 8, 2, &d);
+        gk__config_set(&d, "TSTEPS", 1);
         gk__space_complete(&gk__space_stencil_gen, &d, &c);
         ok(gk__stencil_gen_source(&s, &c, &src) == GK_OK && src, "DESIGN=2 source generated");
         if (src) {

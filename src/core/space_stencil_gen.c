@@ -62,21 +62,25 @@ static void warp_default(int radius, size_t elem, gk_config *out)
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
  * along x (RX=1: a warp reads 32 consecutive shared-memory words,
  * conflict-free, and stores 32 consecutive points), 8 warps, each thread
- * RY rows.  Measured on an H200 (512^3, 1000 steps, fixed boundary, the AN5D
- * suite's star and box rows, bench/stencil-suite-results.md): RY=4 (TY=32)
- * wins only at radius 1 in float32 (star 235 against 230 GStencil/s at
- * RY=2, box 230 against 223); RY=2 (TY=16) elsewhere (radius 1 fp64: star
- * 180 against 167, box 159 against 144; star r=2 f32 202 against 172; from
- * radius 3 both the same; box r=2 fp64 at RY=4 takes all 255 registers). */
+ * RY rows.  Measured on an H200 (512^3, 100 steps, fixed boundary, the
+ * AN5D suite's star and box shapes, layouts 32x16/RY=2, 32x32/RY=4,
+ * 64x16/RX=2,RY=2 and 64x32/RX=2,RY=4 at T = 1..4:
+ * bench/stencil-suite-results.md, "Temporal blocking"): radius 1 gains from
+ * temporal blocking with the 32x32 tile (RY=4): float32 at T=3 (star 259
+ * -> 398 GStencil/s, box 238 -> 287 against the one-step 32x16 default),
+ * float64 at T=2 (star 181 -> 258, box 172 -> 203); from radius 2 one step
+ * per pass wins on the boxes and the float64 stars (the halo (T-1)r eats
+ * the tile), float32 prefers RY=4 (TY=32), float64 RY=2 (TY=16; RY=4 costs
+ * registers: star r3 f64 114 against 96). */
 static void z_default(int radius, size_t elem, gk_config *out)
 {
-    int ry = radius == 1 && elem == 4 ? 4 : 2;
+    int ry = elem == 4 || radius == 1 ? 4 : 2;
     gk__config_clear(out);
     gk__config_set(out, "TX", 32);
     gk__config_set(out, "TY", 8 * ry);
     gk__config_set(out, "NT", 256);
     gk__config_set(out, "ZC", 64);
-    gk__config_set(out, "TSTEPS", 1);
+    gk__config_set(out, "TSTEPS", radius > 1 ? 1 : elem == 4 ? 3 : 2);
     gk__config_set(out, "DESIGN", 2);
     gk__config_set(out, "PX", 4);
     gk__config_set(out, "RX", 1);
