@@ -15,9 +15,10 @@
  * DESIGN: 0 the plane ring (every description), 1 warp streaming (2D only;
  * there NT/32 is the warps per block, ZC the rows a warp streams, PX the
  * points per lane, TX unused), 2 z-streaming with register accumulation
- * (3D only, TSTEPS=1: no temporal blocking; each thread RX columns x RY
- * rows of the TX x TY tile, so NT must be (TX/RX)*(TY/RY); shared memory
- * two planes of (TX+2r) x (TY+2r)). */
+ * (3D only; each thread RX columns x RY rows of the TX x TY tile, so NT
+ * must be (TX/RX)*(TY/RY); TSTEPS stages per pass, the block storing the
+ * inner (TX - 2H) x (TY - 2H) of its tile, H = (TSTEPS-1)*r; shared memory
+ * two planes of (TX+2r) x (TY+2r) per stage). */
 extern const gk_space gk__space_stencil_gen;
 
 /* The plane ring design's (DESIGN=0) complete defaults for a description: 3D radius 1
@@ -32,14 +33,17 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
  * gk__stencil_gen_default.  design < 0: the description's default design
  * (2D: 1, 3D: 2), i.e. the engine's defaults when nothing is tuned.
  * DESIGN=2 (3D): TX=32, RX=1 (a warp is one row: conflict-free shared
- * loads, coalesced stores), NT=256, ZC=64, RY=4 for r = 1 float32, else 2
- * (TY = 8*RY), as measured on an H200 (the function says what).  In 2D,
+ * loads, coalesced stores), NT=256, ZC=64, RY=4 (TY=32) for float32 and
+ * for radius 1, else RY=2 (TY=16); TSTEPS 3 at radius 1 float32, 2 at
+ * radius 1 float64, else 1, as measured on an H200 (the function says
+ * what).  In 2D,
  * design 2 falls back to the ring's defaults (the rules refuse it). */
 void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out);
 
 /* Dynamic shared memory of the kernel for tsteps steps per pass: tsteps
  * rings of 2r+2 planes of (TX + 2*tsteps*r) x (TY + 2*tsteps*ry) elements
- * (ry = r in 3D, 0 in 2D); DESIGN=2: two planes of (TX+2r) x (TY+2r). */
+ * (ry = r in 3D, 0 in 2D); DESIGN=2: two planes of (TX+2r) x (TY+2r) per
+ * stage 0..tsteps-1. */
 size_t gk__stencil_gen_smem(const gk_config *complete, int dims, int radius, size_t elem, int tsteps);
 
 /* 0 when the complete cfg can run for the description on dev (NULL: the

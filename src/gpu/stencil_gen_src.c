@@ -50,7 +50,8 @@
  * results (wrong: their neighbour lane does not exist) shrink by r per
  * stage and are never stored.  Same chain, same boundaries as above.
  *
- * The third design, DESIGN=2 (3D only, one step per pass): z-streaming
+ * The third design, DESIGN=2 (3D only; temporal blocking after this
+ * paragraph, at put_z_kernel): z-streaming
  * with register accumulation, the hand-written 27-point kernel's stream
  * design (src/gpu/stencil.cu) for any description.  A block owns a TX x TY
  * output tile of ZC planes; its NT = (TX/RX)*(TY/RY) threads each own RX
