@@ -23,6 +23,7 @@ serialises the jobs of one context (a context runs one job at a time).
 
 import atexit
 import ctypes
+import operator
 import os
 import threading
 import warnings
@@ -199,7 +200,8 @@ def _report_dict(r):
             "precision": r.precision or None,
             "precision_detail": r.precision_detail.decode(errors="replace"),
             "dtype": _lib.DTYPE_NAMES.get(r.dtype),
-            "cycle_vertex": None if r.cycle_vertex < 0 else r.cycle_vertex}
+            "cycle_vertex": None if r.cycle_vertex < 0 else r.cycle_vertex,
+            "config_ignored": bool(r.config_ignored)}
 
 
 def last_report():
@@ -207,11 +209,13 @@ def last_report():
     backend, device, configuration and phase times (None: not applicable);
     for APSP also precision (16 or 32 for int32 distances) and its
     precision_detail, dtype (the element type that ran: 'int32', 'int64',
-    'float32' or 'float64') and cycle_vertex (after a NegativeCycleError: the
-    vertex it names; else None).  After gk.dijkstra, johnson, bellman_ford
-    and shortest_path also algorithm (what ran: 'dijkstra', 'johnson',
-    'bellman-ford' or 'fw'), why (auto's reasoning, or "asked for"),
-    sources and relaxations."""
+    'float32' or 'float64'), cycle_vertex (after a NegativeCycleError: the
+    vertex it names; else None) and config_ignored (True: gk.stencil's
+    config was checked but the job ran on the CPU, which has its own
+    kernel).  After gk.dijkstra, johnson, bellman_ford and shortest_path
+    also algorithm (what ran: 'dijkstra', 'johnson', 'bellman-ford' or
+    'fw'), why (auto's reasoning, or "asked for"), sources and
+    relaxations."""
     return getattr(_tls, "report", None)
 
 
@@ -765,8 +769,34 @@ def _stencil_weights(np, weights, shape, fname):
     return w.ndim, r, _SHAPES[shape], w
 
 
+def _stencil_config(config, fname):
+    """The bytes gk_stencil_options.config takes ("NAME=VALUE,...", what
+    `gk stencil --config` passes) from a string or a dict {name: int} (in
+    the dict's order); None: None.  libgk checks the names and values."""
+    if config is None:
+        return None
+    if isinstance(config, dict):
+        parts = []
+        for k, v in config.items():
+            try:                            # an int or a numpy integer, not a bool or a float
+                if not isinstance(k, str) or isinstance(v, bool):
+                    raise TypeError
+                parts.append("%s=%d" % (k, operator.index(v)))
+            except TypeError:
+                raise TypeError("%s: config=%r: a dict's items are name (str): value (int)"
+                                % (fname, config)) from None
+        config = ",".join(parts)
+    elif not isinstance(config, str):
+        raise TypeError("%s: config=%r: want a string 'NAME=VALUE,...', a dict {name: int} or None"
+                        % (fname, config))
+    b = config.encode()
+    if b"\0" in b:
+        raise ValueError("%s: embedded null byte in config=%r" % (fname, config))
+    return b
+
+
 def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=False, check=False,
-            weights=None, boundary="zero", shape=None):
+            weights=None, boundary="zero", shape=None, config=None):
     """`steps` sweeps of a stencil over grid; by default the 27-point fp64 box
     with a zero halo.
 
@@ -790,6 +820,20 @@ def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=Fal
     ascending (dz, dy, dx) order, on every backend.  device, gpus: as
     gk.apsp.  check: recompute on the CPU and compare (the 27-point fp64
     box within gk's tolerance, every other stencil bit for bit).
+    config: GPU kernel parameters that replace the tuned choice, a string
+    "NAME=VALUE,..." or a dict {name: int} (in its order), as `gk stencil
+    --config` and gk_stencil_options.config take them.  The classic
+    stencil (a 3D box of radius 1, float64, zero boundary: no weights, or
+    (3, 3, 3) weights) takes its 27-point kernel's parameters (BX, BY, RY,
+    ZC, DESIGN, TSTEPS, ...); every other one the generated engine's (TX,
+    TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY) over the defaults of the DESIGN
+    named, checked against that stencil's rules.  Checked on every backend
+    before anything runs (an unknown name, a value out of range or a
+    configuration the rules refuse: ValueError with libgk's message naming
+    the parameter, and for a generated stencil its key, e.g.
+    '3d-star-r2-f64-zero'; grid untouched, even with overwrite=True); used
+    on the GPU; ignored on the CPU, which runs its own kernel
+    (last_report()['config_ignored'] is True).
     """
     np = _np()
     fname = "gk.stencil"
@@ -800,6 +844,7 @@ def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=Fal
         raise ValueError("gk.stencil: boundary=%r: want 'zero', 'periodic' or 'fixed'" % (boundary,))
     if weights is not None and coeffs is not None:
         raise ValueError("gk.stencil: coeffs (the 27-point box's) and weights: give one or the other")
+    cfg = _stencil_config(config, fname)
     f32 = isinstance(grid, np.ndarray) and grid.dtype == np.float32
     dt = np.float32 if f32 else np.float64
     ctx = _context(fname, device, gpus)
@@ -850,6 +895,7 @@ def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=Fal
         prob.dtype = _lib.GK_DTYPE_FLOAT32 if f32 else _lib.GK_DTYPE_FLOAT64
     opts = _lib.new(_lib.StencilOptions)
     opts.check = 1 if check else 0
+    opts.config = cfg                       # None: NULL, the tuned choice
     rep = _lib.new(_lib.Report)
     with ctx.lock:
         st = lib.gk_stencil_run(ctx.handle, ctypes.byref(prob), g.ctypes.data, steps_i,
