@@ -900,6 +900,93 @@ def t_stencil_desc():
     expect_raises(ValueError, "give weights", gk.stencil, g, 1, np.ones(27), shape="star")
 
 
+def ref_fma(g, steps, w, boundary):
+    """A float64 stencil description evaluated as libgk promises, bit for
+    bit: per point t = w[q0]*v[q0], then t = fma(w[q], v[q], t) over the
+    nonzero weights in ascending (dz, dy, dx) order (a zero weight adds
+    nothing), each fma rounded once (exact Fractions, then one rounding);
+    boundary 'zero' or 'periodic'.  Small grids only."""
+    from fractions import Fraction
+    g = np.asarray(g, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    r = w.shape[0] // 2
+    pts = [(off, Fraction(float(w[off]))) for off in np.ndindex(*w.shape) if w[off] != 0]
+    for _ in range(steps):
+        p = np.pad(g, r, mode="wrap" if boundary == "periodic" else "constant")
+        out = np.empty_like(g)
+        for idx in np.ndindex(*g.shape):
+            t = None
+            for off, wv in pts:
+                v = Fraction(float(p[tuple(i + o for i, o in zip(idx, off))]))
+                t = float(wv * v) if t is None else float(wv * v + Fraction(t))
+            out[idx] = t
+        g = out
+    return g
+
+
+@test
+def t_stencil_config():
+    """stencil config=: checked against the description's rules, ignored on the CPU (same bits), refused as ValueError"""
+    star = np.zeros((5, 5, 5))      # 3d-star-r2: the generated engine's rules
+    star[2, 2, :] = star[2, :, 2] = star[:, 2, 2] = rng.uniform(-0.3, 0.3, 5)
+    box = rng.uniform(-1, 1, (3, 3, 3)) / 27
+    g = rng.uniform(-1, 1, (5, 6, 7))
+    ok = "DESIGN=2,TX=32,TY=8,RX=1,RY=1"
+    for w, boundary in ((star, "zero"), (box, "periodic")):
+        want = ref_fma(g, 2, w, boundary)
+        plain = gk.stencil(g, 2, weights=w, boundary=boundary, device="cpu")
+        assert not gk.last_report()["config_ignored"]
+        assert np.array_equal(plain, want), np.abs(plain - want).max()
+        got = gk.stencil(g, 2, weights=w, boundary=boundary, device="cpu", config=ok)
+        rep = gk.last_report()
+        assert rep["config_ignored"] and rep["backend"] == "cpu", rep
+        assert np.array_equal(got, want), np.abs(got - want).max()
+        d = gk.stencil(g, 2, weights=w, boundary=boundary, device="cpu",
+                       config={"DESIGN": 2, "TX": np.int64(32), "TY": 8, "RX": 1, "RY": 1})
+        assert np.array_equal(d, got)
+    # float32 and 2D descriptions: their own rules, the same bits as without config
+    g32 = rng.uniform(-1, 1, (6, 7, 8)).astype(np.float32)
+    a = gk.stencil(g32, 2, weights=star, device="cpu")
+    b = gk.stencil(g32, 2, weights=star, device="cpu", config="DESIGN=2,TSTEPS=2")
+    assert b.dtype == np.float32 and np.array_equal(a, b)
+    g2 = rng.uniform(-1, 1, (9, 11))
+    w2 = rng.uniform(-1, 1, (3, 3)) / 9
+    assert np.array_equal(gk.stencil(g2, 3, weights=w2, device="cpu", config="DESIGN=1,PX=4"),
+                          ref_fma(g2, 3, w2, "zero"))
+    expect_raises(ValueError, "DESIGN=2 (z-streaming with register accumulation) is for 3D descriptions only",
+                  gk.stencil, g2, 1, weights=w2, config="DESIGN=2")
+    # refused: the library's message naming the parameter and the description; nothing written
+    for text, says in (("NOPE=1", "no parameter 'NOPE'"), ("TX=0", "TX=0 is outside [1, "),
+                       ("DESIGN=2,TX=32,TY=16,RX=1,RY=2,NT=64", "NT=64 but a tile of TX=32 x TY=16"),
+                       ("DESIGN=1", "DESIGN=1 (warp streaming) is for 2D descriptions only"),
+                       ("DESIGN=3", "DESIGN=3 is outside [0, 2]"), ("TX=32,,", "bad configuration item")):
+        h = g.copy()
+        e = expect_raises(ValueError, says, gk.stencil, h, 2, weights=star, config=text, overwrite=True)
+        assert isinstance(e, gk.InvalidArgumentError) and "stencil 3d-star-r2-f64-zero" in str(e), str(e)
+        assert np.array_equal(h, g), text
+    expect_raises(ValueError, "no parameter 'NOPE'", gk.stencil, g, 1, weights=star, config={"NOPE": 1})
+    for bad in (5, b"TX=32", ["TX=32"], {"TX": 1.5}, {"TX": True}, {3: 4}):
+        expect_raises(TypeError, "config=", gk.stencil, g, 1, weights=star, config=bad)
+    expect_raises(ValueError, "null byte", gk.stencil, g, 1, weights=star, config="TX=32\0")
+    # the classic 27-point box (as the C API): its own kernel's parameters
+    dflt = np.ctypeslib.as_array(_lib.default_coeffs).reshape(3, 3, 3)
+    want = gk.stencil(g, 2, device="cpu")
+    got = gk.stencil(g, 2, device="cpu", config="BX=64,BY=4")
+    assert gk.last_report()["config_ignored"] and np.array_equal(got, want)
+    assert np.array_equal(ref_fma(g, 2, dflt, "zero"), want)
+    h = g.copy()
+    expect_raises(ValueError, "BX=0 is outside [1, 1024]", gk.stencil, h, 2, config="BX=0", overwrite=True)
+    expect_raises(ValueError, "no parameter 'TX'", gk.stencil, h, 2, weights=box, config="TX=32", overwrite=True)
+    assert np.array_equal(h, g)
+    if gk.info()["gpu_usable"]:     # used on the GPU: the configuration that ran, the CPU's bits
+        for w, boundary in ((star, "zero"), (box, "periodic")):
+            got = gk.stencil(g, 3, weights=w, boundary=boundary, device="gpu", check=True, config=ok)
+            rep = gk.last_report()
+            assert rep["config_source"] == "user" and not rep["config_ignored"], rep
+            assert "TX=32" in rep["config"] and "TY=8" in rep["config"], rep["config"]
+            assert np.array_equal(got, ref_fma(g, 3, w, boundary))
+
+
 # ------------------------------------------------------------------ gemm
 
 @test
