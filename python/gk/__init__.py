@@ -9,6 +9,7 @@
     d = dijkstra(csr, indices=[0, 7], limit=50.0)   # shortest_path (gk/csgraph.py)
     g = gk.stencil(grid, steps=16)
     g = gk.stencil(grid32, 10, weights=w, boundary="periodic")   # w: (2r+1,)*dims
+    g = gk.stencil(grid, 10, weights=w, config="TSTEPS=2")   # as gk stencil --config
     gk.info()
 
 The module calls libgk's C API through ctypes (see gk/_lib.py): no compile
