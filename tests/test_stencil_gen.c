@@ -802,8 +802,8 @@ int main(void)
                                      19 + 2 * r + ci % 7, 13 + 2 * r + ci % 5, 11 + 2 * r + ci % 3, 2 + ci % 2 };
                         run_case(&dev, &c2, 0x2d5e0000ULL + (uint64_t)ci);
                         /* and with temporal blocking: T = 2..4 stages (the most the
-                         * radius's tile and registers allow), a step count that
-                         * leaves a remainder pass of fewer */
+                         * radius's tile and registers allow), step counts t+1..2t
+                         * (all but 2t leave a remainder pass of fewer) */
                         static char ztexts[72][128];
                         int t;
                         for (t = 2 + ci % 3; t > 1; t--) {

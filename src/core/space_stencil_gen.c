@@ -62,20 +62,22 @@ static void warp_default(int radius, size_t elem, gk_config *out)
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
  * along x (RX=1: a warp reads 32 consecutive shared-memory words,
  * conflict-free, and stores 32 consecutive points), 8 warps, each thread
- * RY rows.  Measured on an H200 (512^3, 100 steps, fixed boundary, the
- * AN5D suite's star and box shapes, layouts 32x16/RY=2, 32x32/RY=4,
- * 64x16/RX=2,RY=2 and 64x32/RX=2,RY=4 at T = 1..4:
- * bench/stencil-suite-results.md, "Temporal blocking"): radius 1 gains from
- * temporal blocking with the 32x32 tile (RY=4): float32 at T=3 (star 259
- * -> 398 GStencil/s, box 238 -> 287 against the one-step 32x16 default),
- * float64 at T=2 (star 181 -> 258, box 172 -> 203); from radius 2 one step
+ * RY rows.  Measured on an H200 in one run (512^3, 100 steps, fixed
+ * boundary, the AN5D suite's star and box shapes, layouts 32x16/RY=2,
+ * 32x32/RY=4, 64x16/RX=2,RY=2 and 64x32/RX=2,RY=4 at T = 1..4:
+ * bench/stencil-suite-results.md, "Temporal blocking"): radius 1 gains
+ * from temporal blocking with the 32x32 tile (RY=4): float32 at T=3 (star
+ * 301 -> 398 GStencil/s, box 255 -> 287 against that tile's one step, the
+ * float32 default before), float64 at T=2 (star 181 -> 258, box 172 -> 203
+ * against the one-step 32x16, RY=2 default before); from radius 2 one step
  * per pass wins on the boxes and the float64 stars (the halo (T-1)r eats
- * the tile), and RY=2 (TY=16): on the suite's rows (1000 steps) float32
- * star r2 202 against 186 at RY=4, box r2 117 against 110, star r4 167
- * against 156; float64 star r3 114 against 96 at 100 steps. */
+ * the tile).  From radius 2: RY=2 (TY=16) in float64 (star r3 114 against
+ * 96 at RY=4) and at radius 2 in float32 (star 226 against 217, box 125
+ * against 127), RY=4 (TY=32) from radius 3 in float32 (star r4 183
+ * against 167, r3 205 against 203, box r3 64 against 62). */
 static void z_default(int radius, size_t elem, gk_config *out)
 {
-    int ry = radius == 1 ? 4 : 2;
+    int ry = radius == 1 || (elem == 4 && radius >= 3) ? 4 : 2;
     gk__config_clear(out);
     gk__config_set(out, "TX", 32);
     gk__config_set(out, "TY", 8 * ry);

@@ -33,8 +33,8 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
  * gk__stencil_gen_default.  design < 0: the description's default design
  * (2D: 1, 3D: 2), i.e. the engine's defaults when nothing is tuned.
  * DESIGN=2 (3D): TX=32, RX=1 (a warp is one row: conflict-free shared
- * loads, coalesced stores), NT=256, ZC=64, RY=4 (TY=32) at radius 1,
- * else RY=2 (TY=16); TSTEPS 3 at radius 1 float32, 2 at
+ * loads, coalesced stores), NT=256, ZC=64, RY=4 (TY=32) at radius 1 and
+ * in float32 from radius 3, else RY=2 (TY=16); TSTEPS 3 at radius 1 float32, 2 at
  * radius 1 float64, else 1, as measured on an H200 (the function says
  * what).  In 2D,
  * design 2 falls back to the ring's defaults (the rules refuse it). */

@@ -82,7 +82,7 @@
  * first in the contract's order) is w0*v0, every later one an fma: the
  * CPU's chain to the bit (an accumulator's value before its point 0 is
  * never used).  Boundaries: zero and periodic at the load (0 outside; the
- * index wrapped, once, within the r of halo a tile reads); fixed at the
+ * index wrapped, once, within the T*r of halo a tile reads); fixed at the
  * store (a point within r of a face stores its input value, read from the
  * input grid). */
 #include "gpu/stencil_gen.h"
@@ -395,9 +395,10 @@ static const char z_body[] =
 "#define NL ((PLANE + NT - 1) / NT)\n"
 "#define DQ (2 * R + 1)\n"
 "\n"
-"/* i within one period of [0, n) (i >= -R, n >= 2R+1: a tile's halo);\n"
-"   beyond n + R only points that are never stored read it: any index in\n"
-"   the grid does (no division in the load) */\n"
+"/* i within one period of [0, n) for -n <= i < 2n (a tile's halo is T*R\n"
+"   and the host keeps T*R <= every extent: a precondition of the address's\n"
+"   safety); beyond n + T*R only points that are never stored read it: any\n"
+"   index in the grid does (no division in the load) */\n"
 "__device__ __forceinline__ int sgz_wrap(int i, int n) { i = i < 0 ? i + n : i >= n ? i - n : i; return min(i, n - 1); }\n"
 "\n"
 "/* plane p of the block's tile (plus R of halo in x and y) into ld: the\n"
@@ -434,9 +435,9 @@ static const char z_body[] =
 "   outside the grid is 0; periodic, as computed (its halo points are the\n"
 "   wrapped points); fixed, a point within R of a face keeps its value (the\n"
 "   input's: it never changes; points outside the grid feed only those, so\n"
-"   they stay as computed).  The fixed band is tested per block and plane\n"
-"   first (a uniform branch): the tiles away from the faces, nearly all,\n"
-"   never load from the input here (a predicated load in the store path\n"
+"   they stay as computed).  The fixed band is tested per thread first\n"
+"   (a branch, divergent only in the warps at a face): the threads away from\n"
+"   the faces, nearly all, never load from the input here (a predicated load in the store path\n"
 "   cost up to 30 percent on an H200) */\n"
 "template <bool LAST, int H>\n"
 "__device__ __forceinline__ void sgz_out(const real *__restrict__ in, real *__restrict__ out, real *dst,\n"

@@ -360,6 +360,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                 gk__config_set(&c, "RX", zlay[i][2]);
                 gk__config_set(&c, "RY", zlay[i][3]);
                 gk__config_set(&c, "NT", zlay[i][4]);
+                gk__config_set(&c, "TSTEPS", 1);
                 try_cfg(&Z, &c);
                 gk__config_set(&c, "TSTEPS", 2);    /* temporal blocking favours larger tiles */
                 try_cfg(&Z, &c);
