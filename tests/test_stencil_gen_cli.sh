@@ -22,6 +22,31 @@ t_ok "bench: --stencil with --device=cpu runs the CPU description rows" \
   "$GK" bench stencil --stencil=3d-star-r1 --device=cpu --sizes=16 --steps=2
 grep -q "ok (bit-exact)" "$t_tmp/out"
 t_result $? "bench: the CPU rows are checked bit for bit"
+# a description names one element type, and no empty field (every parser)
+t_fails "bench: two element types" 2 "two element types" "$GK" bench stencil --stencil=3d-star-r1:f32:f64
+t_fails "bench: an empty field" 2 "an empty field" "$GK" bench stencil --stencil=3d-star-r1::f32
+t_fails "gktune: two element types" 2 "two element types" "$GKTUNE" --stencil=3d-star-r1:f64:f32
+t_fails "stencil: two element types" 2 "two element types" "$GK" stencil --stencil=3d-star-r1:f32:f32 --size=8 \
+  --steps=1 --output="$t_tmp/o.bin"
+t_fails "stencil: an empty field" 2 "an empty field" "$GK" stencil --stencil=3d-star-r1: --size=8 --steps=1 \
+  --output="$t_tmp/o.bin"
+test ! -e "$t_tmp/o.bin"
+t_result $? "stencil: no output file after a refused description"
+t_fails "bench: --type and a description of the other type" 2 "two element types" \
+  "$GK" bench stencil --stencil=3d-star-r1:f64 --type=f32
+# --config with a description: checked against its rules whatever the device
+t_fails "bench: a configuration the description's rules refuse" 2 "3d-star-r1-f64-zero.*no output for TSTEPS=3" \
+  "$GK" bench stencil --stencil=3d-star-r1 --sizes=16 --config=DESIGN=2,TX=4,TY=4,TSTEPS=3
+t_fails "bench --device=cpu: a configuration the rules refuse" 2 "is for 3D descriptions only" \
+  "$GK" bench stencil --stencil=2d-box-r1 --device=cpu --sizes=16 --config=DESIGN=2
+t_ok "bench --device=cpu --stencil with a valid --config: runs, says it is not used" \
+  "$GK" bench stencil --stencil=3d-star-r1 --device=cpu --sizes=16 --steps=2 --reps=1 --config=DESIGN=2,TSTEPS=3
+grep -q "ok (bit-exact)" "$t_tmp/out" && grep -q "this run is on the CPU" "$t_tmp/err"
+t_result $? "bench --device=cpu --config: bit-exact rows and the warning"
+t_ok "bench: --stencil abbreviated (--sten), --device=cpu abbreviated (--dev)" \
+  "$GK" bench stencil --sten=3d-star-r1 --dev=cpu --sizes=16 --steps=2 --reps=1
+grep -q "ok (bit-exact)" "$t_tmp/out"
+t_result $? "bench: the abbreviated options ran the CPU description rows"
 "$GK" bench stencil --help >"$t_tmp/h" 2>&1 && grep -q -- "--stencil=DESC" "$t_tmp/h"
 t_result $? "gk bench stencil --help names --stencil"
 if ! "$GK" info 2>/dev/null | grep -q '^  none: '; then
@@ -40,6 +65,10 @@ if ! "$GK" info 2>/dev/null | grep -q '^  none: '; then
   grep -q "^3d-star-r1-f32-fixed " "$GK_CACHE_DIR"/stencil-gen-*.txt
   t_result $? "gktune --stencil: the entry is keyed by the shape, not the weights"
 else
+  t_ok "bench --stencil without --device and no usable GPU: the CPU rows" \
+    "$GK" bench stencil --stencil=3d-star-r1 --sizes=16 --steps=2 --reps=1
+  grep -q "ok (bit-exact)" "$t_tmp/out"
+  t_result $? "bench --stencil, device auto: the CPU rows, bit-exact"
   t_skip "no usable GPU" "stencil --config with a description on the GPU"
   t_skip "no usable GPU" "stencil --config on the GPU: ran as given"
   t_skip "no usable GPU" "bench: a small run"

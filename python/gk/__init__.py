@@ -786,6 +786,9 @@ def _stencil_config(config, fname):
             except TypeError:
                 raise TypeError("%s: config=%r: a dict's items are name (str): value (int)"
                                 % (fname, config)) from None
+            if not k or any(c in k for c in "=, \0"):
+                # a key would otherwise smuggle more items into the text
+                raise ValueError("%s: config=%r: %r is not a parameter name" % (fname, config, k))
         config = ",".join(parts)
     elif not isinstance(config, str):
         raise TypeError("%s: config=%r: want a string 'NAME=VALUE,...', a dict {name: int} or None"
@@ -814,7 +817,9 @@ def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=Fal
     points); None: 'star' when every weight off the axes is 0, else 'box'.
     Without weights: the 27-point box with coeffs, 27 numbers or a (3, 3, 3)
     array indexed [dz+1, dy+1, dx+1] (None: the CPC/PKU benchmark's), or
-    with shape, the 3D shape of radius 1 with weight 1/points at each point.
+    with shape, the 3D shape of radius 1 with weight 1/points at each point
+    (shape='box': the CPC/PKU benchmark's 27 coefficients, as without
+    shape).
     boundary: 'zero' (outside reads 0), 'periodic' (indices wrap; every
     extent >= 2r+1) or 'fixed' (the points within r of a face keep their
     value).  Each point is one fma chain over the shape's points in

@@ -48,7 +48,8 @@ static void stencil_usage(void)
            "  --config=K=V,...   GPU kernel parameters; they replace the tuned choice\n"
            "                     (unnamed parameters take the built-in defaults): the\n"
            "                     27-point box's kernel, or for another stencil the\n"
-           "                     generated engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX\n"
+           "                     generated engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX,\n"
+           "                     RX, RY\n"
            "                     (one process; checked, then ignored, on the CPU)\n"
            "  --time             print the phases, GStencil/s and GFLOP/s\n"
            "  --json             print the results as JSON\n"
@@ -179,20 +180,28 @@ static int stencil_desc_args(const char *text, const char *dims, const char *sha
        the element type is not part of gk_stencil_desc: it goes to *t */
     int named_bnd = 0;
     if (text) {
-        char head[96], rest[96];
+        char head[200], rest[96];    /* head: its first field, then ":" and the boundary (< 96 each) */
         const char *c = strchr(text, ':');
         size_t hl = c ? (size_t)(c - text) : strlen(text);
-        if (hl >= sizeof head || strlen(text) >= sizeof rest)
+        if (hl >= sizeof rest || strlen(text) >= sizeof rest)
             cli_usage_error("--stencil=%.40s...: too long for a description", text);
         memcpy(head, text, hl);
         head[hl] = 0;
         snprintf(rest, sizeof rest, "%s", c ? c + 1 : "");
-        for (char *tok = c ? strtok(rest, ":") : NULL; tok; tok = strtok(NULL, ":")) {
+        int named_type = 0;
+        /* fields split by hand (strtok would skip an empty one) */
+        for (char *tok = c ? rest : NULL, *next; tok; tok = next) {
+            next = strchr(tok, ':');
+            if (next) *next++ = '\0';
+            if (!*tok)
+                cli_usage_error("--stencil=%s: an empty field (want DIMSd-SHAPE-rR[:BOUNDARY][:f32|f64])", text);
             gk_dtype tt = !strcmp(tok, "f32") || !strcmp(tok, "float32") ? GK_DTYPE_FLOAT32
                           : !strcmp(tok, "f64") || !strcmp(tok, "float64") ? GK_DTYPE_FLOAT64 : GK_DTYPE_INT32;
             if (tt != GK_DTYPE_INT32) {
                 if (type && tt != *t)
                     cli_usage_error("--stencil=%s and --type=%s name two element types: give one", text, type);
+                if (named_type++)
+                    cli_usage_error("--stencil=%s: two element types (give one of :f32, :f64)", text);
                 *t = tt;
             } else if (named_bnd++) {
                 cli_usage_error("--stencil=%s: two boundaries (want DIMSd-SHAPE-rR[:BOUNDARY][:f32|f64])", text);
@@ -655,12 +664,22 @@ int cmd_bench_stencil(int argc, char **argv)
     int described = (stencil || type) && stencil_desc_args(stencil, NULL, NULL, NULL, NULL, type, &desc, &dtype);
     gk__stencil_spec spec;
     if (described) {
-        if (user_cfg || gpus || cli_comm)
-            cli_usage_error("bench stencil --stencil: not with --config, --gpus or mpirun in this release");
+        if (gpus || cli_comm)
+            cli_usage_error("bench stencil --stencil: not with --gpus or mpirun in this release");
         if (gk__stencil_spec_make(&desc, dtype, &spec))
             cli_usage_error("--stencil: %s", gk_last_error());
+        if (user_cfg) {
+            /* checked against the description's rules (as gk stencil
+             * --config); a CPU run then says it does not use it */
+            char key[96];
+            gk_config full;
+            gk__stencil_spec_shape_key(&spec, key, sizeof key);
+            if (gk__stencil_gen_config_user(user_cfg, key, spec.dims, spec.radius, gk_dtype_size(dtype), NULL, &full))
+                cli_usage_error("--config: %s", gk_last_error());
+        }
+    } else {
+        cli_check_config("stencil", user_cfg);
     }
-    cli_check_config("stencil", user_cfg);
     char list[1024];
     if (sizes && !(described && desc.dims == 2))   /* usage errors before any work (2D: NXxNY, per size) */
         cli_check_size_list("--sizes", sizes, check_size);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_STENCIL = 256, O_SIZES, O_STEPS, O_REPS, O_CONFIG, O_JSON, O_DEVICE };
+enum { O_STENCIL = 256, O_SIZES, O_STEPS, O_REPS, O_CONFIG, O_JSON, O_DEVICE, O_TYPE };
 
 /* One --sizes entry: 3D as every command takes it (N or NXxNYxNZ); 2D N
  * (N x N) or NXxNY, nz = 1. */
@@ -36,10 +36,11 @@ int cmd_bench_stencil_gen(int argc, char **argv)
         { "stencil", required_argument, 0, O_STENCIL }, { "sizes", required_argument, 0, O_SIZES },
         { "steps", required_argument, 0, O_STEPS }, { "reps", required_argument, 0, O_REPS },
         { "config", required_argument, 0, O_CONFIG }, { "json", no_argument, 0, O_JSON },
-        { "device", required_argument, 0, O_DEVICE },
+        { "device", required_argument, 0, O_DEVICE }, { "type", required_argument, 0, O_TYPE },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
-    const char *descs = NULL, *sizes = NULL, *user_cfg = NULL;
+    const char *descs = NULL, *sizes = NULL, *user_cfg = NULL, *type = NULL;
     int steps = 100, reps = 5, json = 0, c;
+    gk_backend want = GK_BACKEND_AUTO;
     optind = 1;
     while ((c = cli_getopt(argc, argv, opts)) != -1) {
         switch (c) {
@@ -49,13 +50,16 @@ int cmd_bench_stencil_gen(int argc, char **argv)
         case O_REPS: reps = (int)cli_parse_i64("--reps", optarg, 1, 64); break;
         case O_CONFIG: user_cfg = optarg; break;
         case O_JSON: json = 1; break;
-        case O_DEVICE:
-            if (cli_parse_device(optarg) == GK_BACKEND_CPU)
-                cli_usage_error("bench stencil --stencil: the generated engine runs on the GPU");
+        case O_DEVICE: want = cli_parse_device(optarg); break;
+        case O_TYPE:
+            if (strcmp(optarg, "f32") && strcmp(optarg, "f64") && strcmp(optarg, "float32") && strcmp(optarg, "float64"))
+                cli_usage_error("--type=%s: want f64 or f32", optarg);
+            type = !strcmp(optarg, "f32") || !strcmp(optarg, "float32") ? ":f32" : ":f64";
             break;
         case 'h':
             printf("Usage: gk bench stencil --stencil=DESC[,DESC...] [--sizes=N|NXxNY[xNZ],...]\n"
-                   "                        [--steps=NT] [--reps=R] [--config=K=V,...] [--json]\n"
+                   "                        [--steps=NT] [--reps=R] [--config=K=V,...] [--type=f32|f64]\n"
+                   "                        [--device=auto|gpu|cpu] [--json]\n"
                    "Time the generated GPU engine for each description (e.g. 3d-star-r1,\n"
                    "2d-box-r2:f32:fixed; float64 unless :f32) with T = 1..4 steps per pass (only\n"
                    "the T --config names, if it names one) against the one-step memory floor:\n"
@@ -63,13 +67,34 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                    "point.  Median of R runs (default 5) of NT steps (default 100); sizes default\n"
                    "512 (3D) and 16384 (2D): N means N^3 in 3D, N^2 in 2D.  Each configuration is\n"
                    "checked bit for bit against the CPU reference after 5 steps on an odd-sized\n"
-                   "grid.\n");
+                   "grid.  --type: the element type of the descriptions that name none.\n"
+                   "--config: the generated engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY,\n"
+                   "checked against each description's rules.  Without a usable GPU (or with\n"
+                   "--device=cpu) the CPU's rows of one description instead (gk bench stencil\n"
+                   "--device=cpu --help).\n");
             return 0;
         }
     }
     cli_operands(argc, argv, 0, "");
     if (!descs)
         cli_usage_error("bench stencil: --stencil=DESC is missing");
+    /* --type: appended to every description that names no element type (a
+     * description naming the other one is refused) */
+    char typed[1024] = "";
+    if (type) {
+        char tl[1024];
+        snprintf(tl, sizeof tl, "%s", descs);
+        for (char *s1 = NULL, *d = strtok_r(tl, ",", &s1); d; d = strtok_r(NULL, ",", &s1)) {
+            int has = strstr(d, ":f32") || strstr(d, ":f64");
+            if (has && !strstr(d, type))
+                cli_usage_error("--stencil=%s and --type=%s name two element types: give one", d, type + 1);
+            size_t l = strlen(typed);
+            if (l + strlen(d) + 6 >= sizeof typed)
+                cli_usage_error("--stencil: too long a list");
+            snprintf(typed + l, sizeof typed - l, "%s%s%s", l ? "," : "", d, has ? "" : type);
+        }
+        descs = typed;
+    }
     if (gk__stencil_gen_check_list(descs))
         cli_usage_error("%s", gk_last_error());
     if (user_cfg) {
@@ -77,6 +102,23 @@ int cmd_bench_stencil_gen(int argc, char **argv)
         gk__config_clear(&cfg);
         if (gk__config_parse(user_cfg, &cfg) || gk__space_check(&gk__space_stencil_gen, &cfg, NULL, NULL))
             cli_usage_error("--config: %s", gk_last_error());
+        /* and against each description's rules (as gk stencil --config) */
+        char cl[1024];
+        snprintf(cl, sizeof cl, "%s", descs);
+        for (char *s1 = NULL, *d = strtok_r(cl, ",", &s1); d; d = strtok_r(NULL, ",", &s1)) {
+            int dims, r;
+            gk_stencil_shape shape;
+            gk_boundary b;
+            gk_dtype t;
+            gk__stencil_spec spec;
+            gk_config full;
+            char key[96];
+            if (gk__sg_desc_parse(d, &dims, &shape, &r, &b, &t) || gk__sg_spec_build(dims, shape, r, b, t, NULL, &spec))
+                cli_usage_error("%s", gk_last_error());
+            gk__stencil_spec_shape_key(&spec, key, sizeof key);
+            if (gk__stencil_gen_config_user(user_cfg, key, dims, r, gk_dtype_size(t), NULL, &full))
+                cli_usage_error("--config: %s", gk_last_error());
+        }
     }
     /* every size against every description before any GPU work */
     char dl0[1024];
@@ -90,7 +132,15 @@ int cmd_bench_stencil_gen(int argc, char **argv)
             parse_size(dims, d, tok, &nx, &ny, &nz);
         }
     }
-    gk_context *ctx = cli_context(GK_BACKEND_GPU);
+    if (want == GK_BACKEND_CPU)
+        return cmd_bench_stencil(argc, argv);
+    gk_context *ctx = cli_context(want == GK_BACKEND_AUTO ? GK_BACKEND_AUTO : GK_BACKEND_GPU);
+    if (gk_context_backend(ctx) != GK_BACKEND_GPU) {
+        /* no usable GPU (auto) or --device=cpu: the CPU's description
+         * rows (cmd_stencil.c; one description there) */
+        gk_context_destroy(ctx);
+        return cmd_bench_stencil(argc, argv);
+    }
     if (json) { json_begin(); json_str("command", "bench stencil"); json_int("steps", steps); json_int("reps", reps);
                 json_array("rows"); }
     char dl[1024];
@@ -151,16 +201,28 @@ int cmd_bench_stencil_gen(int argc, char **argv)
     return 0;
 }
 
+/* argv[i] names --stencil, in full or abbreviated as getopt takes it
+ * ("--sten", not "--ste": that is --steps too) */
+static int names_stencil(const char *a)
+{
+    size_t n = strcspn(a, "=");
+    return n > 5 && !strncmp(a, "--stencil", n) && n <= strlen("--stencil");
+}
+
 int cmd_bench_stencil_route(int argc, char **argv)
 {
     int help = 0, stencil = 0, cpu = 0;
     for (int i = 1; i < argc; i++) {
-        stencil |= !strncmp(argv[i], "--stencil=", 10) || !strcmp(argv[i], "--stencil");
+        if (!strcmp(argv[i], "--"))
+            break;
+        stencil |= names_stencil(argv[i]);
         cpu |= !strcmp(argv[i], "--device=cpu") || (!strcmp(argv[i], "--device") && i + 1 < argc &&
                                                      !strcmp(argv[i + 1], "cpu"));
         help |= !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help");
     }
-    /* --stencil on the CPU: the description engine's rows (cmd_stencil.c) */
+    /* --stencil: the generated engine's rows on a GPU; with --device=cpu,
+     * or without a usable GPU, the description's CPU rows (cmd_stencil.c:
+     * cmd_bench_stencil_gen sends them there) */
     if (stencil && !cpu)
         return cmd_bench_stencil_gen(argc, argv);
     int rc = cmd_bench_stencil(argc, argv);

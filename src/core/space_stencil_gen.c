@@ -157,7 +157,8 @@ static int z_reject(const gk_config *c, int dims, int radius, size_t elem, const
         return snprintf(why, n, "DESIGN=2 (z-streaming with register accumulation) is for 3D descriptions only"), 1;
     if (tx - 2 * (ts - 1) * r < 1 || ty - 2 * (ts - 1) * r < 1)
         return snprintf(why, n, "DESIGN=2 tile %dx%d leaves no output for TSTEPS=%d (each pass recomputes %lld "
-                        "points of halo a side: TX and TY must exceed %lld)", tx, ty, ts, (long long)((ts - 1) * r),
+                        "point%s of halo a side: TX and TY must exceed %lld; name TSTEPS=1 for one step per pass)",
+                        tx, ty, ts, (long long)((ts - 1) * r), (ts - 1) * r == 1 ? "" : "s",
                         (long long)(2 * (ts - 1) * r)), 1;
     if (tx % rx || ty % ry)
         return snprintf(why, n, "DESIGN=2: TX=%d must be a multiple of RX=%d and TY=%d of RY=%d", tx, rx, ty, ry), 1;

@@ -57,10 +57,17 @@ static inline gk_status gk__sg_desc_parse(const char *text, int *dims, gk_stenci
     size_t n = strcspn(p, ":");
     memcpy(rest, p, n);
     rest[n] = '\0';
+    int typed = 0;
     for (p += n; *p == ':';) {
         n = strcspn(p + 1, ":");
-        if (n == 3 && !strncmp(p + 1, "f32", 3)) *t = GK_DTYPE_FLOAT32;
-        else if (n == 3 && !strncmp(p + 1, "f64", 3)) *t = GK_DTYPE_FLOAT64;
+        int f32 = n == 3 && !strncmp(p + 1, "f32", 3), f64 = n == 3 && !strncmp(p + 1, "f64", 3);
+        if (n == 0)
+            return gk__fail(GK_EINVAL, "stencil description '%s': an empty field (want DIMSd-SHAPE-rR[:BOUNDARY][:f32|f64])",
+                            text);
+        if ((f32 || f64) && typed++)
+            return gk__fail(GK_EINVAL, "stencil description '%s': two element types (give one of :f32, :f64)", text);
+        if (f32) *t = GK_DTYPE_FLOAT32;
+        else if (f64) *t = GK_DTYPE_FLOAT64;
         else strncat(rest, p, n + 1);     /* < 64 + 64 bytes */
         p += n + 1;
     }

@@ -968,6 +968,8 @@ def t_stencil_config():
     for bad in (5, b"TX=32", ["TX=32"], {"TX": 1.5}, {"TX": True}, {3: 4}):
         expect_raises(TypeError, "config=", gk.stencil, g, 1, weights=star, config=bad)
     expect_raises(ValueError, "null byte", gk.stencil, g, 1, weights=star, config="TX=32\0")
+    for key in ("DESIGN=2,TSTEPS", "TX,TY", "", "T X"):      # a key that is not one name
+        expect_raises(ValueError, "is not a parameter name", gk.stencil, g, 1, weights=star, config={key: 3})
     # the classic 27-point box (as the C API): its own kernel's parameters
     dflt = np.ctypeslib.as_array(_lib.default_coeffs).reshape(3, 3, 3)
     want = gk.stencil(g, 2, device="cpu")
