@@ -36,7 +36,14 @@ t_fails "bench: --type and a description of the other type" 2 "two element types
   "$GK" bench stencil --stencil=3d-star-r1:f64 --type=f32
 # --config with a description: checked against its rules whatever the device
 t_fails "bench: a configuration the description's rules refuse" 2 "3d-star-r1-f64-zero.*no output for TSTEPS=3" \
-  "$GK" bench stencil --stencil=3d-star-r1 --sizes=16 --config=DESIGN=2,TX=4,TY=4,TSTEPS=3
+  "$GK" bench stencil --stencil=3d-star-r1 --sizes=16 --config=DESIGN=2,TX=32,TY=4,RY=1,TSTEPS=3
+t_fails "bench: a DESIGN=2 tile too small for a whole warp" 2 "needs NT=4 threads, not a multiple of 32" \
+  "$GK" bench stencil --stencil=3d-star-r1 --sizes=16 --config=DESIGN=2,TX=4,TY=4,TSTEPS=1
+t_ok "bench --device=cpu: DESIGN=2's NT follows from the tile when not named" \
+  "$GK" bench stencil --stencil=3d-box-r2:f32 --device=cpu --sizes=16 --steps=1 --reps=1 \
+  --config=DESIGN=2,TX=32,TY=16,RX=1,RY=4
+grep -q "ok (bit-exact)" "$t_tmp/out"
+t_result $? "bench --device=cpu: the tile 32x16 with RY=4 means NT=128 (before: refused, NT=256 being the default)"
 t_fails "bench --device=cpu: a configuration the rules refuse" 2 "is for 3D descriptions only" \
   "$GK" bench stencil --stencil=2d-box-r1 --device=cpu --sizes=16 --config=DESIGN=2
 t_ok "bench --device=cpu --stencil with a valid --config: runs, says it is not used" \
