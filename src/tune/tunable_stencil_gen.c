@@ -237,6 +237,15 @@ static void try_cfg(search *S, const gk_config *cfg)
     }
 }
 
+/* Another design's search o: its winner becomes S's when faster. */
+static void keep_faster(search *S, const search *o)
+{
+    if (o->best_ms > 0 && o->best_ms < S->best_ms) {
+        S->best_ms = o->best_ms;
+        S->best = o->best;
+    }
+}
+
 /* The best configuration with parameter name set to each of vals in turn. */
 static void sweep(search *S, const char *name, const int *vals, int nv)
 {
@@ -332,10 +341,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
             }
         }
         gk__clear_error();
-        if (W.best_ms > 0 && W.best_ms < S.best_ms) {
-            S.best_ms = W.best_ms;
-            S.best = W.best;
-        }
+        keep_faster(&S, &W);
     }
     if (d3) {
         /* the third design (z-streaming with register accumulation) from
@@ -365,17 +371,13 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                 gk__config_set(&c, "TSTEPS", 2);    /* temporal blocking favours larger tiles */
                 try_cfg(&Z, &c);
             }
-            static const int zts[] = { 1, 2, 3, 4 };
             if (Z.best_ms > 0) {
                 sweep(&Z, "ZC", zcz, 4);
-                sweep(&Z, "TSTEPS", zts, 4);
+                sweep(&Z, "TSTEPS", ts, 4);
             }
         }
         gk__clear_error();
-        if (Z.best_ms > 0 && Z.best_ms < S.best_ms) {
-            S.best_ms = Z.best_ms;
-            S.best = Z.best;
-        }
+        keep_faster(&S, &Z);
     }
     free(S.grid);
     res->best_ms = S.best_ms;
