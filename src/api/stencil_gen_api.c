@@ -108,17 +108,18 @@ gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int
     gk__stencil_gen_default_design(s->dims, s->radius, s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, -1, cfg);
     *src = GK_CONFIG_DEFAULT;
     if (config && *config) {
+        /* the caller's values over their design's defaults, as
+         * gk__stencil_gen_config_user merges them (unchecked: each bench
+         * row's steps per pass is checked when it opens) */
         gk_config user;
+        char key[sizeof s->key];
         gk__config_clear(&user);
+        gk__stencil_spec_shape_key(s, key, sizeof key);
         gk_status st = gk__config_parse(config, &user);
+        if (!st)
+            st = gk__stencil_gen_config_over(&user, key, config, s->dims, s->radius,
+                                             s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, cfg);
         if (st) return st;
-        /* a design named: that design's defaults under the caller's values */
-        int design = gk__config_get(&user, "DESIGN", -1);
-        if (design >= 0)
-            gk__stencil_gen_default_design(s->dims, s->radius, s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, design, cfg);
-        for (int i = 0; i < user.n; i++)
-            if ((st = gk__config_set(cfg, user.p[i].name, user.p[i].value)))
-                return st;
         *src = GK_CONFIG_USER;
         return GK_OK;
     }

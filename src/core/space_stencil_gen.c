@@ -234,6 +234,32 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
     return 0;
 }
 
+gk_status gk__stencil_gen_config_over(const gk_config *user, const char *shape_key, const char *text, int dims,
+                                      int radius, size_t elem, gk_config *over)
+{
+    gk_status st;
+    gk__stencil_gen_default_design(dims, radius, elem, gk__config_get(user, "DESIGN", -1), over);
+    for (int i = 0; i < user->n; i++)
+        if ((st = gk__config_set(over, user->p[i].name, user->p[i].value)))
+            return st;
+    /* DESIGN=2: NT follows from the tile and the points per thread; a
+     * caller who names the tile but not NT means that NT */
+    if (gk__config_get(over, "DESIGN", -1) == 2 && gk__config_get(user, "NT", -1) < 0) {
+        int tx = gk__config_get(over, "TX", 0), ty = gk__config_get(over, "TY", 0);
+        int rx = gk__config_get(over, "RX", 1), ry = gk__config_get(over, "RY", 1);
+        if (tx > 0 && ty > 0 && rx > 0 && ry > 0 && tx % rx == 0 && ty % ry == 0) {
+            int64_t nt = (int64_t)(tx / rx) * (ty / ry);
+            if (nt < 32 || nt > 1024 || nt % 32)
+                return gk__fail(GK_EINVAL, "stencil %s: configuration '%.100s': DESIGN=2's tile TX=%d x TY=%d with "
+                                "RX=%d x RY=%d points per thread needs NT=%lld threads, not a multiple of 32 in "
+                                "32..1024 (a larger tile, or more points per thread)", shape_key, text, tx, ty, rx,
+                                ry, (long long)nt);
+            gk__config_set(over, "NT", (int)nt);
+        }
+    }
+    return GK_OK;
+}
+
 gk_status gk__stencil_gen_config_user(const char *text, const char *shape_key, int dims, int radius, size_t elem,
                                       const gk_device_info *dev, gk_config *full)
 {
@@ -247,27 +273,8 @@ gk_status gk__stencil_gen_config_user(const char *text, const char *shape_key, i
         snprintf(why, sizeof why, "%s", gk_last_error());
         return gk__fail(st, "stencil %s: configuration '%.100s': %s", shape_key, text ? text : "", why);
     }
-    /* a design named: that design's defaults under the caller's values */
-    gk__stencil_gen_default_design(dims, radius, elem, gk__config_get(&user, "DESIGN", -1), &over);
-    for (int i = 0; i < user.n; i++)
-        if ((st = gk__config_set(&over, user.p[i].name, user.p[i].value)))
-            return st;
-    /* DESIGN=2: NT follows from the tile and the points per thread; a
-     * caller who names the tile but not NT means that NT */
-    if (gk__config_get(&over, "DESIGN", -1) == 2 && gk__config_get(&user, "NT", -1) < 0) {
-        int tx = gk__config_get(&over, "TX", 0), ty = gk__config_get(&over, "TY", 0);
-        int rx = gk__config_get(&over, "RX", 1), ry = gk__config_get(&over, "RY", 1);
-        if (tx > 0 && ty > 0 && rx > 0 && ry > 0 && tx % rx == 0 && ty % ry == 0) {
-            int64_t nt = (int64_t)(tx / rx) * (ty / ry);
-            if (nt < 32 || nt > 1024 || nt % 32)
-                return gk__fail(GK_EINVAL, "stencil %s: configuration '%.100s': DESIGN=2's tile TX=%d x TY=%d with "
-                                "RX=%d x RY=%d points per thread needs NT=%lld threads, not a multiple of 32 in "
-                                "32..1024 (a larger tile, or more points per thread)", shape_key, text, tx, ty, rx,
-                                ry, (long long)nt);
-            gk__config_set(&over, "NT", (int)nt);
-        }
-    }
-    if ((st = gk__space_complete(&gk__space_stencil_gen, &over, full)))
+    if ((st = gk__stencil_gen_config_over(&user, shape_key, text ? text : "", dims, radius, elem, &over))
+        || (st = gk__space_complete(&gk__space_stencil_gen, &over, full)))
         return st;
     if (gk__stencil_gen_reject(full, dims, radius, elem, dev, why, sizeof why)) {
         char all[160];

@@ -63,6 +63,15 @@ int gk__stencil_gen_reject(const gk_config *complete, int dims, int radius, size
  * "3d-star-r2-f64-periodic") and the parameter on a syntax error, an
  * unknown parameter, a value outside its range or a configuration the
  * rules refuse.  shape_key: the description's (gk__stencil_spec_shape_key). */
+/* The merge both take (gk__stencil_gen_config_user, and the bench's
+ * choice of a configuration): the caller's parameters user over the
+ * defaults of the design they name (else the description's default
+ * design); DESIGN=2 without NT: NT = (TX/RX)*(TY/RY), GK_EINVAL naming
+ * shape_key and text when that is not a whole number of warps in
+ * 32..1024.  Not checked against the rules. */
+gk_status gk__stencil_gen_config_over(const gk_config *user, const char *shape_key, const char *text, int dims,
+                                      int radius, size_t elem, gk_config *over);
+
 gk_status gk__stencil_gen_config_user(const char *text, const char *shape_key, int dims, int radius, size_t elem,
                                       const gk_device_info *dev, gk_config *full);
 
