@@ -102,6 +102,10 @@ int cli_gen_args(int argc, char **argv, const char *help, const char **size, uin
 /* Usage errors before any work: a --config the kernel refuses, a --gpus
  * value that cannot be read (either may be NULL: not given). */
 void cli_check_config(const char *kernel, const char *config);
+/* The same for a stencil description's generated engine (cmd_stencil.c):
+ * config against the description's rules (a GPU's own limits are checked
+ * when it runs); a usage error naming the description otherwise. */
+void cli_check_stencil_config(const gk__stencil_spec *spec, const char *config);
 void cli_check_gpus(const char *gpus);
 /* A bench's context: *gpu says whether it runs on the GPU; a --config
  * given for a CPU run is a warning (it applies to the GPU kernels). */

@@ -234,6 +234,15 @@ static int stencil_desc_args(const char *text, const char *dims, const char *sha
              *t == GK_DTYPE_FLOAT64);
 }
 
+void cli_check_stencil_config(const gk__stencil_spec *spec, const char *config)
+{
+    char key[sizeof spec->key];
+    gk_config full;
+    gk__stencil_spec_shape_key(spec, key, sizeof key);
+    if (gk__stencil_gen_config_user(config, key, spec->dims, spec->radius, gk_dtype_size(spec->dtype), NULL, &full))
+        cli_usage_error("--config: %s", gk_last_error());
+}
+
 /* A 2D --size of one number (N: NxNx1) or two (NXxNY: NXxNYx1) as three;
  * NULL for any other text (three numbers are taken as they are). */
 static const char *size_2d(const char *size)
@@ -360,16 +369,13 @@ int cmd_stencil(int argc, char **argv)
         st = gk__stencil_spec_check_grid(&spec, nx, ny, nz);
     cli_agree(st, 2);
     if (described && so.config) {
-        /* the generated engine's parameters, checked against this
-           description's rules (a GPU's own limits: when it runs) */
-        char key[sizeof spec.key];
-        gk_config full;
-        gk__stencil_spec_shape_key(&spec, key, sizeof key);
-        if (gk__stencil_gen_config_user(so.config, key, spec.dims, spec.radius, gk_dtype_size(dtype), NULL, &full))
-            cli_usage_error("--config: %s", gk_last_error());
-        if (gpus || exg || cli_comm)
+        cli_check_stencil_config(&spec, so.config);
+        if (gpus || exg || cli_comm) {
+            char key[sizeof spec.key];
+            gk__stencil_spec_shape_key(&spec, key, sizeof key);
             cli_usage_error("--config with stencil %s: one process on one GPU in this release (not with --gpus, "
                             "--exchange or mpirun)", key);
+        }
     }
     cli_check_gpus(gpus);                   /* usage errors before any work */
     if (gpus || exg || cli_comm) {
@@ -668,15 +674,8 @@ int cmd_bench_stencil(int argc, char **argv)
             cli_usage_error("bench stencil --stencil: not with --gpus or mpirun in this release");
         if (gk__stencil_spec_make(&desc, dtype, &spec))
             cli_usage_error("--stencil: %s", gk_last_error());
-        if (user_cfg) {
-            /* checked against the description's rules (as gk stencil
-             * --config); a CPU run then says it does not use it */
-            char key[96];
-            gk_config full;
-            gk__stencil_spec_shape_key(&spec, key, sizeof key);
-            if (gk__stencil_gen_config_user(user_cfg, key, spec.dims, spec.radius, gk_dtype_size(dtype), NULL, &full))
-                cli_usage_error("--config: %s", gk_last_error());
-        }
+        if (user_cfg)                  /* a CPU run then says it does not use it */
+            cli_check_stencil_config(&spec, user_cfg);
     } else {
         cli_check_config("stencil", user_cfg);
     }

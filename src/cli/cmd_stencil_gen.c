@@ -102,29 +102,21 @@ int cmd_bench_stencil_gen(int argc, char **argv)
         gk__config_clear(&cfg);
         if (gk__config_parse(user_cfg, &cfg) || gk__space_check(&gk__space_stencil_gen, &cfg, NULL, NULL))
             cli_usage_error("--config: %s", gk_last_error());
-        /* and against each description's rules (as gk stencil --config) */
-        char cl[1024];
-        snprintf(cl, sizeof cl, "%s", descs);
-        for (char *s1 = NULL, *d = strtok_r(cl, ",", &s1); d; d = strtok_r(NULL, ",", &s1)) {
-            int dims, r;
-            gk_stencil_shape shape;
-            gk_boundary b;
-            gk_dtype t;
-            gk__stencil_spec spec;
-            gk_config full;
-            char key[96];
-            if (gk__sg_desc_parse(d, &dims, &shape, &r, &b, &t) || gk__sg_spec_build(dims, shape, r, b, t, NULL, &spec))
-                cli_usage_error("%s", gk_last_error());
-            gk__stencil_spec_shape_key(&spec, key, sizeof key);
-            if (gk__stencil_gen_config_user(user_cfg, key, dims, r, gk_dtype_size(t), NULL, &full))
-                cli_usage_error("--config: %s", gk_last_error());
-        }
     }
-    /* every size against every description before any GPU work */
+    /* --config against every description's rules (as gk stencil --config),
+     * every size against every description, before any GPU work */
     char dl0[1024];
     snprintf(dl0, sizeof dl0, "%s", descs);
     for (char *s1 = NULL, *d = strtok_r(dl0, ",", &s1); d; d = strtok_r(NULL, ",", &s1)) {
-        int dims = d[0] == '2' ? 2 : 3;
+        int dims, r;
+        gk_stencil_shape shape;
+        gk_boundary b;
+        gk_dtype t;
+        gk__stencil_spec spec;
+        if (gk__sg_desc_parse(d, &dims, &shape, &r, &b, &t) || gk__sg_spec_build(dims, shape, r, b, t, NULL, &spec))
+            cli_usage_error("%s", gk_last_error());
+        if (user_cfg)
+            cli_check_stencil_config(&spec, user_cfg);
         char sl[1024];
         snprintf(sl, sizeof sl, "%s", sizes ? sizes : dims == 3 ? "512" : "16384");
         for (char *s2 = NULL, *tok = strtok_r(sl, ",", &s2); tok; tok = strtok_r(NULL, ",", &s2)) {
