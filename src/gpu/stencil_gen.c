@@ -196,8 +196,9 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
         /* the tiles' halo of t*r points wraps once (sgz_wrap): a periodic
          * grid thinner than that runs fewer steps per pass (same results;
          * the configuration that runs, and says so, has that TSTEPS) */
-        while (g->tmax > 1 && (g->tmax * r > nx || g->tmax * r > ny || g->tmax * r > nz)) {
-            g->tmax--;
+        if (g->tmax * r > nx || g->tmax * r > ny || g->tmax * r > nz) {
+            while (g->tmax > 1 && (g->tmax * r > nx || g->tmax * r > ny || g->tmax * r > nz))
+                g->tmax--;
             gk__config_set(&g->cfg, "TSTEPS", g->tmax);
             gk__config_format(&g->cfg, g->cfgtext, sizeof g->cfgtext);
         }

@@ -660,18 +660,14 @@ static gk_status z_source(const gk__stencil_spec *s, const gk_config *cfg, int t
      * instead: one copy of the plane's terms (sgz_r), slot r + dz, the
      * accumulators moved down one slot per plane ((2r+1)*RX*RY moves
      * against npoints*RX*RY FMAs).  Decided per kernel (t stages). */
-    int any_rot = 0, any_unrolled = 0;
-    for (int t = 1; t <= tmax; t++) {
-        if (s->npoints * rx * ry * n * t > GK__SGZ_UNROLL_TERMS) any_rot = 1;
-        else any_unrolled = 1;
-    }
-    if (any_unrolled)
+    int terms = s->npoints * rx * ry * n;     /* per stage; t stages rotate past GK__SGZ_UNROLL_TERMS */
+    if (terms * 1 <= GK__SGZ_UNROLL_TERMS)     /* the one-step kernel, at least, unrolled */
         for (int i = 0; i < n; i++)
             put_z_plane(&b, s, f32, rx, ry, i, 0, at);
-    if (any_rot)
+    if (terms * tmax > GK__SGZ_UNROLL_TERMS)   /* the tmax-step kernel, at least, rotating */
         put_z_plane(&b, s, f32, rx, ry, 0, 1, at);
     for (int t = 1; t <= tmax; t++)
-        put_z_kernel(&b, t, r, s->npoints * rx * ry * n * t > GK__SGZ_UNROLL_TERMS);
+        put_z_kernel(&b, t, r, terms * t > GK__SGZ_UNROLL_TERMS);
     if (b.bad) {
         free(b.p);
         return gk__fail(GK_ENOMEM, "out of host memory for the generated stencil source");
