@@ -228,11 +228,25 @@ static void pitched_case(const gk_device_info *dev, uint64_t seed)
 }
 #endif
 
+/* The configuration text over the defaults of design (as
+ * gk__stencil_gen_open takes a configuration naming its design), complete
+ * in *full; nonzero when a name or a value is out of its range. */
+static int sg_cfg(int dims, int r, size_t es, int design, const char *text, gk_config *full)
+{
+    gk_config c, u;
+    gk__stencil_gen_default_design(dims, r, es, design, &c);
+    gk__config_clear(&u);
+    gk__config_parse(text, &u);
+    for (int k = 0; k < u.n; k++)
+        gk__config_set(&c, u.p[k].name, u.p[k].value);
+    return gk__space_complete(&gk__space_stencil_gen, &c, full) != GK_OK;
+}
+
 /* Without a GPU: the generated text and the configuration rules. */
 /* DESIGN=2 (3D z-streaming with register accumulation) without a GPU:
  * its defaults pass the rules for every radius and element size, the
- * rules refuse it in 2D, with TSTEPS > 1, with a thread layout that does
- * not cover the tile and beyond the register or code bounds; its source
+ * rules refuse it in 2D, with a tile too small for its TSTEPS, with a
+ * thread layout that does not cover the tile and beyond the register or code bounds; its source
  * has the contract's chain and the unrolled or rotating queue. */
 static void design2_checks(void)
 {
@@ -260,75 +274,39 @@ static void design2_checks(void)
     ok(gk__stencil_gen_reject(&c, 2, 1, 8, NULL, why, sizeof why) && strstr(why, "3D"),
        "DESIGN=2 in 2D with TY=4 refused as 2D: %s", why);
     /* temporal blocking: TSTEPS stages, each recomputing (TSTEPS-1)*r of halo */
-    gk__stencil_gen_default_design(3, 1, 8, 2, &d);
-    gk__config_set(&d, "TSTEPS", 2);
-    gk__config_set(&d, "TY", 16);
-    gk__config_set(&d, "RY", 2);
-    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    sg_cfg(3, 1, 8, 2, "TSTEPS=2,TY=16,RY=2", &c);
     ok(!gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "DESIGN=2 with TSTEPS=2 accepted (%s)", why);
     is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 2), 4LL * (32 + 2) * (16 + 2) * 8,
            "DESIGN=2 TSTEPS=2 shared memory: two planes per stage 0..1");
-    gk__config_set(&d, "TSTEPS", 4);
-    gk__config_set(&d, "TY", 6);
-    gk__config_set(&d, "RY", 1);
-    gk__config_set(&d, "NT", 192);
-    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    sg_cfg(3, 1, 8, 2, "TSTEPS=4,TY=6,RY=1,NT=192", &c);
     ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why) && strstr(why, "no output"),
        "DESIGN=2 TSTEPS=4 with TY=6 (no inner tile) refused: %s", why);
-    gk__config_set(&d, "TY", 7);
-    gk__config_set(&d, "NT", 224);
-    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    sg_cfg(3, 1, 8, 2, "TSTEPS=4,TY=7,RY=1,NT=224", &c);
     ok(!gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "DESIGN=2 TSTEPS=4 with TY=7 accepted (%s)", why);
     /* registers: 4 stages of 3 planes of RY=8 fp64 outputs = 192 registers */
-    gk__stencil_gen_default_design(3, 1, 8, 2, &d);
-    gk__config_set(&d, "TSTEPS", 4);
-    gk__config_set(&d, "TY", 64);
-    gk__config_set(&d, "RY", 8);
-    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    sg_cfg(3, 1, 8, 2, "TSTEPS=4,TY=64,RY=8", &c);
     ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why) && strstr(why, "registers"),
        "DESIGN=2 TSTEPS=4 RY=8 fp64 refused for its registers: %s", why);
     /* the thread layout */
-    gk__stencil_gen_default_design(3, 1, 4, 2, &d);
-    gk__config_set(&d, "RY", 3);
-    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    sg_cfg(3, 1, 4, 2, "RY=3", &c);
     ok(gk__stencil_gen_reject(&c, 3, 1, 4, NULL, why, sizeof why) && strstr(why, "multiple"),
        "DESIGN=2 with RY not dividing TY refused: %s", why);
-    gk__stencil_gen_default_design(3, 1, 4, 2, &d);
-    gk__config_set(&d, "NT", 128);
-    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    sg_cfg(3, 1, 4, 2, "NT=128", &c);
     ok(gk__stencil_gen_reject(&c, 3, 1, 4, NULL, why, sizeof why) && strstr(why, "needs NT=256"),
        "DESIGN=2 with NT not (TX/RX)*(TY/RY) refused: %s", why);
-    gk__config_set(&d, "TY", 16);
-    gk__config_set(&d, "RY", 4);
-    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    sg_cfg(3, 1, 4, 2, "NT=128,TY=16,RY=4", &c);
     ok(!gk__stencil_gen_reject(&c, 3, 1, 4, NULL, why, sizeof why), "DESIGN=2 TX=32 TY=16 RY=4 NT=128 accepted (%s)",
        why);
     /* registers: r=4 fp64, 9 planes of 16 outputs = 288 registers */
-    gk__stencil_gen_default_design(3, 4, 8, 2, &d);
-    gk__config_set(&d, "RY", 16);
-    gk__config_set(&d, "TY", 16);
-    gk__config_set(&d, "NT", 32);
-    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    sg_cfg(3, 4, 8, 2, "RY=16,TY=16,NT=32", &c);
     ok(gk__stencil_gen_reject(&c, 3, 4, 8, NULL, why, sizeof why) && strstr(why, "registers"),
        "DESIGN=2 r=4 fp64 RY=16 refused for its registers: %s", why);
     /* code: r=4, 6 outputs per thread of 729 terms */
-    gk__stencil_gen_default_design(3, 4, 4, 2, &d);
-    gk__config_set(&d, "RX", 2);
-    gk__config_set(&d, "RY", 3);
-    gk__config_set(&d, "TX", 32);
-    gk__config_set(&d, "TY", 12);
-    gk__config_set(&d, "NT", 64);
-    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    sg_cfg(3, 4, 4, 2, "RX=2,RY=3,TX=32,TY=12,NT=64", &c);
     ok(gk__stencil_gen_reject(&c, 3, 4, 4, NULL, why, sizeof why) && strstr(why, "4096"),
        "DESIGN=2 r=4 RX*RY=6 refused for its code size: %s", why);
     /* shared memory: two planes of (TX+2r) x (TY+2r) */
-    gk__stencil_gen_default_design(3, 1, 8, 2, &d);
-    gk__config_set(&d, "TX", 1024);
-    gk__config_set(&d, "TY", 16);
-    gk__config_set(&d, "RX", 8);
-    gk__config_set(&d, "RY", 16);
-    gk__config_set(&d, "NT", 128);
-    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+    sg_cfg(3, 1, 8, 2, "TX=1024,TY=16,RX=8,RY=16,NT=128", &c);
     is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 1), 2LL * 1026 * 18 * 8, "DESIGN=2 shared memory: two planes");
     ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "DESIGN=2 TX=1024 RX=8 RY=16 refused: %s", why);
     /* the source */
@@ -732,16 +710,10 @@ int main(void)
                         size_t es = ty ? 8 : 4;
                         int px = r + ci % 2 > 8 ? 8 : r + ci % 2, nt = 32 << (ci % 3), zc = 5 + 4 * (ci % 4), t;
                         char cfgtext[96], rwhy[256];
-                        gk_config c, full;
+                        gk_config full;
                         for (t = 4 - ci % 3; t > 1; t--) {
                             snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d", px, t, nt, zc);
-                            gk__config_clear(&c);
-                            gk__stencil_gen_default_design(2, r, es, 1, &c);
-                            gk_config u;
-                            gk__config_clear(&u);
-                            gk__config_parse(cfgtext, &u);
-                            for (int k = 0; k < u.n; k++) gk__config_set(&c, u.p[k].name, u.p[k].value);
-                            if (!gk__space_complete(&gk__space_stencil_gen, &c, &full)
+                            if (!sg_cfg(2, r, es, 1, cfgtext, &full)
                                 && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy))
                                 break;
                         }
@@ -790,12 +762,8 @@ int main(void)
                         size_t es = ty ? 8 : 4;
                         const char *cfgtext = zcfg[ci % 6];
                         char zwhy[256];
-                        gk_config c, full, u;
-                        gk__stencil_gen_default_design(3, r, es, 2, &c);
-                        gk__config_clear(&u);
-                        gk__config_parse(cfgtext, &u);
-                        for (int k = 0; k < u.n; k++) gk__config_set(&c, u.p[k].name, u.p[k].value);
-                        if (gk__space_complete(&gk__space_stencil_gen, &c, &full)
+                        gk_config full;
+                        if (sg_cfg(3, r, es, 2, cfgtext, &full)
                             || gk__stencil_gen_reject(&full, 3, r, es, &dev, zwhy, sizeof zwhy))
                             cfgtext = zcfg[0];       /* beyond this radius's bounds: the defaults */
                         tcase c2 = { 3, (gk_stencil_shape)sh, r, (gk_boundary)bd, ty ? D : E, cfgtext,
@@ -808,11 +776,7 @@ int main(void)
                         int t;
                         for (t = 2 + ci % 3; t > 1; t--) {
                             snprintf(ztexts[ci % 72], sizeof ztexts[0], "%s,TSTEPS=%d", cfgtext, t);
-                            gk__stencil_gen_default_design(3, r, es, 2, &c);
-                            gk__config_clear(&u);
-                            gk__config_parse(ztexts[ci % 72], &u);
-                            for (int k = 0; k < u.n; k++) gk__config_set(&c, u.p[k].name, u.p[k].value);
-                            if (!gk__space_complete(&gk__space_stencil_gen, &c, &full)
+                            if (!sg_cfg(3, r, es, 2, ztexts[ci % 72], &full)
                                 && !gk__stencil_gen_reject(&full, 3, r, es, &dev, zwhy, sizeof zwhy))
                                 break;
                         }
