@@ -430,19 +430,22 @@ static void source_checks(void)
                     free(text);
                 }
     /* and every 3D star and box, DESIGN=0 and 2 (design 3 here: DESIGN=2
-     * with temporal blocking, 4 steps per pass at radius 1, else 2) */
+     * with temporal blocking, 4 steps per pass at radius 1, else 2; design
+     * 4: the same with the input planes copied asynchronously, PF=3) */
     for (int sh = 1; dump && sh <= 2; sh++)
         for (int r = 1; r <= 4; r++)
             for (int ty = 0; ty < 2; ty++)
-                for (int design = 0; design <= 3; design += design == 0 ? 2 : 1) {
+                for (int design = 0; design <= 4; design += design == 0 ? 2 : 1) {
                     gk__stencil_spec ds;
                     gk_dtype t = ty ? GK_DTYPE_FLOAT64 : GK_DTYPE_FLOAT32;
                     gk_boundary bd = (gk_boundary)((r + ty + sh) % 3);
                     if (gk__sg_spec_build(3, (gk_stencil_shape)sh, r, bd, t, NULL, &ds)) continue;
                     gk_config dc, full;
                     gk__stencil_gen_default_design(3, r, ty ? 8 : 4, design > 2 ? 2 : design, &dc);
-                    if (design == 3)
+                    if (design >= 3)
                         gk__config_set(&dc, "TSTEPS", r == 1 ? 4 : 2);
+                    if (design == 4)
+                        gk__config_set(&dc, "PF", 3);
                     char *text = NULL, path[512];
                     if (gk__space_complete(&gk__space_stencil_gen, &dc, &full)
                         || gk__stencil_gen_source(&ds, &full, &text))
@@ -785,6 +788,15 @@ int main(void)
                             c2.steps = t + 1 + ci % t;
                             run_case(&dev, &c2, 0x2d600000ULL + (uint64_t)ci);
                         }
+                        /* and the same with the input planes copied
+                         * asynchronously, PF = 2..4 planes in flight */
+                        static char ptexts[72][160];
+                        snprintf(ptexts[ci % 72], sizeof ptexts[0], "%s,PF=%d", c2.cfg, 2 + ci % 3);
+                        if (!sg_cfg(3, r, es, 2, ptexts[ci % 72], &full)
+                            && !gk__stencil_gen_reject(&full, 3, r, es, &dev, zwhy, sizeof zwhy)) {
+                            c2.cfg = ptexts[ci % 72];
+                            run_case(&dev, &c2, 0x2d610000ULL + (uint64_t)ci);
+                        }
                     }
         const tcase zcases[] = {
             { 3, B, 1, Z, D, "DESIGN=2", 67, 45, 37, 3 },                /* several blocks of the defaults */
@@ -808,6 +820,17 @@ int main(void)
             { 3, S, 4, F, D, "DESIGN=2,TSTEPS=2,ZC=13", 31, 27, 40, 4 },
             { 3, B, 4, Z, D, "DESIGN=2,TSTEPS=2,TY=32,NT=512", 27, 40, 21, 2 },  /* rotating queues, 2 stages */
             { 3, B, 1, Z, D, "DESIGN=2,TSTEPS=2,TX=64,TY=32,RX=2,RY=4,NT=256", 130, 70, 33, 4 },
+            /* asynchronous copies (PF >= 2): more planes in flight than a
+               chunk loads, one plane per block, the ring's slot wrapping
+               mid-unroll, rotating queues, periodic grids smaller than the tile */
+            { 3, S, 1, Z, D, "DESIGN=2,PF=4,ZC=1", 23, 19, 17, 3 },
+            { 3, B, 1, F, E, "DESIGN=2,PF=3,TSTEPS=3,ZC=7", 61, 35, 29, 7 },
+            { 3, S, 1, P, D, "DESIGN=2,PF=2,TSTEPS=4", 5, 3, 4, 9 },
+            { 3, B, 4, F, D, "DESIGN=2,PF=4,ZC=9", 35, 29, 27, 2 },
+            { 3, B, 4, Z, D, "DESIGN=2,PF=2,TSTEPS=2,TY=32,NT=512", 27, 40, 21, 2 },
+            { 3, S, 3, P, E, "DESIGN=2,PF=3,TSTEPS=2", 9, 8, 7, 5 },
+            { 3, M, 2, F, D, "DESIGN=2,PF=4,TSTEPS=3,TY=32,RY=4,ZC=9", 41, 70, 21, 6 },
+            { 3, B, 1, Z, D, "DESIGN=2,PF=3,TSTEPS=2,TX=64,TY=32,RX=2,RY=4,NT=256", 130, 70, 33, 4 },
         };
         for (size_t i = 0; i < sizeof zcases / sizeof zcases[0]; i++)
             run_case(&dev, &zcases[i], 0x2d5f0000ULL + i);

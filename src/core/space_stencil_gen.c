@@ -26,6 +26,11 @@ static const gk_param_def gen_params[] = {
     /* appended (DESIGN=2): a thread's outputs per plane, RX columns x RY rows */
     { "RX", 1, 1, 8, 2, { 1, 2 }, "DESIGN=2: consecutive x columns of outputs per thread (TX/RX threads along x)" },
     { "RY", 4, 1, 16, 4, { 1, 2, 4, 8 }, "DESIGN=2: consecutive y rows of outputs per thread (TY/RY threads along y)" },
+    /* appended (DESIGN=2): how the input planes arrive; 1 (the default of a
+     * configuration without PF, as tuned before) is the register prefetch */
+    { "PF", 1, 1, 4, 4, { 1, 2, 3, 4 },
+      "DESIGN=2: input planes in flight ahead of the one computed: 1, the next plane through registers (two "
+      "shared planes); 2-4, asynchronous copies (cp.async) into a ring of PF+1 shared planes" },
 };
 
 static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
@@ -88,6 +93,7 @@ static void z_default(int radius, size_t elem, gk_config *out)
     gk__config_set(out, "PX", 4);
     gk__config_set(out, "RX", 1);
     gk__config_set(out, "RY", ry);
+    gk__config_set(out, "PF", 1);
 }
 
 void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out)
@@ -135,13 +141,16 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out)
     gk__config_set(out, "PX", 4);
     gk__config_set(out, "RX", 1);
     gk__config_set(out, "RY", 4);
+    gk__config_set(out, "PF", 1);
 }
 
 size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t elem, int tsteps)
 {
     int64_t t = tsteps, r = radius, ry = dims == 3 ? r : 0;
-    if (gk__param(c, "DESIGN") == 2)     /* two planes of the tile and its halo of r per stage 0..t-1 */
-        return (size_t)(2 * t * (gk__param(c, "TX") + 2 * r) * (gk__param(c, "TY") + 2 * r)) * elem;
+    if (gk__param(c, "DESIGN") == 2) {   /* the input's planes (2, or PF+1), two per stage 1..t-1 */
+        int64_t pf = gk__config_get(c, "PF", 1), in = pf > 1 ? pf + 1 : 2;
+        return (size_t)((in + 2 * (t - 1)) * (gk__param(c, "TX") + 2 * r) * (gk__param(c, "TY") + 2 * r)) * elem;
+    }
     int64_t pw = gk__param(c, "TX") + 2 * t * r, ph = gk__param(c, "TY") + 2 * t * ry;
     return (size_t)(t * (2 * r + 2) * pw * ph) * elem;
 }
@@ -168,13 +177,14 @@ static int z_reject(const gk_config *c, int dims, int radius, size_t elem, const
     size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts);
     size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
     if (sm > limit)
-        return snprintf(why, n, "shared memory %zu > %zu bytes (%d planes of %dx%d)", sm, limit, 2 * ts,
-                        tx + 2 * radius, ty + 2 * radius), 1;
-    /* registers: per stage (2r+1) planes of RX*RY accumulators, and the
-     * next plane's share of the prefetch; beyond this the kernel spills (NT
-     * threads of at most 64K/NT registers each, about 40 for addresses and
-     * indices) */
-    int64_t plane = (int64_t)(tx + 2 * r) * (ty + 2 * r), nl = (plane + nt - 1) / nt;
+        return snprintf(why, n, "shared memory %zu > %zu bytes (%lld planes of %dx%d)", sm, limit,
+                        (long long)(sm / elem / (size_t)((tx + 2 * radius) * (ty + 2 * radius))), tx + 2 * radius,
+                        ty + 2 * radius), 1;
+    /* registers: per stage (2r+1) planes of RX*RY accumulators, and (PF=1)
+     * the next plane's share of the prefetch; beyond this the kernel spills
+     * (NT threads of at most 64K/NT registers each, about 40 for addresses
+     * and indices) */
+    int64_t plane = (int64_t)(tx + 2 * r) * (ty + 2 * r), nl = gk__config_get(c, "PF", 1) > 1 ? 0 : (plane + nt - 1) / nt;
     int64_t regs = (ts * dq * rx * ry + nl) * (int64_t)(elem / 4), budget = 65536 / nt - 40;
     if (budget > 160)
         budget = 160;

@@ -427,6 +427,64 @@ static const char z_body[] =
 "    }\n"
 "}\n"
 "\n"
+"/* PF >= 2: plane p of the tile (as sgz_load) copied into the shared plane\n"
+"   dst without passing through registers (cp.async: the copies of PF planes\n"
+"   in flight at once, where the register prefetch has one); a point outside\n"
+"   the grid is written 0 by the copy itself (source size 0).  Before sm_80,\n"
+"   a plain load and store (correct, synchronous) */\n"
+"__device__ __forceinline__ void sgz_cp(real *dst, const real *src, bool ok)\n"
+"{\n"
+"#if __CUDA_ARCH__ >= 800\n"
+"    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);\n"
+"    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2, %3;\\n\" :: \"r\"(d), \"l\"(src), \"n\"((int)sizeof(real)),\n"
+"                 \"r\"(ok ? (int)sizeof(real) : 0) : \"memory\");\n"
+"#else\n"
+"    *dst = ok ? *src : (real)0;\n"
+"#endif\n"
+"}\n"
+"\n"
+"/* the copies issued since the last commit form one group */\n"
+"__device__ __forceinline__ void sgz_commit()\n"
+"{\n"
+"#if __CUDA_ARCH__ >= 800\n"
+"    asm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\");\n"
+"#endif\n"
+"}\n"
+"\n"
+"/* this thread's copies done except those of the last N groups */\n"
+"template <int N>\n"
+"__device__ __forceinline__ void sgz_wait()\n"
+"{\n"
+"#if __CUDA_ARCH__ >= 800\n"
+"    asm volatile(\"cp.async.wait_group %0;\\n\" :: \"n\"(N) : \"memory\");\n"
+"#endif\n"
+"}\n"
+"\n"
+"__device__ __forceinline__ void sgz_copy(const real *__restrict__ in, int p, int x0, int y0, int nx, int ny, int nz,\n"
+"                                         i64 sy, i64 sz, real *dst)\n"
+"{\n"
+"#if BND == 1\n"
+"    const real *src = in + (i64)sgz_wrap(p, nz) * sz;\n"
+"#else\n"
+"    const bool zin = p >= 0 && p < nz;\n"
+"    const real *src = in + (i64)(zin ? p : 0) * sz;\n"
+"#endif\n"
+"#pragma unroll\n"
+"    for (int j = 0; j < NL; j++) {\n"
+"        const int idx = threadIdx.x + j * NT;\n"
+"        const int ly = idx / PW, lx = idx % PW;\n"
+"        const int gx = x0 - R + lx, gy = y0 - R + ly;\n"
+"        if (idx < PLANE) {\n"
+"#if BND == 1\n"
+"            sgz_cp(dst + idx, src + (i64)sgz_wrap(gy, ny) * sy + sgz_wrap(gx, nx), true);\n"
+"#else\n"
+"            const bool ok = zin && gx >= 0 && gx < nx && gy >= 0 && gy < ny;\n"
+"            sgz_cp(dst + idx, ok ? src + (i64)gy * sy + gx : in, ok);\n"
+"#endif\n"
+"        }\n"
+"    }\n"
+"}\n"
+"\n"
 "/* plane q of a stage from the accumulators a[slot]: the thread's RY x RX\n"
 "   points (tile-local lx0.., ly0..; the tile's origin x0, y0 in the grid).\n"
 "   LAST: to the grid, the points H or more inside the tile (H = (T-1)*R:\n"
@@ -557,7 +615,7 @@ static void put_z_plane(sbuf *b, const gk__stencil_spec *s, int f32, int rx, int
  * all but its outer (s-1)R (the padding of a stage's plane is 0, never
  * written); the block stores the inner (TX - 2H) x (TY - 2H), H = (t-1)R,
  * and the tiles overlap by 2H (the halos are computed by both). */
-static void put_z_kernel(sbuf *b, int t, int r, int rot)
+static void put_z_kernel(sbuf *b, int t, int r, int rot, int pf)
 {
     int n = 2 * r + 1, h = (t - 1) * r;
     put(b, "extern \"C\" __global__ void __launch_bounds__(NT) gk_sg_t%d(const real *__restrict__ in, "
@@ -568,8 +626,11 @@ static void put_z_kernel(sbuf *b, int t, int r, int rot)
            "    const int x0 = blockIdx.x * (TX - 2 * H) - H, y0 = blockIdx.y * (TY - 2 * H) - H, z0 = blockIdx.z * ZC;\n"
            "    const int zend = min(z0 + ZC, nz), zs = z0 - T * R;\n"
            "    const int NLOAD = zend - z0 + 2 * T * R, K = NLOAD + (T - 1) * (R + 1) - (T - 1) * R;\n"
-           "    const int off = ly0 * PW + lx0;\n"
-           "    real ld[NL];\n", t, t, h);
+           "    const int off = ly0 * PW + lx0;\n", t, t, h);
+    if (pf == 1)
+        put(b, "    real ld[NL];\n");
+    else
+        put(b, "    int cur = 0;                  /* the ring's slot of input plane k: k mod NS */\n");
     /* K: stage t's last plane zend - 1 comes when c = NLOAD - (t-1)R - 1,
      * i.e. k = c + (t-1)(R+1) */
     for (int st = 1; st <= t; st++)
@@ -580,11 +641,16 @@ static void put_z_kernel(sbuf *b, int t, int r, int rot)
                "                a%d[d][jy][jx] = (real)0;\n", st, st);
     if (t > 1)
         put(b, "    for (int j = tid; j < 2 * (T - 1) * PLANE; j += NT)   /* the stages' planes: padding 0 */\n"
-               "        sg_buf[2 * PLANE + j] = (real)0;\n");
-    put(b, "    sgz_load(in, zs, x0, y0, nx, ny, nz, sy, sz, ld);\n"
-           "#pragma unroll\n    for (int j = 0; j < NL; j++)\n"
-           "        if (tid + j * NT < PLANE) sg_buf[tid + j * NT] = ld[j];\n"
-           "    __syncthreads();\n");
+               "        sg_buf[NS * PLANE + j] = (real)0;\n");
+    if (pf == 1)
+        put(b, "    sgz_load(in, zs, x0, y0, nx, ny, nz, sy, sz, ld);\n"
+               "#pragma unroll\n    for (int j = 0; j < NL; j++)\n"
+               "        if (tid + j * NT < PLANE) sg_buf[tid + j * NT] = ld[j];\n"
+               "    __syncthreads();\n");
+    else                /* planes 0..PF-1 in flight, a group each (the loop's wait counts groups) */
+        put(b, "#pragma unroll\n    for (int p = 0; p < PF; p++) {\n"
+               "        if (p < NLOAD) sgz_copy(in, zs + p, x0, y0, nx, ny, nz, sy, sz, sg_buf + p * PLANE);\n"
+               "        sgz_commit();\n    }\n");
     const char *ind = rot ? "        " : "            ";
     if (rot)
         put(b, "#pragma unroll 1\n    for (int k = 0; k < K; k++) {\n");
@@ -593,8 +659,16 @@ static void put_z_kernel(sbuf *b, int t, int r, int rot)
     for (int i = 0; i < (rot ? 1 : n); i++) {
         if (!rot)
             put(b, "        {\n            const int k = kb + %d;\n            if (k >= K) break;\n", i);
-        put(b, "%sconst bool more = k + 1 < NLOAD;\n"
-               "%sif (more) sgz_load(in, zs + k + 1, x0, y0, nx, ny, nz, sy, sz, ld);\n", ind, ind);
+        if (pf == 1)
+            put(b, "%sconst bool more = k + 1 < NLOAD;\n"
+                   "%sif (more) sgz_load(in, zs + k + 1, x0, y0, nx, ny, nz, sy, sz, ld);\n", ind, ind);
+        else            /* plane k landed (this thread's copies, then everyone's: the barrier, which
+                           also ends iteration k-1: its slot, (k + PF) mod NS, is free) */
+            put(b, "%ssgz_wait<PF - 1>();\n"
+                   "%s__syncthreads();\n"
+                   "%sif (k + PF < NLOAD)\n"
+                   "%s    sgz_copy(in, zs + k + PF, x0, y0, nx, ny, nz, sy, sz, sg_buf + (cur == 0 ? NS - 1 : cur - 1) * PLANE);\n"
+                   "%ssgz_commit();\n", ind, ind, ind, ind, ind);
         for (int st = 1; st <= t; st++) {
             int ph = ((i - (st - 1) * (r + 1)) % n + n) % n, slot = rot ? 2 * r : ((ph - r) % n + n) % n;
             put(b, "%s{   /* stage %d */\n"
@@ -602,16 +676,16 @@ static void put_z_kernel(sbuf *b, int t, int r, int rot)
                    "%s    if (c >= %d && c < NLOAD - %d) {\n", ind, st, ind, (st - 1) * (r + 1), ind, (st - 1) * r,
                 (st - 1) * r);
             if (st == 1)
-                put(b, "%s        const real *src = sg_buf + (k & 1) * PLANE;\n", ind);
+                put(b, "%s        const real *src = sg_buf + %s * PLANE;\n", ind, pf == 1 ? "(k & 1)" : "cur");
             else
-                put(b, "%s        const real *src = sg_buf + (%d + ((k - 1) & 1)) * PLANE;\n", ind, 2 * (st - 1));
+                put(b, "%s        const real *src = sg_buf + (NS + %d + ((k - 1) & 1)) * PLANE;\n", ind, 2 * (st - 2));
             if (rot)
                 put(b, "%s        sgz_r(src + off, a%d);\n", ind, st);
             else
                 put(b, "%s        sgz_p%d(src + off, a%d);\n", ind, ph, st);
             if (st < t)
-                put(b, "%s        if (c >= %d) sgz_out<false, H>(in, out, sg_buf + (%d + (k & 1)) * PLANE, a%d[%d], "
-                       "zs + c - R, lx0, ly0, x0, y0, nx, ny, nz, sy, sz);\n", ind, (st + 1) * r, 2 * st, st, slot);
+                put(b, "%s        if (c >= %d) sgz_out<false, H>(in, out, sg_buf + (NS + %d + (k & 1)) * PLANE, a%d[%d], "
+                       "zs + c - R, lx0, ly0, x0, y0, nx, ny, nz, sy, sz);\n", ind, (st + 1) * r, 2 * (st - 1), st, slot);
             else
                 put(b, "%s        if (c >= %d) sgz_out<true, H>(in, out, nullptr, a%d[%d], zs + c - R, lx0, ly0, x0, "
                        "y0, nx, ny, nz, sy, sz);\n", ind, (st + 1) * r, st, slot);
@@ -622,7 +696,10 @@ static void put_z_kernel(sbuf *b, int t, int r, int rot)
                        "%s                    a%d[d][jy][jx] = a%d[d - 1][jy][jx];\n", ind, ind, ind, ind, st, st);
             put(b, "%s    }\n%s}\n", ind, ind);
         }
-        put_next_plane(b, ind);
+        if (pf == 1)
+            put_next_plane(b, ind);
+        else
+            put(b, "%scur = cur + 1 == NS ? 0 : cur + 1;\n", ind);
         if (!rot)
             put(b, "        }\n");
     }
@@ -637,7 +714,9 @@ static gk_status z_source(const gk__stencil_spec *s, const gk_config *cfg, int t
 {
     int f32 = s->dtype == GK_DTYPE_FLOAT32, r = s->radius, n = 2 * r + 1;
     int tx = gk__param(cfg, "TX"), ty = gk__param(cfg, "TY"), nt = gk__param(cfg, "NT");
-    int rx = gk__config_get(cfg, "RX", 1), ry = gk__config_get(cfg, "RY", 1);
+    int rx = gk__config_get(cfg, "RX", 1), ry = gk__config_get(cfg, "RY", 1), pf = gk__config_get(cfg, "PF", 1);
+    if (pf < 1 || pf > 4)
+        return gk__fail(GK_EINVAL, "stencil_gen: DESIGN=2 takes PF=1..4, not %d (%s)", pf, s->key);
     if (s->dims != 3 || rx < 1 || ry < 1 || tx % rx || ty % ry || (tx / rx) * (ty / ry) != nt
         || tx - 2 * (tmax - 1) * r < 1 || ty - 2 * (tmax - 1) * r < 1)
         return gk__fail(GK_EINVAL, "stencil_gen: DESIGN=2 needs a 3D description, RX | TX, RY | TY, "
@@ -653,7 +732,8 @@ static gk_status z_source(const gk__stencil_spec *s, const gk_config *cfg, int t
     put(&b, "// generated by gk for %s, DESIGN=2 (src/gpu/stencil_gen_src.c: the design)\n", s->key);
     put(&b, "typedef %s real;\n", f32 ? "float" : "double");
     put(&b, "#define R %d\n#define BND %d\n#define TX %d\n#define TY %d\n#define NT %d\n#define ZC %d\n"
-            "#define RX %d\n#define RY %d\n", r, (int)s->boundary, tx, ty, nt, gk__param(cfg, "ZC"), rx, ry);
+            "#define RX %d\n#define RY %d\n#define PF %d\n#define NS %d\n", r, (int)s->boundary, tx, ty, nt,
+        gk__param(cfg, "ZC"), rx, ry, pf, pf > 1 ? pf + 1 : 2);
     put(&b, "%s\n", z_body);
     /* a description too large to unroll 2r+1 times per stage (ptxas then
      * keeps a stack frame and spills: box r=4 fp64) rotates its queues
@@ -667,7 +747,7 @@ static gk_status z_source(const gk__stencil_spec *s, const gk_config *cfg, int t
     if (terms * tmax > GK__SGZ_UNROLL_TERMS)   /* the tmax-step kernel, at least, rotating */
         put_z_plane(&b, s, f32, rx, ry, 0, 1, at);
     for (int t = 1; t <= tmax; t++)
-        put_z_kernel(&b, t, r, terms * t > GK__SGZ_UNROLL_TERMS);
+        put_z_kernel(&b, t, r, terms * t > GK__SGZ_UNROLL_TERMS, pf);
     if (b.bad) {
         free(b.p);
         return gk__fail(GK_ENOMEM, "out of host memory for the generated stencil source");

@@ -347,8 +347,8 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
         /* the third design (z-streaming with register accumulation) from
          * its own defaults: thread layouts (TX, TY, RX, RY, NT =
          * (TX/RX)*(TY/RY); the rules drop those over a radius's registers or
-         * code), each at 1 and 2 steps per pass, then the z chunk, then the
-         * steps per pass; the faster design wins */
+         * code), each at 1 and 2 steps per pass, then the planes in flight
+         * (PF), the z chunk, the steps per pass; the faster design wins */
         search Z = S;
         Z.best_ms = 0;
         static const int zlay[][5] = { { 32, 32, 1, 4, 256 }, { 32, 16, 1, 2, 256 }, { 32, 16, 1, 4, 128 },
@@ -372,6 +372,8 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                 try_cfg(&Z, &c);
             }
             if (Z.best_ms > 0) {
+                static const int pfz[] = { 1, 2, 3, 4 };
+                sweep(&Z, "PF", pfz, 4);
                 sweep(&Z, "ZC", zcz, 4);
                 sweep(&Z, "TSTEPS", ts, 4);
             }
