@@ -274,10 +274,19 @@ static void design2_checks(void)
     ok(gk__stencil_gen_reject(&c, 2, 1, 8, NULL, why, sizeof why) && strstr(why, "3D"),
        "DESIGN=2 in 2D with TY=4 refused as 2D: %s", why);
     /* temporal blocking: TSTEPS stages, each recomputing (TSTEPS-1)*r of halo */
-    sg_cfg(3, 1, 8, 2, "TSTEPS=2,TY=16,RY=2", &c);
+    sg_cfg(3, 1, 8, 2, "TSTEPS=2,TY=16,RY=2,PF=1", &c);
     ok(!gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "DESIGN=2 with TSTEPS=2 accepted (%s)", why);
     is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 2), 4LL * (32 + 2) * (16 + 2) * 8,
-           "DESIGN=2 TSTEPS=2 shared memory: two planes per stage 0..1");
+           "DESIGN=2 TSTEPS=2 PF=1 shared memory: two planes per stage 0..1");
+    /* PF >= 2: the input's ring of PF+1 planes, two per stage 1..T-1 */
+    sg_cfg(3, 1, 8, 2, "TSTEPS=3,TY=16,RY=2,PF=3", &c);
+    is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 3), (4LL + 4) * (32 + 2) * (16 + 2) * 8,
+           "DESIGN=2 TSTEPS=3 PF=3 shared memory: a ring of 4 input planes, 2 per stage 1..2");
+    is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 1), 4LL * (32 + 2) * (16 + 2) * 8,
+           "DESIGN=2 one step PF=3 shared memory: the ring of 4 input planes");
+    ok(sg_cfg(3, 1, 8, 2, "PF=5", &c) && strstr(gk_last_error(), "PF"), "DESIGN=2 PF=5 out of range: %s",
+       gk_last_error());
+    gk__clear_error();
     sg_cfg(3, 1, 8, 2, "TSTEPS=4,TY=6,RY=1,NT=192", &c);
     ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why) && strstr(why, "no output"),
        "DESIGN=2 TSTEPS=4 with TY=6 (no inner tile) refused: %s", why);
@@ -306,8 +315,8 @@ static void design2_checks(void)
     ok(gk__stencil_gen_reject(&c, 3, 4, 4, NULL, why, sizeof why) && strstr(why, "4096"),
        "DESIGN=2 r=4 RX*RY=6 refused for its code size: %s", why);
     /* shared memory: two planes of (TX+2r) x (TY+2r) */
-    sg_cfg(3, 1, 8, 2, "TX=1024,TY=16,RX=8,RY=16,NT=128", &c);
-    is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 1), 2LL * 1026 * 18 * 8, "DESIGN=2 shared memory: two planes");
+    sg_cfg(3, 1, 8, 2, "TX=1024,TY=16,RX=8,RY=16,NT=128,PF=1", &c);
+    is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 1), 2LL * 1026 * 18 * 8, "DESIGN=2 PF=1 shared memory: two planes");
     ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "DESIGN=2 TX=1024 RX=8 RY=16 refused: %s", why);
     /* the source */
     gk__stencil_spec s;

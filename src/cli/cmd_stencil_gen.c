@@ -68,7 +68,7 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                    "512 (3D) and 16384 (2D): N means N^3 in 3D, N^2 in 2D.  Each configuration is\n"
                    "checked bit for bit against the CPU reference after 5 steps on an odd-sized\n"
                    "grid.  --type: the element type of the descriptions that name none.\n"
-                   "--config: the generated engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY,\n"
+                   "--config: the generated engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY, PF,\n"
                    "checked against each description's rules.  Without a usable GPU (or with\n"
                    "--device=cpu) the CPU's rows of one description instead (gk bench stencil\n"
                    "--device=cpu --help).\n");

@@ -79,7 +79,17 @@ static void warp_default(int radius, size_t elem, gk_config *out)
  * the tile).  From radius 2: RY=2 (TY=16) in float64 (star r3 114 against
  * 96 at RY=4) and at radius 2 in float32 (star 226 against 217, box 125
  * against 127), RY=4 (TY=32) from radius 3 in float32 (star r4 183
- * against 167, r3 205 against 203, box r3 64 against 62). */
+ * against 167, r3 205 against 203, box r3 64 against 62).
+ *   Since the addresses are computed once per thread (sgz_xy): three input
+ * planes in flight (PF=3, cp.async into a ring of four shared planes), and
+ * three steps per pass at radius 1 in both types (bench/stencil-z-prefetch.sh,
+ * H200, same shapes and sizes; bench/stencil-suite-results.md, "Planes in
+ * flight"): one step per pass, PF=3 against PF=1, star r2 f32 305 against
+ * 246 GStencil/s, star r3 f64 168 against 109, star r4 f64 138 against 100,
+ * box r2 f32 146 against 137, box r3 within 2 % either way; radius 1 at
+ * T=3 with PF=3: star f32 446 (T=3 PF=1: 371), star f64 313 (T=2 PF=1:
+ * 283), box f32 312 (283), box f64 217 (T=2 PF=1: 233, the one shape that
+ * loses, by 7 %). */
 static void z_default(int radius, size_t elem, gk_config *out)
 {
     int ry = radius == 1 || (elem == 4 && radius >= 3) ? 4 : 2;
@@ -88,12 +98,12 @@ static void z_default(int radius, size_t elem, gk_config *out)
     gk__config_set(out, "TY", 8 * ry);
     gk__config_set(out, "NT", 256);
     gk__config_set(out, "ZC", 64);
-    gk__config_set(out, "TSTEPS", radius > 1 ? 1 : elem == 4 ? 3 : 2);
+    gk__config_set(out, "TSTEPS", radius > 1 ? 1 : 3);
     gk__config_set(out, "DESIGN", 2);
     gk__config_set(out, "PX", 4);
     gk__config_set(out, "RX", 1);
     gk__config_set(out, "RY", ry);
-    gk__config_set(out, "PF", 1);
+    gk__config_set(out, "PF", 3);
 }
 
 void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out)

@@ -34,9 +34,9 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
  * (2D: 1, 3D: 2), i.e. the engine's defaults when nothing is tuned.
  * DESIGN=2 (3D): TX=32, RX=1 (a warp is one row: conflict-free shared
  * loads, coalesced stores), NT=256, ZC=64, RY=4 (TY=32) at radius 1 and
- * in float32 from radius 3, else RY=2 (TY=16); TSTEPS 3 at radius 1 float32, 2 at
- * radius 1 float64, else 1, as measured on an H200 (the function says
- * what).  In 2D,
+ * in float32 from radius 3, else RY=2 (TY=16); TSTEPS 3 at radius 1, else
+ * 1; PF=3 (three input planes in flight), as measured on an H200 (the
+ * function says what).  In 2D,
  * design 2 falls back to the ring's defaults (the rules refuse it). */
 void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out);
 

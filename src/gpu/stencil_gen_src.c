@@ -70,7 +70,13 @@
  * then.  Iteration k loads plane k+1 into registers (its latency under the
  * arithmetic), adds plane k's terms from buffer k&1, stores the output
  * completed, writes plane k+1 into buffer (k+1)&1 (last read in iteration
- * k-1, before the previous barrier): one barrier per plane.
+ * k-1, before the previous barrier): one barrier per plane.  With PF >= 2
+ * (the default, 3) the input planes are copied asynchronously instead
+ * (cp.async, no registers) into a ring of PF+1 shared planes, PF in flight:
+ * iteration k waits for plane k's copies, passes the barrier (which ends
+ * iteration k-1 too: plane k-1's slot is free) and issues plane k+PF's
+ * into that slot.  What a thread's loads and stores need of x and y
+ * (addresses, in-grid masks) is computed once before the stream (sgz_xy).
  *   Why faster than the ring in 3D: the ring reads all (2r+1)^3 (box) or
  * 6r+1 (star) values of every point from shared memory; here a plane's
  * window costs ((RX+2r)(RY+2r))/(RX*RY) shared loads per output (box r=1,
