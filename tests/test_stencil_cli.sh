@@ -98,9 +98,44 @@ if [ "$llc" -ge 65536 ]; then
   grep -q '"percent_of_floor":null' "$t_tmp/out" && grep -q '"floor_gstencil_per_s":null' "$t_tmp/out" \
     && ! grep -q '"percent_of_floor":[0-9]' "$t_tmp/out"
   t_result $? "bench stencil --json: no floor is null, not a number"
+  "$GK" bench stencil --device=cpu --sizes=8 --steps=2 --reps=1 --json >"$t_tmp/j" 2>&1 \
+    && grep -q '"floor_t_gstencil_per_s":null' "$t_tmp/j" && grep -q '"bound_gstencil_per_s":null' "$t_tmp/j" \
+    && ! grep -q '"bound_gstencil_per_s":[0-9]' "$t_tmp/j"
+  t_result $? "bench stencil --json: no floor, no per-T floor or bound (null)"
 else
   t_skip "the system names no cache size" "in-cache grids: n/a"
   t_skip "the system names no cache size" "in-cache grids: n/a (JSON)"
+  t_skip "the system names no cache size" "in-cache grids: no per-T bound (JSON)"
+fi
+# Past the last-level cache, each row's bound is T times the one-step floor
+# (on the CPU no FMA ceiling caps it), in --json and on the text's bound
+# line: the smallest cube whose two grids do not fit (when that is small
+# enough to run here in seconds)
+n=0
+if [ "$llc" -gt 0 ]; then
+  n=$(awk -v c="$llc" 'BEGIN { n = 8; while (2 * n * n * n * 8 <= c) n += 8; print n }')
+fi
+if [ "$n" -gt 0 ] && [ "$n" -le 336 ]; then
+  "$GK" bench stencil --device=cpu --sizes=$n --steps=2 --reps=1 --json >"$t_tmp/j" 2>&1 \
+    && tr '{' '\n' <"$t_tmp/j" | grep '"tsteps"' \
+       | sed 's/.*"tsteps":\([0-9]*\).*"floor_gstencil_per_s":\([^,]*\).*"floor_t_gstencil_per_s":\([^,]*\).*"bound_gstencil_per_s":\([^,}]*\).*/\1 \2 \3 \4/' \
+       >"$t_tmp/rows" \
+    && [ "$(wc -l <"$t_tmp/rows")" -ge 2 ] && grep -q '^[2-9] ' "$t_tmp/rows" \
+    && awk 'function d(a, b) { return a > b ? a - b : b - a }
+            NF != 4 || $2 + 0 <= 0 || d($3, $1 * $2) > 1e-3 * $3 || d($4, $1 * $2) > 1e-3 * $4 { bad = 1 }
+            END { exit bad }' "$t_tmp/rows"
+  t_result $? "bench stencil --json past the cache: each row's bound is T x the one-step floor"
+  "$GK" bench stencil --device=cpu --sizes=$n --steps=2 --reps=1 >"$t_tmp/b" 2>&1 \
+    && f=$(sed -n "s/^$n .*one-step floor \([0-9.]*\) GStencil.*/\1/p" "$t_tmp/b") && [ -n "$f" ] \
+    && line=$(grep "^$n  *bound per T (min of T x the floor): T=1 " "$t_tmp/b") \
+    && echo "$line" | awk -v f="$f" '{ for (i = 1; i <= NF; i++) if ($i ~ /^T=[0-9]$/) { t = substr($i, 3); v = $(i + 1);
+                                          n++; e = 0.006 * t + 0.006   # both printed to 0.01
+                                          if (v - t * f > e || t * f - v > e) bad = 1 } }
+                                     END { exit bad || n < 2 }'
+  t_result $? "bench stencil past the cache: the bound line lists T x the floor for every T"
+else
+  t_skip "a cube past this machine's last-level cache ($llc bytes) is too large to run here" "per-T bound (JSON)"
+  t_skip "a cube past this machine's last-level cache ($llc bytes) is too large to run here" "per-T bound (text)"
 fi
 
 # Bad input: one line, exit 1, no output file.

@@ -604,6 +604,17 @@ static void check_sizes_for(const char *sizes, const gk__stencil_spec *spec, int
     }
 }
 
+/* The rate that bounds a design of t steps per pass: t times the one-step
+ * memory floor (a pass reads and writes the grid once), capped by the FMA
+ * ceiling where one was measured (GPU); NAN without a floor. */
+static double bench_bound(const gk__stencil_bench_report *R, int t)
+{
+    if (!(R->floor_gstencils > 0))
+        return NAN;
+    double b = (t < 1 ? 1 : t) * R->floor_gstencils;
+    return R->ceiling_gstencils > 0 && R->ceiling_gstencils < b ? R->ceiling_gstencils : b;
+}
+
 int cmd_bench_stencil(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -744,6 +755,11 @@ int cmd_bench_stencil(int argc, char **argv)
                 json_str("check", r->check); json_bool("ok", r->ok); json_str("config", r->config);
                 json_num("floor_gstencil_per_s", R.floor_gstencils > 0 ? R.floor_gstencils : NAN);
                 json_num("ceiling_gstencil_per_s", R.ceiling_gstencils);
+                /* what bounds this row's T: the memory floor of T steps per
+                   pass (one read and one write of the grid a pass) and the
+                   FMA ceiling (GPU; recomputed halos not counted) */
+                json_num("floor_t_gstencil_per_s", R.floor_gstencils > 0 ? r->tsteps * R.floor_gstencils : NAN);
+                json_num("bound_gstencil_per_s", bench_bound(&R, r->tsteps));
                 json_object_end();
             } else if (!strncmp(r->check, "not run", 7)) {
                 printf("%-14s %5d  %-9s %2d  %s\n", tok, r->steps, r->kernel, r->tsteps, r->check);
@@ -767,6 +783,17 @@ int cmd_bench_stencil(int argc, char **argv)
             if (R.fma_per_s > 0)
                 printf("%-14s fp64 FMA chains: %.2f TFMA/s (%.1f TFLOP/s) -> ceiling %.1f GStencil/s at 27 FMA/point\n",
                        tok, R.fma_per_s * 1e-12, 2 * R.fma_per_s * 1e-12, R.ceiling_gstencils);
+            if (R.floor_gstencils > 0) {
+                int tmax = 1;
+                for (int i = 0; i < R.nrows; i++)
+                    if (R.row[i].tsteps > tmax) tmax = R.row[i].tsteps;
+                printf("%-14s bound per T (min of T x the floor%s):", tok,
+                       R.ceiling_gstencils > 0 ? " and the FMA ceiling; recomputed halos not counted" : "");
+                for (int t = 1; t <= tmax; t++)
+                    printf(" T=%d %.2f%s", t, bench_bound(&R, t), bench_bound(&R, t) < t * R.floor_gstencils ?
+                           " (FMA)" : "");
+                printf(" GStencil/s\n");
+            }
         }
         fflush(stdout);
     }

@@ -172,6 +172,8 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                     json_num("ms_per_step", w->ms_per_step); json_num("gstencil_per_s", w->gstencils);
                     json_num("floor_gstencil_per_s", R.floor_gstencils);
                     json_num("percent_of_floor", R.floor_gstencils > 0 ? 100 * w->gstencils / R.floor_gstencils : 0);
+                    /* the memory floor of this row's T steps per pass */
+                    json_num("floor_t_gstencil_per_s", w->tsteps * R.floor_gstencils);
                     json_str("check", w->check); json_bool("ok", w->ok); json_str("config", w->config);
                     json_object_end();
                 } else if (!strncmp(w->check, "not run", 7)) {
@@ -181,9 +183,17 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                            w->ms_per_step, w->gstencils, 100 * w->gstencils / R.floor_gstencils, w->check, w->config);
                 }
             }
-            if (!json)
+            if (!json) {
                 printf("%-26s %-16s copy bandwidth %.0f GB/s -> one-step floor %.2f GStencil/s\n", d, tok,
                        R.copy_bytes_per_s * 1e-9, R.floor_gstencils);
+                int tmax = 1;
+                for (int i = 0; i < R.nrows; i++)
+                    if (R.row[i].tsteps > tmax) tmax = R.row[i].tsteps;
+                printf("%-26s %-16s memory floor per T (T x the one-step floor):", d, tok);
+                for (int tt = 1; tt <= tmax; tt++)
+                    printf(" T=%d %.2f", tt, tt * R.floor_gstencils);
+                printf(" GStencil/s\n");
+            }
             fflush(stdout);
         }
     }
