@@ -438,9 +438,10 @@ static void source_checks(void)
                     if (f) { fputs(text, f); fclose(f); }
                     free(text);
                 }
-    /* and every 3D star and box, DESIGN=0 and 2 (design 3 here: DESIGN=2
-     * with temporal blocking, 4 steps per pass at radius 1, else 2; design
-     * 4: the same with the input planes copied asynchronously, PF=3) */
+    /* and every 3D star and box, DESIGN=0 and 2 (its defaults: PF=3); design
+     * 3 here: DESIGN=2 with temporal blocking, 4 steps per pass at radius 1,
+     * else 2, the input planes through registers (PF=1); design 4: the same
+     * with the planes copied asynchronously (PF=3) */
     for (int sh = 1; dump && sh <= 2; sh++)
         for (int r = 1; r <= 4; r++)
             for (int ty = 0; ty < 2; ty++)
@@ -453,8 +454,8 @@ static void source_checks(void)
                     gk__stencil_gen_default_design(3, r, ty ? 8 : 4, design > 2 ? 2 : design, &dc);
                     if (design >= 3)
                         gk__config_set(&dc, "TSTEPS", r == 1 ? 4 : 2);
-                    if (design == 4)
-                        gk__config_set(&dc, "PF", 3);
+                    if (design >= 3)
+                        gk__config_set(&dc, "PF", design == 3 ? 1 : 3);
                     char *text = NULL, path[512];
                     if (gk__space_complete(&gk__space_stencil_gen, &dc, &full)
                         || gk__stencil_gen_source(&ds, &full, &text))

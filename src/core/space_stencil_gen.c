@@ -187,9 +187,10 @@ static int z_reject(const gk_config *c, int dims, int radius, size_t elem, const
     size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts);
     size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
     if (sm > limit)
-        return snprintf(why, n, "shared memory %zu > %zu bytes (%lld planes of %dx%d)", sm, limit,
+        return snprintf(why, n, "shared memory %zu > %zu bytes (%lld planes of %dx%d: %s input planes, "
+                        "2 per stage after the first of TSTEPS=%d; a smaller tile, TSTEPS or PF)", sm, limit,
                         (long long)(sm / elem / (size_t)((tx + 2 * radius) * (ty + 2 * radius))), tx + 2 * radius,
-                        ty + 2 * radius), 1;
+                        ty + 2 * radius, gk__config_get(c, "PF", 1) > 1 ? "PF+1" : "2", ts), 1;
     /* registers: per stage (2r+1) planes of RX*RY accumulators, and (PF=1)
      * the next plane's share of the prefetch; beyond this the kernel spills
      * (NT threads of at most 64K/NT registers each, about 40 for addresses
