@@ -314,6 +314,41 @@ static void design2_checks(void)
     sg_cfg(3, 4, 4, 2, "RX=2,RY=3,TX=32,TY=12,NT=64", &c);
     ok(gk__stencil_gen_reject(&c, 3, 4, 4, NULL, why, sizeof why) && strstr(why, "4096"),
        "DESIGN=2 r=4 RX*RY=6 refused for its code size: %s", why);
+    /* the defaults on smaller GPUs than the H200 they were measured on:
+     * sm_75 lets a block 64 KiB of shared memory, sm_6x 48 KiB; radius 1
+     * float64 (TSTEPS=3, PF=3: 8 planes of 34x34 doubles, 72 KiB) is
+     * refused there as it stands and fitted (fewer steps, then fewer planes
+     * in flight) until the device's rules accept it; on the H200 unchanged */
+    {
+        static const size_t optin[3] = { 48 * 1024, 64 * 1024, 227 * 1024 };
+        for (int di = 0; di < 3; di++)
+            for (int r = 1; r <= 4; r++)
+                for (size_t es = 4; es <= 8; es += 4) {
+                    gk_device_info small;
+                    memset(&small, 0, sizeof small);
+                    small.smem_per_block_optin = optin[di];
+                    gk__stencil_gen_default_design(3, r, es, -1, &d);
+                    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+                    gk_config f = c;
+                    gk__stencil_gen_default_fit(3, r, es, &small, &f);
+                    why[0] = 0;
+                    ok(!gk__stencil_gen_reject(&f, 3, r, es, &small, why, sizeof why),
+                       "DESIGN=2 defaults fitted to %zu KiB: r=%d %zu-byte accepted (TSTEPS=%d PF=%d) %s",
+                       optin[di] / 1024, r, es, gk__config_get(&f, "TSTEPS", -1), gk__config_get(&f, "PF", -1), why);
+                    int same = gk__config_get(&f, "TSTEPS", -1) == gk__config_get(&c, "TSTEPS", -2)
+                               && gk__config_get(&f, "PF", -1) == gk__config_get(&c, "PF", -2);
+                    int fits = !gk__stencil_gen_reject(&c, 3, r, es, &small, why, sizeof why);
+                    ok(same == fits, "DESIGN=2 defaults r=%d %zu-byte on %zu KiB: %s", r, es, optin[di] / 1024,
+                       fits ? "kept as they are" : "changed, as they did not fit");
+                }
+        gk__stencil_gen_default_design(3, 1, 8, -1, &d);
+        gk__space_complete(&gk__space_stencil_gen, &d, &c);
+        gk_device_info t4;
+        memset(&t4, 0, sizeof t4);
+        t4.smem_per_block_optin = 64 * 1024;
+        ok(gk__stencil_gen_reject(&c, 3, 1, 8, &t4, why, sizeof why) && strstr(why, "shared memory"),
+           "DESIGN=2 r=1 float64 defaults as they stand refused on 64 KiB: %s", why);
+    }
     /* shared memory: two planes of (TX+2r) x (TY+2r) */
     sg_cfg(3, 1, 8, 2, "TX=1024,TY=16,RX=8,RY=16,NT=128,PF=1", &c);
     is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 1), 2LL * 1026 * 18 * 8, "DESIGN=2 PF=1 shared memory: two planes");

@@ -660,8 +660,12 @@ static void put_z_plane(sbuf *b, const gk__stencil_spec *s, int f32, int rx, int
  * plane zs + k, zs = z0 - t*R) is in shared buffer k&1 during iteration k;
  * iteration k prefetches plane k+1 into registers and writes it into
  * buffer (k+1)&1 at its end (last read in iteration k-1, before the
- * previous barrier).  Stage s in iteration k adds the terms of plane
- * c = k - (s-1)(R+1) of stage s-1 (stage 0: buffer k&1; stage s-1 >= 1:
+ * previous barrier).  PF >= 2: plane k is in slot k mod (PF+1) of the
+ * input's ring, and the barrier moves to the start of iteration k (after
+ * the wait for plane k's copies); the stages' buffers follow the ring
+ * (NS = PF+1 planes in) and keep the order below: each is written and
+ * read on either side of one barrier.  Stage s in iteration k adds the
+ * terms of plane c = k - (s-1)(R+1) of stage s-1 (stage 0: buffer k&1; stage s-1 >= 1:
  * its buffer (k-1)&1, written in iteration k-1) to its queue, and once
  * plane c - R is complete writes it into its own buffer k&1 (stage t: the
  * grid); stage s+1 reads that buffer in iteration k+1, and read the one
