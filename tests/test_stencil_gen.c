@@ -314,6 +314,41 @@ static void design2_checks(void)
     sg_cfg(3, 4, 4, 2, "RX=2,RY=3,TX=32,TY=12,NT=64", &c);
     ok(gk__stencil_gen_reject(&c, 3, 4, 4, NULL, why, sizeof why) && strstr(why, "4096"),
        "DESIGN=2 r=4 RX*RY=6 refused for its code size: %s", why);
+    /* the defaults on smaller GPUs than the H200 they were measured on:
+     * sm_75 lets a block 64 KiB of shared memory, sm_6x 48 KiB; radius 1
+     * float64 (TSTEPS=3, PF=3: 8 planes of 34x34 doubles, 72 KiB) is
+     * refused there as it stands and fitted (fewer steps, then fewer planes
+     * in flight) until the device's rules accept it; on the H200 unchanged */
+    {
+        static const size_t optin[3] = { 48 * 1024, 64 * 1024, 227 * 1024 };
+        for (int di = 0; di < 3; di++)
+            for (int r = 1; r <= 4; r++)
+                for (size_t es = 4; es <= 8; es += 4) {
+                    gk_device_info small;
+                    memset(&small, 0, sizeof small);
+                    small.smem_per_block_optin = optin[di];
+                    gk__stencil_gen_default_design(3, r, es, -1, &d);
+                    gk__space_complete(&gk__space_stencil_gen, &d, &c);
+                    gk_config f = c;
+                    gk__stencil_gen_default_fit(3, r, es, &small, &f);
+                    why[0] = 0;
+                    ok(!gk__stencil_gen_reject(&f, 3, r, es, &small, why, sizeof why),
+                       "DESIGN=2 defaults fitted to %zu KiB: r=%d %zu-byte accepted (TSTEPS=%d PF=%d) %s",
+                       optin[di] / 1024, r, es, gk__config_get(&f, "TSTEPS", -1), gk__config_get(&f, "PF", -1), why);
+                    int same = gk__config_get(&f, "TSTEPS", -1) == gk__config_get(&c, "TSTEPS", -2)
+                               && gk__config_get(&f, "PF", -1) == gk__config_get(&c, "PF", -2);
+                    int fits = !gk__stencil_gen_reject(&c, 3, r, es, &small, why, sizeof why);
+                    ok(same == fits, "DESIGN=2 defaults r=%d %zu-byte on %zu KiB: %s", r, es, optin[di] / 1024,
+                       fits ? "kept as they are" : "changed, as they did not fit");
+                }
+        gk__stencil_gen_default_design(3, 1, 8, -1, &d);
+        gk__space_complete(&gk__space_stencil_gen, &d, &c);
+        gk_device_info t4;
+        memset(&t4, 0, sizeof t4);
+        t4.smem_per_block_optin = 64 * 1024;
+        ok(gk__stencil_gen_reject(&c, 3, 1, 8, &t4, why, sizeof why) && strstr(why, "shared memory"),
+           "DESIGN=2 r=1 float64 defaults as they stand refused on 64 KiB: %s", why);
+    }
     /* shared memory: two planes of (TX+2r) x (TY+2r) */
     sg_cfg(3, 1, 8, 2, "TX=1024,TY=16,RX=8,RY=16,NT=128,PF=1", &c);
     is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 1), 2LL * 1026 * 18 * 8, "DESIGN=2 PF=1 shared memory: two planes");
@@ -358,6 +393,26 @@ static void design2_checks(void)
         gk__space_complete(&gk__space_stencil_gen, &d, &c);
         gk__config_set(&c, "NT", 64);
         ok(gk__stencil_gen_source(&s, &c, &src) == GK_EINVAL && !src, "DESIGN=2 source with a bad NT refused");
+        /* RX*RY = 32 in float32: accepted, and each thread loads
+         * ceil(34*66/64) = 36 points of a plane, more than a 32-bit mask
+         * holds: the in-grid flags take a word per 32 points (one word
+         * shifted by 32..35 dropped those points: zeros in place of grid
+         * values) */
+        if (!sg_cfg(3, 1, 4, 2, "TX=32,TY=64,RX=2,RY=16,NT=64,TSTEPS=1", &c)) {
+            why[0] = 0;
+            ok(!gk__stencil_gen_reject(&c, 3, 1, 4, NULL, why, sizeof why), "DESIGN=2 RX*RY=32 float32 accepted (%s)",
+               why);
+            gk__stencil_spec s4;
+            if (!gk__sg_spec_build(3, GK_STENCIL_STAR, 1, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT32, NULL, &s4)
+                && !gk__stencil_gen_source(&s4, &c, &src) && src) {
+                ok(strstr(src, "unsigned lok[(NL + 31) / 32];") && strstr(src, "t.lok[j / 32] |= 1u << (j % 32);")
+                   && !strstr(src, "1u << j"), "DESIGN=2: a word of in-grid flags per 32 of a thread's loads");
+                free(src);
+                src = NULL;
+            } else
+                ok(0, "DESIGN=2 RX*RY=32 source: %s", gk_last_error());
+        } else
+            ok(0, "DESIGN=2 RX*RY=32 configuration: %s", gk_last_error());
     }
     if (ok(gk__sg_spec_build(3, GK_STENCIL_BOX, 4, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, NULL, &s) == GK_OK,
            "3D box r=4 spec")) {
@@ -454,7 +509,7 @@ static void source_checks(void)
                     gk__stencil_gen_default_design(3, r, ty ? 8 : 4, design > 2 ? 2 : design, &dc);
                     if (design >= 3)
                         gk__config_set(&dc, "TSTEPS", r == 1 ? 4 : 2);
-                    if (design >= 3)
+                    if (design >= 3)            /* the defaults' PF is 3: design 3 the register prefetch */
                         gk__config_set(&dc, "PF", design == 3 ? 1 : 3);
                     char *text = NULL, path[512];
                     if (gk__space_complete(&gk__space_stencil_gen, &dc, &full)
@@ -798,10 +853,12 @@ int main(void)
                             c2.steps = t + 1 + ci % t;
                             run_case(&dev, &c2, 0x2d600000ULL + (uint64_t)ci);
                         }
-                        /* and the same with the input planes copied
-                         * asynchronously, PF = 2..4 planes in flight */
+                        /* and the same with the other PF (the defaults' is 3):
+                         * the register prefetch (1), asynchronous copies of
+                         * 2 and 4 planes in flight */
+                        static const int pfo[3] = { 1, 2, 4 };
                         static char ptexts[72][160];
-                        snprintf(ptexts[ci % 72], sizeof ptexts[0], "%s,PF=%d", c2.cfg, 2 + ci % 3);
+                        snprintf(ptexts[ci % 72], sizeof ptexts[0], "%s,PF=%d", c2.cfg, pfo[ci % 3]);
                         if (!sg_cfg(3, r, es, 2, ptexts[ci % 72], &full)
                             && !gk__stencil_gen_reject(&full, 3, r, es, &dev, zwhy, sizeof zwhy)) {
                             c2.cfg = ptexts[ci % 72];
@@ -841,6 +898,9 @@ int main(void)
             { 3, S, 3, P, E, "DESIGN=2,PF=3,TSTEPS=2", 9, 8, 7, 5 },
             { 3, M, 2, F, D, "DESIGN=2,PF=4,TSTEPS=3,TY=32,RY=4,ZC=9", 41, 70, 21, 6 },
             { 3, B, 1, Z, D, "DESIGN=2,PF=3,TSTEPS=2,TX=64,TY=32,RX=2,RY=4,NT=256", 130, 70, 33, 4 },
+            /* RX*RY = 32: 36 loads per thread and plane, past one 32-bit word of in-grid flags */
+            { 3, S, 1, Z, E, "DESIGN=2,TX=32,TY=64,RX=2,RY=16,NT=64,TSTEPS=1", 45, 131, 13, 2 },
+            { 3, B, 1, F, E, "DESIGN=2,TX=32,TY=64,RX=2,RY=16,NT=64,TSTEPS=1,PF=1", 45, 131, 13, 2 },
         };
         for (size_t i = 0; i < sizeof zcases / sizeof zcases[0]; i++)
             run_case(&dev, &zcases[i], 0x2d5f0000ULL + i);

@@ -127,6 +127,8 @@ gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int
     if (ctx && ctx->backend == GK_BACKEND_GPU && !ctx->no_tuned && ctx->cache_dir[0]
         && gk__stencil_gen_tuned(&ctx->dev[0], ctx->cache_dir, s, size, cfg))
         *src = GK_CONFIG_CACHE;
+    if (*src == GK_CONFIG_DEFAULT && ctx && ctx->backend == GK_BACKEND_GPU)   /* a smaller GPU than the H200 */
+        gk__stencil_gen_default_fit(s->dims, s->radius, s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, &ctx->dev[0], cfg);
 #else
     (void)ctx; (void)size;
 #endif

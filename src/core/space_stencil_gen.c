@@ -124,6 +124,20 @@ void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int desig
         gk__stencil_gen_default(dims, radius, out);
 }
 
+void gk__stencil_gen_default_fit(int dims, int radius, size_t elem, const gk_device_info *dev, gk_config *c)
+{
+    char why[256];
+    while (gk__config_get(c, "DESIGN", -1) == 2 && gk__stencil_gen_reject(c, dims, radius, elem, dev, why, sizeof why)) {
+        int t = gk__config_get(c, "TSTEPS", 1), pf = gk__config_get(c, "PF", 1);
+        if (t > 1)
+            gk__config_set(c, "TSTEPS", t - 1);
+        else if (pf > 1)
+            gk__config_set(c, "PF", pf - 1);
+        else
+            return;                   /* not for its shared memory: the open says why */
+    }
+}
+
 void gk__stencil_gen_default(int dims, int radius, gk_config *out)
 {
     /* The winners of gktune --stencil and the T rows of gk bench stencil

@@ -40,10 +40,19 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
  * design 2 falls back to the ring's defaults (the rules refuse it). */
 void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out);
 
+/* The defaults of gk__stencil_gen_default_design (complete) made to fit
+ * dev: DESIGN=2's, measured on an H200 (227 KiB of shared memory per
+ * block), need 72 KiB at radius 1 in float64 (8 planes of 34x34), more
+ * than a block gets on sm_75 (64 KiB) or sm_6x (48 KiB): fewer steps per
+ * pass, then fewer input planes in flight, until the rules on dev accept
+ * them.  Used where no configuration is named or tuned; a named one is
+ * refused instead (the caller chose it). */
+void gk__stencil_gen_default_fit(int dims, int radius, size_t elem, const gk_device_info *dev, gk_config *complete);
+
 /* Dynamic shared memory of the kernel for tsteps steps per pass: tsteps
  * rings of 2r+2 planes of (TX + 2*tsteps*r) x (TY + 2*tsteps*ry) elements
- * (ry = r in 3D, 0 in 2D); DESIGN=2: two planes of (TX+2r) x (TY+2r) per
- * stage 0..tsteps-1. */
+ * (ry = r in 3D, 0 in 2D); DESIGN=2: the input's planes (PF=1: two; PF >= 2:
+ * a ring of PF+1) and two per stage 1..tsteps-1, of (TX+2r) x (TY+2r). */
 size_t gk__stencil_gen_smem(const gk_config *complete, int dims, int radius, size_t elem, int tsteps);
 
 /* 0 when the complete cfg can run for the description on dev (NULL: the

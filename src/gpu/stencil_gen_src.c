@@ -405,6 +405,7 @@ static const char z_body[] =
 "#else\n"
 "typedef unsigned sgz_mask;\n"
 "#endif\n"
+"static_assert(RX * RY <= 64, \"a bit per output of a thread (the rules' registers keep RX*RY <= 53)\");\n"
 "\n"
 "/* i within one period of [0, n) for -n <= i < 2n (a tile's halo is T*R\n"
 "   and the host keeps T*R <= every extent: a precondition of the address's\n"
@@ -416,16 +417,18 @@ static const char z_body[] =
 "   the stream (the same in every plane; only the plane's offset changes):\n"
 "   the loads, the thread's points tid, tid + NT, ... of the tile's plane\n"
 "   (plus R of halo): src[j] their address in plane 0 (periodic: wrapped),\n"
-"   bit j of lok set when the point is in the grid (zero and fixed; outside,\n"
-"   0 is loaded); the stores, the thread's RY x RX outputs: o the offset of\n"
-"   its first in a plane, bit jy*RX+jx of smask set when that output is\n"
-"   stored (in the grid, and H or more inside the tile), of gmask when it is\n"
-"   in the grid, band (fixed) when one of them is within R of an x or y face.\n"
+"   bit j % 32 of lok[j / 32] set when the point is in the grid (zero and\n"
+"   fixed; outside, 0 is loaded; NL passes 32 when RX*RY nears 32: a word\n"
+"   per 32 points, j a constant after unrolling); the stores, the thread's\n"
+"   RY x RX outputs: o the offset of its first in a plane, bit jy*RX+jx of\n"
+"   smask set when that output is stored (in the grid, and H or more inside\n"
+"   the tile), of gmask when it is in the grid, band (fixed) when one of\n"
+"   them is within R of an x or y face.\n"
 "   Without this each plane redid the divisions, wraps, compares and 64-bit\n"
 "   products of every point: most of the instructions of a star's plane */\n"
 "struct sgz_xy {\n"
 "    const real *src[NL];\n"
-"    unsigned lok;\n"
+"    unsigned lok[(NL + 31) / 32];\n"
 "    i64 o;\n"
 "    sgz_mask smask, gmask;\n"
 "    bool band;\n"
@@ -435,7 +438,9 @@ static const char z_body[] =
 "__device__ __forceinline__ void sgz_xy_init(sgz_xy &t, const real *__restrict__ in, int lx0, int ly0, int x0, int y0,\n"
 "                                            int nx, int ny, i64 sy)\n"
 "{\n"
-"    t.lok = 0;\n"
+"#pragma unroll\n"
+"    for (int w = 0; w < (NL + 31) / 32; w++)\n"
+"        t.lok[w] = 0;\n"
 "#pragma unroll\n"
 "    for (int j = 0; j < NL; j++) {\n"
 "        const int idx = threadIdx.x + j * NT;\n"
@@ -446,7 +451,7 @@ static const char z_body[] =
 "#else\n"
 "        const bool ok = gx >= 0 && gx < nx && gy >= 0 && gy < ny;\n"
 "        t.src[j] = ok ? in + (i64)gy * sy + gx : in;\n"
-"        if (ok) t.lok |= 1u << j;\n"
+"        if (ok) t.lok[j / 32] |= 1u << (j % 32);\n"
 "#endif\n"
 "    }\n"
 "    t.o = (i64)(y0 + ly0) * sy + (x0 + lx0);\n"
@@ -481,7 +486,7 @@ static const char z_body[] =
 "#if BND == 1\n"
 "            ld[j] = t.src[j][po];\n"
 "#else\n"
-"            ld[j] = zin && (t.lok >> j & 1) ? t.src[j][po] : (real)0;\n"
+"            ld[j] = zin && (t.lok[j / 32] >> (j % 32) & 1) ? t.src[j][po] : (real)0;\n"
 "#endif\n"
 "        }\n"
 "}\n"
@@ -533,7 +538,7 @@ static const char z_body[] =
 "#if BND == 1\n"
 "            sgz_cp(dst + threadIdx.x + j * NT, t.src[j] + po, true);\n"
 "#else\n"
-"            const bool ok = zin && (t.lok >> j & 1);\n"
+"            const bool ok = zin && (t.lok[j / 32] >> (j % 32) & 1);\n"
 "            sgz_cp(dst + threadIdx.x + j * NT, t.src[j] + po, ok);\n"
 "#endif\n"
 "        }\n"
@@ -655,8 +660,12 @@ static void put_z_plane(sbuf *b, const gk__stencil_spec *s, int f32, int rx, int
  * plane zs + k, zs = z0 - t*R) is in shared buffer k&1 during iteration k;
  * iteration k prefetches plane k+1 into registers and writes it into
  * buffer (k+1)&1 at its end (last read in iteration k-1, before the
- * previous barrier).  Stage s in iteration k adds the terms of plane
- * c = k - (s-1)(R+1) of stage s-1 (stage 0: buffer k&1; stage s-1 >= 1:
+ * previous barrier).  PF >= 2: plane k is in slot k mod (PF+1) of the
+ * input's ring, and the barrier moves to the start of iteration k (after
+ * the wait for plane k's copies); the stages' buffers follow the ring
+ * (NS = PF+1 planes in) and keep the order below: each is written and
+ * read on either side of one barrier.  Stage s in iteration k adds the
+ * terms of plane c = k - (s-1)(R+1) of stage s-1 (stage 0: buffer k&1; stage s-1 >= 1:
  * its buffer (k-1)&1, written in iteration k-1) to its queue, and once
  * plane c - R is complete writes it into its own buffer k&1 (stage t: the
  * grid); stage s+1 reads that buffer in iteration k+1, and read the one
