@@ -30,6 +30,17 @@ static void parse_size(int dims, const char *d, const char *tok, int64_t *nx, in
     *nz = 1;
 }
 
+/* The description d (one of --stencil's) built: nonzero, with libgk's
+ * message, when it is not one. */
+static int desc_spec(const char *d, gk__stencil_spec *spec)
+{
+    int dims, r;
+    gk_stencil_shape shape;
+    gk_boundary b;
+    gk_dtype t;
+    return gk__sg_desc_parse(d, &dims, &shape, &r, &b, &t) || gk__sg_spec_build(dims, shape, r, b, t, NULL, spec);
+}
+
 int cmd_bench_stencil_gen(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -108,13 +119,10 @@ int cmd_bench_stencil_gen(int argc, char **argv)
     char dl0[1024];
     snprintf(dl0, sizeof dl0, "%s", descs);
     for (char *s1 = NULL, *d = strtok_r(dl0, ",", &s1); d; d = strtok_r(NULL, ",", &s1)) {
-        int dims, r;
-        gk_stencil_shape shape;
-        gk_boundary b;
-        gk_dtype t;
         gk__stencil_spec spec;
-        if (gk__sg_desc_parse(d, &dims, &shape, &r, &b, &t) || gk__sg_spec_build(dims, shape, r, b, t, NULL, &spec))
+        if (desc_spec(d, &spec))
             cli_usage_error("%s", gk_last_error());
+        const int dims = spec.dims;
         if (user_cfg)
             cli_check_stencil_config(&spec, user_cfg);
         char sl[1024];
@@ -139,13 +147,10 @@ int cmd_bench_stencil_gen(int argc, char **argv)
     snprintf(dl, sizeof dl, "%s", descs);
     int bad = 0, first = 1;
     for (char *s1 = NULL, *d = strtok_r(dl, ",", &s1); d; d = strtok_r(NULL, ",", &s1)) {
-        int dims, r;
-        gk_stencil_shape shape;
-        gk_boundary b;
-        gk_dtype t;
         gk__stencil_spec spec;
-        if (gk__sg_desc_parse(d, &dims, &shape, &r, &b, &t) || gk__sg_spec_build(dims, shape, r, b, t, NULL, &spec))
+        if (desc_spec(d, &spec))
             cli_die_status(GK_EINVAL);
+        const int dims = spec.dims;
         char sl[1024];
         snprintf(sl, sizeof sl, "%s", sizes ? sizes : dims == 3 ? "512" : "16384");
         for (char *s2 = NULL, *tok = strtok_r(sl, ",", &s2); tok; tok = strtok_r(NULL, ",", &s2)) {
