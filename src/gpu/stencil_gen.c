@@ -194,16 +194,18 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
     g->mx = (int)nx;
     g->my = s->dims == 3 ? (int)ny : 1;
     g->mz = s->dims == 3 ? (int)nz : (int)ny;
-    if (g->design == 2 && s->boundary == GK_BOUNDARY_PERIODIC)
+    if (g->design == 2 && s->boundary == GK_BOUNDARY_PERIODIC) {
         /* the tiles' halo of t*r points wraps once (sgz_wrap): a periodic
          * grid thinner than that runs fewer steps per pass (same results;
          * the configuration that runs, and says so, has that TSTEPS) */
-        if (g->tmax * r > nx || g->tmax * r > ny || g->tmax * r > nz) {
-            while (g->tmax > 1 && (g->tmax * r > nx || g->tmax * r > ny || g->tmax * r > nz))
-                g->tmax--;
+        int asked = g->tmax;
+        while (g->tmax > 1 && (g->tmax * r > nx || g->tmax * r > ny || g->tmax * r > nz))
+            g->tmax--;
+        if (g->tmax != asked) {
             gk__config_set(&g->cfg, "TSTEPS", g->tmax);
             gk__config_format(&g->cfg, g->cfgtext, sizeof g->cfgtext);
         }
+    }
     int64_t oy = g->ty - (g->design == 2 ? 2 * (g->tmax - 1) * r : 0);
     int64_t by = (g->my + oy - 1) / oy, bz = (g->mz + g->zc - 1) / g->zc;
     if (by > 65535 || bz > 65535) {
