@@ -162,12 +162,13 @@ t_fails "--config DESIGN=1 with a 3D description (the warp design is 2D's)" 2 \
   "$GK" stencil --stencil=3d-star-r1 --config=DESIGN=1 --size=8 --output="$o"
 t_fails "--config: an unknown parameter of a description" 2 "3d-star-r2-f64-periodic.*no parameter 'BX'" \
   "$GK" stencil --stencil=3d-star-r2:periodic --config=BX=16 --size=8 --output="$o" --device=cpu
-t_fails "--config: a value outside its range" 2 "2d-box-r1-f32-zero.*TSTEPS=9 is outside \[1, 4\]" \
+t_fails "--config: a value outside its range" 2 "2d-box-r1-f32-zero.*TSTEPS=9 is outside \[1, 8\]" \
   "$GK" stencil --stencil=2d-box-r1:f32 --config=TSTEPS=9 --size=8 --output="$o" --device=cpu
 t_fails "--config: a 2D tile of 4 rows (the description's rules)" 2 "2d-star-r1-f64-fixed.*TY=4: a 2D tile is one row" \
   "$GK" stencil --stencil=2d-star-r1:fixed --config=DESIGN=0,TY=4 --size=8 --output="$o" --device=cpu
-t_fails "--config: fewer points per lane than the radius" 2 "2d-star-r3-f64-zero.*PX=2 < radius 3" \
-  "$GK" stencil --stencil=2d-star-r3 --config=DESIGN=1,PX=2 --size=16 --output="$o" --device=cpu
+t_fails "--config: more than 4 steps per pass outside the warp design" 2 \
+  "2d-star-r3-f64-zero.*TSTEPS=6: more than 4 steps per pass is the warp design's" \
+  "$GK" stencil --stencil=2d-star-r3 --config=DESIGN=0,TSTEPS=6 --size=16 --output="$o" --device=cpu
 t_fails "--config with a description past one process" 2 "--config with stencil 3d-star-r1-f64-zero: one process" \
   "$GK" stencil --stencil=3d-star-r1 --config=DESIGN=0,TSTEPS=2 --exchange=host --size=8 --output="$o" --device=cpu
 t_ok "--config with a description on the CPU: checked, ignored" "$GK" stencil --stencil=3d-star-r2:periodic --type=f32 \

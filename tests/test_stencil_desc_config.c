@@ -185,7 +185,7 @@ static void refusals(gk_context *ctx, const char *where)
         { "3d-star-r1", 0, "DESIGN=1", "DESIGN", "the warp design in 3D (the rules)" },
         { "3d-star-r1", 0, "NT=100", "NT", "threads not a multiple of 32 (the rules)" },
         { "2d-star-r1", 0, "DESIGN=0,TY=4", "TY", "a 2D tile of 4 rows (the rules)" },
-        { "2d-star-r2", 0, "DESIGN=1,PX=1", "PX", "fewer points per lane than the radius (the rules)" },
+        { "2d-star-r2", 0, "DESIGN=0,TSTEPS=6", "TSTEPS", "more than 4 steps per pass outside the warp design (the rules)" },
         { "2d-box-r4", 1, "DESIGN=1,PX=8,TSTEPS=4", "TSTEPS", "register queues too deep (the rules)" },
         { "3d-box-r2", 0, "TSTEPS=4,TX=4096,TY=256", "TSTEPS", "shared memory beyond any GPU (the rules)" },
     };

@@ -554,10 +554,32 @@ static void source_checks(void)
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
     ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why) && strstr(why, "2D"), "DESIGN=1 in 3D refused: %s",
        why);
+    /* PX < r: a lane's x neighbours from lanes further away (the GPU cases
+     * below run it) */
     gk__stencil_gen_default_design(2, 3, 4, 1, &wf);
     gk__config_set(&wf, "PX", 2);
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
-    ok(gk__stencil_gen_reject(&c, 2, 3, 4, NULL, why, sizeof why) && strstr(why, "PX"), "PX < r refused: %s", why);
+    ok(!gk__stencil_gen_reject(&c, 2, 3, 4, NULL, why, sizeof why), "PX=2 < r=3 accepted (%s)", why);
+    /* more than 4 steps per pass: the warp design's only */
+    gk__stencil_gen_default_design(2, 1, 4, 1, &wf);
+    gk__config_set(&wf, "TSTEPS", 8);
+    gk__config_set(&wf, "PF", 2);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(!gk__stencil_gen_reject(&c, 2, 1, 4, NULL, why, sizeof why), "DESIGN=1 TSTEPS=8 r=1 f32 accepted (%s)", why);
+    gk__config_set(&c, "TSTEPS", 9);
+    ok(gk__space_check_ranges(&gk__space_stencil_gen, &c, why, sizeof why) && strstr(why, "TSTEPS"),
+       "TSTEPS=9 outside the range: %s", why);
+    gk__config_set(&c, "TSTEPS", 8);
+    gk__config_set(&c, "PX", 8);     /* (8*3+2)*8 = 208 registers of queues */
+    ok(gk__stencil_gen_reject(&c, 2, 1, 4, NULL, why, sizeof why) && strstr(why, "208"),
+       "TSTEPS=8 PX=8 PF=2 r=1 f32: 208 registers refused: %s", why);
+    for (int d = 0; d <= 2; d += 2) {
+        gk__stencil_gen_default_design(2 + (d == 2), 1, 4, d, &wf);
+        gk__config_set(&wf, "TSTEPS", 5);
+        gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+        ok(gk__stencil_gen_reject(&c, 2 + (d == 2), 1, 4, NULL, why, sizeof why) && strstr(why, "warp design"),
+           "DESIGN=%d TSTEPS=5 refused: %s", d, why);
+    }
     gk__stencil_gen_default_design(2, 4, 8, 1, &wf);
     gk__config_set(&wf, "TSTEPS", 4);
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
@@ -567,8 +589,8 @@ static void source_checks(void)
     gk__config_set(&wf, "PX", 6);
     gk__config_set(&wf, "TSTEPS", 4);
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
-    ok(gk__stencil_gen_reject(&c, 2, 4, 4, NULL, why, sizeof why) && strstr(why, "270"),
-       "TSTEPS=4 r=4 PX=6 f32: 270 registers refused: %s", why);
+    ok(gk__stencil_gen_reject(&c, 2, 4, 4, NULL, why, sizeof why) && strstr(why, "222"),
+       "TSTEPS=4 r=4 PX=6 PF=1 f32: (4*9+1)*6 = 222 registers refused: %s", why);
     gk__stencil_gen_default_design(2, 1, 4, 1, &wf);
     gk__config_set(&wf, "PX", 1);
     gk__config_set(&wf, "TSTEPS", 4);
@@ -776,16 +798,21 @@ int main(void)
                 for (int ty = 0; ty < 2; ty++)
                     for (int bd = 0; bd < 3; bd++, ci++) {
                         size_t es = ty ? 8 : 4;
-                        int px = r + ci % 2 > 8 ? 8 : r + ci % 2, nt = 32 << (ci % 3), zc = 5 + 4 * (ci % 4), t;
+                        /* PX: below the radius (neighbours from lanes further
+                           away), the radius, above it, 1; PF 1-3 rows ahead */
+                        int pxs[4] = { r > 1 ? r / 2 : 2, r, r + 1, 1 }, px = pxs[ci % 4], pf = 1 + ci % 3;
+                        int nt = 32 << (ci % 3), zc = 5 + 4 * (ci % 4), t;
                         char cfgtext[96], rwhy[256];
                         gk_config full;
-                        for (t = 4 - ci % 3; t > 1; t--) {
-                            snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d", px, t, nt, zc);
+                        for (t = 8 - ci % 5; t > 1; t--) {
+                            snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d", px, t, nt,
+                                     zc, pf);
                             if (!sg_cfg(2, r, es, 1, cfgtext, &full)
                                 && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy))
                                 break;
                         }
-                        snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d", px, t, nt, zc);
+                        snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d", px, t, nt, zc,
+                                 pf);
                         int w = 32 * px - 2 * t * r;
                         tcase c1 = { 2, sh == 1 ? B : S, r, (gk_boundary)bd, ty ? D : E, cfgtext,
                                      w + w / 2 + 3 + ci % 5, 3 * zc + 2 + r, 1, t + 1 + ci % 2 };
@@ -804,6 +831,14 @@ int main(void)
             { 2, S, 1, P, E, "DESIGN=1,TSTEPS=4,PX=1", 3, 5, 1, 6 },
             { 2, B, 1, Z, D, "DESIGN=1,TSTEPS=3", 7, 5, 1, 4 },          /* smaller than a strip */
             { 2, S, 2, F, E, "DESIGN=1,PX=8,TSTEPS=3,ZC=1", 300, 23, 1, 5 },  /* one row per warp */
+            /* deep passes, rows in flight, lanes narrower than the radius */
+            { 2, S, 1, F, E, "DESIGN=1,TSTEPS=8,PF=2", 1001, 300, 1, 17 },   /* two passes and a remainder */
+            { 2, B, 1, Z, D, "DESIGN=1,TSTEPS=6,PF=3", 401, 200, 1, 13 },
+            { 2, S, 1, P, E, "DESIGN=1,TSTEPS=7,PF=4,ZC=3", 67, 21, 1, 8 },  /* PF past the chunk */
+            { 2, S, 4, F, D, "DESIGN=1,PX=2,TSTEPS=2,PF=2", 301, 157, 1, 5 }, /* neighbours 2 lanes away */
+            { 2, B, 3, P, E, "DESIGN=1,PX=1,TSTEPS=2", 97, 41, 1, 3 },        /* 3 lanes away, wrapped */
+            { 2, B, 4, Z, D, "DESIGN=1,PX=3,TSTEPS=1,PF=3", 257, 99, 1, 2 },
+            { 2, M, 4, F, E, "DESIGN=1,PX=1,TSTEPS=3,PF=1", 70, 40, 1, 4 },   /* a mask, 4 lanes away */
         };
         for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++)
             run_case(&dev, &wcases[i], 0x3a7c0000ULL + i);

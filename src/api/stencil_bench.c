@@ -423,9 +423,11 @@ gk_status gk__stencil_gen_bench(gk_context *ctx, const gk__stencil_spec *s, int6
         gk__stencil_gen_disk_store(ctx->cache_dir, &store);
         int only = src == GK_CONFIG_USER ? gk__config_get(&cfg, "TSTEPS", -1) : -1;
         if (only > 0 && !strstr(config, "TSTEPS")) only = -1;
-        /* T = 1..4 steps per pass (a T the configuration's tile or
-         * registers cannot take says why in its row) */
-        for (int T = 1; T <= 4 && R->nrows < GK_STENCIL_BENCH_ROWS; T++) {
+        /* T = 1..4 steps per pass (the warp design, 2D: 1..GK__SG_TMAX;
+         * a T the configuration's tile or registers cannot take says why
+         * in its row) */
+        int tlast = gk__config_get(&cfg, "DESIGN", -1) == 1 ? GK__SG_TMAX : 4;
+        for (int T = 1; T <= tlast && R->nrows < GK_STENCIL_BENCH_ROWS; T++) {
             if (only > 0 && T != only) continue;
             gk__stencil_bench_row *r = &R->row[R->nrows++];
             gk_config c = cfg;

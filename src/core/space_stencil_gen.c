@@ -14,7 +14,7 @@ static const gk_param_def gen_params[] = {
     { "TY", 8, 1, 256, 4, { 1, 4, 8, 16 }, "output tile height (y; 1 in 2D)" },
     { "NT", 256, 32, 1024, 4, { 128, 256, 512, 1024 }, "threads per block (a multiple of 32)" },
     { "ZC", 64, 1, 65535, 5, { 32, 64, 128, 256, 512 }, "planes (2D: rows) a block streams" },
-    { "TSTEPS", 1, 1, 4, 4, { 1, 2, 3, 4 }, "steps per pass over the grid (temporal blocking)" },
+    { "TSTEPS", 1, 1, GK__SG_TMAX, 6, { 1, 2, 3, 4, 6, 8 }, "steps per pass over the grid (temporal blocking)" },
     /* appended (issue 25, second design): a configuration without DESIGN
      * (a tuned entry of before) is the ring design, as it was tuned */
     { "DESIGN", 0, 0, 2, 3, { 0, 1, 2 },
@@ -22,15 +22,17 @@ static const gk_param_def gen_params[] = {
       "register queues and shuffles, no shared memory, no barrier; NT/32 warps per block, ZC rows per warp); "
       "2: z-streaming with register accumulation (3D only; NT = (TX/RX)*(TY/RY); TSTEPS stages per pass, "
       "the block storing the inner (TX-2(TSTEPS-1)r) x (TY-2(TSTEPS-1)r) of its tile)" },
-    { "PX", 4, 1, 8, 3, { 2, 4, 8 }, "DESIGN=1: points per lane along x (>= the radius); a warp's strip is 32*PX" },
+    { "PX", 4, 1, 8, 3, { 2, 4, 8 }, "DESIGN=1: points per lane along x (below the radius: x neighbours from lanes "
+      "further away); a warp's strip is 32*PX" },
     /* appended (DESIGN=2): a thread's outputs per plane, RX columns x RY rows */
     { "RX", 1, 1, 8, 2, { 1, 2 }, "DESIGN=2: consecutive x columns of outputs per thread (TX/RX threads along x)" },
     { "RY", 4, 1, 16, 4, { 1, 2, 4, 8 }, "DESIGN=2: consecutive y rows of outputs per thread (TY/RY threads along y)" },
     /* appended (DESIGN=2): how the input planes arrive; 1 (the default of a
      * configuration without PF, as tuned before) is the register prefetch */
     { "PF", 1, 1, 4, 4, { 1, 2, 3, 4 },
-      "DESIGN=2: input planes in flight ahead of the one computed: 1, the next plane through registers (two "
-      "shared planes); 2-4, asynchronous copies (cp.async) into a ring of PF+1 shared planes" },
+      "input planes (2D: rows) in flight ahead of the one computed. DESIGN=2: 1, the next plane through "
+      "registers (two shared planes); 2-4, asynchronous copies (cp.async) into a ring of PF+1 shared planes. "
+      "DESIGN=1: rows loaded PF rows ahead into each lane's registers" },
 };
 
 static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
@@ -62,6 +64,7 @@ static void warp_default(int radius, size_t elem, gk_config *out)
     gk__config_set(out, "TSTEPS", elem == 4 ? t32[r] : t64[r]);
     gk__config_set(out, "DESIGN", 1);
     gk__config_set(out, "PX", 4);
+    gk__config_set(out, "PF", 1);
 }
 
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
@@ -231,6 +234,11 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
 {
     if (gen_reject(c, dev, why, n))
         return 1;
+    /* deeper passes: the warp design's (generated and tested there; the
+     * other designs' shared memory and registers end before anyway) */
+    if (gk__param(c, "DESIGN") != 1 && gk__param(c, "TSTEPS") > 4)
+        return snprintf(why, n, "TSTEPS=%d: more than 4 steps per pass is the warp design's (DESIGN=1, 2D)",
+                        gk__param(c, "TSTEPS")), 1;
     if (gk__param(c, "DESIGN") == 2)
         return z_reject(c, dims, radius, elem, dev, why, n);
     if (dims == 2 && gk__param(c, "TY") != 1)
@@ -240,17 +248,16 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
         int px = gk__param(c, "PX");
         if (dims != 2)
             return snprintf(why, n, "DESIGN=1 (warp streaming) is for 2D descriptions only"), 1;
-        if (px < radius)
-            return snprintf(why, n, "PX=%d < radius %d: a lane's x neighbours must all be on the next lane", px,
-                            radius), 1;
         if (32 * px - 2 * ts * radius < 1)
             return snprintf(why, n, "a warp strip of 32*PX=%d points has no output left after %d halo points a side "
                             "(TSTEPS*r)", 32 * px, ts * radius), 1;
-        /* the register queues: TSTEPS+1 stages of 2r+1 rows of PX values,
-         * 32-bit registers; beyond this the kernel spills */
-        int64_t regs = (int64_t)(ts + 1) * (2 * radius + 1) * px * (int64_t)(elem / 4);
+        /* the register queues: the input's 2r+1 rows and PF in flight,
+         * 2r+1 rows of each stage 1..TSTEPS-1, PX values each, 32-bit
+         * registers; beyond this the kernel spills */
+        int64_t pf = gk__config_get(c, "PF", 1);
+        int64_t regs = ((int64_t)ts * (2 * radius + 1) + pf) * px * (int64_t)(elem / 4);
         if (regs > 192)
-            return snprintf(why, n, "register queues of %lld registers per lane > 192 ((TSTEPS+1)*(2r+1)*PX values)",
+            return snprintf(why, n, "register queues of %lld registers per lane > 192 ((TSTEPS*(2r+1)+PF)*PX values)",
                             (long long)regs), 1;
         return 0;                     /* no shared memory, TX unused */
     }

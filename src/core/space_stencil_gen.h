@@ -21,6 +21,12 @@
  * two planes of (TX+2r) x (TY+2r) per stage). */
 extern const gk_space gk__space_stencil_gen;
 
+/* The most steps per pass (TSTEPS) the engine generates kernels for: a
+ * kernel per T = 1..TSTEPS (the host runs a remainder with fewer).  Deep
+ * passes pay in 2D (the warp design, registers only); in 3D the rules'
+ * shared memory and registers stop well before. */
+#define GK__SG_TMAX 8
+
 /* The plane ring design's (DESIGN=0) complete defaults for a description: 3D radius 1
  * TX=32 TY=8 NT=256 ZC=128 TSTEPS=2, larger radii TX=64 TY=8 NT=256 ZC=64
  * TSTEPS=1; 2D TX=512 TY=1 NT=128 ZC=64 and TSTEPS 3, 2, 1 for radius 1,

@@ -22,7 +22,7 @@ struct gk_stencil_gen {
     gk_config cfg;                 /* complete */
     char cfgtext[160];
     cudaLibrary_t lib;
-    cudaKernel_t k[5];             /* k[t]: t steps per pass, t = 1..tmax */
+    cudaKernel_t k[GK__SG_TMAX + 1];   /* k[t]: t steps per pass, t = 1..tmax */
     int tmax, tx, ty, zc, nt;
     int design, px;                /* DESIGN (0 ring, 1 warp streaming), PX */
     int64_t nx, ny, nz;            /* as given (2D: nz = 1) */

@@ -41,11 +41,15 @@
  * starting T*r rows above it (recomputed halo).  Each lane keeps, for the
  * input and for each stage s = 1..T, the 2r+1 most recent rows of its PX
  * columns in registers (queues indexed by row modulo 2r+1; the stream loop
- * is unrolled by 2r+1, so every index is a constant and the queues stay in
- * registers).  Iteration k loads input row ys + k; stage s then computes
+ * is unrolled, so every index is a constant and the queues stay in
+ * registers).  Iteration k takes input row ys + k; stage s then computes
  * its row ys + k - s*r from rows ys + k - (s+1)*r .. ys + k - (s-1)*r of
  * stage s-1, the x neighbours outside the lane's PX columns taken from the
- * next lanes with __shfl_up_sync/__shfl_down_sync (PX >= r: one lane away).
+ * next lanes with __shfl_up_sync/__shfl_down_sync (PX >= r: one lane away;
+ * else column h beyond the lane's comes from ceil(h/PX) lanes away).  The
+ * input rows are loaded PF rows ahead (PF = 1: the next row) into a queue
+ * of D0 = a multiple of 2r+1 >= 2r+1+PF slots: each load has PF
+ * iterations of arithmetic to arrive under; the loop is unrolled by D0.
  * Neighbouring strips overlap by T*r columns a side: the edge lanes' halo
  * results (wrong: their neighbour lane does not exist) shrink by r per
  * stage and are never stored.  Same chain, same boundaries as above.
@@ -230,10 +234,36 @@ static const char warp_body[] =
 "\n"
 "__device__ __forceinline__ int sg_wrap(int i, int n) { i %= n; return i < 0 ? i + n : i; }\n"
 "\n"
+"/* input row gy of the lane's P columns (0 outside the grid; periodic: wrapped) */\n"
+"__device__ __forceinline__ void sgw_load(real (&v)[P], const real *__restrict__ in, int gy, int ny, i64 sy,\n"
+"                                         const int (&cx)[P], const bool (&cin)[P])\n"
+"{\n"
+"#if BND == 1\n"
+"    const real *src = in + (i64)sg_wrap(gy, ny) * sy;\n"
+"#pragma unroll\n"
+"    for (int j = 0; j < P; j++)\n"
+"        v[j] = src[cx[j]];\n"
+"#else\n"
+"    /* every address valid (row and columns clamped in the grid), the load\n"
+"       unconditional and the value selected: no branch around each load */\n"
+"    const bool rin = gy >= 0 && gy < ny;\n"
+"    const real *src = in + (i64)(rin ? gy : 0) * sy;\n"
+"#pragma unroll\n"
+"    for (int j = 0; j < P; j++) {\n"
+"        const real x = src[cx[j]];\n"
+"        v[j] = rin && cin[j] ? x : (real)0;\n"
+"    }\n"
+"#endif\n"
+"    (void)cin;\n"
+"}\n"
+"\n"
 "template <int T>\n"
 "__device__ __forceinline__ void sgw_body(const real *__restrict__ in, real *__restrict__ out, int nx, int ny, i64 sy)\n"
 "{\n"
 "    constexpr int W = 32 * P - 2 * T * R;          /* the columns a strip stores */\n"
+"    /* the input's queue: the D rows stage 1 reads and PF rows in flight,\n"
+"       a multiple of D (the unrolled loop's slots are constants) */\n"
+"    constexpr int D0 = D * (1 + (PF + D - 1) / D);\n"
 "    const int lane = threadIdx.x & 31;\n"
 "    const int xs = (blockIdx.x * (NT / 32) + (threadIdx.x >> 5)) * W;\n"
 "    if (xs >= nx)\n"
@@ -260,7 +290,13 @@ static const char warp_body[] =
 "#endif\n"
 "        cst[j] = c >= T * R && c < 32 * P - T * R && gx < nx;\n"
 "    }\n"
-"    real q[T + 1][D][P];\n"
+"    real q0[D0][P];                                 /* input row k in slot k mod D0 */\n"
+"    real q[T + 1][D][P];                            /* stage s (1..T-1): row k in slot k mod D */\n"
+"#pragma unroll\n"
+"    for (int d = 0; d < D0; d++)\n"
+"#pragma unroll\n"
+"        for (int j = 0; j < P; j++)\n"
+"            q0[d][j] = (real)0;\n"
 "#pragma unroll\n"
 "    for (int s = 0; s <= T; s++)\n"
 "#pragma unroll\n"
@@ -268,35 +304,33 @@ static const char warp_body[] =
 "#pragma unroll\n"
 "            for (int j = 0; j < P; j++)\n"
 "                q[s][d][j] = (real)0;\n"
-"    for (int kb = 0; kb < K; kb += D) {\n"
+"    /* the loads are unconditional: past the chunk they read rows no one\n"
+"       uses (0 outside the grid), and a slot that kept its old row on\n"
+"       some path would keep every old row live in registers */\n"
 "#pragma unroll\n"
-"        for (int i = 0; i < D; i++) {\n"
+"    for (int i = 0; i < PF; i++)                    /* the first PF rows in flight */\n"
+"        sgw_load(q0[i], in, ys + i, ny, sy, cx, cin);\n"
+"    for (int kb = 0; kb < K; kb += D0) {\n"
+"#pragma unroll\n"
+"        for (int i = 0; i < D0; i++) {\n"
 "            const int k = kb + i;\n"
 "            if (k >= K)\n"
 "                break;\n"
-"            {   /* input row ys + k into slot i (= k mod D) */\n"
-"                const int gy = ys + k;\n"
-"#if BND == 1\n"
-"                const real *src = in + (i64)sg_wrap(gy, ny) * sy;\n"
-"#pragma unroll\n"
-"                for (int j = 0; j < P; j++)\n"
-"                    q[0][i][j] = src[cx[j]];\n"
-"#else\n"
-"                const bool rin = gy >= 0 && gy < ny;\n"
-"                const real *src = in + (i64)(rin ? gy : 0) * sy;\n"
-"#pragma unroll\n"
-"                for (int j = 0; j < P; j++)\n"
-"                    q[0][i][j] = rin && cin[j] ? src[cx[j]] : (real)0;\n"
-"#endif\n"
-"            }\n"
+"            /* row k (loaded PF iterations ago) is used now; row k + PF\n"
+"               goes into the slot of row k + PF - D0 <= k - D, read by no one */\n"
+"            sgw_load(q0[(i + PF) % D0], in, ys + k + PF, ny, sy, cx, cin);\n"
 "#pragma unroll\n"
 "            for (int s = 1; s <= T; s++) {\n"
 "                /* row kq = k - s*R of stage s, in slot kq mod D; its window\n"
-"                   kq-R..kq+R of stage s-1 starts at slot (kq - R) mod D */\n"
-"                const int cs = (i - s * R + (T + 2) * D) % D, s0 = (i - (s + 1) * R + (T + 2) * D) % D;\n"
+"                   kq-R..kq+R of stage s-1 starts at slot (kq - R) mod D (D0 for\n"
+"                   the input) */\n"
+"                const int cs = (i - s * R + (T + 2) * D) % D;\n"
 "                const int gy = ys + k - s * R;\n"
 "                real o[P];\n"
-"                sgw_apply(q[s - 1], s0, o);\n"
+"                if (s == 1)\n"
+"                    sgw_apply(q0, (i - 2 * R + D0) % D0, o);\n"
+"                else\n"
+"                    sgw_apply(q[s - 1], (i - (s + 1) * R + (T + 2) * D) % D, o);\n"
 "#if BND != 1\n"
 "                const bool rin = gy >= 0 && gy < ny;\n"
 "#endif\n"
@@ -310,7 +344,7 @@ static const char warp_body[] =
 "                    if (!(rin && cin[j])) v = (real)0;\n"
 "#elif BND == 2\n"
 "                    if (!(rin && cin[j])) v = (real)0;\n"
-"                    else if (rband || cband[j]) v = q[s - 1][cs][j];\n"
+"                    else if (rband || cband[j]) v = s == 1 ? q0[(i - R + D0) % D0][j] : q[s - 1][cs][j];\n"
 "#endif\n"
 "                    if (s < T)\n"
 "                        q[s][cs][j] = v;\n"
@@ -337,17 +371,21 @@ static void put_warp_apply(sbuf *b, const gk__stencil_spec *s, int f32)
         if (s->dx[i] < lo[d]) lo[d] = s->dx[i];
         if (s->dx[i] > hi[d]) hi[d] = s->dx[i];
     }
-    put(b, "__device__ __forceinline__ void sgw_apply(const real (&v)[D][P], int s0, real (&o)[P])\n{\n");
+    put(b, "template <int L>\n__device__ __forceinline__ void sgw_apply(const real (&v)[L][P], int s0, real (&o)[P])\n{\n");
     for (int d = 0; d <= 2 * r; d++) {
         if (!used[d]) continue;
-        put(b, "    real e%d[P + 2 * R];\n    {\n        const int sl = (s0 + %d) %% D;\n", d, d);
+        put(b, "    real e%d[P + 2 * R];\n    {\n        const int sl = (s0 + %d) %% L;\n", d, d);
         put(b, "#pragma unroll\n        for (int j = 0; j < P; j++) e%d[R + j] = v[sl][j];\n", d);
+        /* column h to the left of the lane's first: lane - m, m = ceil(h/P),
+           its value m*P - h; to the right of its last: lane + m, value
+           h - 1 - (m-1)*P (PX >= r: always the next lane) */
         if (lo[d] < 0)
             put(b, "#pragma unroll\n        for (int h = 1; h <= %d; h++) e%d[R - h] = __shfl_up_sync(0xffffffffu, "
-                   "v[sl][P - h], 1);\n", -lo[d], d);
+                   "v[sl][((h + P - 1) / P) * P - h], (h + P - 1) / P);\n", -lo[d], d);
         if (hi[d] > 0)
             put(b, "#pragma unroll\n        for (int h = 1; h <= %d; h++) e%d[R + P - 1 + h] = "
-                   "__shfl_down_sync(0xffffffffu, v[sl][h - 1], 1);\n", hi[d], d);
+                   "__shfl_down_sync(0xffffffffu, v[sl][h - 1 - ((h + P - 1) / P - 1) * P], (h + P - 1) / P);\n",
+                hi[d], d);
         put(b, "    }\n");
     }
     put(b, "#pragma unroll\n    for (int j = 0; j < P; j++) {\n        real t;\n");
@@ -366,14 +404,14 @@ static void put_warp_apply(sbuf *b, const gk__stencil_spec *s, int f32)
 static gk_status warp_source(const gk__stencil_spec *s, const gk_config *cfg, int tmax, char **src)
 {
     int f32 = s->dtype == GK_DTYPE_FLOAT32, px = gk__config_get(cfg, "PX", 4);
-    if (s->dims != 2 || px < s->radius || px > 8)
-        return gk__fail(GK_EINVAL, "stencil_gen: DESIGN=1 needs a 2D description and PX in radius..8 (%s, PX=%d)",
+    if (s->dims != 2 || px < 1 || px > 8)
+        return gk__fail(GK_EINVAL, "stencil_gen: DESIGN=1 needs a 2D description and PX in 1..8 (%s, PX=%d)",
                         s->key, px);
     sbuf b = { 0 };
     put(&b, "// generated by gk for %s, DESIGN=1 (src/gpu/stencil_gen_src.c: the design)\n", s->key);
     put(&b, "typedef %s real;\n", f32 ? "float" : "double");
-    put(&b, "#define R %d\n#define BND %d\n#define P %d\n#define NT %d\n#define ZC %d\n", s->radius,
-        (int)s->boundary, px, gk__param(cfg, "NT"), gk__param(cfg, "ZC"));
+    put(&b, "#define R %d\n#define BND %d\n#define P %d\n#define NT %d\n#define ZC %d\n#define PF %d\n", s->radius,
+        (int)s->boundary, px, gk__param(cfg, "NT"), gk__param(cfg, "ZC"), gk__config_get(cfg, "PF", 1));
     put(&b, "#define D (2 * R + 1)\n");
     put_warp_apply(&b, s, f32);
     put(&b, "%s\n", warp_body);
@@ -827,7 +865,7 @@ gk_status gk__stencil_gen_source(const gk__stencil_spec *s, const gk_config *cfg
     *src = NULL;
     int f32 = s->dtype == GK_DTYPE_FLOAT32, r = s->radius, d3 = s->dims == 3;
     int tmax = gk__param(cfg, "TSTEPS");
-    if (s->npoints < 1 || s->npoints > GK_STENCIL_MAX_POINTS || r < 1 || r > 4 || tmax < 1 || tmax > 4)
+    if (s->npoints < 1 || s->npoints > GK_STENCIL_MAX_POINTS || r < 1 || r > 4 || tmax < 1 || tmax > GK__SG_TMAX)
         return gk__fail(GK_EINVAL, "stencil_gen: bad description or configuration for %s", s->key);
     if (gk__config_get(cfg, "DESIGN", 0) == 1)
         return warp_source(s, cfg, tmax, src);

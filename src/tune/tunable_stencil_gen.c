@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STEPS 12                 /* a multiple of every TSTEPS: whole passes */
+#define STEPS 12                 /* about this many steps per timed run, whole passes (below) */
 
 static void grid_fill(void *g, size_t n, int f32, uint64_t seed)
 {
@@ -81,7 +81,9 @@ gk_status gk__sg_validate(const gk_device_info *dev, const gk__stencil_spec *s, 
     return st;
 }
 
-/* Median ms per step of 3 runs of STEPS steps after a warm-up. */
+/* Median ms per step of 3 runs of about STEPS steps after a warm-up: a
+ * whole number of passes of the configuration's TSTEPS (a remainder pass
+ * of fewer steps would count against T = 5, 7, 8). */
 static gk_status measure(const gk_device_info *dev, const gk__stencil_spec *s, const gk_config *cfg,
                          const void *grid, int64_t nx, int64_t ny, int64_t nz, const gk__sg_cubin_store *store,
                          double *ms_step)
@@ -89,12 +91,13 @@ static gk_status measure(const gk_device_info *dev, const gk__stencil_spec *s, c
     gk_stencil_gen *g = NULL;
     double ms[3];
     float t;
+    int T = gk__config_get(cfg, "TSTEPS", 1), steps = T < 1 ? STEPS : T * ((STEPS + T - 1) / T);
     gk_status st = gk__stencil_gen_open(&g, dev, NULL, s, nx, ny, nz, cfg, store);
     if (!st) st = gk__stencil_gen_upload(g, grid, NULL);
-    if (!st) st = gk__stencil_gen_run(g, STEPS, &t);
+    if (!st) st = gk__stencil_gen_run(g, steps, &t);
     for (int r = 0; r < 3 && !st; r++) {
-        st = gk__stencil_gen_run(g, STEPS, &t);
-        ms[r] = t / STEPS;
+        st = gk__stencil_gen_run(g, steps, &t);
+        ms[r] = t / steps;
     }
     gk__stencil_gen_close(g);
     if (!st) *ms_step = gk__median(ms, 3, NULL);
@@ -328,16 +331,18 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
         search W = S;
         W.best_ms = 0;
         static const int px[] = { 2, 4, 8 }, ntw[] = { 64, 128, 256 }, zcw[] = { 128, 256, 512 };
+        static const int tsw[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, pfw[] = { 1, 2, 3 };
         gk_config wdef, wfull;
         gk__stencil_gen_default_design(2, s->radius, es, 1, &wdef);
         if (!gk__space_complete(&gk__space_stencil_gen, &wdef, &wfull)) {
             try_cfg(&W, &wfull);
             if (W.best_ms > 0) {
-                sweep(&W, "TSTEPS", ts, 4);
+                sweep(&W, "TSTEPS", tsw, 8);
                 sweep(&W, "PX", px, 3);
+                sweep(&W, "PF", pfw, 3);
                 sweep(&W, "NT", ntw, 3);
                 sweep(&W, "ZC", zcw, 3);
-                sweep(&W, "TSTEPS", ts, 4);
+                sweep(&W, "TSTEPS", tsw, 8);
             }
         }
         gk__clear_error();
