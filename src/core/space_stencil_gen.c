@@ -48,13 +48,28 @@ static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why
 const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params / sizeof gen_params[0]),
                                          gen_params, gen_reject };
 
-/* The warp design's defaults (DESIGN=1, 2D): 4 points per lane, 4 warps
- * per block, 256 rows per warp; steps per pass as the register queues
- * allow ((T+1) queues of 2r+1 rows of PX values, within the budget the
- * rules below allow). */
+/* The warp design's defaults (DESIGN=1, 2D): 4 warps per block, 256 rows
+ * per warp, input rows 2 ahead (PF=2), and per radius and element size the
+ * points per lane and steps per pass measured on an H200
+ * (bench/stencil-2d-warp.sh, 8192^2, 100 steps, fixed boundary, the AN5D
+ * suite's stars and boxes; bench/stencil-suite-results.md, "Rows in
+ * flight"), against 7a0fb46's T=4/4/3/2 (float32) and 4/2/2/1 (float64)
+ * at PX=4 with no row ahead:
+ *   float32 r1  PX=4 T=8: star 867 GStencil/s (T=4 before: 730), box 627
+ *               (T=6 666, T=4 PF=1 478)
+ *   float32 r2  PX=4 T=4: star 503, box 294 (unchanged: T=6 and PX=2 lose)
+ *   float32 r3  PX=4 T=3: star 364, box 169 at T=2 (PX=2 T=3: 150)
+ *   float32 r4  PX=2 T=2: box 83 (PX=4: 74); star PX=2 T=3 272, PX=4 T=2 265
+ *   float64 r1  PX=2 T=6: star 663 (PX=4 T=4 before: 333)
+ *   float64 r2  PX=2 T=3: box 199 (PX=4 T=2: 167); star PX=2 T=4 390 (T=2: 286)
+ *   float64 r3  PX=2 T=3: star 287 (PX=4 T=2: 217); box PX=2 T=2 93 (PX=4: 64)
+ *   float64 r4  PX=2 T=2: star 181 (PX=4 T=1: 99 before), box 34 (PX=4 T=1: 34)
+ * PX=2 halves the register queues ((T*(2r+1)+PF)*PX values: more warps per
+ * SM, deeper passes) for one more shuffle per point and row. */
 static void warp_default(int radius, size_t elem, gk_config *out)
 {
-    static const int t32[5] = { 0, 4, 4, 3, 2 }, t64[5] = { 0, 4, 2, 2, 1 };
+    static const int t32[5] = { 0, 8, 4, 3, 2 }, t64[5] = { 0, 6, 3, 3, 2 };
+    static const int p32[5] = { 0, 4, 4, 4, 2 }, p64[5] = { 0, 2, 2, 2, 2 };
     int r = radius < 1 ? 1 : radius > 4 ? 4 : radius;
     gk__config_clear(out);
     gk__config_set(out, "TX", 512);
@@ -63,8 +78,8 @@ static void warp_default(int radius, size_t elem, gk_config *out)
     gk__config_set(out, "ZC", 256);
     gk__config_set(out, "TSTEPS", elem == 4 ? t32[r] : t64[r]);
     gk__config_set(out, "DESIGN", 1);
-    gk__config_set(out, "PX", 4);
-    gk__config_set(out, "PF", 1);
+    gk__config_set(out, "PX", elem == 4 ? p32[r] : p64[r]);
+    gk__config_set(out, "PF", 2);
 }
 
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
