@@ -373,6 +373,8 @@ static void design2_checks(void)
            "DESIGN=2 TSTEPS=3 PF=3 shared memory: a ring of 4 input planes, 2 per stage 1..2");
     is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 1), 4LL * (32 + 2) * (16 + 2) * 8,
            "DESIGN=2 one step PF=3 shared memory: the ring of 4 input planes");
+    ok(!sg_cfg(3, 1, 8, 2, "PF=0", &c) && gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why)
+       && strstr(why, "PF=0"), "DESIGN=2 PF=0 (the warp design's) refused: %s", why);
     ok(sg_cfg(3, 1, 8, 2, "PF=5", &c) && strstr(gk_last_error(), "PF"), "DESIGN=2 PF=5 out of range: %s",
        gk_last_error());
     gk__clear_error();
@@ -674,7 +676,8 @@ static void source_checks(void)
     }
     gk__stencil_gen_default_design(2, 4, 8, 1, &wf);
     gk__config_set(&wf, "TSTEPS", 4);
-    gk__config_set(&wf, "PX", 4);   /* (4*9+2)*4 doubles: 304 registers */
+    gk__config_set(&wf, "PX", 4);
+    gk__config_set(&wf, "PF", 2);   /* (4*9+2)*4 doubles: 304 registers */
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
     ok(gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why) && strstr(why, "304"),
        "register queues too large refused: %s", why);
@@ -896,7 +899,7 @@ int main(void)
                         size_t es = ty ? 8 : 4;
                         /* PX: below the radius (neighbours from lanes further
                            away), the radius, above it, 1; PF 1-3 rows ahead */
-                        int pxs[4] = { r > 1 ? r / 2 : 2, r, r + 1, 1 }, px = pxs[ci % 4], pf = 1 + ci % 3;
+                        int pxs[4] = { r > 1 ? r / 2 : 2, r, r + 1, 1 }, px = pxs[ci % 4], pf = ci % 4 == 3 ? 0 : 1 + ci % 3;
                         int nt = 32 << (ci % 3), zc = 5 + 4 * (ci % 4), t;
                         char cfgtext[96], rwhy[256];
                         gk_config full;
@@ -909,9 +912,12 @@ int main(void)
                         }
                         snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d", px, t, nt, zc,
                                  pf);
-                        int w = 32 * px - 2 * t * r;
+                        /* several strips (a periodic grid at least 2r+1 wide) */
+                        int w = 32 * px - 2 * t * r, nx = w + w / 2 + 3 + ci % 5;
+                        if (nx < 2 * r + 1 + ci % 3)
+                            nx = 2 * r + 1 + ci % 3;
                         tcase c1 = { 2, sh == 1 ? B : S, r, (gk_boundary)bd, ty ? D : E, cfgtext,
-                                     w + w / 2 + 3 + ci % 5, 3 * zc + 2 + r, 1, t + 1 + ci % 2 };
+                                     nx, 3 * zc + 2 + r, 1, t + 1 + ci % 2 };
                         static char texts[64][96];
                         snprintf(texts[ci % 64], sizeof texts[0], "%s", cfgtext);
                         c1.cfg = texts[ci % 64];
@@ -935,6 +941,8 @@ int main(void)
             { 2, B, 3, P, E, "DESIGN=1,PX=1,TSTEPS=2", 97, 41, 1, 3 },        /* 3 lanes away, wrapped */
             { 2, B, 4, Z, D, "DESIGN=1,PX=3,TSTEPS=1,PF=3", 257, 99, 1, 2 },
             { 2, M, 4, F, E, "DESIGN=1,PX=1,TSTEPS=3,PF=1", 70, 40, 1, 4 },   /* a mask, 4 lanes away */
+            { 2, B, 3, F, D, "DESIGN=1,PX=4,TSTEPS=2,PF=0", 301, 157, 1, 5 },  /* each row where first used */
+            { 2, S, 2, P, E, "DESIGN=1,PX=2,TSTEPS=5,PF=0,ZC=7", 99, 40, 1, 11 },
         };
         for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++)
             run_case(&dev, &wcases[i], 0x3a7c0000ULL + i);

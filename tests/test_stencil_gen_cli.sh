@@ -60,8 +60,8 @@ if ! "$GK" info 2>/dev/null | grep -q '^  none: '; then
   export GK_CACHE_DIR="$t_tmp/cache"
   t_ok "bench: a small 2D and 3D run" "$GK" bench stencil --stencil=2d-box-r2:f32:periodic,3d-star-r2:fixed:f32 \
     --sizes=67 --steps=6 --reps=1
-  grep -c "ok (bit-exact" "$t_tmp/out" | grep -qx 8 && ! grep -q "FAIL\|not run" "$t_tmp/out"
-  t_result $? "bench: 8 rows (the 2D warp design and the 3D z-streaming design, T = 1..4 each), each bit-exact"
+  grep -c "ok (bit-exact" "$t_tmp/out" | grep -qx 12 && ! grep -q "FAIL\|not run" "$t_tmp/out"
+  t_result $? "bench: 12 rows (the 2D warp design T = 1..8, the 3D z-streaming design T = 1..4), each bit-exact"
   # gk stencil --config with a description: the configuration that ran is the one given
   t_ok "stencil --config with a description on the GPU, --check" "$GK" stencil --stencil=2d-star-r2:f32:periodic \
     --size=301x45 --steps=5 --check --device=gpu --verbose --config=DESIGN=0,TSTEPS=2,TX=64,ZC=9

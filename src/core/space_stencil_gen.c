@@ -29,10 +29,10 @@ static const gk_param_def gen_params[] = {
     { "RY", 4, 1, 16, 4, { 1, 2, 4, 8 }, "DESIGN=2: consecutive y rows of outputs per thread (TY/RY threads along y)" },
     /* appended (DESIGN=2): how the input planes arrive; 1 (the default of a
      * configuration without PF, as tuned before) is the register prefetch */
-    { "PF", 1, 1, 4, 4, { 1, 2, 3, 4 },
+    { "PF", 1, 0, 4, 5, { 0, 1, 2, 3, 4 },
       "input planes (2D: rows) in flight ahead of the one computed. DESIGN=2: 1, the next plane through "
       "registers (two shared planes); 2-4, asynchronous copies (cp.async) into a ring of PF+1 shared planes. "
-      "DESIGN=1: rows loaded PF rows ahead into each lane's registers" },
+      "DESIGN=1: rows loaded PF rows ahead into each lane's registers (0: each row where it is first used)" },
 };
 
 static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
@@ -68,8 +68,9 @@ const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params 
  * SM, deeper passes) for one more shuffle per point and row. */
 static void warp_default(int radius, size_t elem, gk_config *out)
 {
-    static const int t32[5] = { 0, 8, 4, 3, 2 }, t64[5] = { 0, 6, 3, 3, 2 };
-    static const int p32[5] = { 0, 4, 4, 4, 2 }, p64[5] = { 0, 2, 2, 2, 2 };
+    static const int t32[5] = { 0, 8, 4, 3, 2 }, t64[5] = { 0, 6, 3, 2, 1 };
+    static const int p32[5] = { 0, 4, 4, 4, 4 }, p64[5] = { 0, 2, 2, 4, 4 };
+    static const int f32[5] = { 0, 2, 0, 0, 0 }, f64[5] = { 0, 2, 2, 0, 0 };
     int r = radius < 1 ? 1 : radius > 4 ? 4 : radius;
     gk__config_clear(out);
     gk__config_set(out, "TX", 512);
@@ -79,7 +80,7 @@ static void warp_default(int radius, size_t elem, gk_config *out)
     gk__config_set(out, "TSTEPS", elem == 4 ? t32[r] : t64[r]);
     gk__config_set(out, "DESIGN", 1);
     gk__config_set(out, "PX", elem == 4 ? p32[r] : p64[r]);
-    gk__config_set(out, "PF", 2);
+    gk__config_set(out, "PF", elem == 4 ? f32[r] : f64[r]);
 }
 
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
@@ -206,6 +207,8 @@ static int z_reject(const gk_config *c, int dims, int radius, size_t elem, const
     int64_t r = radius, dq = 2 * r + 1;
     if (dims != 3)
         return snprintf(why, n, "DESIGN=2 (z-streaming with register accumulation) is for 3D descriptions only"), 1;
+    if (gk__config_get(c, "PF", 1) < 1)
+        return snprintf(why, n, "DESIGN=2: PF=0 (no plane ahead) is the warp design's; PF is 1-4 here"), 1;
     if (tx - 2 * (ts - 1) * r < 1 || ty - 2 * (ts - 1) * r < 1)
         return snprintf(why, n, "DESIGN=2 tile %dx%d leaves no output for TSTEPS=%d (each pass recomputes %lld "
                         "point%s of halo a side: TX and TY must exceed %lld; name TSTEPS=1 for one step per pass)",
