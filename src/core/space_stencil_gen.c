@@ -49,23 +49,20 @@ const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params 
                                          gen_params, gen_reject };
 
 /* The warp design's defaults (DESIGN=1, 2D): 4 warps per block, 256 rows
- * per warp, input rows 2 ahead (PF=2), and per radius and element size the
- * points per lane and steps per pass measured on an H200
- * (bench/stencil-2d-warp.sh, 8192^2, 100 steps, fixed boundary, the AN5D
- * suite's stars and boxes; bench/stencil-suite-results.md, "Rows in
- * flight"), against 7a0fb46's T=4/4/3/2 (float32) and 4/2/2/1 (float64)
- * at PX=4 with no row ahead:
- *   float32 r1  PX=4 T=8: star 867 GStencil/s (T=4 before: 730), box 627
- *               (T=6 666, T=4 PF=1 478)
- *   float32 r2  PX=4 T=4: star 503, box 294 (unchanged: T=6 and PX=2 lose)
- *   float32 r3  PX=4 T=3: star 364, box 169 at T=2 (PX=2 T=3: 150)
- *   float32 r4  PX=2 T=2: box 83 (PX=4: 74); star PX=2 T=3 272, PX=4 T=2 265
- *   float64 r1  PX=2 T=6: star 663 (PX=4 T=4 before: 333)
- *   float64 r2  PX=2 T=3: box 199 (PX=4 T=2: 167); star PX=2 T=4 390 (T=2: 286)
- *   float64 r3  PX=2 T=3: star 287 (PX=4 T=2: 217); box PX=2 T=2 93 (PX=4: 64)
- *   float64 r4  PX=2 T=2: star 181 (PX=4 T=1: 99 before), box 34 (PX=4 T=1: 34)
- * PX=2 halves the register queues ((T*(2r+1)+PF)*PX values: more warps per
- * SM, deeper passes) for one more shuffle per point and row. */
+ * per warp; per radius and element size the points per lane, steps per
+ * pass and rows ahead measured on an H200 (bench/stencil-suite-results.md,
+ * "Rows in flight"; the AN5D suite's stars and boxes, fixed boundary):
+ *   radius 1, float32: PX=4 T=8 PF=2 (suite, 16384^2, 1000 steps: star
+ *     1053 GStencil/s, box 814; 7a0fb46's T=4 with no row ahead: 898, 793)
+ *   radius 1, float64: PX=2 T=6 PF=2 (star 758, box 594; before 435, 452)
+ *   radius 2, float64: PX=2 T=3 PF=2 (star 373, box 219; before 241, 225)
+ * Elsewhere rows ahead, PX=2 and deeper passes won on the stars and lost
+ * on the boxes (box r3 float64: 139 before, 45 at PX=2 T=3 PF=2; 16384^2,
+ * 100 steps), so those keep 7a0fb46's configuration with PF=0, whose
+ * kernel is 7a0fb46's (the PTX is the same): float32 PX=4 with T = 4, 3, 2
+ * at radius 2-4; float64 PX=4 with T = 2, 1 at radius 3, 4.  A shape's
+ * tuned entry (gktune --stencil) takes the star's gains: star r4 float64
+ * PX=2 T=2 224 against 123. */
 static void warp_default(int radius, size_t elem, gk_config *out)
 {
     static const int t32[5] = { 0, 8, 4, 3, 2 }, t64[5] = { 0, 6, 3, 2, 1 };

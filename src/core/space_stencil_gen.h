@@ -34,10 +34,11 @@ extern const gk_space gk__space_stencil_gen;
 void gk__stencil_gen_default(int dims, int radius, gk_config *out);
 
 /* The defaults of one design: DESIGN=1 (warp streaming, 2D only) NT=128
- * (4 warps per block) ZC=256 (rows per warp) PF=2 (rows ahead) and the
- * points per lane and steps per pass measured for the radius and element
- * size (float32 PX=4 and T=8, 4, 3 at radius 1-3, PX=2 T=2 at 4; float64
- * PX=2 and T=6, 3, 3, 2); DESIGN=0:
+ * (4 warps per block) ZC=256 (rows per warp) and the points per lane,
+ * steps per pass and rows ahead measured for the radius and element size
+ * (float32: PX=4, T=8 PF=2 at radius 1, T=4, 3, 2 PF=0 at radius 2-4;
+ * float64: PX=2 PF=2 with T=6, 3 at radius 1, 2, PX=4 PF=0 with T=2, 1
+ * at radius 3, 4); DESIGN=0:
  * gk__stencil_gen_default.  design < 0: the description's default design
  * (2D: 1, 3D: 2), i.e. the engine's defaults when nothing is tuned.
  * DESIGN=2 (3D): TX=32, RX=1 (a warp is one row: conflict-free shared
