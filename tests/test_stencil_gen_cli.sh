@@ -50,6 +50,44 @@ t_ok "bench --device=cpu --stencil with a valid --config: runs, says it is not u
   "$GK" bench stencil --stencil=3d-star-r1 --device=cpu --sizes=16 --steps=2 --reps=1 --config=DESIGN=2,TSTEPS=3
 grep -q "ok (bit-exact)" "$t_tmp/out" && grep -q "this run is on the CPU" "$t_tmp/err"
 t_result $? "bench --device=cpu --config: bit-exact rows and the warning"
+# --stencil=3d-box-r1 is a description like any other here: --config is the
+# generated engine's (PF, TX, ...), not the classic 27-point kernel's (BX,
+# ...), checked against each description's rules before any GPU work, and a
+# refusal names the description (a comma list: the one that cannot run)
+for dev in "--device=cpu" ""; do
+  t_ok "bench --stencil=3d-box-r1 ${dev:-(device auto)}: a configuration only the generated engine has passes the check" \
+    "$GK" bench stencil --stencil=3d-box-r1 $dev --sizes=16 --steps=2 --reps=1 --config=PF=3
+  if [ -n "$dev" ] || "$GK" info 2>/dev/null | grep -q '^  none: '; then
+    grep -q "this run is on the CPU" "$t_tmp/err" && ! grep -q "has no parameter" "$t_tmp/err"
+    t_result $? "bench --stencil=3d-box-r1 ${dev:-(no usable GPU)} --config=PF=3: the CPU rows, with the warning"
+  else
+    t_skip "a usable GPU: the generated engine ran" "bench --stencil=3d-box-r1 --config=PF=3: the CPU rows"
+  fi
+  t_fails "bench --stencil=3d-box-r1 ${dev:-(device auto)}: PF out of range, the description named" 2 \
+    "3d-box-r1-f64-zero.*PF=9 is outside \[1, 4\]" \
+    "$GK" bench stencil --stencil=3d-box-r1 $dev --sizes=16 --config=PF=9
+  t_fails "bench --stencil=3d-box-r1 ${dev:-(device auto)}: the classic kernel's BX is not the generated engine's" 2 \
+    "3d-box-r1-f64-zero.*stencil_gen has no parameter 'BX'" \
+    "$GK" bench stencil --stencil=3d-box-r1 $dev --sizes=16 --config=BX=8
+  t_fails "bench --stencil=3d-box-r1 ${dev:-(device auto)}: DESIGN=2 with an impossible tile" 2 \
+    "3d-box-r1-f64-zero.*TX=256 x TY=256 .* needs NT=16384 threads" \
+    "$GK" bench stencil --stencil=3d-box-r1 $dev --sizes=16 --config=DESIGN=2,TX=256,TY=256
+done
+t_fails "bench --stencil=A,B: a configuration the second description cannot run names it" 2 \
+  "2d-star-r1-f64-zero.*DESIGN=2 .*3D" \
+  "$GK" bench stencil --stencil=3d-box-r1,2d-star-r1 --config=DESIGN=2,PF=2
+t_fails "bench --stencil=A,B: PF out of range names the first description" 2 \
+  "3d-star-r1-f64-zero.*PF=9 is outside" \
+  "$GK" bench stencil --stencil=3d-star-r1,3d-box-r1 --config=PF=9
+t_fails "bench --stencil=3d-box-r1 --device=gpu: PF=9 refused before the GPU is looked for" 2 \
+  "3d-box-r1-f64-zero.*PF=9 is outside" \
+  "$GK" bench stencil --stencil=3d-box-r1 --device=gpu --sizes=16 --config=PF=9
+if "$GK" info 2>/dev/null | grep -q '^  none: '; then
+  t_fails "bench --stencil=3d-box-r1 --device=gpu --config=PF=3 without a GPU: no GPU, not a config error" 1 \
+    "no GPU is usable" "$GK" bench stencil --stencil=3d-box-r1 --device=gpu --sizes=16 --config=PF=3
+else
+  t_skip "a usable GPU" "bench --stencil=3d-box-r1 --device=gpu --config=PF=3 without a GPU"
+fi
 t_ok "bench: --stencil abbreviated (--sten), --device=cpu abbreviated (--dev)" \
   "$GK" bench stencil --sten=3d-star-r1 --dev=cpu --sizes=16 --steps=2 --reps=1
 grep -q "ok (bit-exact)" "$t_tmp/out"

@@ -688,6 +688,17 @@ int cmd_bench_stencil(int argc, char **argv)
             cli_usage_error("--stencil: %s", gk_last_error());
         if (user_cfg)                  /* a CPU run then says it does not use it */
             cli_check_stencil_config(&spec, user_cfg);
+    } else if (stencil) {
+        /* --stencil naming the 27-point box (3d-box-r1, float64, zero): on a
+           GPU the generated engine's bench (cmd_stencil_gen.c), here the
+           CPU's rows; --config is that engine's all the same (PF, TX, ...;
+           not BX), checked against the description's rules, then not used */
+        if (user_cfg) {
+            gk__stencil_spec box;
+            if (gk__stencil_spec_make(&desc, dtype, &box))
+                cli_usage_error("--stencil: %s", gk_last_error());
+            cli_check_stencil_config(&box, user_cfg);
+        }
     } else {
         cli_check_config("stencil", user_cfg);
     }
@@ -703,7 +714,7 @@ int cmd_bench_stencil(int argc, char **argv)
     }
     int gpu;
     gk_context *ctx = cli_bench_context(want, user_cfg, &gpu);
-    if (described && gpu)
+    if ((described || stencil) && gpu)
         cli_die("bench stencil --stencil=%s on the GPU: the generated engine's benchmark is not in this build "
                 "(use --device=cpu)", stencil ? stencil : "3d-box-r1");
     if (steps < 0) steps = gpu ? 100 : 10;
@@ -722,7 +733,7 @@ int cmd_bench_stencil(int argc, char **argv)
         else
             cli_parse_size3("--sizes", tok, &nx, &ny, &nz);
         st = described ? gk__stencil_bench_desc_cpu(ctx, &spec, nx, ny, nz, steps, reps, &R)
-                       : gk__stencil_bench(ctx, nx, ny, nz, steps, reps, user_cfg, &R);
+                       : gk__stencil_bench(ctx, nx, ny, nz, steps, reps, stencil ? NULL : user_cfg, &R);
         if (st)
             cli_die_status(st);
         const int esz = described ? (int)gk_dtype_size(dtype) : 8;
