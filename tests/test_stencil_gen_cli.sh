@@ -64,7 +64,7 @@ for dev in "--device=cpu" ""; do
     t_skip "a usable GPU: the generated engine ran" "bench --stencil=3d-box-r1 --config=PF=3: the CPU rows"
   fi
   t_fails "bench --stencil=3d-box-r1 ${dev:-(device auto)}: PF out of range, the description named" 2 \
-    "3d-box-r1-f64-zero.*PF=9 is outside \[1, 4\]" \
+    "3d-box-r1-f64-zero.*PF=9 is outside \[0, 4\]" \
     "$GK" bench stencil --stencil=3d-box-r1 $dev --sizes=16 --config=PF=9
   t_fails "bench --stencil=3d-box-r1 ${dev:-(device auto)}: the classic kernel's BX is not the generated engine's" 2 \
     "3d-box-r1-f64-zero.*stencil_gen has no parameter 'BX'" \
