@@ -667,6 +667,17 @@ static void source_checks(void)
     gk__config_set(&c, "PX", 8);     /* (8*3+2)*8 = 208 registers of queues */
     ok(gk__stencil_gen_reject(&c, 2, 1, 4, NULL, why, sizeof why) && strstr(why, "208"),
        "TSTEPS=8 PX=8 PF=2 r=1 f32: 208 registers refused: %s", why);
+#ifdef GK_HAVE_CUDA
+    /* the bench's and the tuner's bit-for-bit check runs the T-step kernel
+     * and a remainder: 5 steps up to T = 4, T + 1 above (5 steps of T = 8
+     * would run only the 5-step kernel) */
+    for (int t = 1; t <= GK__SG_TMAX; t++) {
+        gk__config_set(&c, "TSTEPS", t);
+        int cs = gk__sg_check_steps(&c);
+        ok(cs >= t + 1 && (t > 4 || cs == 5), "TSTEPS=%d checked over %d steps (a pass and a remainder)", t, cs);
+    }
+    gk__config_set(&c, "TSTEPS", 8);
+#endif
     for (int d = 0; d <= 2; d += 2) {
         gk__stencil_gen_default_design(2 + (d == 2), 1, 4, d, &wf);
         gk__config_set(&wf, "TSTEPS", 5);

@@ -88,6 +88,14 @@ if "$GK" info 2>/dev/null | grep -q '^  none: '; then
 else
   t_skip "a usable GPU" "bench --stencil=3d-box-r1 --device=gpu --config=PF=3 without a GPU"
 fi
+# the CPU's rows are of one description: a list there says so (it was
+# refused as one description with the boundary 'f32,2d-box-r1')
+t_fails "bench --stencil=A,B --device=cpu: one description at a time on the CPU" 2 \
+  "2d-star-r3:f32,2d-box-r1 on the CPU.*one description at a time" \
+  "$GK" bench stencil --stencil=2d-star-r3:f32,2d-box-r1 --device=cpu --sizes=16
+t_fails "bench --stencil=A,B --dev=cpu (abbreviated): one description at a time on the CPU" 2 \
+  "3d-star-r1,3d-box-r1 on the CPU.*one description at a time" \
+  "$GK" bench stencil --stencil=3d-star-r1,3d-box-r1 --dev=cpu --sizes=16
 t_ok "bench: --stencil abbreviated (--sten), --device=cpu abbreviated (--dev)" \
   "$GK" bench stencil --sten=3d-star-r1 --dev=cpu --sizes=16 --steps=2 --reps=1
 grep -q "ok (bit-exact)" "$t_tmp/out"

@@ -679,6 +679,12 @@ int cmd_bench_stencil(int argc, char **argv)
     gk_status st;
     gk_stencil_desc desc;
     gk_dtype dtype;
+    /* --stencil here is the CPU's rows (--device=cpu or no usable GPU), of
+     * one description: a list would be refused as one malformed description
+     * ("boundary 'f32,2d-box-r1'") */
+    if (stencil && strchr(stencil, ','))
+        cli_usage_error("bench stencil --stencil=%s on the CPU (--device=cpu or no usable GPU): one description at "
+                        "a time (a list is the GPU's)", stencil);
     int described = (stencil || type) && stencil_desc_args(stencil, NULL, NULL, NULL, NULL, type, &desc, &dtype);
     gk__stencil_spec spec;
     if (described) {

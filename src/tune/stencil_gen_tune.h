@@ -32,6 +32,10 @@ int gk__stencil_gen_tuned(const gk_device_info *dev, const char *cache_dir, cons
 gk_status gk__sg_validate(const gk_device_info *dev, const gk__stencil_spec *s, const gk_config *cfg,
                           int64_t nx, int64_t ny, int64_t nz, int steps, uint64_t seed,
                           const gk__sg_cubin_store *store, char *why, size_t n);
+/* The steps a configuration is checked with (gk__sg_validate): 5, a pass
+ * and a remainder for TSTEPS = 2..4; TSTEPS + 1 above (5 steps of T = 8
+ * would be one pass of the 5-step kernel: the T-step one never run). */
+int gk__sg_check_steps(const gk_config *cfg);
 /* The odd-sized grid candidates are checked on, no larger than the grid. */
 void gk__sg_check_grid(const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_t nz, int64_t *cx, int64_t *cy,
                        int64_t *cz);

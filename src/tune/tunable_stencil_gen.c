@@ -46,6 +46,12 @@ void gk__sg_check_grid(const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_
     *cz = nz < wz ? nz : wz;
 }
 
+int gk__sg_check_steps(const gk_config *cfg)
+{
+    int t = gk__config_get(cfg, "TSTEPS", 1);
+    return t + 1 > 5 ? t + 1 : 5;
+}
+
 gk_status gk__sg_validate(const gk_device_info *dev, const gk__stencil_spec *s, const gk_config *cfg,
                           int64_t nx, int64_t ny, int64_t nz, int steps, uint64_t seed,
                           const gk__sg_cubin_store *store, char *why, size_t n)
@@ -226,7 +232,7 @@ static void try_cfg(search *S, const gk_config *cfg)
     }
     if (gk__wtime() - S->t0 > S->budget) { S->res->skipped++; return; }
     double ms;
-    if (gk__sg_validate(S->dev, S->s, &full, S->cx, S->cy, S->cz, 5, S->seed, S->store, NULL, 0)
+    if (gk__sg_validate(S->dev, S->s, &full, S->cx, S->cy, S->cz, gk__sg_check_steps(&full), S->seed, S->store, NULL, 0)
         || measure(S->dev, S->s, &full, S->grid, S->nx, S->ny, S->nz, S->store, &ms)) {
         S->res->failed++;
         snprintf(S->res->last_failure, sizeof S->res->last_failure, "%s", gk_last_error());
