@@ -3,6 +3,9 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <float.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -239,12 +242,28 @@ int cli_max_threads;
 
 void cli_fit_threads(char **argv)
 {
+    struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+#ifdef __GLIBC__
+        /* under an address-space limit, one malloc arena: glibc gives a
+           thread that finds the main arena busy an arena of its own, which
+           reserves 64 MiB of address space, taken (or not: it depends on
+           timing) from the room counted below for the threads' stacks and
+           the data.  CI once saw libgomp's "Thread creation failed" under
+           `ulimit -v 120000` with 2 threads, under load only. */
+        mallopt(M_ARENA_MAX, 1);
+#endif
+    }
     int want, fit = gk__threads_fit_limits(&want);
-    if (fit >= want)
+    if (fit >= want) {
+        /* and the team's stacks mapped now, before the data takes the room
+           they were counted in (libgomp maps them at the first parallel
+           region, and exits when it cannot) */
+        if (want > 1 && rl.rlim_cur != RLIM_INFINITY)
+            gk__threads_start(want);
         return;
+    }
     char l[32], s[32], n[16];
-    struct rlimit rl;
-    getrlimit(RLIMIT_AS, &rl);
     cli_warn("the address-space limit (ulimit -v: %s) leaves room for %d OpenMP thread%s (each maps a %s stack), "
              "not %d: running with %d", gk__human_bytes((double)rl.rlim_cur, l, sizeof l), fit, fit == 1 ? "" : "s",
              gk__human_bytes((double)gk__thread_stack_bytes(), s, sizeof s), want, fit);
