@@ -687,25 +687,19 @@ int cmd_bench_stencil(int argc, char **argv)
                         "a time (a list is the GPU's)", stencil);
     int described = (stencil || type) && stencil_desc_args(stencil, NULL, NULL, NULL, NULL, type, &desc, &dtype);
     gk__stencil_spec spec;
-    if (described) {
-        if (gpus || cli_comm)
-            cli_usage_error("bench stencil --stencil: not with --gpus or mpirun in this release");
+    if (described && (gpus || cli_comm))
+        cli_usage_error("bench stencil --stencil: not with --gpus or mpirun in this release");
+    /* --config with --stencil is the generated engine's, checked against
+       the description's rules, then not used by a CPU run (which says so):
+       also where --stencil names the 27-point box (3d-box-r1, float64,
+       zero; here the classic CPU rows, on a GPU the generated engine's
+       bench): PF, TX, ..., not BX */
+    if (described || (stencil && user_cfg)) {
         if (gk__stencil_spec_make(&desc, dtype, &spec))
             cli_usage_error("--stencil: %s", gk_last_error());
-        if (user_cfg)                  /* a CPU run then says it does not use it */
+        if (user_cfg)
             cli_check_stencil_config(&spec, user_cfg);
-    } else if (stencil) {
-        /* --stencil naming the 27-point box (3d-box-r1, float64, zero): on a
-           GPU the generated engine's bench (cmd_stencil_gen.c), here the
-           CPU's rows; --config is that engine's all the same (PF, TX, ...;
-           not BX), checked against the description's rules, then not used */
-        if (user_cfg) {
-            gk__stencil_spec box;
-            if (gk__stencil_spec_make(&desc, dtype, &box))
-                cli_usage_error("--stencil: %s", gk_last_error());
-            cli_check_stencil_config(&box, user_cfg);
-        }
-    } else {
+    } else if (!stencil) {
         cli_check_config("stencil", user_cfg);
     }
     char list[1024];
