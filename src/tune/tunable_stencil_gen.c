@@ -97,7 +97,7 @@ static gk_status measure(const gk_device_info *dev, const gk__stencil_spec *s, c
     gk_stencil_gen *g = NULL;
     double ms[3];
     float t;
-    int T = gk__config_get(cfg, "TSTEPS", 1), steps = T < 1 ? STEPS : T * ((STEPS + T - 1) / T);
+    int T = gk__param(cfg, "TSTEPS"), steps = T * ((STEPS + T - 1) / T);   /* cfg complete: T >= 1 */
     gk_status st = gk__stencil_gen_open(&g, dev, NULL, s, nx, ny, nz, cfg, store);
     if (!st) st = gk__stencil_gen_upload(g, grid, NULL);
     if (!st) st = gk__stencil_gen_run(g, steps, &t);
