@@ -15,11 +15,16 @@ set -u
 GK=${1:-./gk}
 JOBS=${JOBS:-14}
 SIZE=${SIZE:-16384}          # the suite's 16384^2; 8192^2 (past the L2 too) is 4x quicker
+# LIST=FILE: the descriptions and configurations from FILE (the same
+# format as below: bench/stencil-2d-skew.txt, the stages one row apart)
 list() {
     # description  configurations (DESIGN=1 and these), one T each
-    while read -r d cs; do
+    if [ -n "${LIST:-}" ]; then grep -v '^#' "$LIST"; else builtin; fi | while read -r d cs; do
         for c in $cs; do echo "--stencil=2d-$d --config=DESIGN=1,$c"; done
-    done <<'L'
+    done
+}
+builtin() {
+    cat <<'L'
 star-r1:fixed:f32 TSTEPS=4,PF=1 TSTEPS=4,PF=2 TSTEPS=6,PF=2 TSTEPS=8,PF=2 TSTEPS=8,PF=3 TSTEPS=4,PX=8,PF=2
 star-r1:fixed:f64 TSTEPS=4,PF=1 TSTEPS=4,PF=2 TSTEPS=6,PF=2 TSTEPS=6,PX=2,PF=2 TSTEPS=8,PX=2,PF=2
 box-r1:fixed:f32 TSTEPS=4,PF=1 TSTEPS=4,PF=2 TSTEPS=6,PF=2 TSTEPS=8,PF=2

@@ -82,14 +82,18 @@ die() { echo "stencil-suite: $*" >&2; exit 1; }
 mkdir -p "$OUTD" "$WORK" || die "cannot create $OUTD or $WORK"
 # A tarball of the artifact's files (what the GPU machine gets carried: the
 # generated CUDA compresses 20x) is unpacked into $WORK/an5d first.
-if [ -f "$AN5D" ]; then
+# MODE=gk reads nothing of the artifact: AN5D_DIR may be "-"
+if [ "$MODE" = gk ]; then :
+elif [ -f "$AN5D" ]; then
     rm -rf "$WORK/an5d" && mkdir -p "$WORK/an5d" && tar xf "$AN5D" -C "$WORK/an5d" ||
         die "$AN5D: cannot unpack"
     AN5D=$WORK/an5d
     [ -f "$AN5D/common.h" ] || AN5D=$(dirname "$(find "$WORK/an5d" -name common.h | head -1)")
 fi
-[ -f "$AN5D/common.h" ] && [ -d "$AN5D/compiled/float" ] ||
-    die "$AN5D: not an AN5D-Artifact tree (no common.h or compiled/float)"
+if [ "$MODE" != gk ]; then
+    [ -f "$AN5D/common.h" ] && [ -d "$AN5D/compiled/float" ] ||
+        die "$AN5D: not an AN5D-Artifact tree (no common.h or compiled/float)"
+fi
 case $TOP in [1-5]) ;; *) die "AN5D_TOP=$TOP: want 1..5" ;; esac
 GK=
 if [ "$MODE" != build ] && [ "$MODE" != an5d ]; then

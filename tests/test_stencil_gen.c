@@ -215,6 +215,14 @@ static void *batch_compile(void *arg)
         if (i >= batch.n)
             return NULL;
         const qcase *e = &batch.q[i];
+        int seen = 0;                /* the same kernels queued before (another grid) */
+        for (size_t j = 0; j < i && !seen; j++) {
+            const qcase *f = &batch.q[j];
+            seen = f->seed == e->seed && f->c.dims == e->c.dims && f->c.shape == e->c.shape && f->c.r == e->c.r
+                   && f->c.b == e->c.b && f->c.t == e->c.t && !strcmp(f->cfg, e->cfg);
+        }
+        if (seen)
+            continue;
         double w[729];
         make_weights(&e->c, e->seed, w);
         gk__stencil_spec s;
@@ -323,7 +331,7 @@ static void pitched_case(const gk_device_info *dev, uint64_t seed)
 static int sg_cfg(int dims, int r, size_t es, int design, const char *text, gk_config *full)
 {
     gk_config c, u;
-    gk__stencil_gen_default_design(dims, r, es, design, &c);
+    gk__stencil_gen_default_design(dims, r, 0, es, design, &c);
     gk__config_clear(&u);
     gk__config_parse(text, &u);
     for (int k = 0; k < u.n; k++)
@@ -343,7 +351,7 @@ static void design2_checks(void)
     gk_config d, c;
     for (int r = 1; r <= 4; r++)
         for (size_t es = 4; es <= 8; es += 4) {
-            gk__stencil_gen_default_design(3, r, es, 2, &d);
+            gk__stencil_gen_default_design(3, r, 0, es, 2, &d);
             is_int(gk__config_get(&d, "DESIGN", -1), 2, "DESIGN=2 defaults name it (r=%d, %zu-byte)", r, es);
             gk__space_complete(&gk__space_stencil_gen, &d, &c);
             ok(!gk__stencil_gen_reject(&c, 3, r, es, NULL, why, sizeof why), "DESIGN=2 defaults r=%d %zu-byte "
@@ -351,10 +359,10 @@ static void design2_checks(void)
             is_int(gk__param(&c, "NT"), (gk__param(&c, "TX") / gk__param(&c, "RX")) *
                    (gk__param(&c, "TY") / gk__param(&c, "RY")), "DESIGN=2 defaults: NT covers the tile (r=%d)", r);
         }
-    gk__stencil_gen_default_design(3, 2, 8, -1, &d);
+    gk__stencil_gen_default_design(3, 2, 0, 8, -1, &d);
     is_int(gk__config_get(&d, "DESIGN", -1), 2, "the 3D default design is z-streaming (DESIGN=2)");
     /* 2D: refused by name, whatever the tile */
-    gk__stencil_gen_default_design(2, 1, 8, 2, &d);
+    gk__stencil_gen_default_design(2, 1, 0, 8, 2, &d);
     gk__config_set(&d, "DESIGN", 2);
     gk__space_complete(&gk__space_stencil_gen, &d, &c);
     ok(gk__stencil_gen_reject(&c, 2, 1, 8, NULL, why, sizeof why) && strstr(why, "DESIGN=2") && strstr(why, "3D"),
@@ -418,7 +426,7 @@ static void design2_checks(void)
                     gk_device_info small;
                     memset(&small, 0, sizeof small);
                     small.smem_per_block_optin = optin[di];
-                    gk__stencil_gen_default_design(3, r, es, -1, &d);
+                    gk__stencil_gen_default_design(3, r, 0, es, -1, &d);
                     gk__space_complete(&gk__space_stencil_gen, &d, &c);
                     gk_config f = c;
                     gk__stencil_gen_default_fit(3, r, es, &small, &f);
@@ -432,7 +440,7 @@ static void design2_checks(void)
                     ok(same == fits, "DESIGN=2 defaults r=%d %zu-byte on %zu KiB: %s", r, es, optin[di] / 1024,
                        fits ? "kept as they are" : "changed, as they did not fit");
                 }
-        gk__stencil_gen_default_design(3, 1, 8, -1, &d);
+        gk__stencil_gen_default_design(3, 1, 0, 8, -1, &d);
         gk__space_complete(&gk__space_stencil_gen, &d, &c);
         gk_device_info t4;
         memset(&t4, 0, sizeof t4);
@@ -453,7 +461,7 @@ static void design2_checks(void)
     if (ok(gk__sg_spec_build(3, GK_STENCIL_STAR, 1, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT64, w, &s) == GK_OK,
            "3D star spec")) {
         char *src = NULL;
-        gk__stencil_gen_default_design(3, 1, 8, 2, &d);
+        gk__stencil_gen_default_design(3, 1, 0, 8, 2, &d);
         gk__config_set(&d, "TSTEPS", 1);
         gk__space_complete(&gk__space_stencil_gen, &d, &c);
         ok(gk__stencil_gen_source(&s, &c, &src) == GK_OK && src, "DESIGN=2 source generated");
@@ -480,7 +488,7 @@ static void design2_checks(void)
         gk__config_set(&c, "NT", 128);
         ok(gk__stencil_gen_source(&s, &c, &src) == GK_EINVAL && !src,
            "DESIGN=2 source with TSTEPS=3 and TY=4 (no inner tile) refused");
-        gk__stencil_gen_default_design(3, 1, 8, 2, &d);
+        gk__stencil_gen_default_design(3, 1, 0, 8, 2, &d);
         gk__space_complete(&gk__space_stencil_gen, &d, &c);
         gk__config_set(&c, "NT", 64);
         ok(gk__stencil_gen_source(&s, &c, &src) == GK_EINVAL && !src, "DESIGN=2 source with a bad NT refused");
@@ -508,7 +516,7 @@ static void design2_checks(void)
     if (ok(gk__sg_spec_build(3, GK_STENCIL_BOX, 4, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, NULL, &s) == GK_OK,
            "3D box r=4 spec")) {
         char *src = NULL;
-        gk__stencil_gen_default_design(3, 4, 8, 2, &d);
+        gk__stencil_gen_default_design(3, 4, 0, 8, 2, &d);
         gk__space_complete(&gk__space_stencil_gen, &d, &c);
         ok(gk__stencil_gen_source(&s, &c, &src) == GK_OK && src, "DESIGN=2 box r=4 source generated");
         if (src) {
@@ -547,7 +555,7 @@ static void source_checks(void)
     }
     /* the second design: warp streaming, no shared memory, no barrier */
     gk_config w1;
-    gk__stencil_gen_default_design(2, 1, 4, 1, &w1);
+    gk__stencil_gen_default_design(2, 1, 0, 4, 1, &w1);
     is_int(gk__config_get(&w1, "DESIGN", -1), 1, "the warp design's defaults name it");
     src = NULL;
     ok(gk__stencil_gen_source(&s, &w1, &src) == GK_OK && src, "DESIGN=1 source generated");
@@ -577,7 +585,7 @@ static void source_checks(void)
                     gk_boundary bd = (gk_boundary)((r + ty + sh) % 3);
                     if (gk__sg_spec_build(2, (gk_stencil_shape)sh, r, bd, t, NULL, &ds)) continue;
                     gk_config dc, full;
-                    gk__stencil_gen_default_design(2, r, ty ? 8 : 4, design, &dc);
+                    gk__stencil_gen_default_design(2, r, ds.npoints, ty ? 8 : 4, design, &dc);
                     char *text = NULL, path[512];
                     if (gk__space_complete(&gk__space_stencil_gen, &dc, &full)
                         || gk__stencil_gen_source(&ds, &full, &text))
@@ -600,7 +608,7 @@ static void source_checks(void)
                     gk_boundary bd = (gk_boundary)((r + ty + sh) % 3);
                     if (gk__sg_spec_build(3, (gk_stencil_shape)sh, r, bd, t, NULL, &ds)) continue;
                     gk_config dc, full;
-                    gk__stencil_gen_default_design(3, r, ty ? 8 : 4, design > 2 ? 2 : design, &dc);
+                    gk__stencil_gen_default_design(3, r, ds.npoints, ty ? 8 : 4, design > 2 ? 2 : design, &dc);
                     if (design >= 3)
                         gk__config_set(&dc, "TSTEPS", r == 1 ? 4 : 2);
                     if (design >= 3)            /* the defaults' PF is 3: design 3 the register prefetch */
@@ -632,17 +640,27 @@ static void source_checks(void)
     ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "NT=100 refused: %s", why);
     gk_config wf;
     for (int r = 1; r <= 4; r++)
-        for (size_t es = 4; es <= 8; es += 4) {
-            gk__stencil_gen_default_design(2, r, es, 1, &wf);
-            gk__space_complete(&gk__space_stencil_gen, &wf, &c);
-            ok(!gk__stencil_gen_reject(&c, 2, r, es, NULL, why, sizeof why), "DESIGN=1 defaults r=%d %zu-byte "
-               "accepted (%s)", r, es, why);
-        }
-    gk__stencil_gen_default_design(2, 3, 8, -1, &wf);
+        for (size_t es = 4; es <= 8; es += 4)
+            for (int np = 0; np <= 2; np++) {     /* unknown, the star's 4r+1 points, the box's */
+                int npoints = np == 0 ? 0 : np == 1 ? 4 * r + 1 : (2 * r + 1) * (2 * r + 1);
+                gk__stencil_gen_default_design(2, r, npoints, es, 1, &wf);
+                gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+                ok(!gk__stencil_gen_reject(&c, 2, r, es, NULL, why, sizeof why), "DESIGN=1 defaults r=%d %zu-byte "
+                   "%d points accepted (%s)", r, es, npoints, why);
+            }
+    /* the shape matters: at radius 3 in float32 the star's defaults take
+       PX=2 and plain warps, the box's (a long chain) neither */
+    gk_config wstar, wbox;
+    gk__stencil_gen_default_design(2, 3, 13, 4, 1, &wstar);
+    gk__stencil_gen_default_design(2, 3, 49, 4, 1, &wbox);
+    ok(gk__config_get(&wstar, "PX", 0) == 2 && gk__config_get(&wstar, "PL", 0) == 1
+       && gk__config_get(&wbox, "PX", 0) == 4 && gk__config_get(&wbox, "PL", 1) == 0,
+       "2D r3 f32 defaults: star PX=2 PL=1, box PX=4 PL=0");
+    gk__stencil_gen_default_design(2, 3, 0, 8, -1, &wf);
     is_int(gk__config_get(&wf, "DESIGN", -1), 1, "the 2D default design is warp streaming");
-    gk__stencil_gen_default_design(3, 3, 8, -1, &wf);
+    gk__stencil_gen_default_design(3, 3, 0, 8, -1, &wf);
     is_int(gk__config_get(&wf, "DESIGN", -1), 2, "the 3D default design is z-streaming");
-    gk__stencil_gen_default_design(3, 1, 8, 1, &wf);
+    gk__stencil_gen_default_design(3, 1, 0, 8, 1, &wf);
     is_int(gk__config_get(&wf, "DESIGN", 0), 0, "3D has the ring design only");
     gk__config_set(&wf, "DESIGN", 1);
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
@@ -650,12 +668,12 @@ static void source_checks(void)
        why);
     /* PX < r: a lane's x neighbours from lanes further away (the GPU cases
      * below run it) */
-    gk__stencil_gen_default_design(2, 3, 4, 1, &wf);
+    gk__stencil_gen_default_design(2, 3, 0, 4, 1, &wf);
     gk__config_set(&wf, "PX", 2);
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
     ok(!gk__stencil_gen_reject(&c, 2, 3, 4, NULL, why, sizeof why), "PX=2 < r=3 accepted (%s)", why);
     /* more than 4 steps per pass: the warp design's only */
-    gk__stencil_gen_default_design(2, 1, 4, 1, &wf);
+    gk__stencil_gen_default_design(2, 1, 0, 4, 1, &wf);
     gk__config_set(&wf, "TSTEPS", 8);
     gk__config_set(&wf, "PF", 2);
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
@@ -679,27 +697,27 @@ static void source_checks(void)
     gk__config_set(&c, "TSTEPS", 8);
 #endif
     for (int d = 0; d <= 2; d += 2) {
-        gk__stencil_gen_default_design(2 + (d == 2), 1, 4, d, &wf);
+        gk__stencil_gen_default_design(2 + (d == 2), 1, 0, 4, d, &wf);
         gk__config_set(&wf, "TSTEPS", 5);
         gk__space_complete(&gk__space_stencil_gen, &wf, &c);
         ok(gk__stencil_gen_reject(&c, 2 + (d == 2), 1, 4, NULL, why, sizeof why) && strstr(why, "warp design"),
            "DESIGN=%d TSTEPS=5 refused: %s", d, why);
     }
-    gk__stencil_gen_default_design(2, 4, 8, 1, &wf);
+    gk__stencil_gen_default_design(2, 4, 0, 8, 1, &wf);
     gk__config_set(&wf, "TSTEPS", 4);
     gk__config_set(&wf, "PX", 4);
     gk__config_set(&wf, "PF", 2);   /* (4*9+2)*4 doubles: 304 registers */
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
     ok(gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why) && strstr(why, "304"),
        "register queues too large refused: %s", why);
-    gk__stencil_gen_default_design(2, 4, 4, 1, &wf);
+    gk__stencil_gen_default_design(2, 4, 0, 4, 1, &wf);
     gk__config_set(&wf, "PX", 6);
     gk__config_set(&wf, "PF", 1);
     gk__config_set(&wf, "TSTEPS", 4);
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
     ok(gk__stencil_gen_reject(&c, 2, 4, 4, NULL, why, sizeof why) && strstr(why, "222"),
        "TSTEPS=4 r=4 PX=6 PF=1 f32: (4*9+1)*6 = 222 registers refused: %s", why);
-    gk__stencil_gen_default_design(2, 1, 4, 1, &wf);
+    gk__stencil_gen_default_design(2, 1, 0, 4, 1, &wf);
     gk__config_set(&wf, "PX", 1);
     gk__config_set(&wf, "TSTEPS", 4);
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
@@ -911,18 +929,18 @@ int main(void)
                         /* PX: below the radius (neighbours from lanes further
                            away), the radius, above it, 1; PF 1-3 rows ahead */
                         int pxs[4] = { r > 1 ? r / 2 : 2, r, r + 1, 1 }, px = pxs[ci % 4], pf = ci % 4 == 3 ? 0 : 1 + ci % 3;
-                        int nt = 32 << (ci % 3), zc = 5 + 4 * (ci % 4), t;
+                        int nt = 32 << (ci % 3), zc = 5 + 4 * (ci % 4), sk = (ci / 4) % 2, pl = ci % 5 != 2, t;
                         char cfgtext[96], rwhy[256];
                         gk_config full;
                         for (t = 8 - ci % 5; t > 1; t--) {
-                            snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d", px, t, nt,
-                                     zc, pf);
+                            snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d",
+                                     px, t, nt, zc, pf, sk, pl);
                             if (!sg_cfg(2, r, es, 1, cfgtext, &full)
                                 && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy))
                                 break;
                         }
-                        snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d", px, t, nt, zc,
-                                 pf);
+                        snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d", px,
+                                 t, nt, zc, pf, sk, pl);
                         /* several strips (a periodic grid at least 2r+1 wide) */
                         int w = 32 * px - 2 * t * r, nx = w + w / 2 + 3 + ci % 5;
                         if (nx < 2 * r + 1 + ci % 3)
@@ -933,6 +951,17 @@ int main(void)
                         snprintf(texts[ci % 64], sizeof texts[0], "%s", cfgtext);
                         c1.cfg = texts[ci % 64];
                         run_case(&dev, &c1, 0x3a7b0000ULL + (uint64_t)ci);
+                        /* the same kernels on a grid with plain warps: a strip
+                           (kw) and a row chunk (m) whose every point needed lies
+                           at least r from the faces, which skip the boundary's
+                           tests (src/gpu/stencil_gen_src.c, sgw_run) */
+                        if (bd != 1) {
+                            tcase c2 = c1;
+                            int kw = ((t + 1) * r + w - 1) / w, m = ((t + 1) * r + zc - 1) / zc;
+                            c2.nx = kw * w - t * r + 32 * px + r + 3 + ci % 3;
+                            c2.ny = (m + 1) * zc + (t + 1) * r + 1 + ci % 3;
+                            run_case(&dev, &c2, 0x3a7b0000ULL + (uint64_t)ci);
+                        }
                     }
         const tcase wcases[] = {
             { 2, S, 1, Z, E, "DESIGN=1", 301, 157, 1, 9 },               /* the warp defaults */
@@ -954,6 +983,23 @@ int main(void)
             { 2, M, 4, F, E, "DESIGN=1,PX=1,TSTEPS=3,PF=1", 70, 40, 1, 4 },   /* a mask, 4 lanes away */
             { 2, B, 3, F, D, "DESIGN=1,PX=4,TSTEPS=2,PF=0", 301, 157, 1, 5 },  /* each row where first used */
             { 2, S, 2, P, E, "DESIGN=1,PX=2,TSTEPS=5,PF=0,ZC=7", 99, 40, 1, 11 },
+            /* the stages one row apart (SK=1): deep passes, rows ahead or
+               not, chunks of one row and shorter than the lag, far lanes */
+            { 2, S, 1, F, E, "DESIGN=1,TSTEPS=8,PF=2,SK=1", 1001, 300, 1, 17 },
+            { 2, B, 1, Z, D, "DESIGN=1,PX=2,TSTEPS=6,PF=3,SK=1", 401, 200, 1, 13 },
+            { 2, S, 1, P, E, "DESIGN=1,TSTEPS=7,PF=4,ZC=3,SK=1", 67, 21, 1, 8 },
+            { 2, S, 2, F, D, "DESIGN=1,PX=2,TSTEPS=3,PF=2,SK=1,ZC=1", 300, 23, 1, 7 },
+            { 2, B, 3, F, D, "DESIGN=1,PX=4,TSTEPS=2,PF=0,SK=1", 301, 157, 1, 5 },
+            { 2, S, 4, P, E, "DESIGN=1,PX=2,TSTEPS=4,PF=1,SK=1,NT=64", 263, 300, 1, 9 },
+            { 2, M, 3, Z, D, "DESIGN=1,PX=1,TSTEPS=2,SK=1", 99, 41, 1, 5 },
+            /* plain warps (strips and chunks away from the faces) next to
+               the others, deep passes */
+            { 2, S, 1, F, E, "DESIGN=1,TSTEPS=8,PF=2,ZC=37,PL=1", 1001, 300, 1, 17 },
+            { 2, B, 2, Z, D, "DESIGN=1,PX=2,TSTEPS=4,PF=2,SK=1,ZC=29,PL=1", 517, 211, 1, 9 },
+            { 2, S, 4, F, E, "DESIGN=1,TSTEPS=2,PF=0,SK=1,ZC=19,PL=1", 613, 157, 1, 5 },
+            { 2, B, 3, F, D, "DESIGN=1,TSTEPS=2,PF=0,ZC=23,PL=0", 613, 157, 1, 5 },
+            { 2, S, 2, F, E, "ZC=31", 700, 200, 1, 13 },               /* the star's defaults */
+            { 2, B, 4, F, E, "ZC=31", 700, 200, 1, 5 },                /* the box's */
         };
         for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++)
             run_case(&dev, &wcases[i], 0x3a7c0000ULL + i);

@@ -33,6 +33,16 @@ static const gk_param_def gen_params[] = {
       "input planes (2D: rows) in flight ahead of the one computed. DESIGN=2: 1, the next plane through "
       "registers (two shared planes); 2-4, asynchronous copies (cp.async) into a ring of PF+1 shared planes. "
       "DESIGN=1: rows loaded PF rows ahead into each lane's registers (0: each row where it is first used)" },
+    /* appended (DESIGN=1): 0, the default of a configuration without SK (as
+     * tuned before), is the kernel of before */
+    { "SK", 0, 0, 1, 2, { 0, 1 },
+      "DESIGN=1: 1, each stage of a pass one row behind the one before (the stages of an iteration independent); "
+      "0, each stage right behind (a chain)" },
+    /* appended (DESIGN=1): 0, the default of a configuration without PL, is
+     * the kernel of before */
+    { "PL", 0, 0, 1, 2, { 0, 1 },
+      "DESIGN=1: 1, the warps whose strip and rows lie r from every face (not periodic) run a copy of the stream "
+      "without the boundary's per-point tests (more registers and code); 0, one stream for all" },
 };
 
 static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
@@ -49,35 +59,47 @@ const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params 
                                          gen_params, gen_reject };
 
 /* The warp design's defaults (DESIGN=1, 2D): 4 warps per block, 256 rows
- * per warp; per radius and element size the points per lane, steps per
- * pass and rows ahead measured on an H200 (bench/stencil-suite-results.md,
- * "Rows in flight"; the AN5D suite's stars and boxes, fixed boundary):
- *   radius 1, float32: PX=4 T=8 PF=2 (suite, 16384^2, 1000 steps: star
- *     1053 GStencil/s, box 814; 7a0fb46's T=4 with no row ahead: 898, 793)
- *   radius 1, float64: PX=2 T=6 PF=2 (star 758, box 594; before 435, 452)
- *   radius 2, float64: PX=2 T=3 PF=2 (star 373, box 219; before 241, 225)
- * Elsewhere rows ahead, PX=2 and deeper passes won on the stars and lost
- * on the boxes (box r3 float64: 139 before, 45 at PX=2 T=3 PF=2; 16384^2,
- * 100 steps), so those keep 7a0fb46's configuration with PF=0, whose
- * kernel is 7a0fb46's (the PTX is the same): float32 PX=4 with T = 4, 3, 2
- * at radius 2-4; float64 PX=4 with T = 2, 1 at radius 3, 4.  A shape's
- * tuned entry (gktune --stencil) takes the star's gains: star r4 float64
- * PX=2 T=2 224 against 123. */
-static void warp_default(int radius, size_t elem, gk_config *out)
+ * per warp; per radius, element size and shape (star-like: at most the
+ * radius's star of 4r+1 points; else box-like) the points per lane, steps
+ * per pass, rows ahead, stages one row apart (SK) and plain warps (PL),
+ * measured on an H200 (bench/stencil-suite-results.md, "Plain warps and
+ * stages one row apart"; the AN5D suite's stars and boxes, fixed boundary,
+ * 8192^2, 100 steps, GStencil/s, the defaults of before in brackets):
+ *   float32 stars: r1 PX=4 T=8 PF=2 PL (1018 [875]); r2-r4 PX=2, T = 6, 4,
+ *     3, PF=2 SK PL (r2 647 [464], r3 445 [342], r4 320 [248])
+ *   float32 boxes: r1 PX=4 T=8 PF=2 PL (821 [631]); r2 PX=4 T=4 PF=0 SK PL
+ *     (338 [293]); r3 PX=4 T=3 PF=0 and r4 PX=4 T=2 PF=0 SK, one stream
+ *     (PL costs the long chains registers: box r3 122 with it, 171 without)
+ *   float64 stars: r1 PX=2 T=8 PF=2 SK PL (748 [664]); r2 PX=2 T=4 PF=2 SK
+ *     (406 [316]); r3 PX=2 T=3 PF=2 (287 [7a0fb46's PX=4 T=2: 214 at
+ *     16384^2]); r4 PX=2 T=2 PF=2 (181 [123 at 16384^2])
+ *   float64 boxes: r1 PX=2 T=6 PF=2 (555, as before); r2 PX=2 T=3 PF=2 SK
+ *     (207 [198]); r3 PX=4 T=2 PF=0, r4 PX=4 T=1 PF=0 (as before) */
+static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
 {
-    static const int t32[5] = { 0, 8, 4, 3, 2 }, t64[5] = { 0, 6, 3, 2, 1 };
-    static const int p32[5] = { 0, 4, 4, 4, 4 }, p64[5] = { 0, 2, 2, 4, 4 };
-    static const int f32[5] = { 0, 2, 0, 0, 0 }, f64[5] = { 0, 2, 2, 0, 0 };
-    int r = radius < 1 ? 1 : radius > 4 ? 4 : radius;
+    /* [box-like][float64][radius] */
+    static const signed char T[2][2][5] = { { { 0, 8, 6, 4, 3 }, { 0, 8, 4, 3, 2 } },
+                                            { { 0, 8, 4, 3, 2 }, { 0, 6, 3, 2, 1 } } };
+    static const signed char PX[2][2][5] = { { { 0, 4, 2, 2, 2 }, { 0, 2, 2, 2, 2 } },
+                                             { { 0, 4, 4, 4, 4 }, { 0, 2, 2, 4, 4 } } };
+    static const signed char PF[2][2][5] = { { { 0, 2, 2, 2, 2 }, { 0, 2, 2, 2, 2 } },
+                                             { { 0, 2, 0, 0, 0 }, { 0, 2, 2, 0, 0 } } };
+    static const signed char SK[2][2][5] = { { { 0, 0, 1, 1, 1 }, { 0, 1, 1, 0, 0 } },
+                                             { { 0, 0, 1, 0, 1 }, { 0, 0, 1, 0, 0 } } };
+    static const signed char PL[2][2][5] = { { { 0, 1, 1, 1, 1 }, { 0, 1, 0, 0, 0 } },
+                                             { { 0, 1, 1, 0, 0 }, { 0, 0, 0, 0, 0 } } };
+    int r = radius < 1 ? 1 : radius > 4 ? 4 : radius, box = npoints > 4 * r + 1, d = elem != 4;
     gk__config_clear(out);
     gk__config_set(out, "TX", 512);
     gk__config_set(out, "TY", 1);
     gk__config_set(out, "NT", 128);
     gk__config_set(out, "ZC", 256);
-    gk__config_set(out, "TSTEPS", elem == 4 ? t32[r] : t64[r]);
+    gk__config_set(out, "TSTEPS", T[box][d][r]);
     gk__config_set(out, "DESIGN", 1);
-    gk__config_set(out, "PX", elem == 4 ? p32[r] : p64[r]);
-    gk__config_set(out, "PF", elem == 4 ? f32[r] : f64[r]);
+    gk__config_set(out, "PX", PX[box][d][r]);
+    gk__config_set(out, "PF", PF[box][d][r]);
+    gk__config_set(out, "SK", SK[box][d][r]);
+    gk__config_set(out, "PL", PL[box][d][r]);
 }
 
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
@@ -120,9 +142,11 @@ static void z_default(int radius, size_t elem, gk_config *out)
     gk__config_set(out, "RX", 1);
     gk__config_set(out, "RY", ry);
     gk__config_set(out, "PF", 3);
+    gk__config_set(out, "SK", 0);
+    gk__config_set(out, "PL", 0);
 }
 
-void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out)
+void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t elem, int design, gk_config *out)
 {
     /* the description's default design: 2D the warp design (on an H200,
      * 1.2-2.8x the ring's default on every 2D star and box of radius 1-4,
@@ -133,7 +157,7 @@ void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int desig
     if (design < 0)
         design = dims == 2 ? 1 : 2;
     if (design == 1 && dims == 2)
-        warp_default(radius, elem, out);
+        warp_default(radius, npoints, elem, out);
     else if (design == 2 && dims == 3)
         z_default(radius, elem, out);
     else
@@ -182,6 +206,8 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out)
     gk__config_set(out, "RX", 1);
     gk__config_set(out, "RY", 4);
     gk__config_set(out, "PF", 1);
+    gk__config_set(out, "SK", 0);
+    gk__config_set(out, "PL", 0);
 }
 
 size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t elem, int tsteps)
@@ -292,10 +318,10 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
 }
 
 gk_status gk__stencil_gen_config_over(const gk_config *user, const char *shape_key, const char *text, int dims,
-                                      int radius, size_t elem, gk_config *over)
+                                      int radius, int npoints, size_t elem, gk_config *over)
 {
     gk_status st;
-    gk__stencil_gen_default_design(dims, radius, elem, gk__config_get(user, "DESIGN", -1), over);
+    gk__stencil_gen_default_design(dims, radius, npoints, elem, gk__config_get(user, "DESIGN", -1), over);
     for (int i = 0; i < user->n; i++)
         if ((st = gk__config_set(over, user->p[i].name, user->p[i].value)))
             return st;
@@ -317,8 +343,8 @@ gk_status gk__stencil_gen_config_over(const gk_config *user, const char *shape_k
     return GK_OK;
 }
 
-gk_status gk__stencil_gen_config_user(const char *text, const char *shape_key, int dims, int radius, size_t elem,
-                                      const gk_device_info *dev, gk_config *full)
+gk_status gk__stencil_gen_config_user(const char *text, const char *shape_key, int dims, int radius, int npoints,
+                                      size_t elem, const gk_device_info *dev, gk_config *full)
 {
     gk_config user, over;
     char why[256];
@@ -330,7 +356,7 @@ gk_status gk__stencil_gen_config_user(const char *text, const char *shape_key, i
         snprintf(why, sizeof why, "%s", gk_last_error());
         return gk__fail(st, "stencil %s: configuration '%.100s': %s", shape_key, text ? text : "", why);
     }
-    if ((st = gk__stencil_gen_config_over(&user, shape_key, text ? text : "", dims, radius, elem, &over))
+    if ((st = gk__stencil_gen_config_over(&user, shape_key, text ? text : "", dims, radius, npoints, elem, &over))
         || (st = gk__space_complete(&gk__space_stencil_gen, &over, full)))
         return st;
     if (gk__stencil_gen_reject(full, dims, radius, elem, dev, why, sizeof why)) {

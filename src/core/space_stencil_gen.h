@@ -35,10 +35,10 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
 
 /* The defaults of one design: DESIGN=1 (warp streaming, 2D only) NT=128
  * (4 warps per block) ZC=256 (rows per warp) and the points per lane,
- * steps per pass and rows ahead measured for the radius and element size
- * (float32: PX=4, T=8 PF=2 at radius 1, T=4, 3, 2 PF=0 at radius 2-4;
- * float64: PX=2 PF=2 with T=6, 3 at radius 1, 2, PX=4 PF=0 with T=2, 1
- * at radius 3, 4); DESIGN=0:
+ * steps per pass, rows ahead, SK and PL measured for the radius, element
+ * size and shape: npoints, the description's point count, at most the
+ * radius's star (4r+1; 0 when unknown) takes the stars' (deeper passes,
+ * PX=2), more the boxes' (the function's table); DESIGN=0:
  * gk__stencil_gen_default.  design < 0: the description's default design
  * (2D: 1, 3D: 2), i.e. the engine's defaults when nothing is tuned.
  * DESIGN=2 (3D): TX=32, RX=1 (a warp is one row: conflict-free shared
@@ -47,7 +47,7 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
  * 1; PF=3 (three input planes in flight), as measured on an H200 (the
  * function says what).  In 2D,
  * design 2 falls back to the ring's defaults (the rules refuse it). */
-void gk__stencil_gen_default_design(int dims, int radius, size_t elem, int design, gk_config *out);
+void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t elem, int design, gk_config *out);
 
 /* The defaults of gk__stencil_gen_default_design (complete) made to fit
  * dev: DESIGN=2's, measured on an H200 (227 KiB of shared memory per
@@ -88,9 +88,9 @@ int gk__stencil_gen_reject(const gk_config *complete, int dims, int radius, size
  * shape_key and text when that is not a whole number of warps in
  * 32..1024.  Not checked against the rules. */
 gk_status gk__stencil_gen_config_over(const gk_config *user, const char *shape_key, const char *text, int dims,
-                                      int radius, size_t elem, gk_config *over);
+                                      int radius, int npoints, size_t elem, gk_config *over);
 
-gk_status gk__stencil_gen_config_user(const char *text, const char *shape_key, int dims, int radius, size_t elem,
-                                      const gk_device_info *dev, gk_config *full);
+gk_status gk__stencil_gen_config_user(const char *text, const char *shape_key, int dims, int radius, int npoints,
+                                      size_t elem, const gk_device_info *dev, gk_config *full);
 
 #endif /* GK_SPACE_STENCIL_GEN_H */

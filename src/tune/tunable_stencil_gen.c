@@ -292,7 +292,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
     S.budget = budget_s;
     /* the default first: the reference point, and the winner if nothing beats it */
     gk_config def, full;
-    gk__stencil_gen_default_design(s->dims, s->radius, es, -1, &def);
+    gk__stencil_gen_default_design(s->dims, s->radius, s->npoints, es, -1, &def);
     gk__space_complete(&gk__space_stencil_gen, &def, &full);
     try_cfg(&S, &full);
     if (S.best_ms <= 0) {
@@ -337,15 +337,17 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
         search W = S;
         W.best_ms = 0;
         static const int px[] = { 2, 4, 8 }, ntw[] = { 64, 128, 256 }, zcw[] = { 128, 256, 512 };
-        static const int tsw[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, pfw[] = { 0, 1, 2, 3 };
+        static const int tsw[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, pfw[] = { 0, 1, 2, 3 }, skw[] = { 0, 1 };
         gk_config wdef, wfull;
-        gk__stencil_gen_default_design(2, s->radius, es, 1, &wdef);
+        gk__stencil_gen_default_design(2, s->radius, s->npoints, es, 1, &wdef);
         if (!gk__space_complete(&gk__space_stencil_gen, &wdef, &wfull)) {
             try_cfg(&W, &wfull);
             if (W.best_ms > 0) {
                 sweep(&W, "TSTEPS", tsw, 8);
                 sweep(&W, "PX", px, 3);
                 sweep(&W, "PF", pfw, 4);
+                sweep(&W, "SK", skw, 2);
+                sweep(&W, "PL", skw, 2);
                 sweep(&W, "NT", ntw, 3);
                 sweep(&W, "ZC", zcw, 3);
                 sweep(&W, "TSTEPS", tsw, 8);
@@ -367,7 +369,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                                        { 64, 32, 2, 4, 256 }, { 32, 32, 1, 8, 128 } };
         static const int zcz[] = { 32, 64, 128, 256 };
         gk_config zdef, zfull;
-        gk__stencil_gen_default_design(3, s->radius, es, 2, &zdef);
+        gk__stencil_gen_default_design(3, s->radius, s->npoints, es, 2, &zdef);
         if (!gk__space_complete(&gk__space_stencil_gen, &zdef, &zfull)) {
             try_cfg(&Z, &zfull);
             for (size_t i = 0; i < sizeof zlay / sizeof zlay[0]; i++) {
