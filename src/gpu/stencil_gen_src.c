@@ -53,6 +53,15 @@
  * Neighbouring strips overlap by T*r columns a side: the edge lanes' halo
  * results (wrong: their neighbour lane does not exist) shrink by r per
  * stage and are never stored.  Same chain, same boundaries as above.
+ * SK = 1 runs stage s a further s-1 rows behind, so that no stage of an
+ * iteration waits for another (T*PX independent chains instead of a chain
+ * of T stages; measured: the stars from radius 2 gain, radius 1 in float32
+ * loses).  PL = 1 compiles the stream twice: a warp whose strip and rows
+ * (with their T*r halo) lie r from every face takes a copy without the
+ * boundary's per-point selects and tests (about a third of the radius-1
+ * star's PTX instructions), the others the general one; the
+ * kernel's registers are the larger copy's, which the long chains of the
+ * large boxes pay for. 
  *
  * The third design, DESIGN=2 (3D only; temporal blocking after this
  * paragraph, at put_z_kernel): z-streaming
