@@ -649,13 +649,13 @@ static void source_checks(void)
                    "%d points accepted (%s)", r, es, npoints, why);
             }
     /* the shape matters: at radius 3 in float32 the star's defaults take
-       PX=2 and plain warps, the box's (a long chain) neither */
+       PX=3 and plain warps, the box's (a long chain) PX=4 and one stream */
     gk_config wstar, wbox;
     gk__stencil_gen_default_design(2, 3, 13, 4, 1, &wstar);
     gk__stencil_gen_default_design(2, 3, 49, 4, 1, &wbox);
-    ok(gk__config_get(&wstar, "PX", 0) == 2 && gk__config_get(&wstar, "PL", 0) == 1
+    ok(gk__config_get(&wstar, "PX", 0) == 3 && gk__config_get(&wstar, "PL", 0) == 1
        && gk__config_get(&wbox, "PX", 0) == 4 && gk__config_get(&wbox, "PL", 1) == 0,
-       "2D r3 f32 defaults: star PX=2 PL=1, box PX=4 PL=0");
+       "2D r3 f32 defaults: star PX=3 PL=1, box PX=4 PL=0");
     gk__stencil_gen_default_design(2, 3, 0, 8, -1, &wf);
     is_int(gk__config_get(&wf, "DESIGN", -1), 1, "the 2D default design is warp streaming");
     gk__stencil_gen_default_design(3, 3, 0, 8, -1, &wf);

@@ -64,29 +64,34 @@ const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params 
  * per pass, rows ahead, stages one row apart (SK) and plain warps (PL),
  * measured on an H200 (bench/stencil-suite-results.md, "Plain warps and
  * stages one row apart"; the AN5D suite's stars and boxes, fixed boundary,
- * 8192^2, 100 steps, GStencil/s, the defaults of before in brackets):
- *   float32 stars: r1 PX=4 T=8 PF=2 PL (1018 [875]); r2-r4 PX=2, T = 6, 4,
- *     3, PF=2 SK PL (r2 647 [464], r3 445 [342], r4 320 [248])
- *   float32 boxes: r1 PX=4 T=8 PF=2 PL (821 [631]); r2 PX=4 T=4 PF=0 SK PL
- *     (338 [293]); r3 PX=4 T=3 PF=0 and r4 PX=4 T=2 PF=0 SK, one stream
- *     (PL costs the long chains registers: box r3 122 with it, 171 without)
+ * 100 steps, GStencil/s; the defaults of before in brackets, 8192^2 where
+ * not said; "sweep": bench/stencil-2d-sweep2.txt at 16384^2):
+ *   float32 stars: r1 PX=4 T=8 PF=2 PL (1018 [875]); r2-r4 PX=3 PF=2 SK PL
+ *     with T = 6, 4, 3 (sweep: r2 973, r3 624, r4 426; PX=2: 876, 592,
+ *     418; [464, 342, 248])
+ *   float32 boxes: r1 PX=4 T=8 PF=2 PL (821 [631]); r2 PX=3 T=3 PF=0 SK PL
+ *     (sweep: 539; PX=4 T=4: 474 [293]); r3 PX=4 T=2 PF=0 SK (sweep: 213,
+ *     T=3 198) and r4 PX=4 T=2 PF=0 SK (105 [105]), one stream (PL costs
+ *     the long chains registers: box r3 122 with it, 171 without)
  *   float64 stars: r1 PX=2 T=8 PF=2 SK PL (748 [664]); r2 PX=2 T=4 PF=2 SK
- *     (406 [316]); r3 PX=2 T=3 PF=2 (287 [7a0fb46's PX=4 T=2: 214 at
- *     16384^2]); r4 PX=2 T=2 PF=2 (181 [123 at 16384^2])
- *   float64 boxes: r1 PX=2 T=6 PF=2 (555, as before); r2 PX=2 T=3 PF=2 SK
- *     (207 [198]); r3 PX=4 T=2 PF=0, r4 PX=4 T=1 PF=0 (as before) */
+ *     PL (sweep: 494; without PL 439 [316]); r3 PX=2 T=3 PF=2 (sweep: 304
+ *     [7a0fb46's PX=4 T=2: 214]); r4 PX=3 T=2 PF=2 (sweep: 210; PX=2 200
+ *     [123])
+ *   float64 boxes: r1 PX=2 T=6 PF=2 (555, as before); r2 PX=3 T=3 PF=0 SK
+ *     (sweep: 279; PX=2 PF=2: 231 [198]); r3 PX=4 T=2 PF=0, r4 PX=4 T=1
+ *     PF=0 (as before) */
 static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
 {
     /* [box-like][float64][radius] */
     static const signed char T[2][2][5] = { { { 0, 8, 6, 4, 3 }, { 0, 8, 4, 3, 2 } },
-                                            { { 0, 8, 4, 3, 2 }, { 0, 6, 3, 2, 1 } } };
-    static const signed char PX[2][2][5] = { { { 0, 4, 2, 2, 2 }, { 0, 2, 2, 2, 2 } },
-                                             { { 0, 4, 4, 4, 4 }, { 0, 2, 2, 4, 4 } } };
+                                            { { 0, 8, 3, 2, 2 }, { 0, 6, 3, 2, 1 } } };
+    static const signed char PX[2][2][5] = { { { 0, 4, 3, 3, 3 }, { 0, 2, 2, 2, 3 } },
+                                             { { 0, 4, 3, 4, 4 }, { 0, 2, 3, 4, 4 } } };
     static const signed char PF[2][2][5] = { { { 0, 2, 2, 2, 2 }, { 0, 2, 2, 2, 2 } },
-                                             { { 0, 2, 0, 0, 0 }, { 0, 2, 2, 0, 0 } } };
+                                             { { 0, 2, 0, 0, 0 }, { 0, 2, 0, 0, 0 } } };
     static const signed char SK[2][2][5] = { { { 0, 0, 1, 1, 1 }, { 0, 1, 1, 0, 0 } },
-                                             { { 0, 0, 1, 0, 1 }, { 0, 0, 1, 0, 0 } } };
-    static const signed char PL[2][2][5] = { { { 0, 1, 1, 1, 1 }, { 0, 1, 0, 0, 0 } },
+                                             { { 0, 0, 1, 1, 1 }, { 0, 0, 1, 0, 0 } } };
+    static const signed char PL[2][2][5] = { { { 0, 1, 1, 1, 1 }, { 0, 1, 1, 0, 0 } },
                                              { { 0, 1, 1, 0, 0 }, { 0, 0, 0, 0, 0 } } };
     int r = radius < 1 ? 1 : radius > 4 ? 4 : radius, box = npoints > 4 * r + 1, d = elem != 4;
     gk__config_clear(out);
