@@ -80,10 +80,10 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                    "3D, N^2 in 2D.  Each configuration is checked bit for bit against the CPU\n"
                    "reference after 5 steps (T+1 for T above 4) on an odd-sized grid.  --type:\n"
                    "the element type of the descriptions that name none.\n"
-                   "--config: the generated engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY, PF,\n"
-                   "checked against each description's rules.  Without a usable GPU (or with\n"
-                   "--device=cpu) the CPU's rows of one description instead (gk bench stencil\n"
-                   "--device=cpu --help).\n");
+                   "--config: the generated engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY,\n"
+                   "PF, SK, PL (their ranges and defaults: gk(1)), checked against each\n"
+                   "description's rules.  Without a usable GPU (or with --device=cpu) the CPU's\n"
+                   "rows of one description instead (gk bench stencil --device=cpu --help).\n");
             return 0;
         }
     }
