@@ -352,7 +352,8 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                 sweep(&W, "PX", px, 3);
                 sweep(&W, "PF", pfw, 4);
                 sweep(&W, "SK", skw, 2);
-                sweep(&W, "PL", skw, 2);
+                if (s->boundary != GK_BOUNDARY_PERIODIC)   /* no plain warps there: PL unused */
+                    sweep(&W, "PL", skw, 2);
                 sweep(&W, "NT", ntw, 3);
                 sweep(&W, "ZC", zcw, 3);
                 sweep(&W, "TSTEPS", tsw, 8);
