@@ -38,7 +38,8 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
  * steps per pass, rows ahead, SK and PL measured for the radius, element
  * size and shape: npoints, the description's point count, at most the
  * radius's star (4r+1; 0 when unknown) takes the stars' (deeper passes,
- * PX=2), more the boxes' (the function's table); DESIGN=0:
+ * PX=3 from radius 2 in float32), more the boxes' (the function's table);
+ * DESIGN=0:
  * gk__stencil_gen_default.  design < 0: the description's default design
  * (2D: 1, 3D: 2), i.e. the engine's defaults when nothing is tuned.
  * DESIGN=2 (3D): TX=32, RX=1 (a warp is one row: conflict-free shared

@@ -59,9 +59,9 @@
  * loses).  PL = 1 compiles the stream twice: a warp whose strip and rows
  * (with their T*r halo) lie r from every face takes a copy without the
  * boundary's per-point selects and tests (about a third of the radius-1
- * star's PTX instructions), the others the general one; the
- * kernel's registers are the larger copy's, which the long chains of the
- * large boxes pay for. 
+ * star's PTX instructions), the others the general one; the kernel's
+ * registers are the larger copy's, which the long chains of the large
+ * boxes pay for.
  *
  * The third design, DESIGN=2 (3D only; temporal blocking after this
  * paragraph, at put_z_kernel): z-streaming

@@ -43,8 +43,7 @@ void gk__sg_check_grid(const gk__stencil_spec *s, int64_t nx, int64_t ny, int64_
      * 2D: 601 x 557, so that the warp design's plain warps (PL=1: a strip
      * and a row chunk r from every face, T*r of halo included) run too: the
      * second chunk of ZC = 256 rows (a shorter ZC: a later one; ZC = 512:
-     * none) and a strip
-     * of up to 32*8 columns */
+     * none) and a strip of up to 32*8 columns */
     int64_t wx = s->dims == 3 ? 37 : 601, wy = s->dims == 3 ? 29 : 557, wz = s->dims == 3 ? 23 : 1;
     *cx = nx < wx ? nx : wx;
     *cy = ny < wy ? ny : wy;
