@@ -654,8 +654,9 @@ static void source_checks(void)
     gk__stencil_gen_default_design(2, 3, 13, 4, 1, &wstar);
     gk__stencil_gen_default_design(2, 3, 49, 4, 1, &wbox);
     ok(gk__config_get(&wstar, "PX", 0) == 3 && gk__config_get(&wstar, "PL", 0) == 1
-       && gk__config_get(&wbox, "PX", 0) == 4 && gk__config_get(&wbox, "PL", 1) == 0,
-       "2D r3 f32 defaults: star PX=3 PL=1, box PX=4 PL=0");
+       && gk__config_get(&wstar, "AC", 1) == 0 && gk__config_get(&wbox, "PX", 0) == 4
+       && gk__config_get(&wbox, "PL", 1) == 0 && gk__config_get(&wbox, "AC", 0) == 2,
+       "2D r3 f32 defaults: star PX=3 PL=1 AC=0, box PX=4 PL=0 AC=2");
     gk__stencil_gen_default_design(2, 3, 0, 8, -1, &wf);
     is_int(gk__config_get(&wf, "DESIGN", -1), 1, "the 2D default design is warp streaming");
     gk__stencil_gen_default_design(3, 3, 0, 8, -1, &wf);
@@ -930,17 +931,22 @@ int main(void)
                            away), the radius, above it, 1; PF 1-3 rows ahead */
                         int pxs[4] = { r > 1 ? r / 2 : 2, r, r + 1, 1 }, px = pxs[ci % 4], pf = ci % 4 == 3 ? 0 : 1 + ci % 3;
                         int nt = 32 << (ci % 3), zc = 5 + 4 * (ci % 4), sk = (ci / 4) % 2, pl = ci % 5 != 2, t;
+                        /* AC by a period of 7 (prime to the others): each
+                           of 0-2 meets every shape, radius, type, boundary,
+                           PX, PF, SK and PL of the loop */
+                        int ac = ci % 7 % 3;
                         char cfgtext[96], rwhy[256];
                         gk_config full;
                         for (t = 8 - ci % 5; t > 1; t--) {
-                            snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d",
-                                     px, t, nt, zc, pf, sk, pl);
+                            snprintf(cfgtext, sizeof cfgtext,
+                                     "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d", px, t, nt, zc, pf,
+                                     sk, pl, ac);
                             if (!sg_cfg(2, r, es, 1, cfgtext, &full)
                                 && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy))
                                 break;
                         }
-                        snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d", px,
-                                 t, nt, zc, pf, sk, pl);
+                        snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d",
+                                 px, t, nt, zc, pf, sk, pl, ac);
                         /* several strips (a periodic grid at least 2r+1 wide) */
                         int w = 32 * px - 2 * t * r, nx = w + w / 2 + 3 + ci % 5;
                         if (nx < 2 * r + 1 + ci % 3)
@@ -998,8 +1004,45 @@ int main(void)
             { 2, B, 2, Z, D, "DESIGN=1,PX=2,TSTEPS=4,PF=2,SK=1,ZC=29,PL=1", 517, 211, 1, 9 },
             { 2, S, 4, F, E, "DESIGN=1,TSTEPS=2,PF=0,SK=1,ZC=19,PL=1", 613, 157, 1, 5 },
             { 2, B, 3, F, D, "DESIGN=1,TSTEPS=2,PF=0,ZC=23,PL=0", 613, 157, 1, 5 },
+            /* register accumulation (AC=1): each shape's long chains,
+               deep passes, rows ahead or not, stages apart, plain warps,
+               far lanes, one-row chunks, masks (rows without points),
+               periodic grids smaller than the halo */
+            { 2, B, 2, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=0,SK=1,PL=1,AC=1,ZC=29", 517, 211, 1, 7 },
+            { 2, B, 3, Z, D, "DESIGN=1,PX=4,TSTEPS=2,PF=0,SK=1,PL=1,AC=1,ZC=23", 613, 157, 1, 5 },
+            { 2, B, 4, F, D, "DESIGN=1,PX=4,TSTEPS=2,PF=2,AC=1,ZC=19", 613, 157, 1, 3 },
+            { 2, B, 1, F, E, "DESIGN=1,TSTEPS=8,PF=2,PL=1,AC=1,ZC=37", 1001, 300, 1, 17 },
+            { 2, S, 1, Z, D, "DESIGN=1,PX=2,TSTEPS=6,PF=3,SK=1,AC=1", 401, 200, 1, 13 },
+            { 2, S, 3, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=2,SK=1,PL=1,AC=1,ZC=31", 700, 200, 1, 7 },
+            { 2, B, 3, P, E, "DESIGN=1,PX=1,TSTEPS=2,AC=1", 97, 41, 1, 3 },
+            { 2, S, 2, F, D, "DESIGN=1,PX=2,TSTEPS=3,PF=2,SK=1,ZC=1,AC=1", 300, 23, 1, 7 },
+            { 2, M, 4, F, E, "DESIGN=1,PX=1,TSTEPS=3,PF=1,AC=1", 70, 40, 1, 4 },
+            { 2, M, 3, Z, D, "DESIGN=1,PX=2,TSTEPS=2,SK=1,PL=1,AC=1,ZC=13", 301, 157, 1, 5 },
+            { 2, B, 4, P, D, "DESIGN=1,TSTEPS=1,AC=1", 9, 9, 1, 3 },
+            { 2, S, 1, P, E, "DESIGN=1,TSTEPS=7,PF=4,ZC=3,SK=1,AC=1", 67, 21, 1, 8 },
+            { 2, B, 2, Z, E, "DESIGN=1,PX=2,TSTEPS=3,PF=1,PL=0,AC=1,ZC=17", 301, 157, 1, 5 },
+            /* the same with a loop of one row (AC=2) */
+            { 2, B, 2, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=0,SK=1,PL=1,AC=2,ZC=29", 517, 211, 1, 7 },
+            { 2, B, 3, Z, D, "DESIGN=1,PX=4,TSTEPS=2,PF=0,SK=1,PL=1,AC=2,ZC=23", 613, 157, 1, 5 },
+            { 2, B, 4, F, E, "DESIGN=1,PX=4,TSTEPS=3,PF=2,AC=2,ZC=19", 613, 157, 1, 4 },
+            { 2, B, 1, F, D, "DESIGN=1,PX=2,TSTEPS=8,PF=3,SK=1,PL=1,AC=2,ZC=37", 1001, 300, 1, 17 },
+            { 2, S, 2, F, E, "DESIGN=1,PX=3,TSTEPS=6,PF=2,SK=1,PL=1,AC=2,ZC=31", 700, 200, 1, 13 },
+            { 2, B, 3, P, E, "DESIGN=1,PX=1,TSTEPS=2,AC=2", 97, 41, 1, 3 },
+            { 2, S, 4, F, D, "DESIGN=1,PX=2,TSTEPS=3,PF=4,ZC=1,AC=2", 300, 23, 1, 7 },
+            { 2, M, 4, Z, E, "DESIGN=1,PX=1,TSTEPS=3,PF=1,AC=2", 70, 40, 1, 4 },
+            { 2, M, 2, F, D, "DESIGN=1,PX=3,TSTEPS=4,SK=1,PL=1,AC=2,ZC=13", 301, 157, 1, 9 },
+            { 2, B, 4, P, D, "DESIGN=1,TSTEPS=1,AC=2", 9, 9, 1, 3 },
+            { 2, S, 1, Z, D, "DESIGN=1,PX=2,TSTEPS=5,PF=0,SK=0,PL=0,AC=2,ZC=7", 99, 40, 1, 11 },
+            /* ... with 6 and 8 points per lane (bench/stencil-2d-acc3.txt) */
+            { 2, B, 3, Z, E, "DESIGN=1,PX=8,TSTEPS=3,PF=0,SK=1,PL=1,AC=2,ZC=29", 613, 211, 1, 7 },
+            { 2, B, 3, F, D, "DESIGN=1,PX=6,TSTEPS=2,PF=0,SK=0,PL=0,AC=2,ZC=23", 613, 157, 1, 5 },
+            { 2, B, 4, F, E, "DESIGN=1,PX=6,TSTEPS=3,PF=0,SK=1,PL=0,AC=2,ZC=19", 613, 157, 1, 4 },
+            { 2, B, 4, Z, D, "DESIGN=1,PX=8,TSTEPS=1,PF=0,AC=2", 613, 157, 1, 3 },
+            { 2, B, 2, P, E, "DESIGN=1,PX=6,TSTEPS=4,PF=0,SK=1,PL=1,AC=2", 301, 157, 1, 9 },
+            { 2, B, 4, P, E, "DESIGN=1,PX=8,TSTEPS=2,PF=0,SK=1,AC=2", 301, 157, 1, 5 },
             { 2, S, 2, F, E, "ZC=31", 700, 200, 1, 13 },               /* the star's defaults */
             { 2, B, 4, F, E, "ZC=31", 700, 200, 1, 5 },                /* the box's */
+            { 2, B, 3, Z, D, "ZC=31", 700, 200, 1, 4 },
         };
         for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++)
             run_case(&dev, &wcases[i], 0x3a7c0000ULL + i);

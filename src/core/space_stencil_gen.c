@@ -43,6 +43,13 @@ static const gk_param_def gen_params[] = {
     { "PL", 0, 0, 1, 2, { 0, 1 },
       "DESIGN=1: 1, the warps whose strip and rows lie r from every face (not periodic) run a copy of the stream "
       "without the boundary's per-point tests (more registers and code); 0, one stream for all" },
+    /* appended (DESIGN=1): 0, the default of a configuration without AC, is
+     * the kernel of before */
+    { "AC", 0, 0, 2, 3, { 0, 1, 2 },
+      "DESIGN=1: 1, register accumulation (each row's x halo shuffled once per stage and its terms added to the "
+      "2r+1 output rows it touches); 2, the same with a stream loop of one row (the accumulators renamed after "
+      "each row: about 2r+1 times less code); 0, each output row gathers its 2r+1 rows (a row's halo shuffled "
+      "once per row of the window that has points off the centre column)" },
 };
 
 static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
@@ -79,20 +86,34 @@ const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params 
  *     [123])
  *   float64 boxes: r1 PX=2 T=6 PF=2 (555, as before); r2 PX=3 T=3 PF=0 SK
  *     (sweep: 279; PX=2 PF=2: 231 [198]); r3 PX=4 T=2 PF=0, r4 PX=4 T=1
- *     PF=0 (as before) */
+ *     PF=0 (as before)
+ * and, for the boxes from radius 2, register accumulation with a loop of
+ * one row (AC=2): their unrolled streams missed the instruction cache
+ * (ncu, box r4 f32: a third of the cycles between two instructions a warp
+ * waited for its next one; 1.35 -> 0.87 ms with AC=2); at the same
+ * layouts (bench/stencil-2d-acc.txt, -acc2.txt, 16384^2, 100 steps; AC=0
+ * in brackets) box r2 f32 617 [538], f64 357 [277], r3 f32 294 [214], f64
+ * 181 [140], r4 f32 211 [141], f64 114 [81]; box r3 f64 then takes PX=6
+ * SK PL (197; bench/stencil-2d-acc3.txt: PX 5-8 and T=3 lose elsewhere).
+ * It loses on the stars and
+ * at radius 1 (star r2 f32 597 [964], box r1 f32 1031 [1205]: their code
+ * fits, and the accumulators cost registers), and AC=1 (unrolled) loses
+ * almost everywhere. */
 static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
 {
     /* [box-like][float64][radius] */
     static const signed char T[2][2][5] = { { { 0, 8, 6, 4, 3 }, { 0, 8, 4, 3, 2 } },
                                             { { 0, 8, 3, 2, 2 }, { 0, 6, 3, 2, 1 } } };
     static const signed char PX[2][2][5] = { { { 0, 4, 3, 3, 3 }, { 0, 2, 2, 2, 3 } },
-                                             { { 0, 4, 3, 4, 4 }, { 0, 2, 3, 4, 4 } } };
+                                             { { 0, 4, 3, 4, 4 }, { 0, 2, 3, 6, 4 } } };
     static const signed char PF[2][2][5] = { { { 0, 2, 2, 2, 2 }, { 0, 2, 2, 2, 2 } },
                                              { { 0, 2, 0, 0, 0 }, { 0, 2, 0, 0, 0 } } };
     static const signed char SK[2][2][5] = { { { 0, 0, 1, 1, 1 }, { 0, 1, 1, 0, 0 } },
-                                             { { 0, 0, 1, 1, 1 }, { 0, 0, 1, 0, 0 } } };
+                                             { { 0, 0, 1, 1, 1 }, { 0, 0, 1, 1, 0 } } };
     static const signed char PL[2][2][5] = { { { 0, 1, 1, 1, 1 }, { 0, 1, 1, 0, 0 } },
-                                             { { 0, 1, 1, 0, 0 }, { 0, 0, 0, 0, 0 } } };
+                                             { { 0, 1, 1, 0, 0 }, { 0, 0, 0, 1, 0 } } };
+    static const signed char AC[2][2][5] = { { { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 } },
+                                             { { 0, 0, 2, 2, 2 }, { 0, 0, 2, 2, 2 } } };
     int r = radius < 1 ? 1 : radius > 4 ? 4 : radius, box = npoints > 4 * r + 1, d = elem != 4;
     gk__config_clear(out);
     gk__config_set(out, "TX", 512);
@@ -105,6 +126,7 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
     gk__config_set(out, "PF", PF[box][d][r]);
     gk__config_set(out, "SK", SK[box][d][r]);
     gk__config_set(out, "PL", PL[box][d][r]);
+    gk__config_set(out, "AC", AC[box][d][r]);
 }
 
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
@@ -149,6 +171,7 @@ static void z_default(int radius, size_t elem, gk_config *out)
     gk__config_set(out, "PF", 3);
     gk__config_set(out, "SK", 0);
     gk__config_set(out, "PL", 0);
+    gk__config_set(out, "AC", 0);
 }
 
 void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t elem, int design, gk_config *out)
@@ -213,6 +236,7 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out)
     gk__config_set(out, "PF", 1);
     gk__config_set(out, "SK", 0);
     gk__config_set(out, "PL", 0);
+    gk__config_set(out, "AC", 0);
 }
 
 size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t elem, int tsteps)

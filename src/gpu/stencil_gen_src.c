@@ -61,7 +61,14 @@
  * boundary's per-point selects and tests (about a third of the radius-1
  * star's PTX instructions), the others the general one; the kernel's
  * registers are the larger copy's, which the long chains of the large
- * boxes pay for.
+ * boxes pay for.  AC = 1 turns each stage around (register accumulation,
+ * warp_acc_body): instead of a queue of its input rows, from which every
+ * output gathers its window (a box's row has its x halo shuffled 2r+1
+ * times, once per output row that reads it), a stage keeps the partial
+ * sums of the 2r+1 output rows an arriving row touches; the row's halo is
+ * shuffled once and its terms added to each (same order of terms, same
+ * bits), and the output row that took its last row goes on to the next
+ * stage.
  *
  * The third design, DESIGN=2 (3D only; temporal blocking after this
  * paragraph, at put_z_kernel): z-streaming
@@ -287,6 +294,34 @@ static const char warp_body[] =
 "    (void)cin;\n"
 "}\n"
 "\n"
+"/* the lane's P columns, computed once per warp: the first (gx0), their\n"
+"   addresses (clamped into the grid, or wrapped), which lie in the grid,\n"
+"   which the strip stores (not the T*R halo columns a side) and (fixed)\n"
+"   which lie in the band of R columns at a face */\n"
+"template <int T>\n"
+"__device__ __forceinline__ void sgw_cols(int xs, int nx, int &gx0, int (&cx)[P], bool (&cin)[P], bool (&cst)[P],\n"
+"                                         bool (&cband)[P])\n"
+"{\n"
+"    const int lane = threadIdx.x & 31;\n"
+"    gx0 = xs - T * R + lane * P;\n"
+"#pragma unroll\n"
+"    for (int j = 0; j < P; j++) {\n"
+"        const int gx = gx0 + j, c = lane * P + j;\n"
+"        cin[j] = gx >= 0 && gx < nx;\n"
+"#if BND == 1\n"
+"        cx[j] = sg_wrap(gx, nx);\n"
+"#else\n"
+"        cx[j] = cin[j] ? gx : 0;\n"
+"#endif\n"
+"        cband[j] = gx < R || gx >= nx - R;\n"
+"        cst[j] = c >= T * R && c < 32 * P - T * R && gx < nx;\n"
+"    }\n"
+"}\n";
+
+/* DESIGN=1, AC = 0: each stage's rows kept in a queue, each output point
+ * gathering its window (each row's x halo shuffled once per row that
+ * reads it: 2r+1 times in a box) */
+static const char warp_gather_body[] =
 "/* PL (with PLAIN = 1, the parameter PL: a second copy of the stream in\n"
 "   the kernel, which costs registers and code where the chain is long):\n"
 "   the strip of columns xs-T*R .. xs-T*R+32*P-1 and the rows y0-T*R ..\n"
@@ -301,31 +336,13 @@ static const char warp_body[] =
 "    /* the input's queue: the D rows stage 1 reads and PF rows in flight,\n"
 "       a multiple of D (the unrolled loop's slots are constants) */\n"
 "    constexpr int D0 = D * (1 + (PF + D - 1) / D);\n"
-"    const int lane = threadIdx.x & 31;\n"
 "    const int ys = y0 - T * R;\n"
 "    /* SK = 1: stage s runs SK*(s-1) rows behind (below), so the last\n"
 "       stage ends SK*(T-1) iterations later */\n"
 "    const int K = (yend - y0) + 2 * T * R + SK * (T - 1);\n"
-"    const int gx0 = xs - T * R + lane * P;          /* the lane's first column */\n"
-"    int cx[P];\n"
-"    bool cin[P], cst[P];\n"
-"#if BND == 2\n"
-"    bool cband[P];\n"
-"#endif\n"
-"#pragma unroll\n"
-"    for (int j = 0; j < P; j++) {\n"
-"        const int gx = gx0 + j, c = lane * P + j;\n"
-"        cin[j] = gx >= 0 && gx < nx;\n"
-"#if BND == 1\n"
-"        cx[j] = sg_wrap(gx, nx);\n"
-"#else\n"
-"        cx[j] = cin[j] ? gx : 0;\n"
-"#endif\n"
-"#if BND == 2\n"
-"        cband[j] = gx < R || gx >= nx - R;\n"
-"#endif\n"
-"        cst[j] = c >= T * R && c < 32 * P - T * R && gx < nx;\n"
-"    }\n"
+"    int gx0, cx[P];\n"
+"    bool cin[P], cst[P], cband[P];\n"
+"    sgw_cols<T>(xs, nx, gx0, cx, cin, cst, cband);\n"
 "    real q0[D0][P];                                 /* input row k in slot k mod D0 */\n"
 "    real q[T + 1][D][P];                            /* stage s (1..T-1): row k in slot k mod D */\n"
 "#pragma unroll\n"
@@ -388,9 +405,10 @@ static const char warp_body[] =
 "#if BND == 0\n"
 "                    if (!PL && !(rin && cin[j])) v = (real)0;\n"
 "#elif BND == 2\n"
-"                    if (PL) ;\n"
-"                    else if (!(rin && cin[j])) v = (real)0;\n"
-"                    else if (rband || cband[j]) v = s == 1 ? q0[(i - R + D0) % D0][j] : q[s - 1][cs][j];\n"
+"                    if (!PL) {\n"
+"                        if (!(rin && cin[j])) v = (real)0;\n"
+"                        else if (rband || cband[j]) v = s == 1 ? q0[(i - R + D0) % D0][j] : q[s - 1][cs][j];\n"
+"                    }\n"
 "#endif\n"
 "                    if (s < T)\n"
 "                        q[s][cs][j] = v;\n"
@@ -400,8 +418,150 @@ static const char warp_body[] =
 "            }\n"
 "        }\n"
 "    }\n"
+"}\n";
+
+/* DESIGN=1, AC = 1 and 2: register accumulation along y (DESIGN=2's
+ * idea in 2D).  Each stage keeps the partial sums of the 2r+1 output rows
+ * a new row touches; a row of stage s-1 arrives, its x halo is shuffled
+ * ONCE (sga_halo), and its terms go into every accumulator whose chain has
+ * it (sga_add), in the description's point order: rows arrive in
+ * ascending dy, so each output's chain is the gather's, bit for bit.
+ * Output row m - R is then complete (sga_done): its boundary value is set
+ * and it goes on to the next stage at once (SK = 0) or in the next
+ * iteration (SK = 1: the stages run from the last down, each reading the
+ * row the one before left in pend[] the iteration before).  A point in
+ * the fixed boundary's band keeps its value through every step, so its
+ * value is the pass input's (a load, in the edge warps only).
+ *   AC = 1 unrolls the stream by D0 rows, so that each accumulator keeps
+ * its slot (output row mod D) and no value moves: D0 copies of T stages
+ * of the description's terms.  AC = 2 keeps one row per loop iteration
+ * and renames the slots after each row (slot c: the output c rows below
+ * the one completing; the moves are register renames at best): D0 times
+ * less code, which the large boxes need -- their unrolled streams are
+ * tens of kilobytes of instructions per warp. */
+static const char warp_acc_body[] =
+"template <int T, bool PL>\n"
+"__device__ __forceinline__ void sga_done(const real (&o)[P], real (&next)[P], int s, int gy,\n"
+"                                         const real *__restrict__ in, real *__restrict__ out, int ny, i64 sy,\n"
+"                                         int y0, int yend, int gx0, const int (&cx)[P], const bool (&cin)[P],\n"
+"                                         const bool (&cst)[P], const bool (&cband)[P])\n"
+"{\n"
+"#if BND != 1\n"
+"    const bool rin = gy >= 0 && gy < ny;\n"
+"#endif\n"
+"#if BND == 2\n"
+"    const bool rband = gy < R || gy >= ny - R;\n"
+"    const real *row = in + (i64)(rin ? gy : 0) * sy;\n"
+"#endif\n"
+"#pragma unroll\n"
+"    for (int j = 0; j < P; j++) {\n"
+"        real v = o[j];\n"
+"#if BND == 0\n"
+"        if (!PL && !(rin && cin[j])) v = (real)0;\n"
+"#elif BND == 2\n"
+"        if (!PL) {\n"
+"            if (!(rin && cin[j])) v = (real)0;\n"
+"            else if (rband || cband[j]) v = row[cx[j]];\n"
+"        }\n"
+"#endif\n"
+"        if (s < T)\n"
+"            next[j] = v;\n"
+"        else if (gy >= y0 && gy < yend && cst[j])\n"
+"            out[(i64)gy * sy + gx0 + j] = v;\n"
+"    }\n"
+"    (void)in; (void)cx; (void)cin; (void)cband;\n"
 "}\n"
 "\n"
+"template <int T, bool PL>\n"
+"__device__ __forceinline__ void sgw_body(const real *__restrict__ in, real *__restrict__ out, int nx, int ny, i64 sy,\n"
+"                                         int xs, int y0, int yend)\n"
+"{\n"
+"#if AC == 1\n"
+"    /* the input's rows in flight: row k in slot k mod D0, D0 a multiple\n"
+"       of D (the accumulators' slots are constants in the unrolled loop) */\n"
+"    constexpr int D0 = D * (1 + (PF + D - 1) / D);\n"
+"#else\n"
+"    constexpr int D0 = PF + 1;                      /* q0[j]: row k + j */\n"
+"#endif\n"
+"    const int ys = y0 - T * R;\n"
+"    const int K = (yend - y0) + 2 * T * R + SK * (T - 1);\n"
+"    int gx0, cx[P];\n"
+"    bool cin[P], cst[P], cband[P];\n"
+"    sgw_cols<T>(xs, nx, gx0, cx, cin, cst, cband);\n"
+"    real q0[D0][P];\n"
+"    real acc[T + 1][D][P];                          /* AC=1: output row o in slot o mod D */\n"
+"    real pend[T + 1][P];                            /* stage s's newest complete row */\n"
+"#pragma unroll\n"
+"    for (int d = 0; d < D0; d++)\n"
+"#pragma unroll\n"
+"        for (int j = 0; j < P; j++)\n"
+"            q0[d][j] = (real)0;\n"
+"#pragma unroll\n"
+"    for (int s = 0; s <= T; s++)\n"
+"#pragma unroll\n"
+"        for (int j = 0; j < P; j++) {\n"
+"            pend[s][j] = (real)0;\n"
+"#pragma unroll\n"
+"            for (int d = 0; d < D; d++)\n"
+"                acc[s][d][j] = (real)0;\n"
+"        }\n"
+"#pragma unroll\n"
+"    for (int i = 0; i < PF; i++)\n"
+"        sgw_load<PL>(q0[i], in, ys + i, ny, sy, cx, cin);\n"
+"#if AC == 1\n"
+"    for (int kb = 0; kb < K; kb += D0) {\n"
+"#pragma unroll\n"
+"        for (int i = 0; i < D0; i++) {\n"
+"            const int k = kb + i;\n"
+"            if (k >= K)\n"
+"                break;\n"
+"            sgw_load<PL>(q0[(i + PF) % D0], in, ys + k + PF, ny, sy, cx, cin);\n"
+"#else\n"
+"#pragma unroll 1\n"
+"    for (int k = 0; k < K; k++) {\n"
+"        {\n"
+"            const int i = 0;\n"
+"            sgw_load<PL>(q0[PF], in, ys + k + PF, ny, sy, cx, cin);\n"
+"#endif\n"
+"#pragma unroll\n"
+"            for (int si = 1; si <= T; si++) {\n"
+"                /* stage s takes row m = k - (s-1)*R - lag of stage s-1 (the\n"
+"                   input for s = 1) and completes its row m - R */\n"
+"                const int s = SK ? T + 1 - si : si;\n"
+"                const int lag = SK * (s - 1);\n"
+"                const int gy = ys + k - s * R - lag;\n"
+"                real e[P + 2 * R];\n"
+"                sga_halo(s == 1 ? q0[i % D0] : pend[s - 1], e);\n"
+"#if AC == 1\n"
+"                const int ms = (i - (s - 1) * R - lag + (T + 2) * D) % D;\n"
+"                sga_add(e, ms, acc[s]);\n"
+"                sga_done<T, PL>(acc[s][(ms - R + D) % D], pend[s], s, gy, in, out, ny, sy, y0, yend, gx0, cx, cin,\n"
+"                                cst, cband);\n"
+"#else\n"
+"                /* m = R: slot c holds output m - R + c, the row completing in 0 */\n"
+"                sga_add(e, R, acc[s]);\n"
+"                sga_done<T, PL>(acc[s][0], pend[s], s, gy, in, out, ny, sy, y0, yend, gx0, cx, cin, cst, cband);\n"
+"#pragma unroll\n"
+"                for (int c = 1; c < D; c++)\n"
+"#pragma unroll\n"
+"                    for (int j = 0; j < P; j++)\n"
+"                        acc[s][c - 1][j] = acc[s][c][j];\n"
+"#endif\n"
+"            }\n"
+"#if AC == 2\n"
+"#pragma unroll\n"
+"            for (int d = 0; d < PF; d++)\n"
+"#pragma unroll\n"
+"                for (int j = 0; j < P; j++)\n"
+"                    q0[d][j] = q0[d + 1][j];\n"
+"#endif\n"
+"        }\n"
+"    }\n"
+"}\n";
+
+/* DESIGN=1: the kernel's warp, its strip and chunk, and the choice of the
+ * stream (plain or general) */
+static const char warp_run[] =
 "template <int T>\n"
 "__device__ __forceinline__ void sgw_run(const real *__restrict__ in, real *__restrict__ out, int nx, int ny, i64 sy)\n"
 "{\n"
@@ -462,9 +622,53 @@ static void put_warp_apply(sbuf *b, const gk__stencil_spec *s, int f32)
     put(b, "        o[j] = t;\n    }\n}\n\n");
 }
 
+/* DESIGN=1, AC = 1: sga_halo, a row of the lane's PX columns with the x
+ * halo of every row of the description (shuffled once), and sga_add, its
+ * terms into the accumulators: row dy of an output's window is the input
+ * row m, so output m - dy (slot (m - dy) mod D) takes the description's
+ * points of row dy, in their order; the first point of all starts the
+ * chain (a product), as in the gather. */
+static void put_warp_acc(sbuf *b, const gk__stencil_spec *s, int f32)
+{
+    int r = s->radius, lo = 0, hi = 0;
+    for (int i = 0; i < s->npoints; i++) {
+        if (s->dx[i] < lo) lo = s->dx[i];
+        if (s->dx[i] > hi) hi = s->dx[i];
+    }
+    put(b, "__device__ __forceinline__ void sga_halo(const real (&v)[P], real (&e)[P + 2 * R])\n{\n");
+    put(b, "#pragma unroll\n    for (int j = 0; j < P; j++) e[R + j] = v[j];\n");
+    put(b, "#pragma unroll\n    for (int h = 1; h <= R; h++) e[R - h] = e[R + P - 1 + h] = (real)0;\n");
+    if (lo < 0)
+        put(b, "#pragma unroll\n    for (int h = 1; h <= %d; h++) e[R - h] = __shfl_up_sync(0xffffffffu, "
+               "v[((h + P - 1) / P) * P - h], (h + P - 1) / P);\n", -lo);
+    if (hi > 0)
+        put(b, "#pragma unroll\n    for (int h = 1; h <= %d; h++) e[R + P - 1 + h] = "
+               "__shfl_down_sync(0xffffffffu, v[h - 1 - ((h + P - 1) / P - 1) * P], (h + P - 1) / P);\n", hi);
+    put(b, "}\n\n__device__ __forceinline__ void sga_add(const real (&e)[P + 2 * R], int m, real (&a)[D][P])\n{\n");
+    for (int d = 0; d <= 2 * r; d++) {
+        int any = 0;
+        for (int i = 0; i < s->npoints; i++) {
+            if (s->dy[i] + r != d) continue;
+            char lit[64];
+            snprintf(lit, sizeof lit, f32 ? "%af" : "%a", s->w[i]);
+            if (!any)
+                put(b, "    {\n        real (&o)[P] = a[(m + %d) %% D];\n#pragma unroll\n        for (int j = 0; j < P; j++) {\n",
+                    2 * r + 1 + r - d);
+            any = 1;
+            if (i == 0)
+                put(b, "            o[j] = %s(%s, e[R + j + (%d)]);\n", f32 ? "__fmul_rn" : "__dmul_rn", lit, s->dx[i]);
+            else
+                put(b, "            o[j] = %s(%s, e[R + j + (%d)], o[j]);\n", f32 ? "fmaf" : "fma", lit, s->dx[i]);
+        }
+        if (any)
+            put(b, "        }\n    }\n");
+    }
+    put(b, "}\n\n");
+}
+
 static gk_status warp_source(const gk__stencil_spec *s, const gk_config *cfg, int tmax, char **src)
 {
-    int f32 = s->dtype == GK_DTYPE_FLOAT32, px = gk__config_get(cfg, "PX", 4);
+    int f32 = s->dtype == GK_DTYPE_FLOAT32, px = gk__config_get(cfg, "PX", 4), ac = gk__config_get(cfg, "AC", 0);
     if (s->dims != 2 || px < 1 || px > 8)
         return gk__fail(GK_EINVAL, "stencil_gen: DESIGN=1 needs a 2D description and PX in 1..8 (%s, PX=%d)",
                         s->key, px);
@@ -475,9 +679,12 @@ static gk_status warp_source(const gk__stencil_spec *s, const gk_config *cfg, in
                 "#define PLAIN %d\n",
         s->radius, (int)s->boundary, px, gk__param(cfg, "NT"), gk__param(cfg, "ZC"), gk__config_get(cfg, "PF", 1),
         gk__config_get(cfg, "SK", 0) ? 1 : 0, gk__config_get(cfg, "PL", 0) ? 1 : 0);
-    put(&b, "#define D (2 * R + 1)\n");
-    put_warp_apply(&b, s, f32);
-    put(&b, "%s\n", warp_body);
+    put(&b, "#define D (2 * R + 1)\n#define AC %d\n", ac);
+    if (ac)
+        put_warp_acc(&b, s, f32);
+    else
+        put_warp_apply(&b, s, f32);
+    put(&b, "%s\n%s\n%s\n", warp_body, ac ? warp_acc_body : warp_gather_body, warp_run);
     for (int t = 1; t <= tmax; t++)
         put(&b, "extern \"C\" __global__ void __launch_bounds__(NT) gk_sg_t%d(const real *__restrict__ in, "
                 "real *__restrict__ out, int nx, int ny, int nz, i64 sy, i64 sz)\n"
