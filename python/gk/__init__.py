@@ -832,14 +832,14 @@ def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=Fal
     stencil (a 3D box of radius 1, float64, zero boundary: no weights, or
     (3, 3, 3) weights) takes its 27-point kernel's parameters (BX, BY, RY,
     ZC, DESIGN, TSTEPS, ...); every other one the generated engine's (TX,
-    TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY, PF, SK, PL) over the defaults of the DESIGN
-    named, checked against that stencil's rules.  Checked on every backend
-    before anything runs (an unknown name, a value out of range or a
-    configuration the rules refuse: ValueError with libgk's message naming
-    the parameter, and for a generated stencil its key, e.g.
-    '3d-star-r2-f64-zero'; grid untouched, even with overwrite=True); used
-    on the GPU; ignored on the CPU, which runs its own kernel
-    (last_report()['config_ignored'] is True).
+    TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY, PF, SK, PL, AC) over the
+    defaults of the DESIGN named, checked against that stencil's rules.
+    Checked on every backend before anything runs (an unknown name, a
+    value out of range or a configuration the rules refuse: ValueError
+    with libgk's message naming the parameter, and for a generated
+    stencil its key, e.g. '3d-star-r2-f64-zero'; grid untouched, even with
+    overwrite=True); used on the GPU; ignored on the CPU, which runs its
+    own kernel (last_report()['config_ignored'] is True).
     """
     np = _np()
     fname = "gk.stencil"

@@ -35,10 +35,11 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
 
 /* The defaults of one design: DESIGN=1 (warp streaming, 2D only) NT=128
  * (4 warps per block) ZC=256 (rows per warp) and the points per lane,
- * steps per pass, rows ahead, SK and PL measured for the radius, element
- * size and shape: npoints, the description's point count, at most the
- * radius's star (4r+1; 0 when unknown) takes the stars' (deeper passes,
- * PX=3 from radius 2 in float32), more the boxes' (the function's table);
+ * steps per pass, rows ahead, SK, PL and AC measured for the radius,
+ * element size and shape: npoints, the description's point count, at most
+ * the radius's star (4r+1; 0 when unknown) takes the stars' (deeper
+ * passes, PX=3 from radius 2 in float32, AC=0), more the boxes' (the
+ * function's table; AC=2 from radius 2);
  * DESIGN=0:
  * gk__stencil_gen_default.  design < 0: the description's default design
  * (2D: 1, 3D: 2), i.e. the engine's defaults when nothing is tuned.
