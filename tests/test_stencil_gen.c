@@ -21,6 +21,7 @@
 #ifdef GK_HAVE_CUDA
 #include "gpu/gpu.h"
 #include "tune/stencil_gen_tune.h"
+#include "tune/tune.h"
 #include <pthread.h>
 #endif
 
@@ -657,6 +658,53 @@ static void source_checks(void)
        && gk__config_get(&wstar, "AC", 1) == 0 && gk__config_get(&wbox, "PX", 0) == 4
        && gk__config_get(&wbox, "PL", 1) == 0 && gk__config_get(&wbox, "AC", 0) == 2,
        "2D r3 f32 defaults: star PX=3 PL=1 AC=0, box PX=4 PL=0 AC=2");
+    /* AC when nobody names it: a --config without AC takes the
+       description's default (the box r3 f32: AC=2, its star: 0), a named AC
+       wins, and a tuned entry (written before AC existed) runs the gather */
+    {
+        gk_config full;
+        int ok1 = !gk__stencil_gen_config_user("DESIGN=1,PX=4,TSTEPS=2", "2d-box-r3", 2, 3, 49, 4, NULL, &full);
+        int a1 = gk__config_get(&full, "AC", -1);
+        int ok2 = !gk__stencil_gen_config_user("DESIGN=1,PX=4,TSTEPS=2,AC=1", "2d-box-r3", 2, 3, 49, 4, NULL, &full);
+        int a2 = gk__config_get(&full, "AC", -1);
+        int ok3 = !gk__stencil_gen_config_user("DESIGN=1,PX=3,TSTEPS=2", "2d-star-r3", 2, 3, 13, 4, NULL, &full);
+        int a3 = gk__config_get(&full, "AC", -1);
+        ok(ok1 && a1 == 2 && ok2 && a2 == 1 && ok3 && a3 == 0,
+           "--config without AC: the description's default (box r3 f32 AC=%d, star AC=%d); AC=1 named: AC=%d", a1, a3,
+           a2);
+    }
+#ifdef GK_HAVE_CUDA
+    {
+        char dir[] = "/tmp/gk-sg-ac-XXXXXX", key[512], model[300], path[700], skey[96];
+        gk__stencil_spec sp;
+        gk_device_info di;
+        gk_config tc;
+        memset(&di, 0, sizeof di);
+        snprintf(di.name, sizeof di.name, "Test GPU");
+        gk__config_clear(&tc);
+        int got = -1, ac = -1, px = -1;
+        if (mkdtemp(dir) && !gk__sg_spec_build(2, GK_STENCIL_BOX, 3, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, NULL, &sp)) {
+            gk__tune_key(&di, key, sizeof key);
+            gk__tune_model(key, model, sizeof model);
+            gk__sg_shape_key(&sp, skey, sizeof skey);
+            snprintf(path, sizeof path, "%s/stencil-gen-%s.txt", dir, model);
+            FILE *f = fopen(path, "w");
+            if (f) {
+                /* a complete configuration of before AC, as gktune wrote it */
+                fprintf(f, "key %s\n%s 4096 TX=512,TY=1,NT=128,ZC=256,TSTEPS=2,DESIGN=1,PX=3,RX=1,RY=4,PF=0,SK=1,"
+                        "PL=1 1.0 2.0\n", key, skey);
+                fclose(f);
+                got = gk__stencil_gen_tuned(&di, dir, &sp, 4096, &tc);
+                ac = gk__config_get(&tc, "AC", -1);
+                px = gk__config_get(&tc, "PX", -1);
+            }
+            unlink(path);
+            rmdir(dir);
+        }
+        ok(got == 1 && px == 3 && ac == 0, "a tuned entry without AC runs the gather (read: %d, PX=%d, AC=%d)", got, px,
+           ac);
+    }
+#endif
     gk__stencil_gen_default_design(2, 3, 0, 8, -1, &wf);
     is_int(gk__config_get(&wf, "DESIGN", -1), 1, "the 2D default design is warp streaming");
     gk__stencil_gen_default_design(3, 3, 0, 8, -1, &wf);
