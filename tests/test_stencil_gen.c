@@ -47,10 +47,16 @@ static double urand(uint64_t *s)
     return (double)(*s >> 11) / 9007199254740992.0 * 2.0 - 1.0;
 }
 
+/* A seed whose mask has no point in the rows dy = d - r of the bits d
+ * set in rows (make_weights): masks whose first point is not at dy = -r
+ * or with rows of the window empty, which random masks almost never are. */
+#define EMPTY_ROWS(rows) (0xe7ULL << 56 | (uint64_t)(rows) << 40)
+
 /* The weights of a case: random in the shape (a star: 0 off the axes; a
- * mask: about half of the cube zero). */
+ * mask: about half of the cube zero; EMPTY_ROWS: those rows too). */
 static void make_weights(const tcase *c, uint64_t seed, double *w)
 {
+    unsigned empty = seed >> 56 == 0xe7 ? (unsigned)(seed >> 40) & 0x1ffu : 0;
     int k = 2 * c->r + 1, n = c->dims == 3 ? k * k * k : k * k;
     for (int i = 0; i < n; i++) {
         int dx = i % k - c->r, dy = (i / k) % k - c->r, dz = c->dims == 3 ? i / (k * k) - c->r : 0;
@@ -58,6 +64,7 @@ static void make_weights(const tcase *c, uint64_t seed, double *w)
         double v = urand(&seed) / (double)n * 2.0;
         if (c->shape == GK_STENCIL_STAR && axes > 1) v = 0;
         if (c->shape == GK_STENCIL_MASK && urand(&seed) < 0) v = 0;
+        if (c->shape == GK_STENCIL_MASK && (empty >> (dy + c->r) & 1)) v = 0;
         w[i] = v;
     }
 }
@@ -1094,6 +1101,25 @@ int main(void)
         };
         for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++)
             run_case(&dev, &wcases[i], 0x3a7c0000ULL + i);
+        /* masks with rows of the window empty: register accumulation
+           starts an output's chain at its first row that has points (the
+           gather's first point), which the random masks above always have
+           at dy = -r; rows: bit d for dy = d - r */
+        static const struct { tcase c; unsigned rows; } mcases[] = {
+            { { 2, M, 3, F, E, "DESIGN=1,PX=2,TSTEPS=3,PF=2,SK=0,PL=1,AC=2,ZC=29", 301, 157, 1, 7 }, 0x25 },
+            { { 2, M, 3, Z, D, "DESIGN=1,PX=3,TSTEPS=2,PF=0,SK=1,PL=1,AC=2,ZC=23", 301, 157, 1, 5 }, 0x25 },
+            { { 2, M, 3, P, E, "DESIGN=1,PX=2,TSTEPS=2,PF=1,AC=1", 97, 41, 1, 5 }, 0x25 },
+            { { 2, M, 3, F, D, "DESIGN=1,PX=2,TSTEPS=2,PF=1,SK=1,AC=1,ZC=13", 301, 157, 1, 5 }, 0x25 },
+            { { 2, M, 3, F, E, "DESIGN=1,PX=2,TSTEPS=3,PF=2,AC=0,ZC=29", 301, 157, 1, 7 }, 0x25 },
+            { { 2, M, 2, F, D, "DESIGN=1,PX=2,TSTEPS=4,PF=3,SK=1,PL=1,AC=2,ZC=17", 301, 157, 1, 9 }, 0x0f },
+            { { 2, M, 2, Z, E, "DESIGN=1,PX=2,TSTEPS=4,PF=2,AC=1", 301, 157, 1, 9 }, 0x0f },
+            { { 2, M, 4, P, D, "DESIGN=1,PX=4,TSTEPS=2,PF=0,SK=1,AC=2", 301, 157, 1, 5 }, 0x1fe },
+            { { 2, M, 4, F, E, "DESIGN=1,PX=4,TSTEPS=2,PF=4,SK=0,AC=2,ZC=19", 301, 157, 1, 5 }, 0x1fe },
+            { { 2, M, 1, F, E, "DESIGN=1,PX=4,TSTEPS=8,PF=2,SK=1,PL=1,AC=2,ZC=37", 1001, 300, 1, 17 }, 0x2 },
+            { { 2, M, 1, Z, D, "DESIGN=1,PX=2,TSTEPS=6,PF=1,SK=0,AC=1", 401, 200, 1, 13 }, 0x1 },
+        };
+        for (size_t i = 0; i < sizeof mcases / sizeof mcases[0]; i++)
+            run_case(&dev, &mcases[i].c, EMPTY_ROWS(mcases[i].rows) | (0x3b00 + i));
     }
     /* DESIGN=2 (3D z-streaming, register accumulation) on every 3D star,
      * box and mask, radius 1-4, float32 and float64, each boundary: the
