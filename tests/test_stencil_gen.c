@@ -1061,7 +1061,8 @@ int main(void)
             { 2, B, 3, F, D, "DESIGN=1,TSTEPS=2,PF=0,ZC=23,PL=0", 613, 157, 1, 5 },
             /* register accumulation (AC=1): each shape's long chains,
                deep passes, rows ahead or not, stages apart, plain warps,
-               far lanes, one-row chunks, masks (rows without points),
+               far lanes, one-row chunks, masks (rows without points:
+               mcases below),
                periodic grids smaller than the halo */
             { 2, B, 2, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=0,SK=1,PL=1,AC=1,ZC=29", 517, 211, 1, 7 },
             { 2, B, 3, Z, D, "DESIGN=1,PX=4,TSTEPS=2,PF=0,SK=1,PL=1,AC=1,ZC=23", 613, 157, 1, 5 },
