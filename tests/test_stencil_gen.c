@@ -21,6 +21,7 @@
 #ifdef GK_HAVE_CUDA
 #include "gpu/gpu.h"
 #include "tune/stencil_gen_tune.h"
+#include "tune/tune.h"
 #include <pthread.h>
 #endif
 
@@ -46,10 +47,16 @@ static double urand(uint64_t *s)
     return (double)(*s >> 11) / 9007199254740992.0 * 2.0 - 1.0;
 }
 
+/* A seed whose mask has no point in the rows dy = d - r of the bits d
+ * set in rows (make_weights): masks whose first point is not at dy = -r
+ * or with rows of the window empty, which random masks almost never are. */
+#define EMPTY_ROWS(rows) (0xe7ULL << 56 | (uint64_t)(rows) << 40)
+
 /* The weights of a case: random in the shape (a star: 0 off the axes; a
- * mask: about half of the cube zero). */
+ * mask: about half of the cube zero; EMPTY_ROWS: those rows too). */
 static void make_weights(const tcase *c, uint64_t seed, double *w)
 {
+    unsigned empty = seed >> 56 == 0xe7 ? (unsigned)(seed >> 40) & 0x1ffu : 0;
     int k = 2 * c->r + 1, n = c->dims == 3 ? k * k * k : k * k;
     for (int i = 0; i < n; i++) {
         int dx = i % k - c->r, dy = (i / k) % k - c->r, dz = c->dims == 3 ? i / (k * k) - c->r : 0;
@@ -57,6 +64,7 @@ static void make_weights(const tcase *c, uint64_t seed, double *w)
         double v = urand(&seed) / (double)n * 2.0;
         if (c->shape == GK_STENCIL_STAR && axes > 1) v = 0;
         if (c->shape == GK_STENCIL_MASK && urand(&seed) < 0) v = 0;
+        if (c->shape == GK_STENCIL_MASK && (empty >> (dy + c->r) & 1)) v = 0;
         w[i] = v;
     }
 }
@@ -657,6 +665,53 @@ static void source_checks(void)
        && gk__config_get(&wstar, "AC", 1) == 0 && gk__config_get(&wbox, "PX", 0) == 4
        && gk__config_get(&wbox, "PL", 1) == 0 && gk__config_get(&wbox, "AC", 0) == 2,
        "2D r3 f32 defaults: star PX=3 PL=1 AC=0, box PX=4 PL=0 AC=2");
+    /* AC when nobody names it: a --config without AC takes the
+       description's default (the box r3 f32: AC=2, its star: 0), a named AC
+       wins, and a tuned entry (written before AC existed) runs the gather */
+    {
+        gk_config full;
+        int ok1 = !gk__stencil_gen_config_user("DESIGN=1,PX=4,TSTEPS=2", "2d-box-r3", 2, 3, 49, 4, NULL, &full);
+        int a1 = gk__config_get(&full, "AC", -1);
+        int ok2 = !gk__stencil_gen_config_user("DESIGN=1,PX=4,TSTEPS=2,AC=1", "2d-box-r3", 2, 3, 49, 4, NULL, &full);
+        int a2 = gk__config_get(&full, "AC", -1);
+        int ok3 = !gk__stencil_gen_config_user("DESIGN=1,PX=3,TSTEPS=2", "2d-star-r3", 2, 3, 13, 4, NULL, &full);
+        int a3 = gk__config_get(&full, "AC", -1);
+        ok(ok1 && a1 == 2 && ok2 && a2 == 1 && ok3 && a3 == 0,
+           "--config without AC: the description's default (box r3 f32 AC=%d, star AC=%d); AC=1 named: AC=%d", a1, a3,
+           a2);
+    }
+#ifdef GK_HAVE_CUDA
+    {
+        char dir[] = "/tmp/gk-sg-ac-XXXXXX", key[512], model[300], path[700], skey[96];
+        gk__stencil_spec sp;
+        gk_device_info di;
+        gk_config tc;
+        memset(&di, 0, sizeof di);
+        snprintf(di.name, sizeof di.name, "Test GPU");
+        gk__config_clear(&tc);
+        int got = -1, ac = -1, px = -1;
+        if (mkdtemp(dir) && !gk__sg_spec_build(2, GK_STENCIL_BOX, 3, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, NULL, &sp)) {
+            gk__tune_key(&di, key, sizeof key);
+            gk__tune_model(key, model, sizeof model);
+            gk__sg_shape_key(&sp, skey, sizeof skey);
+            snprintf(path, sizeof path, "%s/stencil-gen-%s.txt", dir, model);
+            FILE *f = fopen(path, "w");
+            if (f) {
+                /* a complete configuration of before AC, as gktune wrote it */
+                fprintf(f, "key %s\n%s 4096 TX=512,TY=1,NT=128,ZC=256,TSTEPS=2,DESIGN=1,PX=3,RX=1,RY=4,PF=0,SK=1,"
+                        "PL=1 1.0 2.0\n", key, skey);
+                fclose(f);
+                got = gk__stencil_gen_tuned(&di, dir, &sp, 4096, &tc);
+                ac = gk__config_get(&tc, "AC", -1);
+                px = gk__config_get(&tc, "PX", -1);
+            }
+            unlink(path);
+            rmdir(dir);
+        }
+        ok(got == 1 && px == 3 && ac == 0, "a tuned entry without AC runs the gather (read: %d, PX=%d, AC=%d)", got, px,
+           ac);
+    }
+#endif
     gk__stencil_gen_default_design(2, 3, 0, 8, -1, &wf);
     is_int(gk__config_get(&wf, "DESIGN", -1), 1, "the 2D default design is warp streaming");
     gk__stencil_gen_default_design(3, 3, 0, 8, -1, &wf);
@@ -1006,7 +1061,8 @@ int main(void)
             { 2, B, 3, F, D, "DESIGN=1,TSTEPS=2,PF=0,ZC=23,PL=0", 613, 157, 1, 5 },
             /* register accumulation (AC=1): each shape's long chains,
                deep passes, rows ahead or not, stages apart, plain warps,
-               far lanes, one-row chunks, masks (rows without points),
+               far lanes, one-row chunks, masks (rows without points:
+               mcases below),
                periodic grids smaller than the halo */
             { 2, B, 2, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=0,SK=1,PL=1,AC=1,ZC=29", 517, 211, 1, 7 },
             { 2, B, 3, Z, D, "DESIGN=1,PX=4,TSTEPS=2,PF=0,SK=1,PL=1,AC=1,ZC=23", 613, 157, 1, 5 },
@@ -1046,6 +1102,25 @@ int main(void)
         };
         for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++)
             run_case(&dev, &wcases[i], 0x3a7c0000ULL + i);
+        /* masks with rows of the window empty: register accumulation
+           starts an output's chain at its first row that has points (the
+           gather's first point), which the random masks above always have
+           at dy = -r; rows: bit d for dy = d - r */
+        static const struct { tcase c; unsigned rows; } mcases[] = {
+            { { 2, M, 3, F, E, "DESIGN=1,PX=2,TSTEPS=3,PF=2,SK=0,PL=1,AC=2,ZC=29", 301, 157, 1, 7 }, 0x25 },
+            { { 2, M, 3, Z, D, "DESIGN=1,PX=3,TSTEPS=2,PF=0,SK=1,PL=1,AC=2,ZC=23", 301, 157, 1, 5 }, 0x25 },
+            { { 2, M, 3, P, E, "DESIGN=1,PX=2,TSTEPS=2,PF=1,AC=1", 97, 41, 1, 5 }, 0x25 },
+            { { 2, M, 3, F, D, "DESIGN=1,PX=2,TSTEPS=2,PF=1,SK=1,AC=1,ZC=13", 301, 157, 1, 5 }, 0x25 },
+            { { 2, M, 3, F, E, "DESIGN=1,PX=2,TSTEPS=3,PF=2,AC=0,ZC=29", 301, 157, 1, 7 }, 0x25 },
+            { { 2, M, 2, F, D, "DESIGN=1,PX=2,TSTEPS=4,PF=3,SK=1,PL=1,AC=2,ZC=17", 301, 157, 1, 9 }, 0x0f },
+            { { 2, M, 2, Z, E, "DESIGN=1,PX=2,TSTEPS=4,PF=2,AC=1", 301, 157, 1, 9 }, 0x0f },
+            { { 2, M, 4, P, D, "DESIGN=1,PX=4,TSTEPS=2,PF=0,SK=1,AC=2", 301, 157, 1, 5 }, 0x1fe },
+            { { 2, M, 4, F, E, "DESIGN=1,PX=4,TSTEPS=2,PF=4,SK=0,AC=2,ZC=19", 301, 157, 1, 5 }, 0x1fe },
+            { { 2, M, 1, F, E, "DESIGN=1,PX=4,TSTEPS=8,PF=2,SK=1,PL=1,AC=2,ZC=37", 1001, 300, 1, 17 }, 0x2 },
+            { { 2, M, 1, Z, D, "DESIGN=1,PX=2,TSTEPS=6,PF=1,SK=0,AC=1", 401, 200, 1, 13 }, 0x1 },
+        };
+        for (size_t i = 0; i < sizeof mcases / sizeof mcases[0]; i++)
+            run_case(&dev, &mcases[i].c, EMPTY_ROWS(mcases[i].rows) | (0x3b00 + i));
     }
     /* DESIGN=2 (3D z-streaming, register accumulation) on every 3D star,
      * box and mask, radius 1-4, float32 and float64, each boundary: the

@@ -68,7 +68,8 @@
  * sums of the 2r+1 output rows an arriving row touches; the row's halo is
  * shuffled once and its terms added to each (same order of terms, same
  * bits), and the output row that took its last row goes on to the next
- * stage.
+ * stage.  AC = 2 is the same with a stream loop of one row (the
+ * accumulators renamed after each row): about 2r+1 times less code.
  *
  * The third design, DESIGN=2 (3D only; temporal blocking after this
  * paragraph, at put_z_kernel): z-streaming
@@ -622,7 +623,7 @@ static void put_warp_apply(sbuf *b, const gk__stencil_spec *s, int f32)
     put(b, "        o[j] = t;\n    }\n}\n\n");
 }
 
-/* DESIGN=1, AC = 1: sga_halo, a row of the lane's PX columns with the x
+/* DESIGN=1, AC = 1 and 2: sga_halo, a row of the lane's PX columns with the x
  * halo of every row of the description (shuffled once), and sga_add, its
  * terms into the accumulators: row dy of an output's window is the input
  * row m, so output m - dy (slot (m - dy) mod D) takes the description's
