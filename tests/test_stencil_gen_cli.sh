@@ -122,6 +122,8 @@ else
     "$GK" bench stencil --stencil=3d-star-r1 --sizes=16 --steps=2 --reps=1
   grep -q "ok (bit-exact)" "$t_tmp/out"
   t_result $? "bench --stencil, device auto: the CPU rows, bit-exact"
+  t_fails "gktune --stencil without a usable GPU: one line, 'gktune:' once" 1 "^gktune: --stencil needs a GPU (" \
+    "$GKTUNE" --stencil=2d-box-r3:fixed:f64 --stencil-size=64 --budget=1
   t_skip "no usable GPU" "stencil --config with a description on the GPU"
   t_skip "no usable GPU" "stencil --config on the GPU: ran as given"
   t_skip "no usable GPU" "bench: a small run"
