@@ -102,6 +102,8 @@ grep -q "ok (bit-exact)" "$t_tmp/out"
 t_result $? "bench: the abbreviated options ran the CPU description rows"
 "$GK" bench stencil --help >"$t_tmp/h" 2>&1 && grep -q -- "--stencil=DESC" "$t_tmp/h"
 t_result $? "gk bench stencil --help names --stencil"
+"$GK" stencil --help >"$t_tmp/h" 2>&1 && grep -q -- "--gpus=.*slabs (z planes; 2D: y rows)" "$t_tmp/h"
+t_result $? "gk stencil --help: --gpus cuts a 2D grid into y rows (gk(1)), not z slabs"
 if ! "$GK" info 2>/dev/null | grep -q '^  none: '; then
   export GK_CACHE_DIR="$t_tmp/cache"
   t_ok "bench: a small 2D and 3D run" "$GK" bench stencil --stencil=2d-box-r2:f32:periodic,3d-star-r2:fixed:f32 \
