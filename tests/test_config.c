@@ -34,6 +34,14 @@ int main(void)
         gk__config_clear(&d);
         ok(gk__config_parse(bad[i], &d) == GK_EINVAL && *gk_last_error(), "rejects '%s' (%s)", bad[i], gk_last_error());
     }
+    /* an empty or overlong value names the parameter and what is wrong */
+    gk__config_clear(&d);
+    ok(gk__config_parse("AC=", &d) == GK_EINVAL && !strcmp(gk_last_error(), "no value for AC (want AC=N, an integer)"),
+       "an empty value: '%s'", gk_last_error());
+    gk__config_clear(&d);
+    ok(gk__config_parse("PX=1234567890123456789012345678901234567890", &d) == GK_EINVAL
+       && strstr(gk_last_error(), "bad value '1234567890") && strstr(gk_last_error(), "for PX (want an integer)"),
+       "an overlong value: '%s'", gk_last_error());
     gk__config_clear(&d);
     ok(gk__config_parse("AB=1,B=2", &d) == GK_OK && d.n == 2, "names that are suffixes of others are distinct");
     ok(gk__config_parse("AB=1,B=2,ABC=3", &d) == GK_OK && gk__config_get(&d, "ABC", 0) == 3,

@@ -102,6 +102,8 @@ grep -q "ok (bit-exact)" "$t_tmp/out"
 t_result $? "bench: the abbreviated options ran the CPU description rows"
 "$GK" bench stencil --help >"$t_tmp/h" 2>&1 && grep -q -- "--stencil=DESC" "$t_tmp/h"
 t_result $? "gk bench stencil --help names --stencil"
+"$GK" stencil --help >"$t_tmp/h" 2>&1 && grep -q -- "--gpus=.*slabs (z planes; 2D: y rows)" "$t_tmp/h"
+t_result $? "gk stencil --help: --gpus cuts a 2D grid into y rows (gk(1)), not z slabs"
 if ! "$GK" info 2>/dev/null | grep -q '^  none: '; then
   export GK_CACHE_DIR="$t_tmp/cache"
   t_ok "bench: a small 2D and 3D run" "$GK" bench stencil --stencil=2d-box-r2:f32:periodic,3d-star-r2:fixed:f32 \
@@ -122,6 +124,8 @@ else
     "$GK" bench stencil --stencil=3d-star-r1 --sizes=16 --steps=2 --reps=1
   grep -q "ok (bit-exact)" "$t_tmp/out"
   t_result $? "bench --stencil, device auto: the CPU rows, bit-exact"
+  t_fails "gktune --stencil without a usable GPU: one line, 'gktune:' once" 1 "^gktune: --stencil needs a GPU (" \
+    "$GKTUNE" --stencil=2d-box-r3:fixed:f64 --stencil-size=64 --budget=1
   t_skip "no usable GPU" "stencil --config with a description on the GPU"
   t_skip "no usable GPU" "stencil --config on the GPU: ran as given"
   t_skip "no usable GPU" "bench: a small run"

@@ -55,7 +55,7 @@ gk_status gk__stencil_gen_tune_list(gk_context *ctx, const char *list, int64_t s
     gk_status st = gk__stencil_gen_check_list(list);
     if (st) return st;
     if (!ctx || ctx->backend != GK_BACKEND_GPU)
-        return gk__fail(GK_ENODEV, "gktune --stencil: no GPU (%s)", ctx && ctx->note[0] ? ctx->note : "CPU backend");
+        return gk__fail(GK_ENODEV, "--stencil needs a GPU (%s)", ctx && ctx->note[0] ? ctx->note : "CPU backend");
 #ifndef GK_HAVE_CUDA
     (void)size; (void)budget_s; (void)seed; (void)rows; (void)max;
     return gk__fail(GK_ENODEV, "gk was built without CUDA support");

@@ -97,8 +97,11 @@ gk_status gk__config_parse(const char *text, gk_config *c)
             return gk__fail(GK_EINVAL, "parameter %s given twice", name);
         char num[32];
         size_t vlen = (size_t)(end - eq - 1);
-        if (vlen == 0 || vlen >= sizeof num)
-            return gk__fail(GK_EINVAL, "bad value for %s", name);
+        if (vlen == 0)
+            return gk__fail(GK_EINVAL, "no value for %s (want %s=N, an integer)", name, name);
+        if (vlen >= sizeof num)
+            return gk__fail(GK_EINVAL, "bad value '%s' for %s (want an integer)", shown(eq + 1, vlen, e, sizeof e),
+                            name);
         memcpy(num, eq + 1, vlen);
         num[vlen] = '\0';
         char *stop;

@@ -278,7 +278,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
     gk__sg_shape_key(s, res->shape, sizeof res->shape);
     int d3 = s->dims == 3;
     if (size < 2 * s->radius + 1 || size > (d3 ? 2048 : 65536))
-        return gk__fail(GK_EINVAL, "gktune --stencil: size %lld outside %d..%d for %s", (long long)size,
+        return gk__fail(GK_EINVAL, "--stencil: size %lld outside %d..%d for %s", (long long)size,
                         2 * s->radius + 1, d3 ? 2048 : 65536, res->shape);
     res->size = size;
     search S = { 0 };
@@ -301,7 +301,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
     try_cfg(&S, &full);
     if (S.best_ms <= 0) {
         free(S.grid);
-        return gk__fail(GK_EMISMATCH, "gktune --stencil %s: the default configuration failed: %s", res->shape,
+        return gk__fail(GK_EMISMATCH, "--stencil %s: the default configuration failed: %s", res->shape,
                         res->last_failure);
     }
     res->default_ms = S.best_ms;
