@@ -578,6 +578,22 @@ static const char warp_run[] =
 "        sgw_body<T, false>(in, out, nx, ny, sy, xs, y0, yend);\n"
 "}\n";
 
+/* DESIGN=1: the x halo of a row: E[R - h] (h = 1..-lo) and E[R + P - 1 + h]
+ * (h = 1..hi) from the lanes holding those columns of the row V (the
+ * lane's P columns): column h to the left of the lane's first is in lane
+ * - m, m = ceil(h/P), its value m*P - h; to the right of its last in lane
+ * + m, value h - 1 - (m-1)*P (PX >= r: always the next lane). */
+static void put_halo_shuffles(sbuf *b, const char *ind, const char *e, const char *v, int lo, int hi)
+{
+    if (lo < 0)
+        put(b, "#pragma unroll\n%sfor (int h = 1; h <= %d; h++) %s[R - h] = __shfl_up_sync(0xffffffffu, "
+               "%s[((h + P - 1) / P) * P - h], (h + P - 1) / P);\n", ind, -lo, e, v);
+    if (hi > 0)
+        put(b, "#pragma unroll\n%sfor (int h = 1; h <= %d; h++) %s[R + P - 1 + h] = "
+               "__shfl_down_sync(0xffffffffu, %s[h - 1 - ((h + P - 1) / P - 1) * P], (h + P - 1) / P);\n", ind, hi,
+            e, v);
+}
+
 /* DESIGN=1: the chain of every point of a lane's PX columns, from the
  * 2r+1 rows of the previous stage (slot (s0 + d) mod D holds row dy = d -
  * R); each row's x halo from the neighbour lanes, only as wide as the
@@ -598,16 +614,9 @@ static void put_warp_apply(sbuf *b, const gk__stencil_spec *s, int f32)
         if (!used[d]) continue;
         put(b, "    real e%d[P + 2 * R];\n    {\n        const int sl = (s0 + %d) %% L;\n", d, d);
         put(b, "#pragma unroll\n        for (int j = 0; j < P; j++) e%d[R + j] = v[sl][j];\n", d);
-        /* column h to the left of the lane's first: lane - m, m = ceil(h/P),
-           its value m*P - h; to the right of its last: lane + m, value
-           h - 1 - (m-1)*P (PX >= r: always the next lane) */
-        if (lo[d] < 0)
-            put(b, "#pragma unroll\n        for (int h = 1; h <= %d; h++) e%d[R - h] = __shfl_up_sync(0xffffffffu, "
-                   "v[sl][((h + P - 1) / P) * P - h], (h + P - 1) / P);\n", -lo[d], d);
-        if (hi[d] > 0)
-            put(b, "#pragma unroll\n        for (int h = 1; h <= %d; h++) e%d[R + P - 1 + h] = "
-                   "__shfl_down_sync(0xffffffffu, v[sl][h - 1 - ((h + P - 1) / P - 1) * P], (h + P - 1) / P);\n",
-                hi[d], d);
+        char e[8];
+        snprintf(e, sizeof e, "e%d", d);
+        put_halo_shuffles(b, "        ", e, "v[sl]", lo[d], hi[d]);
         put(b, "    }\n");
     }
     put(b, "#pragma unroll\n    for (int j = 0; j < P; j++) {\n        real t;\n");
@@ -639,12 +648,7 @@ static void put_warp_acc(sbuf *b, const gk__stencil_spec *s, int f32)
     put(b, "__device__ __forceinline__ void sga_halo(const real (&v)[P], real (&e)[P + 2 * R])\n{\n");
     put(b, "#pragma unroll\n    for (int j = 0; j < P; j++) e[R + j] = v[j];\n");
     put(b, "#pragma unroll\n    for (int h = 1; h <= R; h++) e[R - h] = e[R + P - 1 + h] = (real)0;\n");
-    if (lo < 0)
-        put(b, "#pragma unroll\n    for (int h = 1; h <= %d; h++) e[R - h] = __shfl_up_sync(0xffffffffu, "
-               "v[((h + P - 1) / P) * P - h], (h + P - 1) / P);\n", -lo);
-    if (hi > 0)
-        put(b, "#pragma unroll\n    for (int h = 1; h <= %d; h++) e[R + P - 1 + h] = "
-               "__shfl_down_sync(0xffffffffu, v[h - 1 - ((h + P - 1) / P - 1) * P], (h + P - 1) / P);\n", hi);
+    put_halo_shuffles(b, "    ", "e", "v", lo, hi);
     put(b, "}\n\n__device__ __forceinline__ void sga_add(const real (&e)[P + 2 * R], int m, real (&a)[D][P])\n{\n");
     for (int d = 0; d <= 2 * r; d++) {
         int any = 0;
