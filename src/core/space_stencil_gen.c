@@ -50,6 +50,15 @@ static const gk_param_def gen_params[] = {
       "2r+1 output rows it touches); 2, the same with a stream loop of one row (the accumulators renamed after "
       "each row: about 2r+1 times less code); 0, each output row gathers its 2r+1 rows (a row's halo shuffled "
       "once per row of the window that has points off the centre column)" },
+    /* appended (DESIGN=1, AC=0): 0, the default of a configuration without
+     * ST, is the kernel of before */
+    { "ST", 0, 0, 1, 2, { 0, 1 },
+      "DESIGN=1, AC=0: 1, the PF rows in flight wait in registers of their own and move into the queue of 2r+1 "
+      "rows when used (fewer registers, half the unrolled code, P moves per row and row ahead); 0, the queue "
+      "holds them (a multiple of 2r+1 rows)" },
+    /* appended (DESIGN=1): 0, the default, leaves the registers to the compiler */
+    { "MB", 0, 0, 8, 2, { 0, 4 },
+      "DESIGN=1: blocks per SM the registers must allow (__launch_bounds__; 0, the compiler's choice)" },
 };
 
 static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)

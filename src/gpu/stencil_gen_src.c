@@ -335,8 +335,16 @@ static const char warp_gather_body[] =
 "                                         int xs, int y0, int yend)\n"
 "{\n"
 "    /* the input's queue: the D rows stage 1 reads and PF rows in flight,\n"
-"       a multiple of D (the unrolled loop's slots are constants) */\n"
+"       a multiple of D (the unrolled loop's slots are constants); ST = 1:\n"
+"       the D rows only, the PF rows in flight in qf (moved into the queue\n"
+"       when used: P moves per row and step ahead, for (D0 - D - PF) * P\n"
+"       fewer registers and half the unrolled code) */\n"
+"#if ST\n"
+"    constexpr int D0 = D;\n"
+"    real qf[PF + 1][P];\n"
+"#else\n"
 "    constexpr int D0 = D * (1 + (PF + D - 1) / D);\n"
+"#endif\n"
 "    const int ys = y0 - T * R;\n"
 "    /* SK = 1: stage s runs SK*(s-1) rows behind (below), so the last\n"
 "       stage ends SK*(T-1) iterations later */\n"
@@ -363,7 +371,11 @@ static const char warp_gather_body[] =
 "       some path would keep every old row live in registers */\n"
 "#pragma unroll\n"
 "    for (int i = 0; i < PF; i++)                    /* the first PF rows in flight */\n"
+"#if ST\n"
+"        sgw_load<PL>(qf[i], in, ys + i, ny, sy, cx, cin);\n"
+"#else\n"
 "        sgw_load<PL>(q0[i], in, ys + i, ny, sy, cx, cin);\n"
+"#endif\n"
 "    for (int kb = 0; kb < K; kb += D0) {\n"
 "#pragma unroll\n"
 "        for (int i = 0; i < D0; i++) {\n"
@@ -372,7 +384,21 @@ static const char warp_gather_body[] =
 "                break;\n"
 "            /* row k (loaded PF iterations ago) is used now; row k + PF\n"
 "               goes into the slot of row k + PF - D0 <= k - D, read by no one */\n"
+"#if ST\n"
+"            if (PF) {\n"
+"#pragma unroll\n"
+"                for (int j = 0; j < P; j++)\n"
+"                    q0[i][j] = qf[0][j];\n"
+"#pragma unroll\n"
+"                for (int f = 0; f + 1 < PF; f++)\n"
+"#pragma unroll\n"
+"                    for (int j = 0; j < P; j++)\n"
+"                        qf[f][j] = qf[f + 1][j];\n"
+"            }\n"
+"            sgw_load<PL>(PF ? qf[PF ? PF - 1 : 0] : q0[i], in, ys + k + PF, ny, sy, cx, cin);\n"
+"#else\n"
 "            sgw_load<PL>(q0[(i + PF) % D0], in, ys + k + PF, ny, sy, cx, cin);\n"
+"#endif\n"
 "#pragma unroll\n"
 "            for (int si = 1; si <= T; si++) {\n"
 "                /* SK = 0: stage s computes row kq = k - s*R from the row stage\n"
@@ -684,16 +710,20 @@ static gk_status warp_source(const gk__stencil_spec *s, const gk_config *cfg, in
                 "#define PLAIN %d\n",
         s->radius, (int)s->boundary, px, gk__param(cfg, "NT"), gk__param(cfg, "ZC"), gk__config_get(cfg, "PF", 1),
         gk__config_get(cfg, "SK", 0) ? 1 : 0, gk__config_get(cfg, "PL", 0) ? 1 : 0);
-    put(&b, "#define D (2 * R + 1)\n#define AC %d\n", ac);
+    put(&b, "#define D (2 * R + 1)\n#define AC %d\n#define ST %d\n", ac, gk__config_get(cfg, "ST", 0) ? 1 : 0);
+    /* MB > 0: the registers capped for MB blocks of NT threads per SM */
+    char mb[16] = "";
+    if (gk__config_get(cfg, "MB", 0) > 0)
+        snprintf(mb, sizeof mb, ", %d", gk__config_get(cfg, "MB", 0));
     if (ac)
         put_warp_acc(&b, s, f32);
     else
         put_warp_apply(&b, s, f32);
     put(&b, "%s\n%s\n%s\n", warp_body, ac ? warp_acc_body : warp_gather_body, warp_run);
     for (int t = 1; t <= tmax; t++)
-        put(&b, "extern \"C\" __global__ void __launch_bounds__(NT) gk_sg_t%d(const real *__restrict__ in, "
+        put(&b, "extern \"C\" __global__ void __launch_bounds__(NT%s) gk_sg_t%d(const real *__restrict__ in, "
                 "real *__restrict__ out, int nx, int ny, int nz, i64 sy, i64 sz)\n"
-                "{\n    (void)ny; (void)sy;\n    sgw_run<%d>(in, out, nx, nz, sz);\n}\n", t, t);
+                "{\n    (void)ny; (void)sy;\n    sgw_run<%d>(in, out, nx, nz, sz);\n}\n", mb, t, t);
     if (b.bad) {
         free(b.p);
         return gk__fail(GK_ENOMEM, "out of host memory for the generated stencil source");
