@@ -990,18 +990,23 @@ int main(void)
                            of 0-2 meets every shape, radius, type, boundary,
                            PX, PF, SK and PL of the loop */
                         int ac = ci % 7 % 3;
+                        /* where the rows in flight wait (ST 0-2) by a period
+                           of 11, and the registers capped for 4 blocks (MB)
+                           in two cases of 13 */
+                        int st = ci % 11 % 3, mb = ci % 13 == 5 || ci % 13 == 11 ? 4 : 0;
                         char cfgtext[96], rwhy[256];
                         gk_config full;
                         for (t = 8 - ci % 5; t > 1; t--) {
                             snprintf(cfgtext, sizeof cfgtext,
-                                     "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d", px, t, nt, zc, pf,
-                                     sk, pl, ac);
+                                     "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d,ST=%d,MB=%d", px, t,
+                                     nt, zc, pf, sk, pl, ac, st, mb);
                             if (!sg_cfg(2, r, es, 1, cfgtext, &full)
                                 && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy))
                                 break;
                         }
-                        snprintf(cfgtext, sizeof cfgtext, "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d",
-                                 px, t, nt, zc, pf, sk, pl, ac);
+                        snprintf(cfgtext, sizeof cfgtext,
+                                 "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d,ST=%d,MB=%d", px, t, nt,
+                                 zc, pf, sk, pl, ac, st, mb);
                         /* several strips (a periodic grid at least 2r+1 wide) */
                         int w = 32 * px - 2 * t * r, nx = w + w / 2 + 3 + ci % 5;
                         if (nx < 2 * r + 1 + ci % 3)
@@ -1096,6 +1101,21 @@ int main(void)
             { 2, B, 4, Z, D, "DESIGN=1,PX=8,TSTEPS=1,PF=0,AC=2", 613, 157, 1, 3 },
             { 2, B, 2, P, E, "DESIGN=1,PX=6,TSTEPS=4,PF=0,SK=1,PL=1,AC=2", 301, 157, 1, 9 },
             { 2, B, 4, P, E, "DESIGN=1,PX=8,TSTEPS=2,PF=0,SK=1,AC=2", 301, 157, 1, 5 },
+            /* the rows in flight in registers of their own (ST=1) and
+               in shared memory (ST=2, cp.async), 0 to 4 rows ahead */
+            { 2, S, 4, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=2,SK=1,PL=1,ST=1,ZC=29", 700, 200, 1, 7 },
+            { 2, S, 2, Z, D, "DESIGN=1,PX=3,TSTEPS=6,PF=3,SK=1,PL=1,ST=1,ZC=31", 700, 200, 1, 13 },
+            { 2, S, 3, P, E, "DESIGN=1,PX=2,TSTEPS=3,PF=1,ST=1", 97, 41, 1, 7 },
+            { 2, S, 4, F, D, "DESIGN=1,PX=4,TSTEPS=2,PF=0,SK=1,PL=1,ST=1,ZC=19", 613, 157, 1, 5 },
+            { 2, S, 4, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=2,SK=1,PL=1,ST=2,ZC=29", 700, 200, 1, 7 },
+            { 2, S, 2, F, E, "DESIGN=1,PX=3,TSTEPS=6,PF=4,SK=1,PL=1,ST=2,ZC=31", 700, 200, 1, 13 },
+            { 2, S, 3, Z, D, "DESIGN=1,PX=2,TSTEPS=3,PF=3,SK=0,PL=0,ST=2,ZC=13", 301, 157, 1, 7 },
+            { 2, S, 1, P, E, "DESIGN=1,PX=4,TSTEPS=8,PF=2,SK=1,ST=2", 301, 157, 1, 17 },
+            { 2, B, 3, F, E, "DESIGN=1,PX=4,TSTEPS=2,PF=2,SK=1,PL=1,AC=2,ST=2,ZC=23", 613, 157, 1, 5 },
+            { 2, B, 4, Z, D, "DESIGN=1,PX=4,TSTEPS=2,PF=4,SK=0,PL=1,AC=2,ST=2,ZC=19", 613, 157, 1, 5 },
+            { 2, B, 2, P, E, "DESIGN=1,PX=3,TSTEPS=3,PF=1,SK=1,AC=2,ST=2", 301, 157, 1, 7 },
+            { 2, M, 3, F, D, "DESIGN=1,PX=2,TSTEPS=2,PF=0,AC=2,ST=2,ZC=1", 97, 23, 1, 5 },
+            { 2, B, 2, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=2,SK=1,PL=1,ST=2,MB=4,ZC=29", 517, 211, 1, 7 },
             { 2, S, 2, F, E, "ZC=31", 700, 200, 1, 13 },               /* the star's defaults */
             { 2, B, 4, F, E, "ZC=31", 700, 200, 1, 5 },                /* the box's */
             { 2, B, 3, Z, D, "ZC=31", 700, 200, 1, 4 },

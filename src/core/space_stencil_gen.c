@@ -52,10 +52,11 @@ static const gk_param_def gen_params[] = {
       "once per row of the window that has points off the centre column)" },
     /* appended (DESIGN=1, AC=0): 0, the default of a configuration without
      * ST, is the kernel of before */
-    { "ST", 0, 0, 1, 2, { 0, 1 },
-      "DESIGN=1, AC=0: 1, the PF rows in flight wait in registers of their own and move into the queue of 2r+1 "
-      "rows when used (fewer registers, half the unrolled code, P moves per row and row ahead); 0, the queue "
-      "holds them (a multiple of 2r+1 rows)" },
+    { "ST", 0, 0, 2, 3, { 0, 1, 2 },
+      "DESIGN=1: where the PF rows in flight wait. 0, in the input's register queue (AC=0: a multiple of 2r+1 "
+      "rows); 1 (AC=0), in registers of their own, moved into a queue of 2r+1 rows when used (fewer registers, "
+      "half the unrolled code); 2 (AC=0 and 2), in shared memory, copied there by cp.async (no registers: "
+      "rows further ahead)" },
     /* appended (DESIGN=1): 0, the default, leaves the registers to the compiler */
     { "MB", 0, 0, 8, 2, { 0, 4 },
       "DESIGN=1: blocks per SM the registers must allow (__launch_bounds__; 0, the compiler's choice)" },
@@ -334,6 +335,11 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
          * 2r+1 rows of each stage 1..TSTEPS-1, PX values each, 32-bit
          * registers; beyond this the kernel spills */
         int64_t pf = gk__config_get(c, "PF", 1);
+        /* ST=2: each warp's ring of PF+1 rows, static shared memory */
+        int64_t ring = gk__param(c, "NT") / 32 * (pf + 1) * px * 32 * (int64_t)elem;
+        if (gk__config_get(c, "ST", 0) == 2 && ring > 48 * 1024)
+            return snprintf(why, n, "ST=2: rings of %lld bytes > 48 KiB of static shared memory "
+                            "((NT/32)*(PF+1)*32*PX values)", (long long)ring), 1;
         int64_t regs = ((int64_t)ts * (2 * radius + 1) + pf) * px * (int64_t)(elem / 4);
         if (regs > 192)
             return snprintf(why, n, "register queues of %lld registers per lane > 192 ((TSTEPS*(2r+1)+PF)*PX values)",
