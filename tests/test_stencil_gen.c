@@ -569,7 +569,10 @@ static void source_checks(void)
     ok(gk__stencil_gen_source(&s, &w1, &src) == GK_OK && src, "DESIGN=1 source generated");
     if (src) {
         ok(strstr(src, "__shfl_up_sync") && strstr(src, "__shfl_down_sync"), "DESIGN=1: x neighbours by shuffles");
-        ok(!strstr(src, "__syncthreads") && !strstr(src, "__shared__"), "DESIGN=1: no barrier, no shared memory");
+        /* shared memory only for the rows in flight of ST=2 (a warp's own
+           ring, no barrier), which the star r1 does not take */
+        ok(!strstr(src, "__syncthreads") && strstr(src, "#define ST 0\n")
+           && strstr(src, "__shared__") > strstr(src, "#if ST == 2"), "DESIGN=1: no barrier, no shared memory at ST=0");
         ok(strstr(src, "__fmul_rn(0x1p-2f, e0[R + j + (0)])") != NULL, "DESIGN=1: chain starts with w0*v0 at dy=-1");
         /* radius 1 float32: 8 steps per pass by default, a kernel each */
         is_int(gk__config_get(&w1, "TSTEPS", 0), 8, "DESIGN=1 r=1 float32: 8 steps per pass by default");
@@ -663,8 +666,9 @@ static void source_checks(void)
     gk__stencil_gen_default_design(2, 3, 49, 4, 1, &wbox);
     ok(gk__config_get(&wstar, "PX", 0) == 3 && gk__config_get(&wstar, "PL", 0) == 1
        && gk__config_get(&wstar, "AC", 1) == 0 && gk__config_get(&wbox, "PX", 0) == 4
-       && gk__config_get(&wbox, "PL", 1) == 0 && gk__config_get(&wbox, "AC", 0) == 2,
-       "2D r3 f32 defaults: star PX=3 PL=1 AC=0, box PX=4 PL=0 AC=2");
+       && gk__config_get(&wbox, "PL", 0) == 1 && gk__config_get(&wbox, "AC", 0) == 2
+       && gk__config_get(&wstar, "ST", 0) == 2 && gk__config_get(&wbox, "ST", 1) == 0,
+       "2D r3 f32 defaults: star PX=3 PL=1 AC=0 ST=2, box PX=4 PL=1 AC=2 ST=0");
     /* AC when nobody names it: a --config without AC takes the
        description's default (the box r3 f32: AC=2, its star: 0), a named AC
        wins, and a tuned entry (written before AC existed) runs the gather */
@@ -763,6 +767,7 @@ static void source_checks(void)
     gk__config_set(&wf, "TSTEPS", 4);
     gk__config_set(&wf, "PX", 4);
     gk__config_set(&wf, "PF", 2);   /* (4*9+2)*4 doubles: 304 registers */
+    gk__config_set(&wf, "ST", 0);   /* the rows in flight in the register queue */
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
     ok(gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why) && strstr(why, "304"),
        "register queues too large refused: %s", why);
@@ -770,9 +775,27 @@ static void source_checks(void)
     gk__config_set(&wf, "PX", 6);
     gk__config_set(&wf, "PF", 1);
     gk__config_set(&wf, "TSTEPS", 4);
+    gk__config_set(&wf, "ST", 0);
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
     ok(gk__stencil_gen_reject(&c, 2, 4, 4, NULL, why, sizeof why) && strstr(why, "222"),
        "TSTEPS=4 r=4 PX=6 PF=1 f32: (4*9+1)*6 = 222 registers refused: %s", why);
+    /* ST=2: the rows in flight in shared memory, not counted */
+    gk__config_set(&wf, "ST", 2);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(gk__stencil_gen_reject(&c, 2, 4, 4, NULL, why, sizeof why) && strstr(why, "216"),
+       "TSTEPS=4 r=4 PX=6 PF=1 ST=2 f32: 4*9*6 = 216 registers refused: %s", why);
+    gk__config_set(&wf, "TSTEPS", 3);
+    gk__config_set(&wf, "PF", 4);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(!gk__stencil_gen_reject(&c, 2, 4, 4, NULL, why, sizeof why),
+       "TSTEPS=3 r=4 PX=6 PF=4 ST=2 f32: 3*9*6 = 162 registers accepted (%s)", why);
+    /* ... and its rings: NT/32 warps x (PF+1) rows x 32*PX values */
+    gk__config_set(&wf, "NT", 256);
+    gk__config_set(&wf, "PX", 8);
+    gk__config_set(&wf, "TSTEPS", 1);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why) && strstr(why, "81920"),
+       "ST=2, NT=256, PF=4, PX=8 f64: rings of 8*5*256*8 = 81920 bytes refused: %s", why);
     gk__stencil_gen_default_design(2, 1, 0, 4, 1, &wf);
     gk__config_set(&wf, "PX", 1);
     gk__config_set(&wf, "TSTEPS", 4);
@@ -1104,7 +1127,7 @@ int main(void)
             /* the rows in flight in registers of their own (ST=1) and
                in shared memory (ST=2, cp.async), 0 to 4 rows ahead */
             { 2, S, 4, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=2,SK=1,PL=1,ST=1,ZC=29", 700, 200, 1, 7 },
-            { 2, S, 2, Z, D, "DESIGN=1,PX=3,TSTEPS=6,PF=3,SK=1,PL=1,ST=1,ZC=31", 700, 200, 1, 13 },
+            { 2, S, 2, Z, E, "DESIGN=1,PX=3,TSTEPS=6,PF=3,SK=1,PL=1,ST=1,ZC=31", 700, 200, 1, 13 },
             { 2, S, 3, P, E, "DESIGN=1,PX=2,TSTEPS=3,PF=1,ST=1", 97, 41, 1, 7 },
             { 2, S, 4, F, D, "DESIGN=1,PX=4,TSTEPS=2,PF=0,SK=1,PL=1,ST=1,ZC=19", 613, 157, 1, 5 },
             { 2, S, 4, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=2,SK=1,PL=1,ST=2,ZC=29", 700, 200, 1, 7 },

@@ -108,22 +108,35 @@ const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params 
  * It loses on the stars and
  * at radius 1 (star r2 f32 597 [964], box r1 f32 1031 [1205]: their code
  * fits, and the accumulators cost registers), and AC=1 (unrolled) loses
- * almost everywhere. */
+ * almost everywhere.
+ *   Then (H200, 16384^2, 100 steps; bench/stencil-suite-results.md, "Rows
+ * in flight in shared memory"): the stars from radius 2 (radius 3 in
+ * float64) keep their rows in flight in shared memory (ST=2: ncu on star
+ * r4 f32 counted 1.39 of its 4.6 cycles between issues waiting on loads):
+ * star r2 f32 1128 [966] at PF=4, r3 f32 768 [617], r4 f32 576 [421] at
+ * PF=4 and MB=4, r3 f64 404 [298] at PF=4 SK PL, r4 f64 341 [206] at PX=4
+ * PF=4 SK PL (bench/stencil-2d-ring.txt; the boxes lose with it, and with
+ * ST=1: bench/stencil-2d-stage.txt); plain warps (PL=1) for the boxes
+ * from radius 3 in float32 (r3 365 [294], r4 241 [211]) and from radius 2
+ * in float64 (r2 365 [357], r4 130 [114]; bench/stencil-2d-rowloop.txt,
+ * -stage.txt). */
 static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
 {
     /* [box-like][float64][radius] */
     static const signed char T[2][2][5] = { { { 0, 8, 6, 4, 3 }, { 0, 8, 4, 3, 2 } },
                                             { { 0, 8, 3, 2, 2 }, { 0, 6, 3, 2, 1 } } };
-    static const signed char PX[2][2][5] = { { { 0, 4, 3, 3, 3 }, { 0, 2, 2, 2, 3 } },
+    static const signed char PX[2][2][5] = { { { 0, 4, 3, 3, 3 }, { 0, 2, 2, 2, 4 } },
                                              { { 0, 4, 3, 4, 4 }, { 0, 2, 3, 6, 4 } } };
-    static const signed char PF[2][2][5] = { { { 0, 2, 2, 2, 2 }, { 0, 2, 2, 2, 2 } },
+    static const signed char PF[2][2][5] = { { { 0, 2, 4, 2, 4 }, { 0, 2, 2, 4, 4 } },
                                              { { 0, 2, 0, 0, 0 }, { 0, 2, 0, 0, 0 } } };
-    static const signed char SK[2][2][5] = { { { 0, 0, 1, 1, 1 }, { 0, 1, 1, 0, 0 } },
+    static const signed char SK[2][2][5] = { { { 0, 0, 1, 1, 1 }, { 0, 1, 1, 1, 1 } },
                                              { { 0, 0, 1, 1, 1 }, { 0, 0, 1, 1, 0 } } };
-    static const signed char PL[2][2][5] = { { { 0, 1, 1, 1, 1 }, { 0, 1, 1, 0, 0 } },
-                                             { { 0, 1, 1, 0, 0 }, { 0, 0, 0, 1, 0 } } };
+    static const signed char PL[2][2][5] = { { { 0, 1, 1, 1, 1 }, { 0, 1, 1, 1, 1 } },
+                                             { { 0, 1, 1, 1, 1 }, { 0, 0, 1, 1, 1 } } };
     static const signed char AC[2][2][5] = { { { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 } },
                                              { { 0, 0, 2, 2, 2 }, { 0, 0, 2, 2, 2 } } };
+    static const signed char ST[2][2][5] = { { { 0, 0, 2, 2, 2 }, { 0, 0, 0, 2, 2 } },
+                                             { { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 } } };
     int r = radius < 1 ? 1 : radius > 4 ? 4 : radius, box = npoints > 4 * r + 1, d = elem != 4;
     gk__config_clear(out);
     gk__config_set(out, "TX", 512);
@@ -137,6 +150,8 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
     gk__config_set(out, "SK", SK[box][d][r]);
     gk__config_set(out, "PL", PL[box][d][r]);
     gk__config_set(out, "AC", AC[box][d][r]);
+    gk__config_set(out, "ST", ST[box][d][r]);
+    gk__config_set(out, "MB", !box && !d && r == 4 ? 4 : 0);
 }
 
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
@@ -182,6 +197,8 @@ static void z_default(int radius, size_t elem, gk_config *out)
     gk__config_set(out, "SK", 0);
     gk__config_set(out, "PL", 0);
     gk__config_set(out, "AC", 0);
+    gk__config_set(out, "ST", 0);
+    gk__config_set(out, "MB", 0);
 }
 
 void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t elem, int design, gk_config *out)
@@ -247,6 +264,8 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out)
     gk__config_set(out, "SK", 0);
     gk__config_set(out, "PL", 0);
     gk__config_set(out, "AC", 0);
+    gk__config_set(out, "ST", 0);
+    gk__config_set(out, "MB", 0);
 }
 
 size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t elem, int tsteps)
@@ -340,9 +359,11 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
         if (gk__config_get(c, "ST", 0) == 2 && ring > 48 * 1024)
             return snprintf(why, n, "ST=2: rings of %lld bytes > 48 KiB of static shared memory "
                             "((NT/32)*(PF+1)*32*PX values)", (long long)ring), 1;
-        int64_t regs = ((int64_t)ts * (2 * radius + 1) + pf) * px * (int64_t)(elem / 4);
+        int64_t regs = ((int64_t)ts * (2 * radius + 1) + (gk__config_get(c, "ST", 0) == 2 ? 0 : pf)) * px
+                       * (int64_t)(elem / 4);
         if (regs > 192)
-            return snprintf(why, n, "register queues of %lld registers per lane > 192 ((TSTEPS*(2r+1)+PF)*PX values)",
+            return snprintf(why, n, "register queues of %lld registers per lane > 192 ((TSTEPS*(2r+1)+PF)*PX values; "
+                            "PF not counted with ST=2)",
                             (long long)regs), 1;
         return 0;                     /* no shared memory, TX unused */
     }
