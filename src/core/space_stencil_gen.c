@@ -113,10 +113,11 @@ const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params 
  * in flight in shared memory"): the stars from radius 2 (radius 3 in
  * float64) keep their rows in flight in shared memory (ST=2: ncu on star
  * r4 f32 counted 1.39 of its 4.6 cycles between issues waiting on loads):
- * star r2 f32 1128 [966] at PF=4, r3 f32 768 [617], r4 f32 576 [421] at
- * PF=4 and MB=4, r3 f64 404 [298] at PF=4 SK PL, r4 f64 341 [206] at PX=4
- * PF=4 SK PL (bench/stencil-2d-ring.txt; the boxes lose with it, and with
- * ST=1: bench/stencil-2d-stage.txt); plain warps (PL=1) for the boxes
+ * star r2 f32 1128 [966] at PF=4, r3 f32 794 [617] and r4 f32 576 [421]
+ * at PF=4 and MB=4 (registers for 16 warps), r2 f64 564 [487] at PF=4,
+ * r3 f64 404 [298] at PF=4 SK PL, r4 f64 341 [206] at PX=4 PF=4 SK PL
+ * (bench/stencil-2d-ring.txt, -ring2.txt; the boxes lose with it, and
+ * with ST=1: bench/stencil-2d-stage.txt); plain warps (PL=1) for the boxes
  * from radius 3 in float32 (r3 365 [294], r4 241 [211]) and from radius 2
  * in float64 (r2 365 [357], r4 130 [114]; bench/stencil-2d-rowloop.txt,
  * -stage.txt). */
@@ -127,7 +128,7 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
                                             { { 0, 8, 3, 2, 2 }, { 0, 6, 3, 2, 1 } } };
     static const signed char PX[2][2][5] = { { { 0, 4, 3, 3, 3 }, { 0, 2, 2, 2, 4 } },
                                              { { 0, 4, 3, 4, 4 }, { 0, 2, 3, 6, 4 } } };
-    static const signed char PF[2][2][5] = { { { 0, 2, 4, 2, 4 }, { 0, 2, 2, 4, 4 } },
+    static const signed char PF[2][2][5] = { { { 0, 2, 4, 4, 4 }, { 0, 2, 4, 4, 4 } },
                                              { { 0, 2, 0, 0, 0 }, { 0, 2, 0, 0, 0 } } };
     static const signed char SK[2][2][5] = { { { 0, 0, 1, 1, 1 }, { 0, 1, 1, 1, 1 } },
                                              { { 0, 0, 1, 1, 1 }, { 0, 0, 1, 1, 0 } } };
@@ -135,7 +136,7 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
                                              { { 0, 1, 1, 1, 1 }, { 0, 0, 1, 1, 1 } } };
     static const signed char AC[2][2][5] = { { { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 } },
                                              { { 0, 0, 2, 2, 2 }, { 0, 0, 2, 2, 2 } } };
-    static const signed char ST[2][2][5] = { { { 0, 0, 2, 2, 2 }, { 0, 0, 0, 2, 2 } },
+    static const signed char ST[2][2][5] = { { { 0, 0, 2, 2, 2 }, { 0, 0, 2, 2, 2 } },
                                              { { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 } } };
     int r = radius < 1 ? 1 : radius > 4 ? 4 : radius, box = npoints > 4 * r + 1, d = elem != 4;
     gk__config_clear(out);
@@ -151,7 +152,7 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
     gk__config_set(out, "PL", PL[box][d][r]);
     gk__config_set(out, "AC", AC[box][d][r]);
     gk__config_set(out, "ST", ST[box][d][r]);
-    gk__config_set(out, "MB", !box && !d && r == 4 ? 4 : 0);
+    gk__config_set(out, "MB", !box && !d && r >= 3 ? 4 : 0);
 }
 
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
