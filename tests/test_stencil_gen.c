@@ -693,7 +693,7 @@ static void source_checks(void)
         memset(&di, 0, sizeof di);
         snprintf(di.name, sizeof di.name, "Test GPU");
         gk__config_clear(&tc);
-        int got = -1, ac = -1, px = -1;
+        int got = -1, ac = -1, px = -1, st = -1, mb = -1, sgot = -1;
         if (mkdtemp(dir) && !gk__sg_spec_build(2, GK_STENCIL_BOX, 3, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, NULL, &sp)) {
             gk__tune_key(&di, key, sizeof key);
             gk__tune_model(key, model, sizeof model);
@@ -709,11 +709,29 @@ static void source_checks(void)
                 ac = gk__config_get(&tc, "AC", -1);
                 px = gk__config_get(&tc, "PX", -1);
             }
+            /* the same for ST and MB, on the star r3 f32 (whose defaults
+               are ST=2 MB=4): an entry of before them runs 0 */
+            gk__stencil_spec ss;
+            char sskey[96];
+            f = gk__sg_spec_build(2, GK_STENCIL_STAR, 3, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, NULL, &ss) ? NULL
+                                                                                                      : fopen(path, "w");
+            if (f) {
+                gk__sg_shape_key(&ss, sskey, sizeof sskey);
+                fprintf(f, "key %s\n%s 4096 TX=512,TY=1,NT=128,ZC=256,TSTEPS=4,DESIGN=1,PX=3,RX=1,RY=4,PF=2,SK=1,"
+                        "PL=1,AC=0 1.0 2.0\n", key, sskey);
+                fclose(f);
+                gk__config_clear(&tc);
+                sgot = gk__stencil_gen_tuned(&di, dir, &ss, 4096, &tc);
+                st = gk__config_get(&tc, "ST", -1);
+                mb = gk__config_get(&tc, "MB", -1);
+            }
             unlink(path);
             rmdir(dir);
         }
         ok(got == 1 && px == 3 && ac == 0, "a tuned entry without AC runs the gather (read: %d, PX=%d, AC=%d)", got, px,
            ac);
+        ok(sgot == 1 && st == 0 && mb == 0, "a tuned entry without ST and MB runs them at 0 (read: %d, ST=%d, MB=%d)",
+           sgot, st, mb);
     }
 #endif
     gk__stencil_gen_default_design(2, 3, 0, 8, -1, &wf);

@@ -108,7 +108,7 @@ typedef struct gk_stencil_options {
                               CPU (gk_report.config_ignored).  The classic 27-point
                               box: its kernel's parameters; any other description:
                               the generated engine's (TX, TY, NT, ZC, TSTEPS, DESIGN,
-                              PX, RX, RY, PF, SK, PL, AC) over the defaults of the
+                              PX, RX, RY, PF, SK, PL, AC, ST, MB) over the defaults of the
                               DESIGN named (else the description's), checked
                               against that description's rules: GK_EINVAL naming
                               the parameter and the description.  (1.2;

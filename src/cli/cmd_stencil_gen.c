@@ -81,9 +81,9 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                    "reference after 5 steps (T+1 for T above 4) on an odd-sized grid.  --type:\n"
                    "the element type of the descriptions that name none.\n"
                    "--config: the generated engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY,\n"
-                   "PF, SK, PL, AC (their ranges and defaults: gk(1)), checked against each\n"
-                   "description's rules.  Without a usable GPU (or with --device=cpu) the CPU's\n"
-                   "rows of one description instead (gk bench stencil --device=cpu --help).\n");
+                   "PF, SK, PL, AC, ST, MB (their ranges and defaults: gk(1)), checked against\n"
+                   "each description's rules.  Without a usable GPU (or with --device=cpu) the\n"
+                   "CPU's rows of one description instead (gk bench stencil --device=cpu --help).\n");
             return 0;
         }
     }
