@@ -92,6 +92,14 @@ t_fails "stencil: ST=3 out of range" 2 "2d-star-r2-f64-zero.*ST=3 is outside \[0
   "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=ST=3
 t_fails "stencil: MB=9 out of range" 2 "MB=9 is outside \[0, 8\]" \
   "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=MB=9
+# MB blocks of NT threads past an SM's 2048: ptxas would drop the bound
+t_fails "stencil: MB=8 blocks of NT=512 threads refused" 2 \
+  "2d-star-r2-f64-zero.*MB=8 blocks of NT=512 threads: 4096 threads > 2048 per SM" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=MB=8,NT=512
+t_ok "stencil --device=cpu: MB=8 blocks of NT=256 threads (2048) pass" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=MB=8,NT=256
+t_ok "stencil --device=cpu: MB is DESIGN=1's (DESIGN=0, MB=8, NT=1024 passes)" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=DESIGN=0,MB=8,NT=1024,TX=1024,ZC=4
 t_fails "bench --stencil=A,B: a configuration the second description cannot run names it" 2 \
   "2d-star-r1-f64-zero.*DESIGN=2 .*3D" \
   "$GK" bench stencil --stencil=3d-box-r1,2d-star-r1 --config=DESIGN=2,PF=2

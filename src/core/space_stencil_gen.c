@@ -369,6 +369,14 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
         if (st == 2 && ring > 48 * 1024)
             return snprintf(why, n, "ST=2: rings of %lld bytes > 48 KiB of static shared memory "
                             "((NT/32)*(PF+1)*32*PX values)", (long long)ring), 1;
+        /* MB: __launch_bounds__(NT, MB); past the threads an SM holds
+         * (2048 from sm_80 on, fewer on some) ptxas drops the bound with a
+         * warning ("minnctapersm will be ignored") that no one reads */
+        int64_t mb = gk__config_get(c, "MB", 0);
+        if (mb * gk__param(c, "NT") > 2048)
+            return snprintf(why, n, "MB=%lld blocks of NT=%d threads: %lld threads > 2048 per SM (the compiler "
+                            "would ignore MB; MB*NT <= 2048)", (long long)mb, gk__param(c, "NT"),
+                            (long long)(mb * gk__param(c, "NT"))), 1;
         int64_t regs = ((int64_t)ts * (2 * radius + 1) + (st == 2 ? 0 : pf)) * px * (int64_t)(elem / 4);
         if (regs > 192)
             return snprintf(why, n, "register queues of %lld registers per lane > 192 ((TSTEPS*(2r+1)+PF)*PX values; "
