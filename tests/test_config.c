@@ -29,7 +29,8 @@ int main(void)
     ok(gk__config_parse(buf, &d) == GK_OK && !memcmp(&c, &d, sizeof c), "parse(format(c)) == c");
 
     const char *bad[] = { "TILE", "=4", "TILE=", "TILE=4x", "9X=1", "A=1,,B=2", "T=99999999999", "A-B=1",
-                          "TILE=64,TILE=128", "A=1,B=2,A=1", "AB=1,B=2,AB=3" };
+                          "TILE=64,TILE=128", "A=1,B=2,A=1", "AB=1,B=2,AB=3",
+                          "ST= 2", "ST=\t2", "ST=2 " };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gk__config_clear(&d);
         ok(gk__config_parse(bad[i], &d) == GK_EINVAL && *gk_last_error(), "rejects '%s' (%s)", bad[i], gk_last_error());
@@ -42,6 +43,13 @@ int main(void)
     ok(gk__config_parse("PX=1234567890123456789012345678901234567890", &d) == GK_EINVAL
        && strstr(gk_last_error(), "bad value '1234567890") && strstr(gk_last_error(), "for PX (want an integer)"),
        "an overlong value: '%s'", gk_last_error());
+    /* white space before a value as after it (strtol skipped it) */
+    gk__config_clear(&d);
+    ok(gk__config_parse("MB= 4", &d) == GK_EINVAL && !strcmp(gk_last_error(), "bad value ' 4' for MB (want an integer)"),
+       "a value after a space: '%s'", gk_last_error());
+    gk__config_clear(&d);
+    ok(gk__config_parse("ST=2,MB=+4", &d) == GK_OK && gk__config_get(&d, "ST", -1) == 2
+       && gk__config_get(&d, "MB", -1) == 4, "ST=2,MB=+4: an explicit sign still parses");
     gk__config_clear(&d);
     ok(gk__config_parse("AB=1,B=2", &d) == GK_OK && d.n == 2, "names that are suffixes of others are distinct");
     ok(gk__config_parse("AB=1,B=2,ABC=3", &d) == GK_OK && gk__config_get(&d, "ABC", 0) == 3,

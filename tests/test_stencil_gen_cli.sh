@@ -73,6 +73,33 @@ for dev in "--device=cpu" ""; do
     "3d-box-r1-f64-zero.*TX=256 x TY=256 .* needs NT=16384 threads" \
     "$GK" bench stencil --stencil=3d-box-r1 $dev --sizes=16 --config=DESIGN=2,TX=256,TY=256
 done
+# ST as the kernel takes it: 1 with AC=0 only, 2 with AC=0 or 2, else the
+# register queue (ST=0), whose rows in flight count (before: ST=2 with AC=1
+# passed as if PF cost no registers, and was refused for rings it never has)
+t_fails "stencil: ST=2 unused with AC=1, the PF rows counted" 2 \
+  "2d-star-r2-f64-zero.*224 registers per lane > 192.*ST=2 is not used with AC=1" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --output="$t_tmp/st.bin" \
+  --config=DESIGN=1,AC=1,ST=2,PF=4,PX=8,TSTEPS=2
+test ! -e "$t_tmp/st.bin"
+t_result $? "stencil: no output file after a refused configuration"
+t_fails "stencil: ST=1 unused with AC=2" 2 "224 registers per lane > 192.*ST=1 is not used with AC=2" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=AC=2,ST=1,PF=4,PX=8,TSTEPS=2
+t_ok "stencil --device=cpu: ST=2 with AC=1 has no ring to bound (NT=1024, PX=8, PF=4)" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=AC=1,ST=2,NT=1024,PX=8,PF=4,TSTEPS=1
+t_fails "stencil: ST=2 with AC=2, the same rings refused" 2 "ST=2: rings of 327680 bytes > 48 KiB" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=AC=2,ST=2,NT=1024,PX=8,PF=4,TSTEPS=1
+t_fails "stencil: ST=3 out of range" 2 "2d-star-r2-f64-zero.*ST=3 is outside \[0, 2\]" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=ST=3
+t_fails "stencil: MB=9 out of range" 2 "MB=9 is outside \[0, 8\]" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=MB=9
+# MB blocks of NT threads past an SM's 2048: ptxas would drop the bound
+t_fails "stencil: MB=8 blocks of NT=512 threads refused" 2 \
+  "2d-star-r2-f64-zero.*MB=8 blocks of NT=512 threads: 4096 threads > 2048 per SM" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=MB=8,NT=512
+t_ok "stencil --device=cpu: MB=8 blocks of NT=256 threads (2048) pass" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=MB=8,NT=256
+t_ok "stencil --device=cpu: MB is DESIGN=1's (DESIGN=0, MB=8, NT=1024 passes)" \
+  "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=DESIGN=0,MB=8,NT=1024,TX=1024,ZC=4
 t_fails "bench --stencil=A,B: a configuration the second description cannot run names it" 2 \
   "2d-star-r1-f64-zero.*DESIGN=2 .*3D" \
   "$GK" bench stencil --stencil=3d-box-r1,2d-star-r1 --config=DESIGN=2,PF=2

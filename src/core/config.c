@@ -107,7 +107,8 @@ gk_status gk__config_parse(const char *text, gk_config *c)
         char *stop;
         errno = 0;
         long v = strtol(num, &stop, 10);
-        if (errno || *stop || v < INT_MIN || v > INT_MAX)
+        /* strtol skips leading white space: "A= 4" is as bad as "A=4 " */
+        if (errno || *stop || isspace((unsigned char)num[0]) || v < INT_MIN || v > INT_MAX)
             return gk__fail(GK_EINVAL, "bad value '%s' for %s (want an integer)", shown(num, vlen, e, sizeof e), name);
         gk_status st = gk__config_set(c, name, (int)v);
         if (st) return st;

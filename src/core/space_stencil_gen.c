@@ -355,17 +355,33 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
          * 2r+1 rows of each stage 1..TSTEPS-1, PX values each, 32-bit
          * registers; beyond this the kernel spills */
         int64_t pf = gk__config_get(c, "PF", 1);
+        /* ST as the generator takes it (src/gpu/stencil_gen_src.c,
+         * warp_source): 1 with the gather (AC=0) only, 2 with the gather and
+         * AC=2, else 0 (the register queue); the rules below are those of
+         * the kernel that is compiled */
+        int ac = gk__config_get(c, "AC", 0), st_named = gk__config_get(c, "ST", 0);
+        int st = ac == 0 ? st_named : ac == 2 && st_named == 2 ? 2 : 0;
+        char unused[48] = "";
+        if (st != st_named)
+            snprintf(unused, sizeof unused, "; ST=%d is not used with AC=%d", st_named, ac);
         /* ST=2: each warp's ring of PF+1 rows, static shared memory */
         int64_t ring = gk__param(c, "NT") / 32 * (pf + 1) * px * 32 * (int64_t)elem;
-        if (gk__config_get(c, "ST", 0) == 2 && ring > 48 * 1024)
+        if (st == 2 && ring > 48 * 1024)
             return snprintf(why, n, "ST=2: rings of %lld bytes > 48 KiB of static shared memory "
                             "((NT/32)*(PF+1)*32*PX values)", (long long)ring), 1;
-        int64_t regs = ((int64_t)ts * (2 * radius + 1) + (gk__config_get(c, "ST", 0) == 2 ? 0 : pf)) * px
-                       * (int64_t)(elem / 4);
+        /* MB: __launch_bounds__(NT, MB); past the threads an SM holds
+         * (2048 from sm_80 on, fewer on some) ptxas drops the bound with a
+         * warning ("minnctapersm will be ignored") that no one reads */
+        int64_t mb = gk__config_get(c, "MB", 0);
+        if (mb * gk__param(c, "NT") > 2048)
+            return snprintf(why, n, "MB=%lld blocks of NT=%d threads: %lld threads > 2048 per SM (the compiler "
+                            "would ignore MB; MB*NT <= 2048)", (long long)mb, gk__param(c, "NT"),
+                            (long long)(mb * gk__param(c, "NT"))), 1;
+        int64_t regs = ((int64_t)ts * (2 * radius + 1) + (st == 2 ? 0 : pf)) * px * (int64_t)(elem / 4);
         if (regs > 192)
             return snprintf(why, n, "register queues of %lld registers per lane > 192 ((TSTEPS*(2r+1)+PF)*PX values; "
-                            "PF not counted with ST=2)",
-                            (long long)regs), 1;
+                            "PF not counted with ST=2%s)",
+                            (long long)regs, unused), 1;
         return 0;                     /* no shared memory, TX unused */
     }
     size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts);
