@@ -329,6 +329,12 @@ static int z_reject(const gk_config *c, int dims, int radius, size_t elem, const
     return 0;
 }
 
+int gk__stencil_gen_st(const gk_config *cfg)
+{
+    int ac = gk__config_get(cfg, "AC", 0), st = gk__config_get(cfg, "ST", 0);
+    return ac == 0 ? st : ac == 2 && st == 2 ? 2 : 0;
+}
+
 int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem,
                            const gk_device_info *dev, char *why, size_t n)
 {
@@ -355,12 +361,9 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
          * 2r+1 rows of each stage 1..TSTEPS-1, PX values each, 32-bit
          * registers; beyond this the kernel spills */
         int64_t pf = gk__config_get(c, "PF", 1);
-        /* ST as the generator takes it (src/gpu/stencil_gen_src.c,
-         * warp_source): 1 with the gather (AC=0) only, 2 with the gather and
-         * AC=2, else 0 (the register queue); the rules below are those of
-         * the kernel that is compiled */
-        int ac = gk__config_get(c, "AC", 0), st_named = gk__config_get(c, "ST", 0);
-        int st = ac == 0 ? st_named : ac == 2 && st_named == 2 ? 2 : 0;
+        /* ST as the generator takes it: the rules below are those of the
+         * kernel that is compiled */
+        int ac = gk__config_get(c, "AC", 0), st_named = gk__config_get(c, "ST", 0), st = gk__stencil_gen_st(c);
         char unused[48] = "";
         if (st != st_named)
             snprintf(unused, sizeof unused, "; ST=%d is not used with AC=%d", st_named, ac);

@@ -66,6 +66,11 @@ void gk__stencil_gen_default_fit(int dims, int radius, size_t elem, const gk_dev
  * a ring of PF+1) and two per stage 1..tsteps-1, of (TX+2r) x (TY+2r). */
 size_t gk__stencil_gen_smem(const gk_config *complete, int dims, int radius, size_t elem, int tsteps);
 
+/* DESIGN=1's ST as its kernel takes it: 1 with the gather (AC=0) only,
+ * 2 with the gather and AC=2, else 0 (the register queue); the generator
+ * and the rules both read it here. */
+int gk__stencil_gen_st(const gk_config *cfg);
+
 /* 0 when the complete cfg can run for the description on dev (NULL: the
  * device-independent rules and 227 KiB of shared memory); else 1 and why. */
 int gk__stencil_gen_reject(const gk_config *complete, int dims, int radius, size_t elem,

@@ -794,10 +794,7 @@ static gk_status warp_source(const gk__stencil_spec *s, const gk_config *cfg, in
                 "#define PLAIN %d\n",
         s->radius, (int)s->boundary, px, gk__param(cfg, "NT"), gk__param(cfg, "ZC"), gk__config_get(cfg, "PF", 1),
         gk__config_get(cfg, "SK", 0) ? 1 : 0, gk__config_get(cfg, "PL", 0) ? 1 : 0);
-    /* ST: 1 for the gather (AC=0) only, 2 for the gather and AC=2 */
-    int st = gk__config_get(cfg, "ST", 0);
-    st = ac == 0 ? st : ac == 2 && st == 2 ? 2 : 0;
-    put(&b, "#define D (2 * R + 1)\n#define AC %d\n#define ST %d\n", ac, st);
+    put(&b, "#define D (2 * R + 1)\n#define AC %d\n#define ST %d\n", ac, gk__stencil_gen_st(cfg));
     /* MB > 0: the registers capped for MB blocks of NT threads per SM */
     char mb[16] = "";
     if (gk__config_get(cfg, "MB", 0) > 0)

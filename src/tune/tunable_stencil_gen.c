@@ -341,7 +341,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
         search W = S;
         W.best_ms = 0;
         static const int px[] = { 2, 4, 8 }, ntw[] = { 64, 128, 256 }, zcw[] = { 128, 256, 512 };
-        static const int tsw[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, pfw[] = { 0, 1, 2, 3 }, skw[] = { 0, 1 };
+        static const int tsw[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, pfw[] = { 0, 1, 2, 3, 4 }, skw[] = { 0, 1 };
         static const int acw[] = { 0, 1, 2 }, mbw[] = { 0, 4 };
         gk_config wdef, wfull;
         gk__stencil_gen_default_design(2, s->radius, s->npoints, es, 1, &wdef);
@@ -352,7 +352,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                 sweep(&W, "ST", acw, 3);        /* where the rows in flight wait: 0-2 */
                 sweep(&W, "TSTEPS", tsw, 8);
                 sweep(&W, "PX", px, 3);
-                sweep(&W, "PF", pfw, 4);
+                sweep(&W, "PF", pfw, 5);
                 sweep(&W, "SK", skw, 2);
                 if (s->boundary != GK_BOUNDARY_PERIODIC)   /* no plain warps there: PL unused */
                     sweep(&W, "PL", skw, 2);
