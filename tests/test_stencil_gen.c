@@ -844,6 +844,15 @@ static void source_checks(void)
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
     ok(gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why) && strstr(why, "81920"),
        "ST=2, NT=256, PF=4, PX=8 f64: rings of 8*5*256*8 = 81920 bytes refused: %s", why);
+    /* 48 KiB exactly is what static shared memory allows (ptxas: 0xc000 max) */
+    gk__config_set(&wf, "PF", 2);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(!gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why),
+       "ST=2, NT=256, PF=2, PX=8 f64: rings of 8*3*256*8 = 49152 bytes accepted (%s)", why);
+    gk__config_set(&wf, "NT", 288);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why) && strstr(why, "55296"),
+       "ST=2, NT=288, PF=2, PX=8 f64: rings of 9*3*256*8 = 55296 bytes refused: %s", why);
     gk__stencil_gen_default_design(2, 1, 0, 4, 1, &wf);
     gk__config_set(&wf, "PX", 1);
     gk__config_set(&wf, "TSTEPS", 4);
