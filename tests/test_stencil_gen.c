@@ -536,6 +536,21 @@ static void design2_checks(void)
     }
 }
 
+/* every __shared__ of a generated DESIGN=1 source lies under "#if ST == 2"
+   (the nearest directive before it), and there is at least one */
+static int shared_only_at_st2(const char *src)
+{
+    int n = 0;
+    for (const char *p = strstr(src, "__shared__"); p; p = strstr(p + 1, "__shared__"), n++) {
+        const char *d = p;
+        while (d > src && !(d[-1] == '\n' && d[0] == '#'))
+            d--;
+        if (strncmp(d, "#if ST == 2\n", 12))
+            return 0;
+    }
+    return n > 0;
+}
+
 static void source_checks(void)
 {
     double w[9] = { 0, 0.25, 0, 0.125, -0.5, 0.125, 0, 1.0 / 3.0, 0 };
@@ -571,8 +586,8 @@ static void source_checks(void)
         ok(strstr(src, "__shfl_up_sync") && strstr(src, "__shfl_down_sync"), "DESIGN=1: x neighbours by shuffles");
         /* shared memory only for the rows in flight of ST=2 (a warp's own
            ring, no barrier), which the star r1 does not take */
-        ok(!strstr(src, "__syncthreads") && strstr(src, "#define ST 0\n")
-           && strstr(src, "__shared__") > strstr(src, "#if ST == 2"), "DESIGN=1: no barrier, no shared memory at ST=0");
+        ok(!strstr(src, "__syncthreads") && strstr(src, "#define ST 0\n") && shared_only_at_st2(src),
+           "DESIGN=1: no barrier, no shared memory at ST=0");
         ok(strstr(src, "__fmul_rn(0x1p-2f, e0[R + j + (0)])") != NULL, "DESIGN=1: chain starts with w0*v0 at dy=-1");
         /* radius 1 float32: 8 steps per pass by default, a kernel each */
         is_int(gk__config_get(&w1, "TSTEPS", 0), 8, "DESIGN=1 r=1 float32: 8 steps per pass by default");
@@ -669,6 +684,39 @@ static void source_checks(void)
        && gk__config_get(&wbox, "PL", 0) == 1 && gk__config_get(&wbox, "AC", 0) == 2
        && gk__config_get(&wstar, "ST", 0) == 2 && gk__config_get(&wbox, "ST", 1) == 0,
        "2D r3 f32 defaults: star PX=3 PL=1 AC=0 ST=2, box PX=4 PL=1 AC=2 ST=0");
+    /* what ST and MB generate: the ring and its cp.async at ST=2 (AC=0 and
+       2), ST forced to 0 where the design has no such queue (ST=1 and 2 with
+       AC=1, ST=1 with AC=2), MB in the launch bounds */
+    {
+        static const struct { const char *cfg; int st, mb; } g[] = {
+            { "DESIGN=1,PX=3,TSTEPS=3,PF=4,AC=0,ST=2,MB=4", 2, 4 },
+            { "DESIGN=1,PX=3,TSTEPS=3,PF=0,AC=2,ST=2,MB=0", 2, 0 },
+            { "DESIGN=1,PX=3,TSTEPS=3,PF=2,AC=0,ST=1,MB=0", 1, 0 },
+            { "DESIGN=1,PX=3,TSTEPS=3,PF=2,AC=1,ST=2,MB=0", 0, 0 },
+            { "DESIGN=1,PX=3,TSTEPS=3,PF=2,AC=1,ST=1,MB=0", 0, 0 },
+            { "DESIGN=1,PX=3,TSTEPS=3,PF=2,AC=2,ST=1,MB=4", 0, 4 },
+        };
+        ok(!shared_only_at_st2("#if ST == 2\n#endif\n__shared__ int x;") && !shared_only_at_st2("#if ST\n__shared__")
+           && !shared_only_at_st2("no ring") && shared_only_at_st2("#if ST == 2\n__shared__ int x;"),
+           "shared_only_at_st2 refuses a __shared__ outside \"#if ST == 2\"");
+        gk__stencil_spec gs;
+        ok(!gk__sg_spec_build(2, GK_STENCIL_STAR, 3, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, NULL, &gs),
+           "star r3 f32 description for the ST/MB sources");
+        for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+            gk_config gc;
+            char *gsrc = NULL, def[32], lb[48];
+            int built = !gk__stencil_gen_config_user(g[i].cfg, "2d-star-r3", 2, 3, 13, 4, NULL, &gc)
+                        && gk__stencil_gen_source(&gs, &gc, &gsrc) == GK_OK && gsrc;
+            snprintf(def, sizeof def, "#define ST %d\n", g[i].st);
+            if (g[i].mb)
+                snprintf(lb, sizeof lb, "__launch_bounds__(NT, %d) gk_sg_t1(", g[i].mb);
+            else
+                snprintf(lb, sizeof lb, "__launch_bounds__(NT) gk_sg_t1(");
+            ok(built && strstr(gsrc, def) && strstr(gsrc, lb) && shared_only_at_st2(gsrc),
+               "%s: ST %d generated, %s", g[i].cfg, g[i].st, lb);
+            free(gsrc);
+        }
+    }
     /* AC when nobody names it: a --config without AC takes the
        description's default (the box r3 f32: AC=2, its star: 0), a named AC
        wins, and a tuned entry (written before AC existed) runs the gather */
@@ -814,6 +862,15 @@ static void source_checks(void)
     gk__space_complete(&gk__space_stencil_gen, &wf, &c);
     ok(gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why) && strstr(why, "81920"),
        "ST=2, NT=256, PF=4, PX=8 f64: rings of 8*5*256*8 = 81920 bytes refused: %s", why);
+    /* 48 KiB exactly is what static shared memory allows (ptxas: 0xc000 max) */
+    gk__config_set(&wf, "PF", 2);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(!gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why),
+       "ST=2, NT=256, PF=2, PX=8 f64: rings of 8*3*256*8 = 49152 bytes accepted (%s)", why);
+    gk__config_set(&wf, "NT", 288);
+    gk__space_complete(&gk__space_stencil_gen, &wf, &c);
+    ok(gk__stencil_gen_reject(&c, 2, 4, 8, NULL, why, sizeof why) && strstr(why, "55296"),
+       "ST=2, NT=288, PF=2, PX=8 f64: rings of 9*3*256*8 = 55296 bytes refused: %s", why);
     gk__stencil_gen_default_design(2, 1, 0, 4, 1, &wf);
     gk__config_set(&wf, "PX", 1);
     gk__config_set(&wf, "TSTEPS", 4);

@@ -686,6 +686,13 @@ static const char warp_run[] =
 "        sgw_body<T, true>(in, out, nx, ny, sy, xs, y0, yend, ring);  /* uniform: the whole warp */\n"
 "    else\n"
 "        sgw_body<T, false>(in, out, nx, ny, sy, xs, y0, yend, ring);\n"
+"#if ST == 2\n"
+"    /* the last PF rows issued (past the chunk, never read) still in flight:\n"
+"       drained before the warp exits, whose block's shared memory the next\n"
+"       block gets (the PTX ISA does not say that an exit waits for the\n"
+"       thread's pending cp.async) */\n"
+"    asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n"
+"#endif\n"
 "}\n";
 
 /* DESIGN=1: the x halo of a row: E[R - h] (h = 1..-lo) and E[R + P - 1 + h]
