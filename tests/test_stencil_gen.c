@@ -1213,7 +1213,9 @@ int main(void)
             { 2, B, 4, Z, D, "DESIGN=1,PX=4,TSTEPS=2,PF=4,SK=0,PL=1,AC=2,ST=2,ZC=19", 613, 157, 1, 5 },
             { 2, B, 2, P, E, "DESIGN=1,PX=3,TSTEPS=3,PF=1,SK=1,AC=2,ST=2", 301, 157, 1, 7 },
             { 2, M, 3, F, D, "DESIGN=1,PX=2,TSTEPS=2,PF=0,AC=2,ST=2,ZC=1", 97, 23, 1, 5 },
-            { 2, B, 2, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=2,SK=1,PL=1,ST=2,MB=4,ZC=29", 517, 211, 1, 7 },
+            { 2, B, 2, F, E, "DESIGN=1,PX=3,TSTEPS=3,PF=2,SK=1,PL=1,ST=2,MB=4,ZC=29", 517, 211, 1, 7 },  /* AC=2: the box's */
+            { 2, S, 3, Z, E, "DESIGN=1,PX=3,TSTEPS=3,PF=4,SK=1,PL=1,ST=2,ZC=13", 301, 157, 1, 7 },
+            { 2, M, 3, F, D, "DESIGN=1,PX=2,TSTEPS=2,PF=3,SK=1,PL=1,AC=0,ST=2,ZC=17", 301, 157, 1, 5 },
             { 2, S, 2, F, E, "ZC=31", 700, 200, 1, 13 },               /* the star's defaults */
             { 2, B, 4, F, E, "ZC=31", 700, 200, 1, 5 },                /* the box's */
             { 2, B, 3, Z, D, "ZC=31", 700, 200, 1, 4 },
