@@ -267,6 +267,8 @@ static void sweep(search *S, const char *name, const int *vals, int nv)
         if (gk__param(&base, name) == vals[i]) continue;
         gk_config c = base;
         gk__config_set(&c, name, vals[i]);
+        /* an ST the kernel does not take with this AC: base's kernel again */
+        if (!strcmp(name, "ST") && gk__stencil_gen_st(&c) == gk__stencil_gen_st(&base)) continue;
         try_cfg(S, &c);
     }
 }
