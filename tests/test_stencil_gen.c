@@ -1219,6 +1219,14 @@ int main(void)
             { 2, S, 2, F, E, "ZC=31", 700, 200, 1, 13 },               /* the star's defaults */
             { 2, B, 4, F, E, "ZC=31", 700, 200, 1, 5 },                /* the box's */
             { 2, B, 3, Z, D, "ZC=31", 700, 200, 1, 4 },
+            /* the fixed boundary's tiles start at r (the interior): an
+               interior that strips and chunks divide exactly (AN5D's n +
+               2r), one point, none (the band alone: every value kept) */
+            { 2, S, 1, F, E, "DESIGN=1,PX=4,TSTEPS=2,ZC=16", 250, 50, 1, 5 },
+            { 2, S, 3, F, E, "ZC=31", 294, 68, 1, 9 },
+            { 2, B, 3, F, D, "DESIGN=1,TSTEPS=2,PL=1", 100, 6, 1, 3 },
+            { 2, S, 2, F, E, "DESIGN=1", 4, 50, 1, 3 },
+            { 2, S, 1, F, D, "DESIGN=1,TSTEPS=3", 3, 3, 1, 4 },
         };
         for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++)
             run_case(&dev, &wcases[i], 0x3a7c0000ULL + i);
@@ -1324,6 +1332,14 @@ int main(void)
             /* asynchronous copies (PF >= 2): more planes in flight than a
                chunk loads, one plane per block, the ring's slot wrapping
                mid-unroll, rotating queues, periodic grids smaller than the tile */
+            /* the fixed boundary's interior tiles (see wcases): divided
+               exactly, one point, none in x, y or z */
+            { 3, B, 2, F, E, "DESIGN=2,ZC=8", 68, 36, 20, 3 },
+            { 3, S, 1, F, D, "DESIGN=2,TSTEPS=3,ZC=10", 58, 58, 22, 7 },
+            { 3, B, 1, F, D, "DESIGN=2,TSTEPS=2", 3, 3, 3, 3 },
+            { 3, S, 1, F, D, "DESIGN=2", 2, 19, 17, 3 },
+            { 3, B, 2, F, E, "DESIGN=2", 30, 4, 20, 3 },
+            { 3, S, 1, F, E, "DESIGN=2,TSTEPS=3", 20, 20, 2, 4 },
             { 3, S, 1, Z, D, "DESIGN=2,PF=4,ZC=1", 23, 19, 17, 3 },
             { 3, B, 1, F, E, "DESIGN=2,PF=3,TSTEPS=3,ZC=7", 61, 35, 29, 7 },
             { 3, S, 1, P, D, "DESIGN=2,PF=2,TSTEPS=4", 5, 3, 4, 9 },

@@ -335,6 +335,12 @@ int gk__stencil_gen_st(const gk_config *cfg)
     return ac == 0 ? st : ac == 2 && st == 2 ? 2 : 0;
 }
 
+int gk__stencil_gen_origin(const gk_config *cfg, int boundary, int radius)
+{
+    int d = gk__config_get(cfg, "DESIGN", 0);
+    return boundary == GK_BOUNDARY_FIXED && (d == 1 || d == 2) ? radius : 0;
+}
+
 int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem,
                            const gk_device_info *dev, char *why, size_t n)
 {

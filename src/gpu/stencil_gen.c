@@ -27,6 +27,7 @@ struct gk_stencil_gen {
     int design, px;                /* DESIGN (0 ring, 1 warp streaming), PX */
     int64_t nx, ny, nz;            /* as given (2D: nz = 1) */
     int mx, my, mz;                /* as run: 2D is mx = nx, my = 1, mz = ny */
+    int org;                       /* the tiles' origin (gk__stencil_gen_origin): r, the band kept, or 0 */
     size_t es, bytes;
     void *buf[2];
     int cur;
@@ -189,6 +190,7 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
     g->zc = gk__param(&g->cfg, "ZC");
     g->nt = gk__param(&g->cfg, "NT");
     g->design = gk__param(&g->cfg, "DESIGN");
+    g->org = gk__stencil_gen_origin(&g->cfg, (int)s->boundary, r);
     g->px = gk__param(&g->cfg, "PX");
     g->nx = nx; g->ny = ny; g->nz = nz;
     g->mx = (int)nx;
@@ -255,12 +257,56 @@ void gk__stencil_gen_close(gk_stencil_gen *g)
 
 const char *gk__stencil_gen_config(const gk_stencil_gen *g) { return g->cfgtext; }
 
+/* The tiles start at org = r (the fixed boundary, DESIGN=1 and 2): the
+ * kernels write the interior only, so the band of r cells at each face,
+ * which never changes, must be in the buffer they write as it is in the one
+ * they read.  After the host wrote planes [p0, p1) (2D: rows) of the
+ * current buffer, their band goes to the other one: the whole of each
+ * plane in the band of z (2D: of y), then the r rows at either side in y
+ * (3D) and the r columns at either side in x of the others, as strided
+ * device copies (no kernel). */
+static gk_status band_sync(gk_stencil_gen *g, int64_t p0, int64_t p1)
+{
+    if (!g->org || p1 <= p0)
+        return GK_OK;
+    const int64_t r = g->org, mz = g->mz, my = g->my;
+    const size_t row = (size_t)g->mx * g->es, plane = row * (size_t)my, band = (size_t)r * g->es;
+    char *src = g->buf[g->cur], *dst = g->buf[g->cur ^ 1];
+    /* a plane of no interior (x, or y in 3D, at most 2r wide) is all band */
+    const int thin = g->mx <= 2 * r || (g->spec.dims == 3 && my <= 2 * r);
+    for (int64_t p = p0; p < p1;) {
+        int in_band = thin || p < r || p >= mz - r;
+        int64_t e = p + 1;            /* [p, e): planes all in the band or all inside */
+        while (e < p1 && (thin || e < r || e >= mz - r) == in_band)
+            e++;
+        size_t o = (size_t)p * plane, n = (size_t)(e - p);
+        if (in_band) {
+            GK_CUDA_TRY(cudaMemcpyAsync(dst + o, src + o, n * plane, cudaMemcpyDeviceToDevice, g->stream));
+        } else {
+            if (g->spec.dims == 3) {  /* rows y < r and y >= ny - r of each plane */
+                size_t top = (size_t)(my - r) * row;
+                GK_CUDA_TRY(cudaMemcpy2DAsync(dst + o, plane, src + o, plane, (size_t)r * row, n,
+                                              cudaMemcpyDeviceToDevice, g->stream));
+                GK_CUDA_TRY(cudaMemcpy2DAsync(dst + o + top, plane, src + o + top, plane, (size_t)r * row, n,
+                                              cudaMemcpyDeviceToDevice, g->stream));
+            }
+            size_t rows = n * (size_t)my, right = (size_t)(g->mx - r) * g->es;
+            GK_CUDA_TRY(cudaMemcpy2DAsync(dst + o, row, src + o, row, band, rows, cudaMemcpyDeviceToDevice, g->stream));
+            GK_CUDA_TRY(cudaMemcpy2DAsync(dst + o + right, row, src + o + right, row, band, rows,
+                                          cudaMemcpyDeviceToDevice, g->stream));
+        }
+        p = e;
+    }
+    return GK_OK;
+}
+
 gk_status gk__stencil_gen_upload(gk_stencil_gen *g, const void *grid, float *ms)
 {
     gk_status st;
     g->cur = 0;
     if ((st = gk__gpu_timer_start(&g->timer, g->stream))) return st;
     GK_CUDA_TRY(cudaMemcpyAsync(g->buf[0], grid, g->bytes, cudaMemcpyHostToDevice, g->stream));
+    if ((st = band_sync(g, 0, g->mz))) return st;
     return gk__gpu_timer_stop(&g->timer, g->stream, ms);
 }
 
@@ -278,14 +324,18 @@ static gk_status launch(gk_stencil_gen *g, int t)
     /* DESIGN=2 with t steps stores the inner (TX - 2H) x (TY - 2H) of its
      * tile, H = (t-1)r (the rules keep it >= 1) */
     int h = g->design == 2 ? (t - 1) * g->spec.radius : 0, ox = g->tx - 2 * h, oy = g->ty - 2 * h;
-    dim3 grid = gk__dim3((unsigned)((g->mx + ox - 1) / ox), (unsigned)((g->my + oy - 1) / oy),
-                         (unsigned)((g->mz + g->zc - 1) / g->zc));
+    /* the points the tiles cover: the interior with the band kept (org = r) */
+    int64_t ex = g->mx - 2 * g->org, ey = g->spec.dims == 3 ? g->my - 2 * g->org : g->my, ez = g->mz - 2 * g->org;
+    if (ex < 1 || ey < 1 || ez < 1)
+        return GK_OK;                 /* all band: the step keeps every value (the buffers stay) */
+    dim3 grid = gk__dim3((unsigned)((ex + ox - 1) / ox), (unsigned)((ey + oy - 1) / oy),
+                         (unsigned)((ez + g->zc - 1) / g->zc));
     size_t smem = gk__stencil_gen_smem(&g->cfg, g->spec.dims, g->spec.radius, g->es, t);
     if (g->design == 1) {
         /* NT/32 warps per block, each a strip of W output columns (t steps:
          * t*r halo columns a side) and ZC rows */
-        int64_t w = 32 * g->px - 2 * t * g->spec.radius, strips = (g->mx + w - 1) / w, wpb = g->nt / 32;
-        grid = gk__dim3((unsigned)((strips + wpb - 1) / wpb), (unsigned)((g->mz + g->zc - 1) / g->zc), 1);
+        int64_t w = 32 * g->px - 2 * t * g->spec.radius, strips = (ex + w - 1) / w, wpb = g->nt / 32;
+        grid = gk__dim3((unsigned)((strips + wpb - 1) / wpb), (unsigned)((ez + g->zc - 1) / g->zc), 1);
         smem = 0;
     }
     const void *in = g->buf[g->cur];
@@ -340,7 +390,8 @@ gk_status gk__stencil_gen_exec_device(gk_stencil_gen *g, void *grid, int64_t pit
         return gk__fail(GK_EINVAL, "stencil: pitches %lld, %lld too small for a %lldx%lldx%lld grid",
                         (long long)pitch_y, (long long)pitch_z, (long long)g->nx, (long long)g->ny, (long long)g->nz);
     g->cur = 0;
-    if ((st = copy_pitched(g, grid, pitch_y, pitch_z, 0)) || (st = gk__stencil_gen_run(g, steps, NULL))
+    if ((st = copy_pitched(g, grid, pitch_y, pitch_z, 0)) || (st = band_sync(g, 0, g->mz))
+        || (st = gk__stencil_gen_run(g, steps, NULL))
         || (st = copy_pitched(g, grid, pitch_y, pitch_z, 1)))
         return st;
     GK_CUDA_TRY(cudaStreamSynchronize(g->stream));
@@ -363,9 +414,11 @@ gk_status gk__stencil_gen_planes(gk_stencil_gen *g, int64_t k, int64_t n, void *
     size_t plane = (size_t)g->nx * (g->spec.dims == 3 ? (size_t)g->ny : 1) * g->es;
     char *d = (char *)g->buf[g->cur] + (size_t)k * plane;
     GK_CUDA_TRY(cudaSetDevice(g->dev.ordinal));
-    if (put)
+    if (put) {
         GK_CUDA_TRY(cudaMemcpyAsync(d, host, (size_t)n * plane, cudaMemcpyHostToDevice, g->stream));
-    else
+        gk_status st = band_sync(g, k, k + n);
+        if (st) return st;
+    } else
         GK_CUDA_TRY(cudaMemcpyAsync(host, d, (size_t)n * plane, cudaMemcpyDeviceToHost, g->stream));
     GK_CUDA_TRY(cudaStreamSynchronize(g->stream));
     return GK_OK;
