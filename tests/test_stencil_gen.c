@@ -717,6 +717,48 @@ static void source_checks(void)
             free(gsrc);
         }
     }
+    /* the tiles' origin: y and z (2D: y) from r with the fixed boundary in
+       DESIGN=1 and 2, x from r only with OX=1; 0 for the other boundaries
+       (OX named or not) */
+    {
+        static const struct { int dims, bnd; const char *cfg; int o, ox; } g[] = {
+            { 2, GK_BOUNDARY_FIXED, "DESIGN=1,OX=1", 3, 3 },
+            { 2, GK_BOUNDARY_FIXED, "DESIGN=1,OX=0", 3, 0 },
+            { 2, GK_BOUNDARY_ZERO, "DESIGN=1,OX=1", 0, 0 },
+            { 2, GK_BOUNDARY_PERIODIC, "DESIGN=1,OX=1", 0, 0 },
+            { 3, GK_BOUNDARY_FIXED, "DESIGN=2,OX=1", 3, 3 },
+            { 3, GK_BOUNDARY_FIXED, "DESIGN=2,OX=0", 3, 0 },
+            { 3, GK_BOUNDARY_PERIODIC, "DESIGN=2,OX=1", 0, 0 },
+            { 3, GK_BOUNDARY_ZERO, "DESIGN=2,OX=1", 0, 0 },
+        };
+        for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+            gk__stencil_spec os;
+            gk_config oc;
+            char *osrc = NULL, want[48];
+            int built = !gk__sg_spec_build(g[i].dims, GK_STENCIL_STAR, 3, (gk_boundary)g[i].bnd, GK_DTYPE_FLOAT64,
+                                           NULL, &os)
+                        && !gk__stencil_gen_config_user(g[i].cfg, os.key, g[i].dims, 3, g[i].dims == 2 ? 13 : 19, 8,
+                                                        NULL, &oc)
+                        && gk__stencil_gen_source(&os, &oc, &osrc) == GK_OK && osrc;
+            snprintf(want, sizeof want, "#define OR %d\n#define ORX %d\n", g[i].o, g[i].ox);
+            ok(built && strstr(osrc, want), "%dD %s %s: tiles from y/z %d, x %d", g[i].dims, bnds[g[i].bnd], g[i].cfg,
+               g[i].o, g[i].ox);
+            free(osrc);
+        }
+        gk_config od;
+        gk__stencil_gen_default_design(3, 2, 13, 8, -1, &od);
+        int s2 = gk__config_get(&od, "OX", -1);
+        gk__stencil_gen_default_design(3, 3, 19, 8, -1, &od);
+        int s3 = gk__config_get(&od, "OX", -1);
+        gk__stencil_gen_default_design(3, 2, 125, 8, -1, &od);
+        int b2 = gk__config_get(&od, "OX", -1);
+        gk__stencil_gen_default_design(2, 1, 5, 4, -1, &od);
+        int ow1 = gk__config_get(&od, "OX", -1);
+        gk__stencil_gen_default_design(2, 1, 5, 8, -1, &od);
+        int ow1d = gk__config_get(&od, "OX", -1);
+        ok(s2 == 0 && s3 == 1 && b2 == 1 && ow1 == 1 && ow1d == 0,
+           "OX defaults: 3D star r2 f64 %d, r3 %d, box r2 f64 %d; 2D star r1 f32 %d, f64 %d", s2, s3, b2, ow1, ow1d);
+    }
     /* AC when nobody names it: a --config without AC takes the
        description's default (the box r3 f32: AC=2, its star: 0), a named AC
        wins, and a tuned entry (written before AC existed) runs the gather */
@@ -741,7 +783,7 @@ static void source_checks(void)
         memset(&di, 0, sizeof di);
         snprintf(di.name, sizeof di.name, "Test GPU");
         gk__config_clear(&tc);
-        int got = -1, ac = -1, px = -1, st = -1, mb = -1, sgot = -1;
+        int got = -1, ac = -1, px = -1, st = -1, mb = -1, ox = -1, sgot = -1;
         if (mkdtemp(dir) && !gk__sg_spec_build(2, GK_STENCIL_BOX, 3, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, NULL, &sp)) {
             gk__tune_key(&di, key, sizeof key);
             gk__tune_model(key, model, sizeof model);
@@ -772,6 +814,7 @@ static void source_checks(void)
                 sgot = gk__stencil_gen_tuned(&di, dir, &ss, 4096, &tc);
                 st = gk__config_get(&tc, "ST", -1);
                 mb = gk__config_get(&tc, "MB", -1);
+                ox = gk__config_get(&tc, "OX", -1);
             }
             unlink(path);
             rmdir(dir);
@@ -780,6 +823,7 @@ static void source_checks(void)
            ac);
         ok(sgot == 1 && st == 0 && mb == 0, "a tuned entry without ST and MB runs them at 0 (read: %d, ST=%d, MB=%d)",
            sgot, st, mb);
+        ok(sgot == 1 && ox == 0, "a tuned entry without OX runs OX=0, x tiles from column 0 (read: %d, OX=%d)", sgot, ox);
     }
 #endif
     gk__stencil_gen_default_design(2, 3, 0, 8, -1, &wf);
@@ -1092,19 +1136,22 @@ int main(void)
                            of 11, and the registers capped for 4 blocks (MB)
                            in two cases of 13 */
                         int st = ci % 11 % 3, mb = ci % 13 == 5 || ci % 13 == 11 ? 4 : 0;
+                        /* the fixed boundary's x origin (OX) every other
+                           time a shape and radius come round */
+                        int ox = (ci / 3) % 2;
                         char cfgtext[96], rwhy[256];
                         gk_config full;
                         for (t = 8 - ci % 5; t > 1; t--) {
                             snprintf(cfgtext, sizeof cfgtext,
-                                     "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d,ST=%d,MB=%d", px, t,
-                                     nt, zc, pf, sk, pl, ac, st, mb);
+                                     "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d,ST=%d,MB=%d,OX=%d", px,
+                                     t, nt, zc, pf, sk, pl, ac, st, mb, ox);
                             if (!sg_cfg(2, r, es, 1, cfgtext, &full)
                                 && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy))
                                 break;
                         }
                         snprintf(cfgtext, sizeof cfgtext,
-                                 "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d,ST=%d,MB=%d", px, t, nt,
-                                 zc, pf, sk, pl, ac, st, mb);
+                                 "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d,ST=%d,MB=%d,OX=%d", px, t,
+                                 nt, zc, pf, sk, pl, ac, st, mb, ox);
                         /* several strips (a periodic grid at least 2r+1 wide) */
                         int w = 32 * px - 2 * t * r, nx = w + w / 2 + 3 + ci % 5;
                         if (nx < 2 * r + 1 + ci % 3)
@@ -1222,11 +1269,13 @@ int main(void)
             /* the fixed boundary's tiles start at r (the interior): an
                interior that strips and chunks divide exactly (AN5D's n +
                2r), one point, none (the band alone: every value kept) */
-            { 2, S, 1, F, E, "DESIGN=1,PX=4,TSTEPS=2,ZC=16", 250, 50, 1, 5 },
-            { 2, S, 3, F, E, "ZC=31", 294, 68, 1, 9 },
-            { 2, B, 3, F, D, "DESIGN=1,TSTEPS=2,PL=1", 100, 6, 1, 3 },
-            { 2, S, 2, F, E, "DESIGN=1", 4, 50, 1, 3 },
-            { 2, S, 1, F, D, "DESIGN=1,TSTEPS=3", 3, 3, 1, 4 },
+            { 2, S, 1, F, E, "DESIGN=1,PX=4,TSTEPS=2,ZC=16,OX=1", 250, 50, 1, 5 },
+            { 2, S, 1, F, E, "DESIGN=1,PX=4,TSTEPS=2,ZC=16,OX=0", 250, 50, 1, 5 },
+            { 2, S, 3, F, E, "ZC=31,OX=1", 294, 68, 1, 9 },
+            { 2, B, 3, F, D, "DESIGN=1,TSTEPS=2,PL=1,OX=1", 100, 6, 1, 3 },
+            { 2, S, 2, F, E, "DESIGN=1,OX=1", 4, 50, 1, 3 },
+            { 2, S, 2, F, E, "DESIGN=1,OX=0", 4, 50, 1, 3 },
+            { 2, S, 1, F, D, "DESIGN=1,TSTEPS=3,OX=1", 3, 3, 1, 4 },
         };
         for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++)
             run_case(&dev, &wcases[i], 0x3a7c0000ULL + i);
@@ -1300,7 +1349,7 @@ int main(void)
                          * 2 and 4 planes in flight */
                         static const int pfo[3] = { 1, 2, 4 };
                         static char ptexts[72][160];
-                        snprintf(ptexts[ci % 72], sizeof ptexts[0], "%s,PF=%d", c2.cfg, pfo[ci % 3]);
+                        snprintf(ptexts[ci % 72], sizeof ptexts[0], "%s,PF=%d,OX=%d", c2.cfg, pfo[ci % 3], ci % 2);
                         if (!sg_cfg(3, r, es, 2, ptexts[ci % 72], &full)
                             && !gk__stencil_gen_reject(&full, 3, r, es, &dev, zwhy, sizeof zwhy)) {
                             c2.cfg = ptexts[ci % 72];
@@ -1334,10 +1383,12 @@ int main(void)
                mid-unroll, rotating queues, periodic grids smaller than the tile */
             /* the fixed boundary's interior tiles (see wcases): divided
                exactly, one point, none in x, y or z */
-            { 3, B, 2, F, E, "DESIGN=2,ZC=8", 68, 36, 20, 3 },
-            { 3, S, 1, F, D, "DESIGN=2,TSTEPS=3,ZC=10", 58, 58, 22, 7 },
-            { 3, B, 1, F, D, "DESIGN=2,TSTEPS=2", 3, 3, 3, 3 },
-            { 3, S, 1, F, D, "DESIGN=2", 2, 19, 17, 3 },
+            { 3, B, 2, F, E, "DESIGN=2,ZC=8,OX=1", 68, 36, 20, 3 },
+            { 3, B, 2, F, E, "DESIGN=2,ZC=8,OX=0", 68, 36, 20, 3 },
+            { 3, S, 1, F, D, "DESIGN=2,TSTEPS=3,ZC=10,OX=1", 58, 58, 22, 7 },
+            { 3, B, 1, F, D, "DESIGN=2,TSTEPS=2,OX=1", 3, 3, 3, 3 },
+            { 3, S, 1, F, D, "DESIGN=2,OX=1", 2, 19, 17, 3 },
+            { 3, S, 1, F, D, "DESIGN=2,OX=0", 2, 19, 17, 3 },
             { 3, B, 2, F, E, "DESIGN=2", 30, 4, 20, 3 },
             { 3, S, 1, F, E, "DESIGN=2,TSTEPS=3", 20, 20, 2, 4 },
             { 3, S, 1, Z, D, "DESIGN=2,PF=4,ZC=1", 23, 19, 17, 3 },

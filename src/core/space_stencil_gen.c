@@ -60,6 +60,12 @@ static const gk_param_def gen_params[] = {
     /* appended (DESIGN=1): 0, the default, leaves the registers to the compiler */
     { "MB", 0, 0, 8, 2, { 0, 4 },
       "DESIGN=1: blocks per SM the registers must allow (__launch_bounds__; 0, the compiler's choice)" },
+    /* appended (fixed boundary, DESIGN=1 and 2): 0, the default of a
+     * configuration without OX, keeps x as the kernels had it */
+    { "OX", 0, 0, 1, 2, { 0, 1 },
+      "DESIGN=1 and 2, fixed boundary: where the tiles start in x. 1, at the interior's first column r (an "
+      "interior of n columns tiles as n); 0, at the grid's column 0 (stores aligned with the grid's rows; the "
+      "band's columns stored as kept). y and z (2D: y) always start at r" },
 };
 
 static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
@@ -138,6 +144,8 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
                                              { { 0, 0, 2, 2, 2 }, { 0, 0, 2, 2, 2 } } };
     static const signed char ST[2][2][5] = { { { 0, 0, 2, 2, 2 }, { 0, 0, 2, 2, 2 } },
                                              { { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 } } };
+    static const signed char OX[2][2][5] = { { { 0, 1, 0, 0, 0 }, { 0, 0, 0, 0, 0 } },
+                                             { { 0, 1, 0, 1, 1 }, { 0, 0, 0, 1, 0 } } };
     int r = radius < 1 ? 1 : radius > 4 ? 4 : radius, box = npoints > 4 * r + 1, d = elem != 4;
     gk__config_clear(out);
     gk__config_set(out, "TX", 512);
@@ -153,6 +161,7 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
     gk__config_set(out, "AC", AC[box][d][r]);
     gk__config_set(out, "ST", ST[box][d][r]);
     gk__config_set(out, "MB", !box && !d && r >= 3 ? 4 : 0);
+    gk__config_set(out, "OX", OX[box][d][r]);
 }
 
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
@@ -181,7 +190,7 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
  * T=3 with PF=3: star f32 446 (T=3 PF=1: 371), star f64 313 (T=2 PF=1:
  * 283), box f32 312 (283), box f64 217 (T=2 PF=1: 233, the one shape that
  * loses, by 7 %). */
-static void z_default(int radius, size_t elem, gk_config *out)
+static void z_default(int radius, int npoints, size_t elem, gk_config *out)
 {
     int ry = radius == 1 || (elem == 4 && radius >= 3) ? 4 : 2;
     gk__config_clear(out);
@@ -200,6 +209,10 @@ static void z_default(int radius, size_t elem, gk_config *out)
     gk__config_set(out, "AC", 0);
     gk__config_set(out, "ST", 0);
     gk__config_set(out, "MB", 0);
+    /* fixed boundary: x tiles from the interior's first column but for the
+     * float64 stars of radius 1 and 2 (the AN5D suite's n + 2r grids:
+     * bench/stencil-suite-results.md, "Tiles of the interior") */
+    gk__config_set(out, "OX", elem == 8 && npoints <= 6 * radius + 1 && radius <= 2 ? 0 : 1);
 }
 
 void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t elem, int design, gk_config *out)
@@ -215,7 +228,7 @@ void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t el
     if (design == 1 && dims == 2)
         warp_default(radius, npoints, elem, out);
     else if (design == 2 && dims == 3)
-        z_default(radius, elem, out);
+        z_default(radius, npoints, elem, out);
     else
         gk__stencil_gen_default(dims, radius, out);
 }
@@ -267,6 +280,7 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out)
     gk__config_set(out, "AC", 0);
     gk__config_set(out, "ST", 0);
     gk__config_set(out, "MB", 0);
+    gk__config_set(out, "OX", 0);
 }
 
 size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t elem, int tsteps)
@@ -339,6 +353,11 @@ int gk__stencil_gen_origin(const gk_config *cfg, int boundary, int radius)
 {
     int d = gk__config_get(cfg, "DESIGN", 0);
     return boundary == GK_BOUNDARY_FIXED && (d == 1 || d == 2) ? radius : 0;
+}
+
+int gk__stencil_gen_origin_x(const gk_config *cfg, int boundary, int radius)
+{
+    return gk__config_get(cfg, "OX", 0) ? gk__stencil_gen_origin(cfg, boundary, radius) : 0;
 }
 
 int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem,

@@ -71,11 +71,15 @@ size_t gk__stencil_gen_smem(const gk_config *complete, int dims, int radius, siz
  * and the rules both read it here. */
 int gk__stencil_gen_st(const gk_config *cfg);
 
-/* Where the tiles of DESIGN=1 and 2 start: with the fixed boundary the
- * outer r cells of every face never change, so the tiles cover the
- * interior only, from r (a grid of n + 2r a side, AN5D's convention, tiles
- * as n does; both device buffers hold the band: stencil_gen.c); else 0. */
+/* Where the tiles of DESIGN=1 and 2 start in y and z (2D: y): with the
+ * fixed boundary the outer r cells of every face never change, so the
+ * tiles cover the interior only, from r (a grid of n + 2r a side, AN5D's
+ * convention, tiles as n does; both device buffers hold the band:
+ * stencil_gen.c); else 0.  In x: the same with OX=1, else 0 (the stores
+ * then keep their alignment with the grid's rows, which some descriptions
+ * need more than one tile fewer). */
 int gk__stencil_gen_origin(const gk_config *cfg, int boundary, int radius);
+int gk__stencil_gen_origin_x(const gk_config *cfg, int boundary, int radius);
 
 /* 0 when the complete cfg can run for the description on dev (NULL: the
  * device-independent rules and 227 KiB of shared memory); else 1 and why. */

@@ -27,7 +27,7 @@ struct gk_stencil_gen {
     int design, px;                /* DESIGN (0 ring, 1 warp streaming), PX */
     int64_t nx, ny, nz;            /* as given (2D: nz = 1) */
     int mx, my, mz;                /* as run: 2D is mx = nx, my = 1, mz = ny */
-    int org;                       /* the tiles' origin (gk__stencil_gen_origin): r, the band kept, or 0 */
+    int org, orgx;                 /* the tiles' origin in y, z and in x (gk__stencil_gen_origin): r or 0 */
     size_t es, bytes;
     void *buf[2];
     int cur;
@@ -191,6 +191,7 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
     g->nt = gk__param(&g->cfg, "NT");
     g->design = gk__param(&g->cfg, "DESIGN");
     g->org = gk__stencil_gen_origin(&g->cfg, (int)s->boundary, r);
+    g->orgx = gk__stencil_gen_origin_x(&g->cfg, (int)s->boundary, r);
     g->px = gk__param(&g->cfg, "PX");
     g->nx = nx; g->ny = ny; g->nz = nz;
     g->mx = (int)nx;
@@ -324,9 +325,10 @@ static gk_status launch(gk_stencil_gen *g, int t)
     /* DESIGN=2 with t steps stores the inner (TX - 2H) x (TY - 2H) of its
      * tile, H = (t-1)r (the rules keep it >= 1) */
     int h = g->design == 2 ? (t - 1) * g->spec.radius : 0, ox = g->tx - 2 * h, oy = g->ty - 2 * h;
-    /* the points the tiles cover: the interior with the band kept (org = r) */
-    int64_t ex = g->mx - 2 * g->org, ey = g->spec.dims == 3 ? g->my - 2 * g->org : g->my, ez = g->mz - 2 * g->org;
-    if (ex < 1 || ey < 1 || ez < 1)
+    /* the points the tiles cover: the interior with the band kept (org = r;
+     * x: orgx, 0 or r) */
+    int64_t ex = g->mx - 2 * g->orgx, ey = g->spec.dims == 3 ? g->my - 2 * g->org : g->my, ez = g->mz - 2 * g->org;
+    if (g->mx - 2 * g->org < 1 || ey < 1 || ez < 1)
         return GK_OK;                 /* all band: the step keeps every value (the buffers stay) */
     dim3 grid = gk__dim3((unsigned)((ex + ox - 1) / ox), (unsigned)((ey + oy - 1) / oy),
                          (unsigned)((ez + g->zc - 1) / g->zc));

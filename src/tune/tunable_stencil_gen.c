@@ -358,6 +358,8 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                 sweep(&W, "SK", skw, 2);
                 if (s->boundary != GK_BOUNDARY_PERIODIC)   /* no plain warps there: PL unused */
                     sweep(&W, "PL", skw, 2);
+                if (s->boundary == GK_BOUNDARY_FIXED)      /* the x origin: unused elsewhere */
+                    sweep(&W, "OX", skw, 2);
                 sweep(&W, "NT", ntw, 3);
                 sweep(&W, "MB", mbw, 2);
                 sweep(&W, "ZC", zcw, 3);
@@ -398,6 +400,10 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
             if (Z.best_ms > 0) {
                 static const int pfz[] = { 1, 2, 3, 4 };
                 sweep(&Z, "PF", pfz, 4);
+                if (s->boundary == GK_BOUNDARY_FIXED) {
+                    static const int oxz[] = { 0, 1 };
+                    sweep(&Z, "OX", oxz, 2);
+                }
                 sweep(&Z, "ZC", zcz, 4);
                 sweep(&Z, "TSTEPS", ts, 4);
             }
