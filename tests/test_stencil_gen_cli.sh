@@ -155,7 +155,7 @@ done
 ranges=$(norm "$top_srcdir/doc/gk.1" | sed -n 's/.*Ranges: TX \(.*\)(a tuned entry from before they existed.*/TX \1/p')
 r=0
 for p in $(echo "$plist" | tr -d ','); do echo "$ranges" | grep -qw -- "$p" || { r=1; t_diag "gk(1) gives no range for $p"; }; done
-[ -n "$ranges" ] && [ -n "$plist" ]; [ $? = 0 ] && [ $r = 0 ]
+[ -n "$ranges" ] && [ -n "$plist" ] && [ $r = 0 ]
 t_result $? "gk.1: a range for each of the engine's parameters"
 if ! "$GK" info 2>/dev/null | grep -q '^  none: '; then
   export GK_CACHE_DIR="$t_tmp/cache"
