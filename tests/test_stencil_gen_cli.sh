@@ -100,6 +100,10 @@ t_ok "stencil --device=cpu: MB=8 blocks of NT=256 threads (2048) pass" \
   "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=MB=8,NT=256
 t_ok "stencil --device=cpu: MB is DESIGN=1's (DESIGN=0, MB=8, NT=1024 passes)" \
   "$GK" stencil --stencil=2d-star-r2 --device=cpu --size=64 --steps=1 --config=DESIGN=0,MB=8,NT=1024,TX=1024,ZC=4
+t_fails "stencil: OX=2 out of range" 2 "2d-star-r2-f64-fixed.*OX=2 is outside \[0, 1\]" \
+  "$GK" stencil --stencil=2d-star-r2:fixed --device=cpu --size=64 --steps=1 --config=OX=2
+t_ok "stencil --device=cpu: OX is the fixed boundary's (OX=1 with the zero boundary passes)" \
+  "$GK" stencil --stencil=3d-star-r2 --device=cpu --size=16 --steps=1 --config=DESIGN=2,OX=1
 t_fails "bench --stencil=A,B: a configuration the second description cannot run names it" 2 \
   "2d-star-r1-f64-zero.*DESIGN=2 .*3D" \
   "$GK" bench stencil --stencil=3d-box-r1,2d-star-r1 --config=DESIGN=2,PF=2
@@ -131,6 +135,28 @@ t_result $? "bench: the abbreviated options ran the CPU description rows"
 t_result $? "gk bench stencil --help names --stencil"
 "$GK" stencil --help >"$t_tmp/h" 2>&1 && grep -q -- "--gpus=.*slabs (z planes; 2D: y rows)" "$t_tmp/h"
 t_result $? "gk stencil --help: --gpus cuts a 2D grid into y rows (gk(1)), not z slabs"
+# every parameter of the generated engine (an unknown one's refusal lists
+# them) is named, in the engine's order, wherever they are listed: both
+# --help texts, gk(1) (gk stencil --config, gk bench stencil --stencil, and
+# a range for each), gk_stencil(3), gk/stencil.h, gk.stencil's docstring
+"$GK" stencil --stencil=2d-star-r1 --device=cpu --size=8 --steps=1 --config=NOPE=1 >/dev/null 2>"$t_tmp/e"
+plist=$(sed -n 's/.*(it has: \([A-Z0-9, ]*\))$/\1/p' "$t_tmp/e")
+[ "$(echo "$plist" | tr ',' '\n' | grep -c .)" -ge 16 ] && case "$plist" in *", OX"*) true;; *) false;; esac
+t_result $? "stencil: an unknown parameter's refusal lists the engine's parameters ($plist)"
+norm() { sed 's/\\-/-/g' "$1" | tr '\n' ' ' | tr -s ' ' | sed 's/ and /, /g'; }
+"$GK" stencil --help >"$t_tmp/help-stencil" 2>&1
+"$GK" bench stencil --stencil=3d-star-r1 --help >"$t_tmp/help-bench-stencil" 2>&1
+for f in "$t_tmp/help-stencil" "$t_tmp/help-bench-stencil" "$top_srcdir/doc/gk.1" \
+  "$top_srcdir/doc/man3/gk_stencil.3" "$top_srcdir/include/gk/stencil.h" "$top_srcdir/python/gk/__init__.py"; do
+  want=1 where=""; [ "${f##*/}" = gk.1 ] && want=2 where=" (gk stencil --config, gk bench stencil --stencil)"
+  [ -n "$plist" ] && [ "$(norm "$f" | grep -oF -- "$plist" | wc -l)" -ge $want ]
+  t_result $? "${f##*/}: lists every parameter of the engine$where"
+done
+ranges=$(norm "$top_srcdir/doc/gk.1" | sed -n 's/.*Ranges: TX \(.*\)(a tuned entry from before they existed.*/TX \1/p')
+r=0
+for p in $(echo "$plist" | tr -d ','); do echo "$ranges" | grep -qw -- "$p" || { r=1; t_diag "gk(1) gives no range for $p"; }; done
+[ -n "$ranges" ] && [ -n "$plist" ] && [ $r = 0 ]
+t_result $? "gk.1: a range for each of the engine's parameters"
 if ! "$GK" info 2>/dev/null | grep -q '^  none: '; then
   export GK_CACHE_DIR="$t_tmp/cache"
   t_ok "bench: a small 2D and 3D run" "$GK" bench stencil --stencil=2d-box-r2:f32:periodic,3d-star-r2:fixed:f32 \

@@ -69,8 +69,8 @@ int cmd_bench_stencil_gen(int argc, char **argv)
             break;
         case 'h':
             printf("Usage: gk bench stencil --stencil=DESC[,DESC...] [--sizes=N|NXxNY[xNZ],...]\n"
-                   "                        [--steps=NT] [--reps=R] [--config=K=V,...] [--type=f32|f64]\n"
-                   "                        [--device=auto|gpu|cpu] [--json]\n"
+                   "                        [--steps=NT] [--reps=R] [--config=K=V,...]\n"
+                   "                        [--type=f32|f64] [--device=auto|gpu|cpu] [--json]\n"
                    "Time the generated GPU engine for each description (e.g. 3d-star-r1,\n"
                    "2d-box-r2:f32:fixed; float64 unless :f32) with T = 1..4 steps per pass (the\n"
                    "2D warp design, DESIGN=1: 1..8; only the T --config names, if it names one)\n"
@@ -81,9 +81,10 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                    "reference after 5 steps (T+1 for T above 4) on an odd-sized grid.  --type:\n"
                    "the element type of the descriptions that name none.\n"
                    "--config: the generated engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY,\n"
-                   "PF, SK, PL, AC, ST, MB (their ranges and defaults: gk(1)), checked against\n"
-                   "each description's rules.  Without a usable GPU (or with --device=cpu) the\n"
-                   "CPU's rows of one description instead (gk bench stencil --device=cpu --help).\n");
+                   "PF, SK, PL, AC, ST, MB, OX (their ranges and defaults: gk(1)), checked\n"
+                   "against each description's rules.  Without a usable GPU (or with\n"
+                   "--device=cpu) the CPU's rows of one description instead (gk bench stencil\n"
+                   "--device=cpu --help).\n");
             return 0;
         }
     }
