@@ -931,6 +931,108 @@ static void source_checks(void)
 
 /* The engine's CPU reference (the tuner's and the bench's check until the
  * CPU backend's is merged) against the naive loop here. */
+#ifdef GK_HAVE_CUDA
+/* src/gpu/stencil_gen.c's (no header of its own: the engine's band_sync
+ * makes these copies; checked here without a GPU) */
+size_t gk__stencil_gen_band_copies(int dims, int64_t mx, int64_t my, int64_t mz, int64_t r, size_t es, size_t maxpitch,
+                                   int64_t p0, int64_t p1, size_t (*c)[4], size_t max);
+
+/* The copies after a host write of planes [p0, p1): each inside the grid,
+ * no width over its pitch, no 2D copy with a pitch over maxpitch (the
+ * device's limit), and together exactly the band cells of those planes
+ * (within r of a face; a plane without interior, all of it): the cells the
+ * kernels never write with the fixed boundary.  NULL map: the limits only
+ * (grids too large to mark). */
+static int band_plan_ok(int dims, int64_t mx, int64_t my, int64_t mz, int64_t r, size_t es, size_t maxpitch, int64_t p0,
+                        int64_t p1, char *why, size_t nwhy, unsigned char *map)
+{
+    size_t n = gk__stencil_gen_band_copies(dims, mx, my, mz, r, es, maxpitch, p0, p1, NULL, 0);
+    size_t (*c)[4] = malloc((n ? n : 1) * sizeof *c), total = (size_t)mx * (size_t)my * (size_t)mz * es;
+    int ok = c != NULL;
+    why[0] = '\0';
+    if (ok && gk__stencil_gen_band_copies(dims, mx, my, mz, r, es, maxpitch, p0, p1, c, n) != n) {
+        snprintf(why, nwhy, "count changed");
+        ok = 0;
+    }
+    if (map)
+        memset(map, 0, total);
+    for (size_t i = 0; ok && i < n; i++) {
+        size_t off = c[i][0], pitch = c[i][1], width = c[i][2], height = c[i][3];
+        if (!width || !height || width > pitch || (height > 1 && pitch > maxpitch)
+            || off + (height - 1) * pitch + width > total) {
+            snprintf(why, nwhy, "copy %zu: offset %zu pitch %zu width %zu height %zu", i, off, pitch, width, height);
+            ok = 0;
+        }
+        for (size_t h = 0; ok && map && h < height; h++)
+            memset(map + off + h * pitch, 1, width);
+    }
+    for (int64_t z = 0; ok && map && z < mz; z++)
+        for (int64_t y = 0; ok && y < my; y++)
+            for (int64_t x = 0; ok && x < mx; x++) {
+                int band = z < r || z >= mz - r || x < r || x >= mx - r || (dims == 3 && (y < r || y >= my - r));
+                int want = band && z >= p0 && z < p1;
+                size_t at = (((size_t)z * (size_t)my + (size_t)y) * (size_t)mx + (size_t)x) * es;
+                for (size_t b = 0; ok && b < es; b++)
+                    if (map[at + b] != want) {
+                        snprintf(why, nwhy, "cell (%lld, %lld, %lld) %s", (long long)x, (long long)y, (long long)z,
+                                 want ? "not copied" : "copied, not band");
+                        ok = 0;
+                    }
+            }
+    free(c);
+    return ok;
+}
+
+static void band_checks(void)
+{
+    /* as run: 2D is mx = nx, my = 1, mz = ny */
+    static const struct { int dims; int64_t mx, my, mz, r; size_t es; } g[] = {
+        { 3, 12, 9, 10, 2, 8 }, { 3, 7, 5, 6, 1, 4 }, { 3, 3, 3, 3, 1, 8 },  /* one interior point */
+        { 3, 4, 9, 8, 2, 4 },   /* no interior in x: every plane all band */
+        { 3, 9, 4, 8, 2, 8 },   /* none in y */
+        { 3, 9, 9, 4, 2, 4 },   /* none in z */
+        { 2, 11, 1, 9, 3, 8 }, { 2, 3, 1, 3, 1, 4 }, { 2, 6, 1, 12, 3, 4 }, { 2, 13, 1, 5, 2, 8 },
+    };
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        const int64_t mx = g[i].mx, my = g[i].my, mz = g[i].mz, r = g[i].r;
+        const size_t row = (size_t)mx * g[i].es, plane = row * (size_t)my;
+        unsigned char *map = malloc(plane * (size_t)mz);
+        /* the device's pitch, then pitches shorter than a plane and than a row
+           (the fallback of planes and rows beyond 2^31 - 1 bytes, at a size
+           that can be marked) */
+        const size_t mp[3] = { (size_t)INT32_MAX, plane - 1, row - 1 };
+        /* the whole grid (an upload), the first and the last r + 1 planes,
+           one plane inside, a range across the band's edge (a slab's halo
+           planes) */
+        const int64_t rg[5][2] = { { 0, mz }, { 0, r + 1 < mz ? r + 1 : mz }, { mz - r - 1 > 0 ? mz - r - 1 : 0, mz },
+                                   { mz / 2, mz / 2 + 1 }, { r > 1 ? r - 1 : 0, mz - r + 1 < mz ? mz - r + 1 : mz } };
+        int all = map != NULL;
+        char why[160] = "", what[200] = "";
+        for (int m = 0; m < 3 && all; m++)
+            for (int k = 0; k < 5 && all; k++)
+                if (!band_plan_ok(g[i].dims, mx, my, mz, r, g[i].es, mp[m], rg[k][0], rg[k][1], why, sizeof why,
+                                  map)) {
+                    all = 0;
+                    snprintf(what, sizeof what, "max pitch %zu, planes [%lld, %lld): %s", mp[m], (long long)rg[k][0],
+                             (long long)rg[k][1], why);
+                }
+        ok(all, "band copies of a %dD %lldx%lldx%lld grid, r=%lld, %zu-byte: exactly the band, pitches in limits%s%s",
+           g[i].dims, (long long)mx, (long long)my, (long long)mz, (long long)r, g[i].es, all ? "" : ": ", what);
+        free(map);
+    }
+    /* planes of 2 GiB and more (16384^2 float64), rows of 2 GiB (2D, 2^28
+       float64): no 2D copy with a pitch the device refuses */
+    char why[160];
+    int big = band_plan_ok(3, 16384, 16384, 6, 2, 8, (size_t)INT32_MAX, 0, 6, why, sizeof why, NULL)
+              && band_plan_ok(3, 16384, 16384, 6, 2, 8, (size_t)INT32_MAX, 2, 4, why, sizeof why, NULL);
+    ok(big, "band copies of 16384x16384x6 float64 (planes of 2 GiB): every pitch <= 2^31 - 1%s%s", big ? "" : ": ",
+       why);
+    big = band_plan_ok(2, (int64_t)1 << 28, 1, 6, 1, 8, (size_t)INT32_MAX, 0, 6, why, sizeof why, NULL);
+    ok(big, "band copies of a 2D 2^28 x 6 float64 grid (rows of 2 GiB): every pitch <= 2^31 - 1%s%s",
+       big ? "" : ": ", why);
+}
+#endif
+
 static void reference_checks(void)
 {
     const tcase cases[] = {
@@ -1064,6 +1166,9 @@ int main(void)
 {
     no_plan();
     source_checks();
+#ifdef GK_HAVE_CUDA
+    band_checks();
+#endif
     reference_checks();
     store_checks();
     char why[512];

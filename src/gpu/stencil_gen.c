@@ -29,6 +29,7 @@ struct gk_stencil_gen {
     int mx, my, mz;                /* as run: 2D is mx = nx, my = 1, mz = ny */
     int org, orgx;                 /* the tiles' origin in y, z and in x (gk__stencil_gen_origin): r or 0 */
     size_t es, bytes;
+    size_t maxpitch;               /* the longest pitch of a 2D copy (band_sync) */
     void *buf[2];
     int cur;
     gk_gpu_timer timer;
@@ -232,6 +233,10 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
                       g->dev.name, gk__human_bytes((double)fr, b2, sizeof b2));
         goto fail;
     }
+    int mp = 0;                      /* unknown: the 2^31 - 1 of every GPU so far */
+    if (cudaDeviceGetAttribute(&mp, cudaDevAttrMaxPitch, g->dev.ordinal) != cudaSuccess)
+        (void)cudaGetLastError();
+    g->maxpitch = mp > 0 ? (size_t)mp : (size_t)INT32_MAX;
     if ((st = load_module(g, store)))
         goto fail;
     GK_CUDA_GOTO(cudaMalloc(&g->buf[0], g->bytes), st, fail);
@@ -265,16 +270,49 @@ const char *gk__stencil_gen_config(const gk_stencil_gen *g) { return g->cfgtext;
  * current buffer, their band goes to the other one: the whole of each
  * plane in the band of z (2D: of y), then the r rows at either side in y
  * (3D) and the r columns at either side in x of the others, as strided
- * device copies (no kernel). */
-static gk_status band_sync(gk_stencil_gen *g, int64_t p0, int64_t p1)
+ * device copies (no kernel).
+ *   gk__stencil_gen_band_copies lists those copies for an mx x my x mz grid
+ * as run (2D: my = 1) of es-byte elements: c[i] = { byte offset (the same
+ * in both buffers), pitch, width, height }, height 1 a contiguous block;
+ * at most max of them written, the count returned.  No copy of several
+ * rows has a pitch above maxpitch (the device's, cudaDevAttrMaxPitch:
+ * 2^31 - 1 bytes; cudaMemcpy2D refuses more): a plane or row that long is
+ * copied a block at a time.  Not static: tests/test_stencil_gen.c checks
+ * the cells it covers without a GPU. */
+size_t gk__stencil_gen_band_copies(int dims, int64_t mx, int64_t my, int64_t mz, int64_t r, size_t es, size_t maxpitch,
+                                   int64_t p0, int64_t p1, size_t (*c)[4], size_t max);
+
+/* height blocks of width bytes, pitch apart, from off: into c[k..] */
+static size_t band_copy(size_t (*c)[4], size_t max, size_t k, size_t off, size_t pitch, size_t width, size_t height,
+                        size_t maxpitch)
 {
-    if (!g->org || p1 <= p0)
-        return GK_OK;
-    const int64_t r = g->org, mz = g->mz, my = g->my;
-    const size_t row = (size_t)g->mx * g->es, plane = row * (size_t)my, band = (size_t)r * g->es;
-    char *src = g->buf[g->cur], *dst = g->buf[g->cur ^ 1];
+    if (height > 1 && pitch == width) {   /* contiguous */
+        width *= height;
+        height = 1;
+    }
+    if (height > 1 && pitch > maxpitch) { /* one block at a time */
+        for (size_t i = 0; i < height; i++)
+            k = band_copy(c, max, k, off + i * pitch, width, width, 1, maxpitch);
+        return k;
+    }
+    if (k < max) {
+        c[k][0] = off;
+        c[k][1] = height > 1 ? pitch : width;
+        c[k][2] = width;
+        c[k][3] = height;
+    }
+    return k + 1;
+}
+
+size_t gk__stencil_gen_band_copies(int dims, int64_t mx, int64_t my, int64_t mz, int64_t r, size_t es, size_t maxpitch,
+                                   int64_t p0, int64_t p1, size_t (*c)[4], size_t max)
+{
+    size_t k = 0;
+    if (r < 1 || p1 <= p0)
+        return 0;
+    const size_t row = (size_t)mx * es, plane = row * (size_t)my, band = (size_t)r * es;
     /* a plane of no interior (x, or y in 3D, at most 2r wide) is all band */
-    const int thin = g->mx <= 2 * r || (g->spec.dims == 3 && my <= 2 * r);
+    const int thin = mx <= 2 * r || (dims == 3 && my <= 2 * r);
     for (int64_t p = p0; p < p1;) {
         int in_band = thin || p < r || p >= mz - r;
         int64_t e = p + 1;            /* [p, e): planes all in the band or all inside */
@@ -282,22 +320,44 @@ static gk_status band_sync(gk_stencil_gen *g, int64_t p0, int64_t p1)
             e++;
         size_t o = (size_t)p * plane, n = (size_t)(e - p);
         if (in_band) {
-            GK_CUDA_TRY(cudaMemcpyAsync(dst + o, src + o, n * plane, cudaMemcpyDeviceToDevice, g->stream));
+            k = band_copy(c, max, k, o, plane, plane, n, maxpitch);
         } else {
-            if (g->spec.dims == 3) {  /* rows y < r and y >= ny - r of each plane */
+            if (dims == 3) {          /* rows y < r and y >= my - r of each plane */
                 size_t top = (size_t)(my - r) * row;
-                GK_CUDA_TRY(cudaMemcpy2DAsync(dst + o, plane, src + o, plane, (size_t)r * row, n,
-                                              cudaMemcpyDeviceToDevice, g->stream));
-                GK_CUDA_TRY(cudaMemcpy2DAsync(dst + o + top, plane, src + o + top, plane, (size_t)r * row, n,
-                                              cudaMemcpyDeviceToDevice, g->stream));
+                k = band_copy(c, max, k, o, plane, (size_t)r * row, n, maxpitch);
+                k = band_copy(c, max, k, o + top, plane, (size_t)r * row, n, maxpitch);
             }
-            size_t rows = n * (size_t)my, right = (size_t)(g->mx - r) * g->es;
-            GK_CUDA_TRY(cudaMemcpy2DAsync(dst + o, row, src + o, row, band, rows, cudaMemcpyDeviceToDevice, g->stream));
-            GK_CUDA_TRY(cudaMemcpy2DAsync(dst + o + right, row, src + o + right, row, band, rows,
-                                          cudaMemcpyDeviceToDevice, g->stream));
+            size_t rows = n * (size_t)my, right = (size_t)(mx - r) * es;
+            k = band_copy(c, max, k, o, row, band, rows, maxpitch);
+            k = band_copy(c, max, k, o + right, row, band, rows, maxpitch);
         }
         p = e;
     }
+    return k;
+}
+
+static gk_status band_sync(gk_stencil_gen *g, int64_t p0, int64_t p1)
+{
+    if (!g->org || p1 <= p0)
+        return GK_OK;
+    size_t small[16][4], (*c)[4] = small;
+    size_t n = gk__stencil_gen_band_copies(g->spec.dims, g->mx, g->my, g->mz, g->org, g->es, g->maxpitch, p0, p1,
+                                           small, 16);
+    if (n > 16) {                     /* planes or rows beyond the pitch a 2D copy takes: a copy each */
+        if (!(c = malloc(n * sizeof *c)))
+            return gk__fail(GK_ENOMEM, "out of host memory for the band's copies (%zu)", n);
+        gk__stencil_gen_band_copies(g->spec.dims, g->mx, g->my, g->mz, g->org, g->es, g->maxpitch, p0, p1, c, n);
+    }
+    char *src = g->buf[g->cur], *dst = g->buf[g->cur ^ 1];
+    cudaError_t e = cudaSuccess;
+    for (size_t i = 0; i < n && e == cudaSuccess; i++)
+        e = c[i][3] == 1 ? cudaMemcpyAsync(dst + c[i][0], src + c[i][0], c[i][2], cudaMemcpyDeviceToDevice, g->stream)
+                         : cudaMemcpy2DAsync(dst + c[i][0], c[i][1], src + c[i][0], c[i][1], c[i][2], c[i][3],
+                                             cudaMemcpyDeviceToDevice, g->stream);
+    if (c != small)
+        free(c);
+    if (e != cudaSuccess)
+        return gk__cuda_fail(e, "the fixed band's copy to the other buffer");
     return GK_OK;
 }
 
