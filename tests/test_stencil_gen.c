@@ -355,7 +355,7 @@ static int sg_cfg(int dims, int r, size_t es, int design, const char *text, gk_c
  * has the contract's chain and the unrolled or rotating queue. */
 static void design2_checks(void)
 {
-    char why[256];
+    char why[256] = "";
     gk_config d, c;
     for (int r = 1; r <= 4; r++)
         for (size_t es = 4; es <= 8; es += 4) {
@@ -649,7 +649,7 @@ static void source_checks(void)
                     free(text);
                 }
     /* the rules */
-    char why[256];
+    char why[256] = "";
     gk__stencil_gen_default(3, 1, &c);
     ok(!gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "3D defaults accepted");
     gk__stencil_gen_default(2, 4, &c);
@@ -932,11 +932,6 @@ static void source_checks(void)
 /* The engine's CPU reference (the tuner's and the bench's check until the
  * CPU backend's is merged) against the naive loop here. */
 #ifdef GK_HAVE_CUDA
-/* src/gpu/stencil_gen.c's (no header of its own: the engine's band_sync
- * makes these copies; checked here without a GPU) */
-size_t gk__stencil_gen_band_copies(int dims, int64_t mx, int64_t my, int64_t mz, int64_t r, size_t es, size_t maxpitch,
-                                   int64_t p0, int64_t p1, size_t (*c)[4], size_t max);
-
 /* The copies after a host write of planes [p0, p1): each inside the grid,
  * no width over its pitch, no 2D copy with a pitch over maxpitch (the
  * device's limit), and together exactly the band cells of those planes

@@ -277,11 +277,8 @@ const char *gk__stencil_gen_config(const gk_stencil_gen *g) { return g->cfgtext;
  * at most max of them written, the count returned.  No copy of several
  * rows has a pitch above maxpitch (the device's, cudaDevAttrMaxPitch:
  * 2^31 - 1 bytes; cudaMemcpy2D refuses more): a plane or row that long is
- * copied a block at a time.  Not static: tests/test_stencil_gen.c checks
- * the cells it covers without a GPU. */
-size_t gk__stencil_gen_band_copies(int dims, int64_t mx, int64_t my, int64_t mz, int64_t r, size_t es, size_t maxpitch,
-                                   int64_t p0, int64_t p1, size_t (*c)[4], size_t max);
-
+ * copied a block at a time.  Declared in gpu/stencil_gen.h (CUDA builds):
+ * tests/test_stencil_gen.c checks the cells it covers without a GPU. */
 /* height blocks of width bytes, pitch apart, from off: into c[k..] */
 static size_t band_copy(size_t (*c)[4], size_t max, size_t k, size_t off, size_t pitch, size_t width, size_t height,
                         size_t maxpitch)

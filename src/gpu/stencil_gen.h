@@ -75,4 +75,11 @@ gk_status gk__stencil_gen_open_on(gk_stencil_gen **g, const gk_device_info *dev,
 gk_status gk__stencil_gen_planes(gk_stencil_gen *g, int64_t k, int64_t n, void *host, int put);
 gk_status gk__stencil_gen_steps_on(gk_stencil_gen *g, int64_t steps, int wait);
 
+/* The device copies that carry the fixed boundary's band of planes [p0,
+ * p1) (2D: rows) into the other buffer after a host write (band_sync in
+ * stencil_gen.c, which says what c holds); CUDA builds only (none.c has no
+ * stub: nothing but that file and its test calls it). */
+size_t gk__stencil_gen_band_copies(int dims, int64_t mx, int64_t my, int64_t mz, int64_t r, size_t es, size_t maxpitch,
+                                   int64_t p0, int64_t p1, size_t (*c)[4], size_t max);
+
 #endif /* GK_STENCIL_GEN_H */
