@@ -664,6 +664,12 @@ static void source_checks(void)
     gk__stencil_gen_default(3, 1, &c);
     gk__config_set(&c, "NT", 100);
     ok(gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why), "NT=100 refused: %s", why);
+    /* an accepted configuration has no reason: the refusal's before it
+       was left in why, and the tests below printed "DESIGN=1 defaults ...
+       accepted (NT=100 is not a multiple of 32)" */
+    gk__stencil_gen_default(3, 1, &c);
+    ok(!gk__stencil_gen_reject(&c, 3, 1, 8, NULL, why, sizeof why) && why[0] == '\0',
+       "accepted after a refusal: why is empty ('%s')", why);
     gk_config wf;
     for (int r = 1; r <= 4; r++)
         for (size_t es = 4; es <= 8; es += 4)

@@ -157,6 +157,13 @@ r=0
 for p in $(echo "$plist" | tr -d ','); do echo "$ranges" | grep -qw -- "$p" || { r=1; t_diag "gk(1) gives no range for $p"; }; done
 [ -n "$ranges" ] && [ -n "$plist" ] && [ $r = 0 ]
 t_result $? "gk.1: a range for each of the engine's parameters"
+# a tuned entry without OX runs OX=0, which is not the kernel it was tuned
+# with: the fixed boundary's tiles start at r in y and z whatever the entry
+# (gk(1) said "the kernel of before" for every parameter, OX included;
+# norm has made " and " a comma)
+old=$(norm "$top_srcdir/doc/gk.1" | sed -n 's/.*(a tuned entry from before they existed \([^;]*\);.*/\1/p')
+case "$old" in *OX=0*"y, z start at r"*) true;; *) t_diag "gk(1) says: $old"; false;; esac
+t_result $? "gk.1: a tuned entry without OX runs OX=0, its y and z tiles from r (not the kernel of before)"
 if ! "$GK" info 2>/dev/null | grep -q '^  none: '; then
   export GK_CACHE_DIR="$t_tmp/cache"
   t_ok "bench: a small 2D and 3D run" "$GK" bench stencil --stencil=2d-box-r2:f32:periodic,3d-star-r2:fixed:f32 \

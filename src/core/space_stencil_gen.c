@@ -363,6 +363,8 @@ int gk__stencil_gen_origin_x(const gk_config *cfg, int boundary, int radius)
 int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem,
                            const gk_device_info *dev, char *why, size_t n)
 {
+    if (n)
+        why[0] = '\0';               /* accepted: no reason (a refusal's of before would read as this one's) */
     if (gen_reject(c, dev, why, n))
         return 1;
     /* deeper passes: the warp design's (generated and tested there; the

@@ -82,7 +82,7 @@ int gk__stencil_gen_origin(const gk_config *cfg, int boundary, int radius);
 int gk__stencil_gen_origin_x(const gk_config *cfg, int boundary, int radius);
 
 /* 0 when the complete cfg can run for the description on dev (NULL: the
- * device-independent rules and 227 KiB of shared memory); else 1 and why. */
+ * device-independent rules and 227 KiB of shared memory) and why ""; else 1 and why. */
 int gk__stencil_gen_reject(const gk_config *complete, int dims, int radius, size_t elem,
                            const gk_device_info *dev, char *why, size_t n);
 
