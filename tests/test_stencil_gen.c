@@ -120,9 +120,10 @@ static void naive_step(const tcase *c, const double *w, const void *in, void *ou
             }
 }
 
+static const char *const bnds[] = { "zero", "periodic", "fixed" };   /* names of gk_boundary */
+
 #ifdef GK_HAVE_CUDA
 static const char *const shapes[] = { "", "box", "star", "mask" };
-static const char *const bnds[] = { "zero", "periodic", "fixed" };
 
 /* A case with its kernels from and into store (NULL: the process's cache
  * only). */
