@@ -1248,17 +1248,14 @@ int main(void)
                         int ox = (ci / 3) % 2;
                         char cfgtext[96], rwhy[256];
                         gk_config full;
-                        for (t = 8 - ci % 5; t > 1; t--) {
+                        for (t = 8 - ci % 5;; t--) {    /* T = 1 unchecked: the last resort */
                             snprintf(cfgtext, sizeof cfgtext,
                                      "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d,ST=%d,MB=%d,OX=%d", px,
                                      t, nt, zc, pf, sk, pl, ac, st, mb, ox);
-                            if (!sg_cfg(2, r, es, 1, cfgtext, &full)
-                                && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy))
+                            if (t == 1 || (!sg_cfg(2, r, es, 1, cfgtext, &full)
+                                           && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy)))
                                 break;
                         }
-                        snprintf(cfgtext, sizeof cfgtext,
-                                 "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d,ST=%d,MB=%d,OX=%d", px, t,
-                                 nt, zc, pf, sk, pl, ac, st, mb, ox);
                         /* several strips (a periodic grid at least 2r+1 wide) */
                         int w = 32 * px - 2 * t * r, nx = w + w / 2 + 3 + ci % 5;
                         if (nx < 2 * r + 1 + ci % 3)
