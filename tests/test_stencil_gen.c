@@ -537,19 +537,33 @@ static void design2_checks(void)
     }
 }
 
-/* every __shared__ of a generated DESIGN=1 source lies under "#if ST == 2"
-   (the nearest directive before it), and there is at least one */
-static int shared_only_at_st2(const char *src)
+/* every WHAT of a generated DESIGN=1 source lies under the directive U1
+   or U2 (the nearest directive before it); the count of them, -1 if one
+   lies elsewhere */
+static int only_under(const char *src, const char *what, const char *u1, const char *u2)
 {
     int n = 0;
-    for (const char *p = strstr(src, "__shared__"); p; p = strstr(p + 1, "__shared__"), n++) {
+    for (const char *p = strstr(src, what); p; p = strstr(p + 1, what), n++) {
         const char *d = p;
         while (d > src && !(d[-1] == '\n' && d[0] == '#'))
             d--;
-        if (strncmp(d, "#if ST == 2\n", 12))
-            return 0;
+        if (strncmp(d, u1, strlen(u1)) && (!u2 || strncmp(d, u2, strlen(u2))))
+            return -1;
     }
-    return n > 0;
+    return n;
+}
+
+/* shared memory only for the rings of ST=2 ("#if ST == 2", a warp's own)
+   and the rows of XH=1 ("#if XH"), and at least one */
+static int shared_only_at_st2(const char *src)
+{
+    return only_under(src, "__shared__", "#if ST == 2\n", "#if XH\n") > 0;
+}
+
+/* no barrier but XH=1's (the block's warps share their rows) */
+static int barrier_only_at_xh(const char *src)
+{
+    return only_under(src, "__syncthreads", "#if XH\n", NULL) >= 0;
 }
 
 static void source_checks(void)
@@ -587,8 +601,8 @@ static void source_checks(void)
         ok(strstr(src, "__shfl_up_sync") && strstr(src, "__shfl_down_sync"), "DESIGN=1: x neighbours by shuffles");
         /* shared memory only for the rows in flight of ST=2 (a warp's own
            ring, no barrier), which the star r1 does not take */
-        ok(!strstr(src, "__syncthreads") && strstr(src, "#define ST 0\n") && shared_only_at_st2(src),
-           "DESIGN=1: no barrier, no shared memory at ST=0");
+        ok(barrier_only_at_xh(src) && strstr(src, "#define ST 0\n") && strstr(src, "#define XH 0\n")
+           && shared_only_at_st2(src), "DESIGN=1: no barrier, no shared memory at ST=0 and XH=0");
         ok(strstr(src, "__fmul_rn(0x1p-2f, e0[R + j + (0)])") != NULL, "DESIGN=1: chain starts with w0*v0 at dy=-1");
         /* radius 1 float32: 8 steps per pass by default, a kernel each */
         is_int(gk__config_get(&w1, "TSTEPS", 0), 8, "DESIGN=1 r=1 float32: 8 steps per pass by default");
@@ -706,6 +720,10 @@ static void source_checks(void)
         ok(!shared_only_at_st2("#if ST == 2\n#endif\n__shared__ int x;") && !shared_only_at_st2("#if ST\n__shared__")
            && !shared_only_at_st2("no ring") && shared_only_at_st2("#if ST == 2\n__shared__ int x;"),
            "shared_only_at_st2 refuses a __shared__ outside \"#if ST == 2\"");
+        ok(shared_only_at_st2("#if XH\nextern __shared__ real x[];") && !shared_only_at_st2("#if XH2\n__shared__")
+           && barrier_only_at_xh("none") && barrier_only_at_xh("#if XH\n__syncthreads();")
+           && !barrier_only_at_xh("#if XH\n#endif\n__syncthreads();"),
+           "shared_only_at_st2 takes XH's rows; barrier_only_at_xh refuses a barrier outside \"#if XH\"");
         gk__stencil_spec gs;
         ok(!gk__sg_spec_build(2, GK_STENCIL_STAR, 3, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, NULL, &gs),
            "star r3 f32 description for the ST/MB sources");
@@ -723,6 +741,47 @@ static void source_checks(void)
                "%s: ST %d generated, %s", g[i].cfg, g[i].st, lb);
             free(gsrc);
         }
+        /* XH=1: the centre row's x halo read from the shared rows, no
+           shuffle; the rows' size; refused for boxes, with AC, past the
+           shared memory, and with no column left to store */
+        gk_config xc;
+        char *xsrc = NULL;
+        int xbuilt = !gk__stencil_gen_config_user("DESIGN=1,XH=1,PX=3,TSTEPS=3,NT=128", "2d-star-r3", 2, 3, 13, 4, NULL,
+                                                  &xc)
+                     && gk__stencil_gen_source(&gs, &xc, &xsrc) == GK_OK && xsrc;
+        ok(xbuilt && strstr(xsrc, "#define XH 1\n") && strstr(xsrc, "#define XL (NT + 2 * R)\n")
+           && strstr(xsrc, "e3[R - h] = xc[") && strstr(xsrc, "e3[R + P - 1 + h] = xc[") && !strstr(xsrc, "__shfl_")
+           && shared_only_at_st2(xsrc) && barrier_only_at_xh(xsrc),
+           "XH=1: the star's centre row (e3) from the shared row, no shuffle");
+        free(xsrc);
+        is_int((long long)gk__stencil_gen_smem(&xc, 2, 3, 4, 3), 3 * 7 * 3 * (128 + 6) * 4,
+               "XH=1 shared rows: T*(2r+1) rows of PX*(NT+2r) values");
+        gk__stencil_spec xbox;
+        xsrc = NULL;
+        ok(!gk__sg_spec_build(2, GK_STENCIL_BOX, 3, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, NULL, &xbox)
+           && !gk__stencil_gen_config_user("DESIGN=1,XH=1,PX=3,TSTEPS=2,AC=0", "2d-box-r3", 2, 3, 49, 4, NULL, &xc)
+           && gk__stencil_gen_source(&xbox, &xc, &xsrc) == GK_EINVAL && !xsrc
+           && strstr(gk_last_error(), "XH=1") && strstr(gk_last_error(), "stars"),
+           "XH=1 on a box: refused when generated (%s)", gk_last_error());
+        gk__clear_error();
+        static const struct { const char *cfg; int r; size_t es; const char *why; } xr[] = {
+            { "DESIGN=1,XH=1,PX=3,TSTEPS=3,AC=2", 3, 4, "AC=0" },
+            { "DESIGN=1,XH=1,PX=8,TSTEPS=8,NT=1024,ST=0", 4, 8, "XH=1: shared memory" },
+            { "DESIGN=1,XH=1,PX=1,TSTEPS=8,NT=32", 2, 4, "block strip" },
+        };
+        for (size_t i = 0; i < sizeof xr / sizeof xr[0]; i++) {
+            gk_config xf;
+            gk_status xst = gk__stencil_gen_config_user(xr[i].cfg, "2d-star", 2, xr[i].r, 4 * xr[i].r + 1, xr[i].es,
+                                                        NULL, &xf);
+            ok(xst == GK_EINVAL && strstr(gk_last_error(), xr[i].why), "%s refused: %s", xr[i].cfg, gk_last_error());
+            gk__clear_error();
+        }
+        /* a block strip with columns left where a warp's has none */
+        gk_config xw;
+        ok(!gk__stencil_gen_config_user("DESIGN=1,XH=1,PX=1,TSTEPS=8,NT=128,PF=0,ST=0", "2d-star-r2", 2, 2, 9, 4,
+                                        NULL, &xw),
+           "XH=1 PX=1 T=8 r=2: 128 columns less 32 a side accepted (a warp's 32 would leave none)");
+        gk__clear_error();
     }
     /* the tiles' origin: y and z (2D: y) from r with the fixed boundary in
        DESIGN=1 and 2, x from r only with OX=1; 0 for the other boundaries
@@ -1402,6 +1461,66 @@ int main(void)
         };
         for (size_t i = 0; i < sizeof mcases / sizeof mcases[0]; i++)
             run_case(&dev, &mcases[i].c, EMPTY_ROWS(mcases[i].rows) | (0x3b00 + i));
+    }
+    /* XH=1 (a block's warps one strip, the centre row's x halo in shared
+     * memory, a barrier per row) on every 2D star, radius 1-4, float32 and
+     * float64, the three boundaries: PX from 1 to r + 1, 1 to 8 warps,
+     * 0-4 rows ahead in each of their three places (ST), stages apart or
+     * chained, plain blocks or not, both x origins, the steps per pass as
+     * high as the rules allow from 4; a grid of a block strip and a half
+     * (the last block partly past the grid) and one whose middle block is
+     * plain */
+    {
+        int ci = 0;
+        static char xtexts[24][128];
+        for (int r = 1; r <= 4; r++)
+            for (int ty = 0; ty < 2; ty++)
+                for (int bd = 0; bd < 3; bd++, ci++) {
+                    size_t es = ty ? 8 : 4;
+                    int pxs[6] = { 1, r, r + 1, 2, 3, 4 }, px = pxs[ci % 6], nt = 32 << (ci % 4);
+                    int zc = 3 + 5 * (ci % 4), pf = ci % 5, st = ci % 3, sk = (ci / 2) % 2, pl = ci % 3 != 1;
+                    int ox = (ci / 3) % 2, mb = ci % 7 == 3 ? 2 : 0, t;
+                    char rwhy[256];
+                    gk_config full;
+                    for (t = 4;; t--) {         /* T = 1 unchecked: the last resort */
+                        snprintf(xtexts[ci], sizeof xtexts[ci],
+                                 "DESIGN=1,XH=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=0,ST=%d,MB=%d,OX=%d",
+                                 px, t, nt, zc, pf, sk, pl, st, mb, ox);
+                        if (t == 1 || (!sg_cfg(2, r, es, 1, xtexts[ci], &full)
+                                       && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy)))
+                            break;
+                    }
+                    int w = nt * px - 2 * t * r, nx = w + w / 2 + 3 + ci % 5;
+                    if (nx < 2 * r + 1 + ci % 3)
+                        nx = 2 * r + 1 + ci % 3;
+                    tcase c1 = { 2, S, r, (gk_boundary)bd, ty ? D : E, xtexts[ci], nx, 3 * zc + 2 + r, 1,
+                                 t + 1 + ci % 2 };
+                    run_case(&dev, &c1, 0x3c7b0000ULL + (uint64_t)ci);
+                    if (bd != 1) {
+                        tcase c2 = c1;
+                        int kw = ((t + 1) * r + w - 1) / w, m = ((t + 1) * r + zc - 1) / zc;
+                        c2.nx = kw * w - t * r + nt * px + r + 3 + ci % 3;
+                        c2.ny = (m + 1) * zc + (t + 1) * r + 1 + ci % 3;
+                        run_case(&dev, &c2, 0x3c7c0000ULL + (uint64_t)ci);
+                    }
+                }
+        const tcase xcases[] = {
+            { 2, S, 4, F, E, "DESIGN=1,XH=1,PX=4,TSTEPS=2,PF=4,SK=1,PL=1,ST=2,MB=4,ZC=29", 1001, 200, 1, 5 },
+            { 2, S, 3, F, E, "DESIGN=1,XH=1,PX=3,TSTEPS=3,PF=4,SK=1,PL=1,ST=2,MB=4,ZC=31", 1001, 200, 1, 7 },
+            { 2, S, 4, Z, D, "DESIGN=1,XH=1,PX=2,TSTEPS=2,PF=2,NT=256,ZC=17", 700, 120, 1, 5 },
+            { 2, S, 2, P, E, "DESIGN=1,XH=1,PX=2,TSTEPS=3,PF=1,NT=64", 97, 41, 1, 7 },   /* periodic, one block */
+            { 2, S, 1, F, E, "DESIGN=1,XH=1,PX=4,TSTEPS=8,PF=2,SK=1,PL=1,ZC=37", 1001, 300, 1, 17 },
+            { 2, S, 3, F, D, "DESIGN=1,XH=1,PX=3,TSTEPS=2,ZC=1", 300, 23, 1, 5 },        /* one row a block */
+            { 2, S, 2, Z, E, "DESIGN=1,XH=1,TSTEPS=3,NT=64", 7, 5, 1, 4 },              /* smaller than a strip */
+            { 2, S, 4, P, D, "DESIGN=1,XH=1,PX=1,TSTEPS=1,NT=32", 9, 9, 1, 3 },          /* periodic at 2r+1 */
+            /* the fixed interior that block strips divide exactly (NT*PX -
+               2*T*r = 128*3 - 2*3*4 = 360 columns: 2 strips), and none */
+            { 2, S, 4, F, E, "DESIGN=1,XH=1,PX=3,TSTEPS=3,NT=128,ZC=16,OX=1", 728, 40, 1, 7 },
+            { 2, S, 4, F, E, "DESIGN=1,XH=1,PX=3,TSTEPS=3,NT=128,ZC=16,OX=0", 728, 40, 1, 7 },
+            { 2, S, 2, F, D, "DESIGN=1,XH=1,OX=1", 4, 50, 1, 3 },
+        };
+        for (size_t i = 0; i < sizeof xcases / sizeof xcases[0]; i++)
+            run_case(&dev, &xcases[i], 0x3c7d0000ULL + i);
     }
     /* DESIGN=2 (3D z-streaming, register accumulation) on every 3D star,
      * box and mask, radius 1-4, float32 and float64, each boundary: the

@@ -10,7 +10,7 @@
 #include "gk.h"
 
 
-#define GK_CONFIG_MAX 16
+#define GK_CONFIG_MAX 24
 #define GK_PARAM_NAME_MAX 24
 
 typedef struct gk_config {

@@ -66,6 +66,12 @@ static const gk_param_def gen_params[] = {
       "DESIGN=1 and 2, fixed boundary: where the tiles start in x. 1, at the interior's first column r (an "
       "interior of n columns tiles as n); 0, at the grid's column 0 (stores aligned with the grid's rows; the "
       "band's columns stored as kept). y and z (2D: y) always start at r" },
+    /* appended (DESIGN=1, stars): 0, the default of a configuration
+     * without XH, is the kernel of before */
+    { "XH", 0, 0, 1, 2, { 0, 1 },
+      "DESIGN=1, AC=0, stars: 1, a block's NT/32 warps side by side as one strip of NT*PX columns, the x halo of "
+      "each stage's centre row read from shared memory (a barrier per row; TSTEPS*r halo columns a side per block); "
+      "0, each warp a strip of 32*PX columns, its halo from its own lanes" },
 };
 
 static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
@@ -162,6 +168,7 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
     gk__config_set(out, "ST", ST[box][d][r]);
     gk__config_set(out, "MB", !box && !d && r >= 3 ? 4 : 0);
     gk__config_set(out, "OX", OX[box][d][r]);
+    gk__config_set(out, "XH", 0);
 }
 
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
@@ -213,6 +220,7 @@ static void z_default(int radius, int npoints, size_t elem, gk_config *out)
      * float64 stars of radius 1 and 2 (the AN5D suite's n + 2r grids:
      * bench/stencil-suite-results.md, "Tiles of the interior") */
     gk__config_set(out, "OX", elem == 8 && npoints <= 6 * radius + 1 && radius <= 2 ? 0 : 1);
+    gk__config_set(out, "XH", 0);
 }
 
 void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t elem, int design, gk_config *out)
@@ -281,6 +289,7 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out)
     gk__config_set(out, "ST", 0);
     gk__config_set(out, "MB", 0);
     gk__config_set(out, "OX", 0);
+    gk__config_set(out, "XH", 0);
 }
 
 size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t elem, int tsteps)
@@ -290,6 +299,10 @@ size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t ele
         int64_t pf = gk__config_get(c, "PF", 1), in = pf > 1 ? pf + 1 : 2;
         return (size_t)((in + 2 * (t - 1)) * (gk__param(c, "TX") + 2 * r) * (gk__param(c, "TY") + 2 * r)) * elem;
     }
+    if (gk__param(c, "DESIGN") == 1)  /* XH=1: t stages' D rows of PX values for NT + 2r lanes (below, no ring) */
+        return gk__config_get(c, "XH", 0)
+                   ? (size_t)(t * (2 * r + 1) * gk__param(c, "PX") * (gk__param(c, "NT") + 2 * r)) * elem
+                   : 0;
     int64_t pw = gk__param(c, "TX") + 2 * t * r, ph = gk__param(c, "TY") + 2 * t * ry;
     return (size_t)(t * (2 * r + 2) * pw * ph) * elem;
 }
@@ -381,9 +394,13 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
         int px = gk__param(c, "PX");
         if (dims != 2)
             return snprintf(why, n, "DESIGN=1 (warp streaming) is for 2D descriptions only"), 1;
-        if (32 * px - 2 * ts * radius < 1)
+        int xh = gk__config_get(c, "XH", 0);
+        if (32 * px - 2 * ts * radius < 1 && !xh)
             return snprintf(why, n, "a warp strip of 32*PX=%d points has no output left after %d halo points a side "
                             "(TSTEPS*r)", 32 * px, ts * radius), 1;
+        if (xh && gk__param(c, "NT") * px - 2 * ts * radius < 1)
+            return snprintf(why, n, "XH=1: a block strip of NT*PX=%d points has no output left after %d halo points "
+                            "a side (TSTEPS*r)", gk__param(c, "NT") * px, ts * radius), 1;
         /* the register queues: the input's 2r+1 rows and PF in flight,
          * 2r+1 rows of each stage 1..TSTEPS-1, PX values each, 32-bit
          * registers; beyond this the kernel spills */
@@ -399,6 +416,15 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
         if (st == 2 && ring > 48 * 1024)
             return snprintf(why, n, "ST=2: rings of %lld bytes > 48 KiB of static shared memory "
                             "((NT/32)*(PF+1)*32*PX values)", (long long)ring), 1;
+        if (xh && ac)
+            return snprintf(why, n, "XH=1 (the x halo in shared memory) is for AC=0 (the gather), not AC=%d", ac), 1;
+        if (xh) {
+            size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts) + (size_t)(st == 2 ? ring : 0);
+            size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
+            if (sm > limit)
+                return snprintf(why, n, "XH=1: shared memory %zu > %zu bytes (TSTEPS*(2r+1) rows of PX*(NT+2r) "
+                                "values%s)", sm, limit, st == 2 ? ", and the ST=2 rings" : ""), 1;
+        }
         /* MB: __launch_bounds__(NT, MB); past the threads an SM holds
          * (2048 from sm_80 on, fewer on some) ptxas drops the bound with a
          * warning ("minnctapersm will be ignored") that no one reads */
@@ -412,7 +438,7 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
             return snprintf(why, n, "register queues of %lld registers per lane > 192 ((TSTEPS*(2r+1)+PF)*PX values; "
                             "PF not counted with ST=2%s)",
                             (long long)regs, unused), 1;
-        return 0;                     /* no shared memory, TX unused */
+        return 0;                     /* TX unused */
     }
     size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts);
     size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;

@@ -24,7 +24,7 @@ struct gk_stencil_gen {
     cudaLibrary_t lib;
     cudaKernel_t k[GK__SG_TMAX + 1];   /* k[t]: t steps per pass, t = 1..tmax */
     int tmax, tx, ty, zc, nt;
-    int design, px;                /* DESIGN (0 ring, 1 warp streaming), PX */
+    int design, px, xh;            /* DESIGN (0 ring, 1 warp streaming), PX, XH */
     int64_t nx, ny, nz;            /* as given (2D: nz = 1) */
     int mx, my, mz;                /* as run: 2D is mx = nx, my = 1, mz = ny */
     int org, orgx;                 /* the tiles' origin in y, z and in x (gk__stencil_gen_origin): r or 0 */
@@ -194,6 +194,7 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
     g->org = gk__stencil_gen_origin(&g->cfg, (int)s->boundary, r);
     g->orgx = gk__stencil_gen_origin_x(&g->cfg, (int)s->boundary, r);
     g->px = gk__param(&g->cfg, "PX");
+    g->xh = gk__config_get(&g->cfg, "XH", 0);
     g->nx = nx; g->ny = ny; g->nz = nz;
     g->mx = (int)nx;
     g->my = s->dims == 3 ? (int)ny : 1;
@@ -392,10 +393,11 @@ static gk_status launch(gk_stencil_gen *g, int t)
     size_t smem = gk__stencil_gen_smem(&g->cfg, g->spec.dims, g->spec.radius, g->es, t);
     if (g->design == 1) {
         /* NT/32 warps per block, each a strip of W output columns (t steps:
-         * t*r halo columns a side) and ZC rows */
-        int64_t w = 32 * g->px - 2 * t * g->spec.radius, strips = (ex + w - 1) / w, wpb = g->nt / 32;
-        grid = gk__dim3((unsigned)((strips + wpb - 1) / wpb), (unsigned)((ez + g->zc - 1) / g->zc), 1);
-        smem = 0;
+         * t*r halo columns a side) and ZC rows; XH=1: the block one strip
+         * (NT*PX columns), its stages' rows in shared memory */
+        int64_t lanes = g->xh ? g->nt : 32, w = lanes * g->px - 2 * t * g->spec.radius, strips = (ex + w - 1) / w;
+        int64_t spb = g->xh ? 1 : g->nt / 32;
+        grid = gk__dim3((unsigned)((strips + spb - 1) / spb), (unsigned)((ez + g->zc - 1) / g->zc), 1);
     }
     const void *in = g->buf[g->cur];
     void *out = g->buf[g->cur ^ 1];

@@ -347,7 +347,27 @@ static const char warp_body[] =
 "#define SGW_RING real *ring\n"
 "#else\n"
 "#define SGW_RING real *\n"
-"#endif"
+"#endif\n"
+"/* XH = 1: the block's NT/32 warps side by side, one strip of NT*P columns\n"
+"   (SGW_SW) whose T*R halo columns a side are the block's, not each\n"
+"   warp's; the x halo of a stage's centre row read from the block's shared\n"
+"   rows (sgw_xput, sgw_xget), a barrier per row.  XH = 0: each warp a\n"
+"   strip of 32*P columns, the halo from the warp's lanes (shuffles) */\n"
+"#if XH\n"
+"#define SGW_SW (NT * P)\n"
+"#define SGW_LANE ((int)threadIdx.x)\n"
+"#define SGW_XB real *xb\n"
+"__device__ __forceinline__ void sgw_xput(real *row, const real (&v)[P])\n"
+"{\n"
+"#pragma unroll\n"
+"    for (int j = 0; j < P; j++)\n"
+"        row[j * XL] = v[j];\n"
+"}\n"
+"#else\n"
+"#define SGW_SW (32 * P)\n"
+"#define SGW_LANE ((int)threadIdx.x & 31)\n"
+"#define SGW_XB real *\n"
+"#endif\n"
 "\n"
 "/* the lane's P columns, computed once per warp: the first (gx0), their\n"
 "   addresses (clamped into the grid, or wrapped), which lie in the grid,\n"
@@ -357,7 +377,7 @@ static const char warp_body[] =
 "__device__ __forceinline__ void sgw_cols(int xs, int nx, int &gx0, int (&cx)[P], bool (&cin)[P], bool (&cst)[P],\n"
 "                                         bool (&cband)[P])\n"
 "{\n"
-"    const int lane = threadIdx.x & 31;\n"
+"    const int lane = SGW_LANE;                      /* XH: the block's thread */\n"
 "    gx0 = xs - T * R + lane * P;\n"
 "#pragma unroll\n"
 "    for (int j = 0; j < P; j++) {\n"
@@ -369,7 +389,7 @@ static const char warp_body[] =
 "        cx[j] = cin[j] ? gx : 0;\n"
 "#endif\n"
 "        cband[j] = gx < R || gx >= nx - R;\n"
-"        cst[j] = c >= T * R && c < 32 * P - T * R && gx < nx;\n"
+"        cst[j] = c >= T * R && c < SGW_SW - T * R && gx < nx;\n"
 "    }\n"
 "}\n";
 
@@ -377,6 +397,11 @@ static const char warp_body[] =
  * gathering its window (each row's x halo shuffled once per row that
  * reads it: 2r+1 times in a box) */
 static const char warp_gather_body[] =
+"#if XH\n"
+"#define SGW_XC(s, sl) , xb + ((s) * D + (sl)) * XS\n"
+"#else\n"
+"#define SGW_XC(s, sl)\n"
+"#endif\n"
 "/* PL (with PLAIN = 1, the parameter PL: a second copy of the stream in\n"
 "   the kernel, which costs registers and code where the chain is long):\n"
 "   the strip of columns xs-T*R .. xs-T*R+32*P-1 and the rows y0-T*R ..\n"
@@ -386,7 +411,7 @@ static const char warp_gather_body[] =
 "   per-point tests of the general case (most warps of a large grid) */\n"
 "template <int T, bool PL>\n"
 "__device__ __forceinline__ void sgw_body(const real *__restrict__ in, real *__restrict__ out, int nx, int ny, i64 sy,\n"
-"                                         int xs, int y0, int yend, SGW_RING)\n"
+"                                         int xs, int y0, int yend, SGW_RING, SGW_XB)\n"
 "{\n"
 "    /* the input's queue: the D rows stage 1 reads and PF rows in flight,\n"
 "       a multiple of D (the unrolled loop's slots are constants); ST = 1:\n"
@@ -463,6 +488,9 @@ static const char warp_gather_body[] =
 "#else\n"
 "            sgw_load<PL>(q0[(i + PF) % D0], in, ys + k + PF, ny, sy, cx, cin);\n"
 "#endif\n"
+"#if XH\n"
+"            sgw_xput(xb + (i % D) * XS, q0[i]);          /* row k of stage 0 */\n"
+"#endif\n"
 "#pragma unroll\n"
 "            for (int si = 1; si <= T; si++) {\n"
 "                /* SK = 0: stage s computes row kq = k - s*R from the row stage\n"
@@ -480,10 +508,12 @@ static const char warp_gather_body[] =
 "                const int cs = (i - s * R - lag + (T + 2) * D) % D;\n"
 "                const int gy = ys + k - s * R - lag;\n"
 "                real o[P];\n"
+"                /* XH: the window's centre row kq of stage s-1, slot cs (stage\n"
+"                   0: row k - R), written R + SK iterations ago */\n"
 "                if (s == 1)\n"
-"                    sgw_apply(q0, (i - 2 * R + D0) % D0, o);\n"
+"                    sgw_apply(q0, (i - 2 * R + D0) % D0, o SGW_XC(0, (i - R + D0) % D));\n"
 "                else\n"
-"                    sgw_apply(q[s - 1], (i - (s + 1) * R - lag + (T + 2) * D) % D, o);\n"
+"                    sgw_apply(q[s - 1], (i - (s + 1) * R - lag + (T + 2) * D) % D, o SGW_XC(s - 1, cs));\n"
 "#if BND != 1\n"
 "                const bool rin = gy >= 0 && gy < ny;\n"
 "#endif\n"
@@ -506,7 +536,17 @@ static const char warp_gather_body[] =
 "                    else if (gy >= y0 && gy < yend && cst[j])\n"
 "                        out[(i64)gy * sy + gx0 + j] = v;\n"
 "                }\n"
+"#if XH\n"
+"                if (s < T)\n"
+"                    sgw_xput(xb + (s * D + cs) * XS, q[s][cs]);\n"
+"#endif\n"
 "            }\n"
+"#if XH\n"
+"            /* the rows of this iteration visible to the block's other warps\n"
+"               (read from the next iteration on; every warp of the block runs\n"
+"               the same K iterations) */\n"
+"            __syncthreads();\n"
+"#endif\n"
 "        }\n"
 "    }\n"
 "}\n";
@@ -565,7 +605,7 @@ static const char warp_acc_body[] =
 "\n"
 "template <int T, bool PL>\n"
 "__device__ __forceinline__ void sgw_body(const real *__restrict__ in, real *__restrict__ out, int nx, int ny, i64 sy,\n"
-"                                         int xs, int y0, int yend, SGW_RING)\n"
+"                                         int xs, int y0, int yend, SGW_RING, SGW_XB)\n"
 "{\n"
 "#if AC == 1\n"
 "    /* the input's rows in flight: row k in slot k mod D0, D0 a multiple\n"
@@ -670,10 +710,25 @@ static const char warp_run[] =
 "template <int T>\n"
 "__device__ __forceinline__ void sgw_run(const real *__restrict__ in, real *__restrict__ out, int nx, int ny, i64 sy)\n"
 "{\n"
-"    constexpr int W = 32 * P - 2 * T * R;          /* the columns a strip stores */\n"
+"    constexpr int W = SGW_SW - 2 * T * R;          /* the columns a strip stores */\n"
+"#if XH\n"
+"    const int xs = ORX + blockIdx.x * W;            /* the block's strip */\n"
+"    if (xs >= nx - ORX)\n"
+"        return;                                     /* the whole block */\n"
+"    /* the stages' rows, T * D of XS values; zeroed once (the padding is\n"
+"       read, never stored; a row before the chunk's first is read by\n"
+"       points never stored): no value of another block's run is read */\n"
+"    extern __shared__ real sgw_xs[];\n"
+"    for (int e = threadIdx.x; e < T * D * XS; e += NT)\n"
+"        sgw_xs[e] = (real)0;\n"
+"    __syncthreads();\n"
+"    real *xb = sgw_xs + R + threadIdx.x;            /* the thread's column of lanes */\n"
+"#else\n"
 "    const int xs = ORX + (blockIdx.x * (NT / 32) + (threadIdx.x >> 5)) * W;\n"
 "    if (xs >= nx - ORX)\n"
 "        return;                                     /* a whole warp: no barrier anywhere */\n"
+"    real *xb = nullptr;\n"
+"#endif\n"
 "    const int y0 = OR + blockIdx.y * ZC, yend = min(y0 + ZC, ny - OR);\n"
 "#if ST == 2\n"
 "    __shared__ real sgw_rings[NT / 32][(PF + 1) * P * 32];  /* a warp's ring of PF + 1 rows */\n"
@@ -681,11 +736,11 @@ static const char warp_run[] =
 "#else\n"
 "    real *ring = nullptr;\n"
 "#endif\n"
-"    if (PLAIN && BND != 1 && xs - T * R >= R && xs - T * R + 32 * P <= nx - R && y0 - T * R >= R\n"
+"    if (PLAIN && BND != 1 && xs - T * R >= R && xs - T * R + SGW_SW <= nx - R && y0 - T * R >= R\n"
 "        && yend + T * R <= ny - R)\n"
-"        sgw_body<T, true>(in, out, nx, ny, sy, xs, y0, yend, ring);  /* uniform: the whole warp */\n"
+"        sgw_body<T, true>(in, out, nx, ny, sy, xs, y0, yend, ring, xb);  /* uniform: the whole warp (XH: block) */\n"
 "    else\n"
-"        sgw_body<T, false>(in, out, nx, ny, sy, xs, y0, yend, ring);\n"
+"        sgw_body<T, false>(in, out, nx, ny, sy, xs, y0, yend, ring, xb);\n"
 "#if ST == 2\n"
 "    /* the last PF rows issued (past the chunk, never read) still in flight:\n"
 "       drained before the warp exits, whose block's shared memory the next\n"
@@ -711,11 +766,25 @@ static void put_halo_shuffles(sbuf *b, const char *ind, const char *e, const cha
             e, v);
 }
 
+/* DESIGN=1, XH = 1: the centre row's x halo from the block's shared row
+ * XC (the lane's own column j at XC[j * XL]; the lane m to the left or
+ * right at -m or +m), the columns as put_halo_shuffles takes them */
+static void put_halo_shared(sbuf *b, const char *ind, const char *e, int lo, int hi)
+{
+    if (lo < 0)
+        put(b, "#pragma unroll\n%sfor (int h = 1; h <= %d; h++) %s[R - h] = xc[(((h + P - 1) / P) * P - h) * XL - "
+               "(h + P - 1) / P];\n", ind, -lo, e);
+    if (hi > 0)
+        put(b, "#pragma unroll\n%sfor (int h = 1; h <= %d; h++) %s[R + P - 1 + h] = xc[(h - 1 - ((h + P - 1) / P - 1) "
+               "* P) * XL + (h + P - 1) / P];\n", ind, hi, e);
+}
+
 /* DESIGN=1: the chain of every point of a lane's PX columns, from the
  * 2r+1 rows of the previous stage (slot (s0 + d) mod D holds row dy = d -
  * R); each row's x halo from the neighbour lanes, only as wide as the
- * description uses it in that row. */
-static void put_warp_apply(sbuf *b, const gk__stencil_spec *s, int f32)
+ * description uses it in that row.  XH = 1: only the centre row may have
+ * points off the centre column (a star), its halo from the shared row xc. */
+static gk_status put_warp_apply(sbuf *b, const gk__stencil_spec *s, int f32, int xh)
 {
     int r = s->radius, lo[9], hi[9], used[9];
     for (int d = 0; d <= 2 * r; d++)
@@ -726,14 +795,24 @@ static void put_warp_apply(sbuf *b, const gk__stencil_spec *s, int f32)
         if (s->dx[i] < lo[d]) lo[d] = s->dx[i];
         if (s->dx[i] > hi[d]) hi[d] = s->dx[i];
     }
-    put(b, "template <int L>\n__device__ __forceinline__ void sgw_apply(const real (&v)[L][P], int s0, real (&o)[P])\n{\n");
+    for (int d = 0; d <= 2 * r; d++)
+        if (xh && d != r && (lo[d] || hi[d]))
+            return gk__fail(GK_EINVAL, "stencil %s: XH=1 takes only the centre row's x halo from shared memory, but "
+                            "row dy=%d has points off the centre column (XH=1 is for stars)", s->key, d - r);
+    put(b, "template <int L>\n__device__ __forceinline__ void sgw_apply(const real (&v)[L][P], int s0, real (&o)[P]%s)\n{\n",
+        xh ? ", const real *xc" : "");
+    if (xh)
+        put(b, "    (void)xc;\n");
     for (int d = 0; d <= 2 * r; d++) {
         if (!used[d]) continue;
         put(b, "    real e%d[P + 2 * R];\n    {\n        const int sl = (s0 + %d) %% L;\n", d, d);
         put(b, "#pragma unroll\n        for (int j = 0; j < P; j++) e%d[R + j] = v[sl][j];\n", d);
         char e[8];
         snprintf(e, sizeof e, "e%d", d);
-        put_halo_shuffles(b, "        ", e, "v[sl]", lo[d], hi[d]);
+        if (xh)
+            put_halo_shared(b, "        ", e, lo[d], hi[d]);
+        else
+            put_halo_shuffles(b, "        ", e, "v[sl]", lo[d], hi[d]);
         put(b, "    }\n");
     }
     put(b, "#pragma unroll\n    for (int j = 0; j < P; j++) {\n        real t;\n");
@@ -747,6 +826,7 @@ static void put_warp_apply(sbuf *b, const gk__stencil_spec *s, int f32)
             put(b, "        t = %s(%s, e%d[R + j + (%d)], t);\n", f32 ? "fmaf" : "fma", lit, s->dy[i] + r, s->dx[i]);
     }
     put(b, "        o[j] = t;\n    }\n}\n\n");
+    return GK_OK;
 }
 
 /* DESIGN=1, AC = 1 and 2: sga_halo, a row of the lane's PX columns with the x
@@ -809,16 +889,31 @@ static gk_status warp_source(const gk__stencil_spec *s, const gk_config *cfg, in
                 "#define PLAIN %d\n",
         s->radius, (int)s->boundary, px, gk__param(cfg, "NT"), gk__param(cfg, "ZC"), gk__config_get(cfg, "PF", 1),
         gk__config_get(cfg, "SK", 0) ? 1 : 0, gk__config_get(cfg, "PL", 0) ? 1 : 0);
-    put(&b, "#define D (2 * R + 1)\n#define AC %d\n#define ST %d\n", ac, gk__stencil_gen_st(cfg));
+    int xh = gk__config_get(cfg, "XH", 0) ? 1 : 0;
+    put(&b, "#define D (2 * R + 1)\n#define AC %d\n#define ST %d\n#define XH %d\n", ac, gk__stencil_gen_st(cfg), xh);
+    /* XH = 1: a stage's row in shared memory, P values a lane, [j][R + NT +
+     * R] (consecutive threads, consecutive words: no bank conflict), R
+     * lanes of padding a side (the block's halo columns read them; their
+     * values are never stored); D rows a stage (row k in slot k mod D, read
+     * R to R + 1 iterations after it is written) */
+    if (xh)
+        put(&b, "#define XL (NT + 2 * R)\n#define XS (P * XL)\n");
     put_origins(&b, s, cfg);
     /* MB > 0: the registers capped for MB blocks of NT threads per SM */
     char mb[16] = "";
     if (gk__config_get(cfg, "MB", 0) > 0)
         snprintf(mb, sizeof mb, ", %d", gk__config_get(cfg, "MB", 0));
+    if (xh && ac) {
+        free(b.p);
+        return gk__fail(GK_EINVAL, "stencil %s: XH=1 (the x halo in shared memory) is the gather's (AC=0), not AC=%d's",
+                        s->key, ac);
+    }
     if (ac)
         put_warp_acc(&b, s, f32);
-    else
-        put_warp_apply(&b, s, f32);
+    else if (put_warp_apply(&b, s, f32, xh)) {
+        free(b.p);
+        return GK_EINVAL;
+    }
     put(&b, "%s\n%s\n%s\n", warp_body, ac ? warp_acc_body : warp_gather_body, warp_run);
     for (int t = 1; t <= tmax; t++)
         put(&b, "extern \"C\" __global__ void __launch_bounds__(NT%s) gk_sg_t%d(const real *__restrict__ in, "

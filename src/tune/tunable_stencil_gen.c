@@ -250,6 +250,16 @@ static void try_cfg(search *S, const gk_config *cfg)
     }
 }
 
+/* Only the centre row has points off the centre column (a star, or a
+ * mask like one): XH=1 can run it (src/gpu/stencil_gen_src.c) */
+static int centre_row_only(const gk__stencil_spec *s)
+{
+    for (int i = 0; i < s->npoints; i++)
+        if (s->dy[i] != 0 && s->dx[i] != 0)
+            return 0;
+    return 1;
+}
+
 /* Another design's search o: its winner becomes S's when faster. */
 static void keep_faster(search *S, const search *o)
 {
@@ -360,6 +370,8 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                     sweep(&W, "PL", skw, 2);
                 if (s->boundary == GK_BOUNDARY_FIXED)      /* the x origin: unused elsewhere */
                     sweep(&W, "OX", skw, 2);
+                if (centre_row_only(s))                   /* the shared x halo: stars' (AC=0) */
+                    sweep(&W, "XH", skw, 2);
                 sweep(&W, "NT", ntw, 3);
                 sweep(&W, "MB", mbw, 2);
                 sweep(&W, "ZC", zcw, 3);
