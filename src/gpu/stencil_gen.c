@@ -25,6 +25,7 @@ struct gk_stencil_gen {
     cudaKernel_t k[GK__SG_TMAX + 1];   /* k[t]: t steps per pass, t = 1..tmax */
     int tmax, tx, ty, zc, nt;
     int design, px, xh;            /* DESIGN (0 ring, 1 warp streaming), PX, XH */
+    size_t dyn[GK__SG_TMAX + 1];   /* XH=1: the dynamic shared memory k[t] is allowed (0: not set yet) */
     int64_t nx, ny, nz;            /* as given (2D: nz = 1) */
     int mx, my, mz;                /* as run: 2D is mx = nx, my = 1, mz = ny */
     int org, orgx;                 /* the tiles' origin in y, z and in x (gk__stencil_gen_origin): r or 0 */
@@ -398,6 +399,15 @@ static gk_status launch(gk_stencil_gen *g, int t)
         int64_t lanes = g->xh ? g->nt : 32, w = lanes * g->px - 2 * t * g->spec.radius, strips = (ex + w - 1) / w;
         int64_t spb = g->xh ? 1 : g->nt / 32;
         grid = gk__dim3((unsigned)((strips + spb - 1) / spb), (unsigned)((ez + g->zc - 1) / g->zc), 1);
+    }
+    if (g->design == 1 && g->xh && smem > g->dyn[t]) {
+        /* the rows (dynamic) next to the ST=2 rings (static): past 48 KiB
+         * together, a launch needs the kernel's allowance raised even where
+         * the dynamic part alone is below it (gk__gpu_launch looks at that
+         * part only); the rules kept both within the device's opt-in */
+        GK_CUDA_TRY(cudaFuncSetAttribute((const void *)g->k[t], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)smem));
+        g->dyn[t] = smem;
     }
     const void *in = g->buf[g->cur];
     void *out = g->buf[g->cur ^ 1];
