@@ -108,10 +108,11 @@ typedef struct gk_stencil_options {
                               CPU (gk_report.config_ignored).  The classic 27-point
                               box: its kernel's parameters; any other description:
                               the generated engine's (TX, TY, NT, ZC, TSTEPS, DESIGN,
-                              PX, RX, RY, PF, SK, PL, AC, ST, MB, OX) over the
-                              defaults of the DESIGN named (else the description's),
-                              checked against that description's rules: GK_EINVAL
-                              naming the parameter and the description.  (1.2;
+                              PX, RX, RY, PF, SK, PL, AC, ST, MB, OX, XH) over
+                              the defaults of the DESIGN named (else the
+                              description's), checked against that description's
+                              rules: GK_EINVAL naming the parameter and the
+                              description.  (1.2;
                               gk_stencil_run_file takes none for a description.) */
     gk_exchange exchange;  /* gk_stencil_run_file only: how halo planes move */
 } gk_stencil_options;

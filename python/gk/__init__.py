@@ -832,8 +832,8 @@ def stencil(grid, steps, coeffs=None, device="auto", *, gpus=None, overwrite=Fal
     stencil (a 3D box of radius 1, float64, zero boundary: no weights, or
     (3, 3, 3) weights) takes its 27-point kernel's parameters (BX, BY, RY,
     ZC, DESIGN, TSTEPS, ...); every other one the generated engine's (TX,
-    TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY, PF, SK, PL, AC, ST, MB, OX;
-    their meaning, ranges and defaults: gk(1), under gk bench stencil
+    TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY, PF, SK, PL, AC, ST, MB, OX,
+    XH; their meaning, ranges and defaults: gk(1), under gk bench stencil
     --stencil) over the defaults of the DESIGN named, checked against that
     stencil's rules.
     Checked on every backend before anything runs (an unknown name, a
