@@ -50,7 +50,7 @@ static void stencil_usage(void)
            "                     27-point box's kernel (3d-box-r1 in f64 with the zero\n"
            "                     boundary), or for another stencil the generated\n"
            "                     engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY,\n"
-           "                     PF, SK, PL, AC, ST, MB, OX (ranges, defaults: gk(1));\n"
+           "                     PF, SK, PL, AC, ST, MB, OX, XH (ranges, defaults: gk(1));\n"
            "                     one process; checked, then ignored, on the CPU\n"
            "  --time             print the phases, GStencil/s and GFLOP/s\n"
            "  --json             print the results as JSON\n"

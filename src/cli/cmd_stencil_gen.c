@@ -81,7 +81,7 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                    "reference after 5 steps (T+1 for T above 4) on an odd-sized grid.  --type:\n"
                    "the element type of the descriptions that name none.\n"
                    "--config: the generated engine's TX, TY, NT, ZC, TSTEPS, DESIGN, PX, RX, RY,\n"
-                   "PF, SK, PL, AC, ST, MB, OX (their ranges and defaults: gk(1)), checked\n"
+                   "PF, SK, PL, AC, ST, MB, OX, XH (their ranges and defaults: gk(1)), checked\n"
                    "against each description's rules.  Without a usable GPU (or with\n"
                    "--device=cpu) the CPU's rows of one description instead (gk bench stencil\n"
                    "--device=cpu --help).\n");
