@@ -705,6 +705,56 @@ static void source_checks(void)
        && gk__config_get(&wbox, "PL", 0) == 1 && gk__config_get(&wbox, "AC", 0) == 2
        && gk__config_get(&wstar, "ST", 0) == 2 && gk__config_get(&wbox, "ST", 1) == 0,
        "2D r3 f32 defaults: star PX=3 PL=1 AC=0 ST=2, box PX=4 PL=1 AC=2 ST=0");
+    /* XH=1 by default for the stars from radius 2 (bench/stencil-2d-xh2.txt),
+       not at radius 1 nor for the boxes; the float64 stars' layouts with it */
+    {
+        int good = 1;
+        for (int r = 1; r <= 4; r++)
+            for (size_t es = 4; es <= 8; es += 4) {
+                gk_config st_, bx;
+                gk__stencil_gen_default_design(2, r, 4 * r + 1, es, -1, &st_);
+                gk__stencil_gen_default_design(2, r, (2 * r + 1) * (2 * r + 1), es, -1, &bx);
+                if (gk__config_get(&st_, "XH", -1) != (r >= 2) || gk__config_get(&bx, "XH", -1) != 0)
+                    good = 0;
+            }
+        ok(good, "2D defaults: XH=1 for the stars of radius 2-4, XH=0 at radius 1 and for the boxes");
+        gk_config f2, f3, f4;
+        gk__stencil_gen_default_design(2, 2, 9, 8, -1, &f2);
+        gk__stencil_gen_default_design(2, 3, 13, 8, -1, &f3);
+        gk__stencil_gen_default_design(2, 4, 17, 8, -1, &f4);
+        ok(gk__config_get(&f2, "TSTEPS", 0) == 6 && gk__config_get(&f2, "PX", 0) == 2
+           && gk__config_get(&f3, "TSTEPS", 0) == 3 && gk__config_get(&f3, "PX", 0) == 3
+           && gk__config_get(&f4, "TSTEPS", 0) == 3 && gk__config_get(&f4, "PX", 0) == 2,
+           "2D float64 stars with XH=1: r2 T=6 PX=2, r3 T=3 PX=3, r4 T=3 PX=2");
+    }
+    /* the points the defaults count: a 2D mask with x offsets off the
+       centre row is box-like however few its points (XH=1 cannot run
+       it); a star, a mask like one and a 3D mask count as they are */
+    {
+        static const int8_t mdx[5] = { -1, 0, -2, 2, 0 }, mdy[5] = { -1, -2, 0, 0, 2 };
+        gk__stencil_spec ms;
+        memset(&ms, 0, sizeof ms);
+        ms.dims = 2;
+        ms.radius = 2;
+        ms.npoints = 5;
+        for (int i = 0; i < 5; i++) {
+            ms.dx[i] = mdx[i];
+            ms.dy[i] = mdy[i];
+        }
+        int diag_points = gk__stencil_gen_points(&ms), diag_row = gk__stencil_gen_centre_row_only(&ms);
+        ms.dx[0] = 0;                 /* (0, -1): the mask now like a star */
+        int star_points = gk__stencil_gen_points(&ms), star_row = gk__stencil_gen_centre_row_only(&ms);
+        ms.dims = 3;
+        ms.dx[0] = -1;
+        ms.dz[0] = 0;
+        int d3_points = gk__stencil_gen_points(&ms);
+        ok(diag_points == 10 && !diag_row && star_points == 5 && star_row && d3_points == 5,
+           "defaults' points: a 2D r2 mask of 5 with a diagonal counts 10 (box-like), like a star 5, in 3D 5 "
+           "(%d %d %d)", diag_points, star_points, d3_points);
+        gk_config md;
+        gk__stencil_gen_default_design(2, 2, diag_points, 4, -1, &md);
+        ok(gk__config_get(&md, "XH", -1) == 0, "that mask's defaults: XH=0");
+    }
     /* what ST and MB generate: the ring and its cp.async at ST=2 (AC=0 and
        2), ST forced to 0 where the design has no such queue (ST=1 and 2 with
        AC=1, ST=1 with AC=2), MB in the launch bounds */
@@ -765,7 +815,6 @@ static void source_checks(void)
            "XH=1 on a box: refused when generated (%s)", gk_last_error());
         gk__clear_error();
         static const struct { const char *cfg; int r; size_t es; const char *why; } xr[] = {
-            { "DESIGN=1,XH=1,PX=3,TSTEPS=3,AC=2", 3, 4, "AC=0" },
             { "DESIGN=1,XH=1,PX=8,TSTEPS=8,NT=1024,ST=0", 4, 8, "XH=1: shared memory" },
             { "DESIGN=1,XH=1,PX=1,TSTEPS=8,NT=32", 2, 4, "block strip" },
         };
@@ -776,6 +825,17 @@ static void source_checks(void)
             ok(xst == GK_EINVAL && strstr(gk_last_error(), xr[i].why), "%s refused: %s", xr[i].cfg, gk_last_error());
             gk__clear_error();
         }
+        /* XH=1 is the gather's: with AC=1 or 2 the kernel is AC's (as
+           ST), so a star's defaults (XH=1) with AC named run */
+        gk_config xa;
+        char *asrc = NULL;
+        ok(!gk__stencil_gen_config_user("AC=2", "2d-star-r3", 2, 3, 13, 4, NULL, &xa)
+           && gk__config_get(&xa, "XH", 0) == 1 && !gk__stencil_gen_xh(&xa)
+           && gk__stencil_gen_source(&gs, &xa, &asrc) == GK_OK && asrc && strstr(asrc, "#define XH 0\n")
+           && strstr(asrc, "__shfl_") && gk__stencil_gen_smem(&xa, 2, 3, 4, 3) == 0,
+           "AC=2 over a star's defaults: XH=1 named by them, not used (XH 0 generated, no shared rows)");
+        free(asrc);
+        gk__clear_error();
         /* a block strip with columns left where a warp's has none */
         gk_config xw;
         ok(!gk__stencil_gen_config_user("DESIGN=1,XH=1,PX=1,TSTEPS=8,NT=128,PF=0,ST=0", "2d-star-r2", 2, 2, 9, 4,
@@ -1305,11 +1365,11 @@ int main(void)
                         /* the fixed boundary's x origin (OX) every other
                            time a shape and radius come round */
                         int ox = (ci / 3) % 2;
-                        char cfgtext[96], rwhy[256];
+                        char cfgtext[128], rwhy[256];
                         gk_config full;
                         for (t = 8 - ci % 5;; t--) {    /* T = 1 unchecked: the last resort */
                             snprintf(cfgtext, sizeof cfgtext,
-                                     "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d,ST=%d,MB=%d,OX=%d", px,
+                                     "DESIGN=1,PX=%d,TSTEPS=%d,NT=%d,ZC=%d,PF=%d,SK=%d,PL=%d,AC=%d,ST=%d,MB=%d,OX=%d,XH=0", px,
                                      t, nt, zc, pf, sk, pl, ac, st, mb, ox);
                             if (t == 1 || (!sg_cfg(2, r, es, 1, cfgtext, &full)
                                            && !gk__stencil_gen_reject(&full, 2, r, es, &dev, rwhy, sizeof rwhy)))
@@ -1321,7 +1381,7 @@ int main(void)
                             nx = 2 * r + 1 + ci % 3;
                         tcase c1 = { 2, sh == 1 ? B : S, r, (gk_boundary)bd, ty ? D : E, cfgtext,
                                      nx, 3 * zc + 2 + r, 1, t + 1 + ci % 2 };
-                        static char texts[64][96];
+                        static char texts[64][128];
                         snprintf(texts[ci % 64], sizeof texts[0], "%s", cfgtext);
                         c1.cfg = texts[ci % 64];
                         run_case(&dev, &c1, 0x3a7b0000ULL + (uint64_t)ci);

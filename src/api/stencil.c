@@ -224,7 +224,7 @@ gk_status gk_stencil_plan_create(gk_context *ctx, const gk_stencil_problem *prob
     if (!classic && opt.config) {
         char shape[sizeof spec.key];
         gk__stencil_spec_shape_key(&spec, shape, sizeof shape);
-        if ((st = gk__stencil_gen_config_user(opt.config, shape, spec.dims, spec.radius, spec.npoints,
+        if ((st = gk__stencil_gen_config_user(opt.config, shape, spec.dims, spec.radius, gk__stencil_gen_points(&spec),
                                               gk_dtype_size(spec.dtype),
                                               ctx->backend == GK_BACKEND_GPU ? &ctx->dev[0] : NULL, &ucfg))) {
             char why[512];

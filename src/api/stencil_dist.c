@@ -740,7 +740,8 @@ static int desc_steps_per_round(const gk_context *ctx, const gk__stencil_spec *s
         return GK_STENCIL_CPU_T;
     gk_config def, full;
     gk__config_clear(&def);
-    gk__stencil_gen_default_design(s->dims, s->radius, s->npoints, s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, -1, &def);
+    gk__stencil_gen_default_design(s->dims, s->radius, gk__stencil_gen_points(s), s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8,
+                                   -1, &def);
     if (gk__space_complete(&gk__space_stencil_gen, &def, &full)) {
         gk__clear_error();
         return 1;

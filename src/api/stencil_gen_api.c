@@ -105,7 +105,8 @@ gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int
                                  gk_config *cfg, gk_config_source *src)
 {
     gk__config_clear(cfg);
-    gk__stencil_gen_default_design(s->dims, s->radius, s->npoints, s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, -1, cfg);
+    gk__stencil_gen_default_design(s->dims, s->radius, gk__stencil_gen_points(s), s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8,
+                                   -1, cfg);
     *src = GK_CONFIG_DEFAULT;
     if (config && *config) {
         /* the caller's values over their design's defaults, as
@@ -117,7 +118,7 @@ gk_status gk__stencil_gen_choose(gk_context *ctx, const gk__stencil_spec *s, int
         gk__stencil_spec_shape_key(s, key, sizeof key);
         gk_status st = gk__config_parse(config, &user);
         if (!st)
-            st = gk__stencil_gen_config_over(&user, key, config, s->dims, s->radius, s->npoints,
+            st = gk__stencil_gen_config_over(&user, key, config, s->dims, s->radius, gk__stencil_gen_points(s),
                                              s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8, cfg);
         if (st) return st;
         *src = GK_CONFIG_USER;

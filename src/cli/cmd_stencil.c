@@ -241,7 +241,8 @@ void cli_check_stencil_config(const gk__stencil_spec *spec, const char *config)
     char key[sizeof spec->key];
     gk_config full;
     gk__stencil_spec_shape_key(spec, key, sizeof key);
-    if (gk__stencil_gen_config_user(config, key, spec->dims, spec->radius, spec->npoints, gk_dtype_size(spec->dtype),
+    if (gk__stencil_gen_config_user(config, key, spec->dims, spec->radius, gk__stencil_gen_points(spec),
+                                    gk_dtype_size(spec->dtype),
                                     NULL, &full))
         cli_usage_error("--config: %s", gk_last_error());
 }

@@ -132,13 +132,20 @@ const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params 
  * with ST=1: bench/stencil-2d-stage.txt); plain warps (PL=1) for the boxes
  * from radius 3 in float32 (r3 365 [294], r4 241 [211]) and from radius 2
  * in float64 (r2 365 [357], r4 130 [114]; bench/stencil-2d-rowloop.txt,
- * -stage.txt). */
+ * -stage.txt).
+ *   Then the stars from radius 2 share a block strip's x halo (XH=1: the
+ * halo columns the block's, not each warp's; H200, 16384^2, 100 steps,
+ * bench/stencil-2d-xh2.txt; XH=0 in brackets): f32 r2 T=6 1187 [1134], r3
+ * T=4 957 [793], r4 T=3 720 [576]; f64 r2 T=6 715 [544 at T=4], r3 PX=3
+ * T=3 529 [388 at PX=2], r4 PX=2 T=3 399 [338 at PX=4 T=2].  The stars of
+ * radius 1 lose with it (f32 1586 [1625], f64 932 [1002]: their strips'
+ * halo is small, the barrier is not). */
 static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
 {
     /* [box-like][float64][radius] */
-    static const signed char T[2][2][5] = { { { 0, 8, 6, 4, 3 }, { 0, 8, 4, 3, 2 } },
+    static const signed char T[2][2][5] = { { { 0, 8, 6, 4, 3 }, { 0, 8, 6, 3, 3 } },
                                             { { 0, 8, 3, 2, 2 }, { 0, 6, 3, 2, 1 } } };
-    static const signed char PX[2][2][5] = { { { 0, 4, 3, 3, 3 }, { 0, 2, 2, 2, 4 } },
+    static const signed char PX[2][2][5] = { { { 0, 4, 3, 3, 3 }, { 0, 2, 2, 3, 2 } },
                                              { { 0, 4, 3, 4, 4 }, { 0, 2, 3, 6, 4 } } };
     static const signed char PF[2][2][5] = { { { 0, 2, 4, 4, 4 }, { 0, 2, 4, 4, 4 } },
                                              { { 0, 2, 0, 0, 0 }, { 0, 2, 0, 0, 0 } } };
@@ -152,6 +159,8 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
                                              { { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 } } };
     static const signed char OX[2][2][5] = { { { 0, 1, 0, 0, 0 }, { 0, 0, 0, 0, 0 } },
                                              { { 0, 1, 0, 1, 1 }, { 0, 0, 0, 1, 0 } } };
+    static const signed char XH[2][2][5] = { { { 0, 0, 1, 1, 1 }, { 0, 0, 1, 1, 1 } },
+                                             { { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 } } };
     int r = radius < 1 ? 1 : radius > 4 ? 4 : radius, box = npoints > 4 * r + 1, d = elem != 4;
     gk__config_clear(out);
     gk__config_set(out, "TX", 512);
@@ -168,7 +177,7 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
     gk__config_set(out, "ST", ST[box][d][r]);
     gk__config_set(out, "MB", !box && !d && r >= 3 ? 4 : 0);
     gk__config_set(out, "OX", OX[box][d][r]);
-    gk__config_set(out, "XH", 0);
+    gk__config_set(out, "XH", XH[box][d][r]);
 }
 
 /* The z-streaming design's defaults (DESIGN=2, 3D): warps of 32 threads
@@ -221,6 +230,20 @@ static void z_default(int radius, int npoints, size_t elem, gk_config *out)
      * bench/stencil-suite-results.md, "Tiles of the interior") */
     gk__config_set(out, "OX", elem == 8 && npoints <= 6 * radius + 1 && radius <= 2 ? 0 : 1);
     gk__config_set(out, "XH", 0);
+}
+
+int gk__stencil_gen_centre_row_only(const gk__stencil_spec *s)
+{
+    for (int i = 0; i < s->npoints; i++)
+        if (s->dx[i] != 0 && (s->dy[i] != 0 || s->dz[i] != 0))
+            return 0;
+    return 1;
+}
+
+int gk__stencil_gen_points(const gk__stencil_spec *s)
+{
+    int box = 4 * s->radius + 2;
+    return s->dims == 2 && !gk__stencil_gen_centre_row_only(s) && s->npoints < box ? box : s->npoints;
 }
 
 void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t elem, int design, gk_config *out)
@@ -300,7 +323,7 @@ size_t gk__stencil_gen_smem(const gk_config *c, int dims, int radius, size_t ele
         return (size_t)((in + 2 * (t - 1)) * (gk__param(c, "TX") + 2 * r) * (gk__param(c, "TY") + 2 * r)) * elem;
     }
     if (gk__param(c, "DESIGN") == 1)  /* XH=1: t stages' D rows of PX values for NT + 2r lanes (below, no ring) */
-        return gk__config_get(c, "XH", 0)
+        return gk__stencil_gen_xh(c)
                    ? (size_t)(t * (2 * r + 1) * gk__param(c, "PX") * (gk__param(c, "NT") + 2 * r)) * elem
                    : 0;
     int64_t pw = gk__param(c, "TX") + 2 * t * r, ph = gk__param(c, "TY") + 2 * t * ry;
@@ -362,6 +385,11 @@ int gk__stencil_gen_st(const gk_config *cfg)
     return ac == 0 ? st : ac == 2 && st == 2 ? 2 : 0;
 }
 
+int gk__stencil_gen_xh(const gk_config *cfg)
+{
+    return gk__config_get(cfg, "DESIGN", 0) == 1 && gk__config_get(cfg, "XH", 0) && !gk__config_get(cfg, "AC", 0);
+}
+
 int gk__stencil_gen_origin(const gk_config *cfg, int boundary, int radius)
 {
     int d = gk__config_get(cfg, "DESIGN", 0);
@@ -394,7 +422,7 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
         int px = gk__param(c, "PX");
         if (dims != 2)
             return snprintf(why, n, "DESIGN=1 (warp streaming) is for 2D descriptions only"), 1;
-        int xh = gk__config_get(c, "XH", 0);
+        int xh = gk__stencil_gen_xh(c);
         if (32 * px - 2 * ts * radius < 1 && !xh)
             return snprintf(why, n, "a warp strip of 32*PX=%d points has no output left after %d halo points a side "
                             "(TSTEPS*r)", 32 * px, ts * radius), 1;
@@ -416,15 +444,6 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
         if (st == 2 && ring > 48 * 1024)
             return snprintf(why, n, "ST=2: rings of %lld bytes > 48 KiB of static shared memory "
                             "((NT/32)*(PF+1)*32*PX values)", (long long)ring), 1;
-        if (xh && ac)
-            return snprintf(why, n, "XH=1 (the x halo in shared memory) is for AC=0 (the gather), not AC=%d", ac), 1;
-        if (xh) {
-            size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts) + (size_t)(st == 2 ? ring : 0);
-            size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
-            if (sm > limit)
-                return snprintf(why, n, "XH=1: shared memory %zu > %zu bytes (TSTEPS*(2r+1) rows of PX*(NT+2r) "
-                                "values%s)", sm, limit, st == 2 ? ", and the ST=2 rings" : ""), 1;
-        }
         /* MB: __launch_bounds__(NT, MB); past the threads an SM holds
          * (2048 from sm_80 on, fewer on some) ptxas drops the bound with a
          * warning ("minnctapersm will be ignored") that no one reads */
@@ -433,6 +452,13 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
             return snprintf(why, n, "MB=%lld blocks of NT=%d threads: %lld threads > 2048 per SM (the compiler "
                             "would ignore MB; MB*NT <= 2048)", (long long)mb, gk__param(c, "NT"),
                             (long long)(mb * gk__param(c, "NT"))), 1;
+        if (xh) {
+            size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts) + (size_t)(st == 2 ? ring : 0);
+            size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
+            if (sm > limit)
+                return snprintf(why, n, "XH=1: shared memory %zu > %zu bytes (TSTEPS*(2r+1) rows of PX*(NT+2r) "
+                                "values%s)", sm, limit, st == 2 ? ", and the ST=2 rings" : ""), 1;
+        }
         int64_t regs = ((int64_t)ts * (2 * radius + 1) + (st == 2 ? 0 : pf)) * px * (int64_t)(elem / 4);
         if (regs > 192)
             return snprintf(why, n, "register queues of %lld registers per lane > 192 ((TSTEPS*(2r+1)+PF)*PX values; "

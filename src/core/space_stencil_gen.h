@@ -8,6 +8,7 @@
 #define GK_SPACE_STENCIL_GEN_H
 
 #include "core/space.h"
+#include "core/stencil_spec.h"
 
 /* TX, TY: the output tile a block stores per plane (2D: TY = 1); NT:
  * threads per block; ZC: planes (2D: rows) a block streams; TSTEPS: steps
@@ -36,8 +37,10 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
 /* The defaults of one design: DESIGN=1 (warp streaming, 2D only) NT=128
  * (4 warps per block) ZC=256 (rows per warp) and the points per lane,
  * steps per pass, rows ahead, SK, PL and AC measured for the radius,
- * element size and shape: npoints, the description's point count, at most
- * the radius's star (4r+1; 0 when unknown) takes the stars' (deeper
+ * element size and shape: npoints, the description's point count
+ * (gk__stencil_gen_points: a 2D mask with x offsets off the centre row
+ * counts as a box), at most the radius's star (4r+1; 0 when unknown)
+ * takes the stars' (XH=1 from radius 2, deeper
  * passes, PX=3 from radius 2 in float32, AC=0), more the boxes' (the
  * function's table; AC=2 from radius 2);
  * DESIGN=0:
@@ -50,6 +53,18 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
  * function says what).  In 2D,
  * design 2 falls back to the ring's defaults (the rules refuse it). */
 void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t elem, int design, gk_config *out);
+
+/* The npoints the defaults above take for description s: its points, or
+ * in 2D, where a point off the centre column lies outside the centre row
+ * (a mask with a box's diagonals, however few its points), at least 4r+2:
+ * the box-like defaults (XH=1, the stars' shared centre-row halo, cannot
+ * run it; the boxes' rows are shuffled whole). */
+int gk__stencil_gen_points(const gk__stencil_spec *s);
+
+/* 1 when s's only points off the centre column (dx != 0) lie in the
+ * centre row (dy = 0, dz = 0): a star, or a mask like one, which XH=1
+ * can run */
+int gk__stencil_gen_centre_row_only(const gk__stencil_spec *s);
 
 /* The defaults of gk__stencil_gen_default_design (complete) made to fit
  * dev: DESIGN=2's, measured on an H200 (227 KiB of shared memory per
@@ -70,6 +85,11 @@ size_t gk__stencil_gen_smem(const gk_config *complete, int dims, int radius, siz
  * 2 with the gather and AC=2, else 0 (the register queue); the generator
  * and the rules both read it here. */
 int gk__stencil_gen_st(const gk_config *cfg);
+
+/* DESIGN=1's XH as its kernel takes it: the gather's (AC=0) only, 0 with
+ * AC=1 and 2 (their rows are shuffled whole: a description's defaults of
+ * XH=1 with AC named 1 or 2 run AC's kernel, as ST) */
+int gk__stencil_gen_xh(const gk_config *cfg);
 
 /* Where the tiles of DESIGN=1 and 2 start in y and z (2D: y): with the
  * fixed boundary the outer r cells of every face never change, so the

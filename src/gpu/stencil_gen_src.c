@@ -889,7 +889,7 @@ static gk_status warp_source(const gk__stencil_spec *s, const gk_config *cfg, in
                 "#define PLAIN %d\n",
         s->radius, (int)s->boundary, px, gk__param(cfg, "NT"), gk__param(cfg, "ZC"), gk__config_get(cfg, "PF", 1),
         gk__config_get(cfg, "SK", 0) ? 1 : 0, gk__config_get(cfg, "PL", 0) ? 1 : 0);
-    int xh = gk__config_get(cfg, "XH", 0) ? 1 : 0;
+    int xh = gk__stencil_gen_xh(cfg);
     put(&b, "#define D (2 * R + 1)\n#define AC %d\n#define ST %d\n#define XH %d\n", ac, gk__stencil_gen_st(cfg), xh);
     /* XH = 1: a stage's row in shared memory, P values a lane, [j][R + NT +
      * R] (consecutive threads, consecutive words: no bank conflict), R
@@ -903,11 +903,6 @@ static gk_status warp_source(const gk__stencil_spec *s, const gk_config *cfg, in
     char mb[16] = "";
     if (gk__config_get(cfg, "MB", 0) > 0)
         snprintf(mb, sizeof mb, ", %d", gk__config_get(cfg, "MB", 0));
-    if (xh && ac) {
-        free(b.p);
-        return gk__fail(GK_EINVAL, "stencil %s: XH=1 (the x halo in shared memory) is the gather's (AC=0), not AC=%d's",
-                        s->key, ac);
-    }
     if (ac)
         put_warp_acc(&b, s, f32);
     else if (put_warp_apply(&b, s, f32, xh)) {

@@ -250,16 +250,6 @@ static void try_cfg(search *S, const gk_config *cfg)
     }
 }
 
-/* Only the centre row has points off the centre column (a star, or a
- * mask like one): XH=1 can run it (src/gpu/stencil_gen_src.c) */
-static int centre_row_only(const gk__stencil_spec *s)
-{
-    for (int i = 0; i < s->npoints; i++)
-        if (s->dy[i] != 0 && s->dx[i] != 0)
-            return 0;
-    return 1;
-}
-
 /* Another design's search o: its winner becomes S's when faster. */
 static void keep_faster(search *S, const search *o)
 {
@@ -308,7 +298,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
     S.budget = budget_s;
     /* the default first: the reference point, and the winner if nothing beats it */
     gk_config def, full;
-    gk__stencil_gen_default_design(s->dims, s->radius, s->npoints, es, -1, &def);
+    gk__stencil_gen_default_design(s->dims, s->radius, gk__stencil_gen_points(s), es, -1, &def);
     gk__space_complete(&gk__space_stencil_gen, &def, &full);
     try_cfg(&S, &full);
     if (S.best_ms <= 0) {
@@ -356,7 +346,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
         static const int tsw[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, pfw[] = { 0, 1, 2, 3, 4 }, skw[] = { 0, 1 };
         static const int acw[] = { 0, 1, 2 }, mbw[] = { 0, 4 };
         gk_config wdef, wfull;
-        gk__stencil_gen_default_design(2, s->radius, s->npoints, es, 1, &wdef);
+        gk__stencil_gen_default_design(2, s->radius, gk__stencil_gen_points(s), es, 1, &wdef);
         if (!gk__space_complete(&gk__space_stencil_gen, &wdef, &wfull)) {
             try_cfg(&W, &wfull);
             if (W.best_ms > 0) {
@@ -370,7 +360,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                     sweep(&W, "PL", skw, 2);
                 if (s->boundary == GK_BOUNDARY_FIXED)      /* the x origin: unused elsewhere */
                     sweep(&W, "OX", skw, 2);
-                if (centre_row_only(s))                   /* the shared x halo: stars' (AC=0) */
+                if (gk__stencil_gen_centre_row_only(s))                   /* the shared x halo: stars' (AC=0) */
                     sweep(&W, "XH", skw, 2);
                 sweep(&W, "NT", ntw, 3);
                 sweep(&W, "MB", mbw, 2);
@@ -394,7 +384,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
                                        { 64, 32, 2, 4, 256 }, { 32, 32, 1, 8, 128 } };
         static const int zcz[] = { 32, 64, 128, 256 };
         gk_config zdef, zfull;
-        gk__stencil_gen_default_design(3, s->radius, s->npoints, es, 2, &zdef);
+        gk__stencil_gen_default_design(3, s->radius, gk__stencil_gen_points(s), es, 2, &zdef);
         if (!gk__space_complete(&gk__space_stencil_gen, &zdef, &zfull)) {
             try_cfg(&Z, &zfull);
             for (size_t i = 0; i < sizeof zlay / sizeof zlay[0]; i++) {
