@@ -718,6 +718,12 @@ static void source_checks(void)
                     good = 0;
             }
         ok(good, "2D defaults: XH=1 for the stars of radius 2-4, XH=0 at radius 1 and for the boxes");
+        gk_config b3d, b3f, b2d;
+        gk__stencil_gen_default_design(2, 3, 49, 8, -1, &b3d);
+        gk__stencil_gen_default_design(2, 3, 49, 4, -1, &b3f);
+        gk__stencil_gen_default_design(2, 2, 25, 8, -1, &b2d);
+        ok(gk__config_get(&b3d, "NT", 0) == 64 && gk__config_get(&b3f, "NT", 0) == 128
+           && gk__config_get(&b2d, "NT", 0) == 128, "2D defaults: NT=64 for the float64 box r3 only");
         gk_config f2, f3, f4;
         gk__stencil_gen_default_design(2, 2, 9, 8, -1, &f2);
         gk__stencil_gen_default_design(2, 3, 13, 8, -1, &f3);
