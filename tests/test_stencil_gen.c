@@ -848,6 +848,45 @@ static void source_checks(void)
                                         NULL, &xw),
            "XH=1 PX=1 T=8 r=2: 128 columns less 32 a side accepted (a warp's 32 would leave none)");
         gk__clear_error();
+        /* the XH=1 rule counts the dynamic rows and the ST=2 rings (static)
+           together, as the launch needs them: on 64 KiB the rows of r2 f64
+           T=6 PX=2 NT=128 (6*5*2*132*8 = 63360 bytes) fit alone, not with
+           the rings of PF=4 (4*5*2*32*8 = 10240) */
+        gk_device_info d64;
+        memset(&d64, 0, sizeof d64);
+        d64.smem_per_block_optin = 64 * 1024;
+        char xwhy[256] = "", x2why[256] = "";
+        gk_config xs2, xs0;
+        int r2 = !gk__stencil_gen_config_user("DESIGN=1,XH=1,PX=2,TSTEPS=6,NT=128,PF=4,ST=2", "2d-star-r2", 2, 2, 9, 8,
+                                              NULL, &xs2);
+        int r0 = !gk__stencil_gen_config_user("DESIGN=1,XH=1,PX=2,TSTEPS=6,NT=128,PF=4,ST=0", "2d-star-r2", 2, 2, 9, 8,
+                                              NULL, &xs0);
+        ok(r2 && r0 && gk__stencil_gen_smem(&xs2, 2, 2, 8, 6) == 63360
+           && gk__stencil_gen_reject(&xs2, 2, 2, 8, &d64, x2why, sizeof x2why) && strstr(x2why, "73600")
+           && strstr(x2why, "ST=2 rings") && !gk__stencil_gen_reject(&xs0, 2, 2, 8, &d64, xwhy, sizeof xwhy),
+           "XH=1 on 64 KiB: rows of 63360 bytes and rings of 10240 refused together (%s), the rows alone (ST=0) "
+           "accepted %s", x2why, xwhy);
+        gk__clear_error();
+        /* the 2D defaults (XH=1 on the stars from radius 2, with ST=2's
+           rings) fit the 99 KiB of sm_86, sm_89 and sm_120 as they stand (the
+           largest: r3 f64, 3*7*3*134*8 + 4*5*3*32*8 = 82896 bytes); below
+           sm_80 ST=2's cp.async does not compile anyway */
+        gk_device_info d99;
+        memset(&d99, 0, sizeof d99);
+        d99.smem_per_block_optin = 99 * 1024;
+        int fit99 = 1;
+        for (int r = 1; r <= 4; r++)
+            for (size_t es = 4; es <= 8; es += 4)
+                for (int box = 0; box <= 1; box++) {
+                    gk_config dd, df;
+                    gk__stencil_gen_default_design(2, r, box ? (2 * r + 1) * (2 * r + 1) : 4 * r + 1, es, -1, &dd);
+                    gk__space_complete(&gk__space_stencil_gen, &dd, &df);
+                    if (gk__stencil_gen_reject(&df, 2, r, es, &d99, xwhy, sizeof xwhy)) {
+                        diag("2D defaults r=%d %zu-byte %s refused on 99 KiB: %s", r, es, box ? "box" : "star", xwhy);
+                        fit99 = 0;
+                    }
+                }
+        ok(fit99, "the 2D defaults (XH=1 on the stars from radius 2) accepted on 99 KiB of shared memory");
     }
     /* the tiles' origin: y and z (2D: y) from r with the fixed boundary in
        DESIGN=1 and 2, x from r only with OX=1; 0 for the other boundaries
@@ -915,7 +954,7 @@ static void source_checks(void)
         memset(&di, 0, sizeof di);
         snprintf(di.name, sizeof di.name, "Test GPU");
         gk__config_clear(&tc);
-        int got = -1, ac = -1, px = -1, st = -1, mb = -1, ox = -1, sgot = -1;
+        int got = -1, ac = -1, px = -1, st = -1, mb = -1, ox = -1, xh = -1, sgot = -1;
         if (mkdtemp(dir) && !gk__sg_spec_build(2, GK_STENCIL_BOX, 3, GK_BOUNDARY_FIXED, GK_DTYPE_FLOAT32, NULL, &sp)) {
             gk__tune_key(&di, key, sizeof key);
             gk__tune_model(key, model, sizeof model);
@@ -947,6 +986,7 @@ static void source_checks(void)
                 st = gk__config_get(&tc, "ST", -1);
                 mb = gk__config_get(&tc, "MB", -1);
                 ox = gk__config_get(&tc, "OX", -1);
+                xh = gk__config_get(&tc, "XH", -1);
             }
             unlink(path);
             rmdir(dir);
@@ -956,6 +996,10 @@ static void source_checks(void)
         ok(sgot == 1 && st == 0 && mb == 0, "a tuned entry without ST and MB runs them at 0 (read: %d, ST=%d, MB=%d)",
            sgot, st, mb);
         ok(sgot == 1 && ox == 0, "a tuned entry without OX runs OX=0, x tiles from column 0 (read: %d, OX=%d)", sgot, ox);
+        /* that star's defaults are XH=1 now: an entry of before XH runs the
+           kernel it was measured with (XH=0) */
+        ok(sgot == 1 && xh == 0, "a tuned entry without XH runs XH=0, the warps' own strips (read: %d, XH=%d)", sgot,
+           xh);
     }
 #endif
     gk__stencil_gen_default_design(2, 3, 0, 8, -1, &wf);
