@@ -457,6 +457,46 @@ static void design2_checks(void)
         ok(gk__stencil_gen_reject(&c, 3, 1, 8, &t4, why, sizeof why) && strstr(why, "shared memory"),
            "DESIGN=2 r=1 float64 defaults as they stand refused on 64 KiB: %s", why);
     }
+    /* before sm_80 (a T4, sm_75: 64 KiB a block) no cp.async: ST=2 and
+     * DESIGN=2's PF >= 2 refused there, naming it; every default of both
+     * designs fitted (ST=0, PF=1, then fewer rows ahead, XH=0, fewer
+     * steps) until the device's rules accept it */
+    {
+        gk_device_info t75;
+        memset(&t75, 0, sizeof t75);
+        t75.cc_major = 7;
+        t75.cc_minor = 5;
+        t75.smem_per_block_optin = 64 * 1024;
+        int good = 1;
+        for (int dims = 2; dims <= 3; dims++)
+            for (int r = 1; r <= 4; r++)
+                for (size_t es = 4; es <= 8; es += 4)
+                    for (int box = 0; box <= 1; box++) {
+                        int np = box ? (dims == 2 ? (2 * r + 1) * (2 * r + 1) : (2 * r + 1) * (2 * r + 1) * (2 * r + 1))
+                                     : (dims == 2 ? 4 * r + 1 : 6 * r + 1);
+                        gk__stencil_gen_default_design(dims, r, np, es, -1, &d);
+                        gk__space_complete(&gk__space_stencil_gen, &d, &c);
+                        gk__stencil_gen_default_fit(dims, r, es, &t75, &c);
+                        why[0] = 0;
+                        if (gk__stencil_gen_reject(&c, dims, r, es, &t75, why, sizeof why)
+                            || (dims == 2 && gk__stencil_gen_st(&c) == 2)
+                            || (dims == 3 && gk__config_get(&c, "PF", 1) > 1)) {
+                            good = 0;
+                            diag("sm_75 defaults %dD r=%d %zu-byte %s: %s", dims, r, es, box ? "box" : "star", why);
+                        }
+                    }
+        ok(good, "every 2D and 3D default fitted to sm_75 (64 KiB, no cp.async): accepted, no ST=2, no PF >= 2");
+        sg_cfg(2, 3, 4, 1, "PX=3,TSTEPS=2,ST=2,PF=4,XH=0", &c);
+        ok(gk__stencil_gen_reject(&c, 2, 3, 4, &t75, why, sizeof why) && strstr(why, "cp.async")
+           && strstr(why, "7.5"), "ST=2 refused on sm_75: %s", why);
+        sg_cfg(3, 1, 8, 2, "PF=3,TSTEPS=1", &c);
+        ok(gk__stencil_gen_reject(&c, 3, 1, 8, &t75, why, sizeof why) && strstr(why, "cp.async"),
+           "DESIGN=2 PF=3 refused on sm_75: %s", why);
+        t75.cc_major = 8;
+        t75.cc_minor = 0;
+        sg_cfg(2, 3, 4, 1, "PX=3,TSTEPS=2,ST=2,PF=4,XH=0", &c);
+        ok(!gk__stencil_gen_reject(&c, 2, 3, 4, &t75, why, sizeof why), "ST=2 accepted on sm_80 (%s)", why);
+    }
     /* shared memory: two planes of (TX+2r) x (TY+2r) */
     sg_cfg(3, 1, 8, 2, "TX=1024,TY=16,RX=8,RY=16,NT=128,PF=1", &c);
     is_int((long long)gk__stencil_gen_smem(&c, 3, 1, 8, 1), 2LL * 1026 * 18 * 8, "DESIGN=2 PF=1 shared memory: two planes");
@@ -1568,6 +1608,12 @@ int main(void)
             { { 2, M, 4, F, E, "DESIGN=1,PX=4,TSTEPS=2,PF=4,SK=0,AC=2,ZC=19", 301, 157, 1, 5 }, 0x1fe },
             { { 2, M, 1, F, E, "DESIGN=1,PX=4,TSTEPS=8,PF=2,SK=1,PL=1,AC=2,ZC=37", 1001, 300, 1, 17 }, 0x2 },
             { { 2, M, 1, Z, D, "DESIGN=1,PX=2,TSTEPS=6,PF=1,SK=0,AC=1", 401, 200, 1, 13 }, 0x1 },
+            /* XH=1 on masks of the centre row alone (every other row
+               emptied): an uneven x halo, left and right, from the
+               shared rows */
+            { { 2, M, 3, F, E, "DESIGN=1,XH=1,PX=3,TSTEPS=3,PF=4,SK=1,PL=1,ST=2,ZC=29", 301, 157, 1, 7 }, 0x77 },
+            { { 2, M, 2, Z, D, "DESIGN=1,XH=1,PX=2,TSTEPS=4,PF=2,ZC=17", 301, 157, 1, 9 }, 0x1b },
+            { { 2, M, 4, P, E, "DESIGN=1,XH=1,PX=4,TSTEPS=2,NT=64", 301, 157, 1, 5 }, 0x1ef },
         };
         for (size_t i = 0; i < sizeof mcases / sizeof mcases[0]; i++)
             run_case(&dev, &mcases[i].c, EMPTY_ROWS(mcases[i].rows) | (0x3b00 + i));

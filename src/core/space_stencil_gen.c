@@ -84,6 +84,13 @@ static int gen_reject(const gk_config *cfg, const gk_device_info *dev, char *why
     return 0;
 }
 
+/* cp.async (ST=2's rows, DESIGN=2's planes at PF >= 2) is sm_80's: a
+ * known device before it cannot compile them */
+static int no_cp_async(const gk_device_info *dev)
+{
+    return dev && dev->cc_major > 0 && dev->cc_major < 8;
+}
+
 const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params / sizeof gen_params[0]),
                                          gen_params, gen_reject };
 
@@ -270,6 +277,28 @@ void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t el
 void gk__stencil_gen_default_fit(int dims, int radius, size_t elem, const gk_device_info *dev, gk_config *c)
 {
     char why[256];
+    /* before sm_80 no cp.async: the warp design's rows ahead in registers
+     * (ST=0), DESIGN=2's next plane through registers (PF=1) */
+    if (no_cp_async(dev)) {
+        if (gk__config_get(c, "DESIGN", -1) == 1 && gk__stencil_gen_st(c) == 2)
+            gk__config_set(c, "ST", 0);
+        if (gk__config_get(c, "DESIGN", -1) == 2 && gk__config_get(c, "PF", 1) > 1)
+            gk__config_set(c, "PF", 1);
+    }
+    /* DESIGN=1: the shared rows of XH=1 past a smaller GPU's shared
+     * memory, or ST=0's register queues past the rules: fewer rows
+     * ahead, then one strip a warp, then fewer steps per pass */
+    while (gk__config_get(c, "DESIGN", -1) == 1 && gk__stencil_gen_reject(c, dims, radius, elem, dev, why, sizeof why)) {
+        int t = gk__config_get(c, "TSTEPS", 1), pf = gk__config_get(c, "PF", 1);
+        if (pf > 0 && gk__stencil_gen_st(c) != 2)
+            gk__config_set(c, "PF", pf - 1);
+        else if (gk__config_get(c, "XH", 0))
+            gk__config_set(c, "XH", 0);
+        else if (t > 1)
+            gk__config_set(c, "TSTEPS", t - 1);
+        else
+            return;                   /* the open says why */
+    }
     while (gk__config_get(c, "DESIGN", -1) == 2 && gk__stencil_gen_reject(c, dims, radius, elem, dev, why, sizeof why)) {
         int t = gk__config_get(c, "TSTEPS", 1), pf = gk__config_get(c, "PF", 1);
         if (t > 1)
@@ -344,6 +373,10 @@ static int z_reject(const gk_config *c, int dims, int radius, size_t elem, const
         return snprintf(why, n, "DESIGN=2 (z-streaming with register accumulation) is for 3D descriptions only"), 1;
     if (gk__config_get(c, "PF", 1) < 1)
         return snprintf(why, n, "DESIGN=2: PF=0 (no plane ahead) is the warp design's; PF is 1-4 here"), 1;
+    if (gk__config_get(c, "PF", 1) > 1 && no_cp_async(dev))
+        return snprintf(why, n, "DESIGN=2: PF=%d copies planes by cp.async, which needs compute capability 8.0 "
+                        "(this device: %d.%d); PF=1 here", gk__config_get(c, "PF", 1), dev->cc_major,
+                        dev->cc_minor), 1;
     if (tx - 2 * (ts - 1) * r < 1 || ty - 2 * (ts - 1) * r < 1)
         return snprintf(why, n, "DESIGN=2 tile %dx%d leaves no output for TSTEPS=%d (each pass recomputes %lld "
                         "point%s of halo a side: TX and TY must exceed %lld; name TSTEPS=1 for one step per pass)",
@@ -442,6 +475,9 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
         char unused[48] = "";
         if (st != st_named)
             snprintf(unused, sizeof unused, "; ST=%d is not used with AC=%d", st_named, ac);
+        if (st == 2 && no_cp_async(dev))
+            return snprintf(why, n, "ST=2 copies rows by cp.async, which needs compute capability 8.0 (this "
+                            "device: %d.%d); ST=0 or 1 here", dev->cc_major, dev->cc_minor), 1;
         /* ST=2: each warp's ring of PF+1 rows, static shared memory */
         int64_t ring = gk__param(c, "NT") / 32 * (pf + 1) * px * 32 * (int64_t)elem;
         if (st == 2 && ring > 48 * 1024)

@@ -299,6 +299,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
     /* the default first: the reference point, and the winner if nothing beats it */
     gk_config def, full;
     gk__stencil_gen_default_design(s->dims, s->radius, gk__stencil_gen_points(s), es, -1, &def);
+    gk__stencil_gen_default_fit(s->dims, s->radius, es, dev, &def);   /* as gk runs them on dev */
     gk__space_complete(&gk__space_stencil_gen, &def, &full);
     try_cfg(&S, &full);
     if (S.best_ms <= 0) {
@@ -347,6 +348,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
         static const int acw[] = { 0, 1, 2 }, mbw[] = { 0, 4 };
         gk_config wdef, wfull;
         gk__stencil_gen_default_design(2, s->radius, gk__stencil_gen_points(s), es, 1, &wdef);
+        gk__stencil_gen_default_fit(2, s->radius, es, dev, &wdef);   /* as gk runs them on dev */
         if (!gk__space_complete(&gk__space_stencil_gen, &wdef, &wfull)) {
             try_cfg(&W, &wfull);
             if (W.best_ms > 0) {
@@ -385,6 +387,7 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
         static const int zcz[] = { 32, 64, 128, 256 };
         gk_config zdef, zfull;
         gk__stencil_gen_default_design(3, s->radius, gk__stencil_gen_points(s), es, 2, &zdef);
+        gk__stencil_gen_default_fit(3, s->radius, es, dev, &zdef);   /* as gk runs them on dev */
         if (!gk__space_complete(&gk__space_stencil_gen, &zdef, &zfull)) {
             try_cfg(&Z, &zfull);
             for (size_t i = 0; i < sizeof zlay / sizeof zlay[0]; i++) {
