@@ -486,6 +486,49 @@ static void design2_checks(void)
                         }
                     }
         ok(good, "every 2D and 3D default fitted to sm_75 (64 KiB, no cp.async): accepted, no ST=2, no PF >= 2");
+        /* as gk fits them (src/gpu/stencil_gen.c, gk__stencil_gen_choose):
+           the defaults as default_design gives them, not completed (the
+           warp design's name no RX, RY); on an H200 every one unchanged,
+           on sm_75 accepted once completed.  (cea2a07 fitted the warp
+           defaults' incomplete configuration: refused for RX, every 2D
+           default fell to TSTEPS=1 on the GPU) */
+        gk_device_info h200;
+        memset(&h200, 0, sizeof h200);
+        h200.cc_major = 9;
+        h200.smem_per_block_optin = 227 * 1024;
+        int kept = 1, fits = 1;
+        for (int dims = 2; dims <= 3; dims++)
+            for (int r = 1; r <= 4; r++)
+                for (size_t es = 4; es <= 8; es += 4)
+                    for (int box = 0; box <= 1; box++) {
+                        int np = box ? (2 * r + 1) * (2 * r + 1) * (dims == 3 ? 2 * r + 1 : 1)
+                                     : (dims == 2 ? 4 * r + 1 : 6 * r + 1);
+                        gk_config raw, fit;
+                        gk__stencil_gen_default_design(dims, r, np, es, -1, &raw);
+                        fit = raw;
+                        gk__stencil_gen_default_fit(dims, r, es, &h200, &fit);
+                        char a[256], b[256];
+                        gk__config_format(&raw, a, sizeof a);
+                        gk__config_format(&fit, b, sizeof b);
+                        if (strcmp(a, b)) {
+                            kept = 0;
+                            diag("H200 fit changed %dD r=%d %zu-byte %s: %s -> %s", dims, r, es, box ? "box" : "star",
+                                 a, b);
+                        }
+                        fit = raw;
+                        t75.cc_major = 7;
+                        t75.cc_minor = 5;
+                        gk__stencil_gen_default_fit(dims, r, es, &t75, &fit);
+                        gk__space_complete(&gk__space_stencil_gen, &fit, &c);
+                        if (gk__stencil_gen_reject(&c, dims, r, es, &t75, why, sizeof why)
+                            || gk__config_get(&c, "TSTEPS", 0) < (dims == 2 && r <= 2 ? 2 : 1)) {
+                            fits = 0;
+                            diag("sm_75 fit of the raw defaults %dD r=%d %zu-byte %s: TSTEPS=%d %s", dims, r, es,
+                                 box ? "box" : "star", gk__config_get(&c, "TSTEPS", 0), why);
+                        }
+                    }
+        ok(kept, "the defaults as gk fits them (not completed): on an H200 every one unchanged");
+        ok(fits, "and on sm_75 accepted, the 2D ones of radius 1-2 with 2 steps per pass or more");
         sg_cfg(2, 3, 4, 1, "PX=3,TSTEPS=2,ST=2,PF=4,XH=0", &c);
         ok(gk__stencil_gen_reject(&c, 2, 3, 4, &t75, why, sizeof why) && strstr(why, "cp.async")
            && strstr(why, "7.5"), "ST=2 refused on sm_75: %s", why);

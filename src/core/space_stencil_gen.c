@@ -274,9 +274,21 @@ void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t el
         gk__stencil_gen_default(dims, radius, out);
 }
 
+/* default_fit's test: c, completed, refused on dev (0 when it cannot be
+ * completed: the open says why) */
+static int fit_rejects(const gk_config *c, int dims, int radius, size_t elem, const gk_device_info *dev)
+{
+    gk_config full;
+    char why[256];
+    if (gk__space_complete(&gk__space_stencil_gen, c, &full)) {
+        gk__clear_error();
+        return 0;
+    }
+    return gk__stencil_gen_reject(&full, dims, radius, elem, dev, why, sizeof why);
+}
+
 void gk__stencil_gen_default_fit(int dims, int radius, size_t elem, const gk_device_info *dev, gk_config *c)
 {
-    char why[256];
     /* before sm_80 no cp.async: the warp design's rows ahead in registers
      * (ST=0), DESIGN=2's next plane through registers (PF=1) */
     if (no_cp_async(dev)) {
@@ -287,8 +299,10 @@ void gk__stencil_gen_default_fit(int dims, int radius, size_t elem, const gk_dev
     }
     /* DESIGN=1: the shared rows of XH=1 past a smaller GPU's shared
      * memory, or ST=0's register queues past the rules: fewer rows
-     * ahead, then one strip a warp, then fewer steps per pass */
-    while (gk__config_get(c, "DESIGN", -1) == 1 && gk__stencil_gen_reject(c, dims, radius, elem, dev, why, sizeof why)) {
+     * ahead, then one strip a warp, then fewer steps per pass.  The
+     * rules read a complete configuration (the warp defaults name no RX,
+     * RY: the rules would refuse them for that, not for the device) */
+    while (gk__config_get(c, "DESIGN", -1) == 1 && fit_rejects(c, dims, radius, elem, dev)) {
         int t = gk__config_get(c, "TSTEPS", 1), pf = gk__config_get(c, "PF", 1);
         if (pf > 0 && gk__stencil_gen_st(c) != 2)
             gk__config_set(c, "PF", pf - 1);
@@ -299,7 +313,7 @@ void gk__stencil_gen_default_fit(int dims, int radius, size_t elem, const gk_dev
         else
             return;                   /* the open says why */
     }
-    while (gk__config_get(c, "DESIGN", -1) == 2 && gk__stencil_gen_reject(c, dims, radius, elem, dev, why, sizeof why)) {
+    while (gk__config_get(c, "DESIGN", -1) == 2 && fit_rejects(c, dims, radius, elem, dev)) {
         int t = gk__config_get(c, "TSTEPS", 1), pf = gk__config_get(c, "PF", 1);
         if (t > 1)
             gk__config_set(c, "TSTEPS", t - 1);
