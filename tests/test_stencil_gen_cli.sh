@@ -104,6 +104,30 @@ t_fails "stencil: OX=2 out of range" 2 "2d-star-r2-f64-fixed.*OX=2 is outside \[
   "$GK" stencil --stencil=2d-star-r2:fixed --device=cpu --size=64 --steps=1 --config=OX=2
 t_ok "stencil --device=cpu: OX is the fixed boundary's (OX=1 with the zero boundary passes)" \
   "$GK" stencil --stencil=3d-star-r2 --device=cpu --size=16 --steps=1 --config=DESIGN=2,OX=1
+# XH (DESIGN=1's shared x halo): its range; the default of the 2D stars
+# from radius 2, so a larger NT is refused for its shared memory even when
+# XH is not named, and the refusal says what to change (XH=0 among them);
+# unused with AC=2 (as ST); a 2D mask with a point off the centre column
+# outside the centre row takes the boxes' defaults (XH=0), however few its
+# points, and a mask with none the stars' (XH=1)
+t_fails "stencil: XH=2 out of range" 2 "2d-star-r3-f32-fixed.*XH=2 is outside \[0, 1\]" \
+  "$GK" stencil --stencil=2d-star-r3:fixed:f32 --device=cpu --size=64 --steps=1 --config=XH=2
+t_fails "stencil: NT=512 on the float64 star r2 (default XH=1): its shared memory, and what to change" 2 \
+  "2d-star-r2-f64-zero.*,XH=1) cannot run: XH=1: shared memory 288640 > 232448 bytes .*and the ST=2 rings; a smaller NT, TSTEPS or PX, or XH=0)" \
+  "$GK" stencil --stencil=2d-star-r2:f64 --device=cpu --size=64 --steps=1 --config=NT=512
+t_ok "stencil --device=cpu: NT=512,XH=0 on the float64 star r2 passes" \
+  "$GK" stencil --stencil=2d-star-r2:f64 --device=cpu --size=64 --steps=1 --config=NT=512,XH=0
+t_ok "stencil --device=cpu: NT=512 with AC=2 on the float64 star r2 passes (XH=1 unused with AC=2)" \
+  "$GK" stencil --stencil=2d-star-r2:f64 --device=cpu --size=64 --steps=1 --config=NT=512,AC=2
+printf '0 0 0.1 0 0\n0 0 0.1 0 0\n0.1 0.1 0.1 0.1 0.1\n0 0 0.1 0.1 0\n0 0 0 0 0\n' >"$t_tmp/xh-diag.txt"
+printf '0 0 0.1 0 0\n0 0 0.1 0 0\n0.1 0.1 0.1 0.1 0.1\n0 0 0.1 0 0\n0 0 0 0 0\n' >"$t_tmp/xh-star.txt"
+t_ok "stencil --device=cpu: a 2D mask of 9 points (4r+1), one diagonal, takes the boxes' defaults (NT=512 passes)" \
+  "$GK" stencil --dims=2 --shape=mask --radius=2 --coeffs="$t_tmp/xh-diag.txt" --device=cpu --size=64x64 \
+  --steps=1 --config=NT=512
+t_fails "stencil: a 2D mask of 8 points, x offsets in the centre row only, takes the stars' (XH=1)" 2 \
+  "2d-mask-r2-f64-zero.*XH=1: shared memory" \
+  "$GK" stencil --dims=2 --shape=mask --radius=2 --coeffs="$t_tmp/xh-star.txt" --device=cpu --size=64x64 \
+  --steps=1 --config=NT=512
 t_fails "bench --stencil=A,B: a configuration the second description cannot run names it" 2 \
   "2d-star-r1-f64-zero.*DESIGN=2 .*3D" \
   "$GK" bench stencil --stencil=3d-box-r1,2d-star-r1 --config=DESIGN=2,PF=2

@@ -510,7 +510,8 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
             size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
             if (sm > limit)
                 return snprintf(why, n, "XH=1: shared memory %zu > %zu bytes (TSTEPS*(2r+1) rows of PX*(NT+2r) "
-                                "values%s)", sm, limit, st == 2 ? ", and the ST=2 rings" : ""), 1;
+                                "values%s; a smaller NT, TSTEPS or PX, or XH=0)", sm, limit,
+                                st == 2 ? ", and the ST=2 rings" : ""), 1;
         }
         int64_t regs = ((int64_t)ts * (2 * radius + 1) + (st == 2 ? 0 : pf)) * px * (int64_t)(elem / 4);
         if (regs > 192)
