@@ -269,6 +269,8 @@ static void sweep(search *S, const char *name, const int *vals, int nv)
         gk__config_set(&c, name, vals[i]);
         /* an ST the kernel does not take with this AC: base's kernel again */
         if (!strcmp(name, "ST") && gk__stencil_gen_st(&c) == gk__stencil_gen_st(&base)) continue;
+        /* an XH the kernel does not take (AC=1, 2): the same */
+        if (!strcmp(name, "XH") && gk__stencil_gen_xh(&c) == gk__stencil_gen_xh(&base)) continue;
         try_cfg(S, &c);
     }
 }
