@@ -91,6 +91,12 @@ static int no_cp_async(const gk_device_info *dev)
     return dev && dev->cc_major > 0 && dev->cc_major < 8;
 }
 
+/* the shared memory a block may have on dev (an H200's where unknown) */
+static size_t smem_limit(const gk_device_info *dev)
+{
+    return dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
+}
+
 const gk_space gk__space_stencil_gen = { "stencil_gen", (int)(sizeof gen_params / sizeof gen_params[0]),
                                          gen_params, gen_reject };
 
@@ -402,7 +408,7 @@ static int z_reject(const gk_config *c, int dims, int radius, size_t elem, const
         return snprintf(why, n, "DESIGN=2: NT=%d but a tile of TX=%d x TY=%d with RX=%d x RY=%d points per thread "
                         "needs NT=%d threads", nt, tx, ty, rx, ry, (tx / rx) * (ty / ry)), 1;
     size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts);
-    size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
+    size_t limit = smem_limit(dev);
     if (sm > limit)
         return snprintf(why, n, "shared memory %zu > %zu bytes (%lld planes of %dx%d: %s input planes, "
                         "2 per stage after the first of TSTEPS=%d; a smaller tile, TSTEPS or PF)", sm, limit,
@@ -472,13 +478,12 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
         int px = gk__param(c, "PX");
         if (dims != 2)
             return snprintf(why, n, "DESIGN=1 (warp streaming) is for 2D descriptions only"), 1;
-        int xh = gk__stencil_gen_xh(c);
-        if (32 * px - 2 * ts * radius < 1 && !xh)
-            return snprintf(why, n, "a warp strip of 32*PX=%d points has no output left after %d halo points a side "
-                            "(TSTEPS*r)", 32 * px, ts * radius), 1;
-        if (xh && gk__param(c, "NT") * px - 2 * ts * radius < 1)
-            return snprintf(why, n, "XH=1: a block strip of NT*PX=%d points has no output left after %d halo points "
-                            "a side (TSTEPS*r)", gk__param(c, "NT") * px, ts * radius), 1;
+        /* a strip: a warp's 32*PX columns, XH=1 the block's NT*PX */
+        int xh = gk__stencil_gen_xh(c), strip = (xh ? gk__param(c, "NT") : 32) * px;
+        if (strip - 2 * ts * radius < 1)
+            return snprintf(why, n, "%s strip of %s=%d points has no output left after %d halo points a side "
+                            "(TSTEPS*r)", xh ? "XH=1: a block" : "a warp", xh ? "NT*PX" : "32*PX", strip,
+                            ts * radius), 1;
         /* the register queues: the input's 2r+1 rows and PF in flight,
          * 2r+1 rows of each stage 1..TSTEPS-1, PX values each, 32-bit
          * registers; beyond this the kernel spills */
@@ -507,7 +512,7 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
                             (long long)(mb * gk__param(c, "NT"))), 1;
         if (xh) {
             size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts) + (size_t)(st == 2 ? ring : 0);
-            size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
+            size_t limit = smem_limit(dev);
             if (sm > limit)
                 return snprintf(why, n, "XH=1: shared memory %zu > %zu bytes (TSTEPS*(2r+1) rows of PX*(NT+2r) "
                                 "values%s; a smaller NT, TSTEPS or PX, or XH=0)", sm, limit,
@@ -521,7 +526,7 @@ int gk__stencil_gen_reject(const gk_config *c, int dims, int radius, size_t elem
         return 0;                     /* TX unused */
     }
     size_t sm = gk__stencil_gen_smem(c, dims, radius, elem, ts);
-    size_t limit = dev && dev->smem_per_block_optin ? dev->smem_per_block_optin : 227 * 1024;
+    size_t limit = smem_limit(dev);
     if (sm > limit)
         return snprintf(why, n, "shared memory %zu > %zu bytes (TSTEPS=%d rings of %d planes)", sm, limit, ts,
                         2 * radius + 2), 1;

@@ -37,10 +37,10 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
 /* The defaults of one design: DESIGN=1 (warp streaming, 2D only) NT=128
  * (4 warps per block) ZC=256 (rows per warp) and the points per lane,
  * steps per pass, rows ahead, SK, PL and AC measured for the radius,
- * element size and shape (NT=64 for the float64 box r3): npoints, the description's point count
- * (gk__stencil_gen_points: a 2D mask with x offsets off the centre row
- * counts as a box), at most the radius's star (4r+1; 0 when unknown)
- * takes the stars' (XH=1 from radius 2, deeper
+ * element size and shape (NT=64 for the float64 box r3): npoints, the
+ * description's point count (gk__stencil_gen_points: a 2D mask with x
+ * offsets off the centre row counts as a box), at most the radius's star
+ * (4r+1; 0 when unknown) takes the stars' (XH=1 from radius 2, deeper
  * passes, PX=3 from radius 2 in float32, AC=0), more the boxes' (the
  * function's table; AC=2 from radius 2);
  * DESIGN=0:

@@ -169,8 +169,8 @@ gk_status gk__stencil_gen_open(gk_stencil_gen **out, const gk_device_info *dev, 
     /* a configuration naming its design completes with that design's
      * defaults (DESIGN=1 alone: the warp design's own rows, steps, lanes) */
     g->es = s->dtype == GK_DTYPE_FLOAT32 ? 4 : 8;
-    gk__stencil_gen_default_design(s->dims, r, gk__stencil_gen_points(s), g->es, cfg ? gk__config_get(cfg, "DESIGN", -1) : -1,
-                                   &def);
+    gk__stencil_gen_default_design(s->dims, r, gk__stencil_gen_points(s), g->es,
+                                   cfg ? gk__config_get(cfg, "DESIGN", -1) : -1, &def);
     if (!cfg)                         /* the defaults (the slabs of a distributed run): on this device */
         gk__stencil_gen_default_fit(s->dims, r, g->es, dev, &def);
     if (cfg) {
