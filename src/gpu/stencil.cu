@@ -728,10 +728,14 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
                 }
             }
             if (s < NS) {
+                // j over all NR (a constant bound: every j unrolled, the
+                // ring sums stay in registers; a bound that depends on s
+                // left the loop rolled and the sums in local memory at
+                // T >= 3)
 #pragma unroll
-                for (int j = 0; j < G::per(NS - s) && j < NR; j++) {
+                for (int j = 0; j < NR; j++) {
                     const int code = rofs[s - 1][j], o = code >> 1;
-                    if (code >= 0) {
+                    if (j < G::per(NS - s) && code >= 0) {
                         double w3[3][3];
 #pragma unroll
                         for (int r = 0; r < 3; r++)
