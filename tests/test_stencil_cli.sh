@@ -74,6 +74,19 @@ if "$GK" info | grep -q "compute capability"; then
   t_ok "--config DESIGN=0 --check" "$GK" stencil --size=40x7x9 --steps=2 --check --device=gpu --config=DESIGN=0,BX=16,BY=4
   t_ok "bench stencil small" "$GK" bench stencil --sizes=48x40x33 --steps=3 --reps=1
   grep -q "naive" "$t_tmp/out" && grep -q "stream" "$t_tmp/out" && ! grep -q FAIL "$t_tmp/out"; t_result $? "bench has the kernels and all checks pass"
+  grep -q "compute ceiling per row (.*): naive 1.000x .* T=2 " "$t_tmp/out"; t_result $? "bench: each row's compute ceiling"
+  # the FP64 work of RING=1, T=2 on one 64x32 tile, ZC=32 (two chunks of 32
+  # and 8 planes), 4 steps, by hand: stage 1 the tile and its ring of 196
+  # points run by 7 warps (2272) on 40 + 2*4 planes, stage 2 the tile on 40
+  # + 2*2 planes: (2272*48 + 2048*44) / (2 * 64*32*40) = 1.215625
+  t_ok "bench stencil --json, RING=1 T=2" "$GK" bench stencil --sizes=64x32x40 --steps=4 --reps=1 --json \
+    --config=DESIGN=2,TSTEPS=2,BX=32,BY=8,RY=4,RX=2,ZC=32,ASYNC=1,RING=1
+  w=$(tr '{' '\n' < "$t_tmp/out" | grep '"tsteps": *2' | sed -n 's/.*"work_per_point": *\([0-9.e+-]*\).*/\1/p')
+  awk -v w="$w" 'BEGIN { exit !(w + 0 > 1.2155 && w + 0 < 1.2157) }'
+  t_result $? "bench --json: work_per_point of T=2 is 1.215625 to the 6 digits printed ($w)"
+  t_ok "bench stencil --stencil: float32 FMA ceiling" "$GK" bench stencil --stencil=3d-star-r1:f32 --sizes=40 --steps=2 --reps=1
+  grep -q "float32 FMA chains: .* compute ceiling .* at 7 operations/point" "$t_tmp/out" \
+    && grep -q "bound per T (the lower of the two): T=1 " "$t_tmp/out"; t_result $? "bench --stencil: compute ceiling and bound per T"
 else
   t_fails "--device=gpu without a GPU" 1 "CUDA\|GPU\|device" "$GK" stencil --size=4 --device=gpu
   t_fails "bench stencil --device=gpu without a GPU" 1 "CUDA\|GPU\|device" "$GK" bench stencil --device=gpu --sizes=8

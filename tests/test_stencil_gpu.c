@@ -16,6 +16,7 @@
 #include "gpu/stencil_gpu.h"
 #endif
 
+#include <math.h>
 #include <stdio.h>
 
 
@@ -181,6 +182,12 @@ int main(void)
         double fps = 0;
         ok(gk__stencil_gpu_fma_ceiling(g, &fps) == GK_OK && fps > 1e11, "FMA ceiling measured: %.3g FMA/s", fps);
         gk__stencil_gpu_close(g);
+        /* the typed ceilings of the generated engine's bench (NVRTC) */
+        double f32 = 0, f64 = 0;
+        ok(gk__gpu_fma_ceiling(1, NULL, &f32) == GK_OK && f32 > 1e10 && isfinite(f32),
+           "float32 FMA ceiling measured: %.3g FMA/s", f32);
+        ok(gk__gpu_fma_ceiling(0, NULL, &f64) == GK_OK && f64 > 1e10 && isfinite(f64),
+           "float64 FMA ceiling measured: %.3g FMA/s", f64);
     }
 
     /* The naive baseline and the public entry point. */

@@ -196,6 +196,8 @@ typedef struct gk__stencil_bench_row {
     int ok;
     char config[256];
     int steps;                   /* steps of each timed run (the plain reference loop: at most 2) */
+    double work;                 /* GPU, 27-point kernels: FP64 work per stored point and step in
+                                    points' 27 operations (gk__stencil_work; 0: not counted) */
 } gk__stencil_bench_row;
 
 typedef struct gk__stencil_bench_report {
@@ -204,8 +206,9 @@ typedef struct gk__stencil_bench_report {
     int sm_count;                /* GPU */
     double copy_bytes_per_s;     /* measured in the same run */
     double floor_gstencils;      /* copy_bytes_per_s / 16 / 1e9 */
-    double fma_per_s;            /* GPU: fp64 FMA chains, same run (0: not measured) */
-    double ceiling_gstencils;    /* fma_per_s / 27 / 1e9 */
+    double fma_per_s;            /* GPU: FMA chains of the element type, same run (0: not measured) */
+    double ceiling_gstencils;    /* fma_per_s / the operations of a point (27; a description: its
+                                    points) / 1e9 */
     gk_config_source config_source;
     int nrows;
     gk__stencil_bench_row row[GK_STENCIL_BENCH_ROWS];

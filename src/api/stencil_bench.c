@@ -220,10 +220,11 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *base
             gk__clear_error();
             continue;
         }
+        gk_config cfg_used = *gk__stencil_gpu_config(g);
         if (row < 0)
             snprintf(r->config, sizeof r->config, "one point/thread, 27 global loads, 32x8 threads");
         else
-            gk__config_format(gk__stencil_gpu_config(g), r->config, sizeof r->config);
+            gk__config_format(&cfg_used, r->config, sizeof r->config);
         if (R->fma_per_s == 0 && (st = gk__stencil_gpu_fma_ceiling(g, &R->fma_per_s))) {
             gk__stencil_gpu_close(g);
             break;
@@ -247,6 +248,9 @@ static gk_status bench_gpu(gk_context *ctx, bench_data *B, const gk_config *base
         if (st) break;
         r->ms_per_step = gk__median(ms, B->reps, NULL) / B->steps;
         r->gstencils = (double)B->n / (r->ms_per_step * 1e-3) * 1e-9;
+        /* what the row's tiles compute per stored point (the FMA ceiling
+         * over it bounds the row) */
+        r->work = gk__stencil_work(&cfg_used, row < 0, B->nx, B->ny, B->nz, B->steps);
         gk__stencil_diff d;
         check_text(gk__stencil_compare(B->tmp, B->cpu, B->n, B->vsteps, B->scale, &d), &d, r);
         gk__clear_error();
@@ -418,8 +422,11 @@ gk_status gk__stencil_gen_bench(gk_context *ctx, const gk__stencil_spec *s, int6
     int saved;
     if ((st = gk__ctx_gpu_enter(ctx, &saved)))
         goto out;
-    if ((st = gk__gpu_copy_bandwidth(pts * es, 9, &R->copy_bytes_per_s)) == GK_OK) {
+    if ((st = gk__gpu_copy_bandwidth(pts * es, 9, &R->copy_bytes_per_s)) == GK_OK
+        && (st = gk__gpu_fma_ceiling(es == 4, gk__ctx_stream(ctx), &R->fma_per_s)) == GK_OK) {
         R->floor_gstencils = R->copy_bytes_per_s / (2.0 * (double)es) * 1e-9;
+        /* one operation per point of the mask (a multiply, then FMAs) */
+        R->ceiling_gstencils = R->fma_per_s / s->npoints * 1e-9;
         gk__sg_cubin_store store;             /* the context's cache directory's kernels */
         gk__stencil_gen_disk_store(ctx->cache_dir, &store);
         int only = src == GK_CONFIG_USER ? gk__config_get(&cfg, "TSTEPS", -1) : -1;

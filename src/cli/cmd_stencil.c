@@ -775,6 +775,15 @@ int cmd_bench_stencil(int argc, char **argv)
                    FMA ceiling (GPU; recomputed halos not counted) */
                 json_num("floor_t_gstencil_per_s", R.floor_gstencils > 0 ? r->tsteps * R.floor_gstencils : NAN);
                 json_num("bound_gstencil_per_s", bench_bound(&R, r->tsteps));
+                /* GPU: the row's own work (its tiles' recomputed halos, the
+                   points past the grid, the z chunks' fill) and the FMA
+                   ceiling over it, then the lower of that and the floor */
+                if (r->work > 0 && R.ceiling_gstencils > 0) {
+                    double ceil_row = R.ceiling_gstencils / r->work, fl = r->tsteps * R.floor_gstencils;
+                    json_num("work_per_point", r->work);
+                    json_num("ceiling_row_gstencil_per_s", ceil_row);
+                    json_num("bound_row_gstencil_per_s", R.floor_gstencils > 0 && fl < ceil_row ? fl : ceil_row);
+                }
                 json_object_end();
             } else if (!strncmp(r->check, "not run", 7)) {
                 printf("%-14s %5d  %-9s %2d  %s\n", tok, r->steps, r->kernel, r->tsteps, r->check);
@@ -807,6 +816,25 @@ int cmd_bench_stencil(int argc, char **argv)
                 for (int t = 1; t <= tmax; t++)
                     printf(" T=%d %.2f%s", t, bench_bound(&R, t), bench_bound(&R, t) < t * R.floor_gstencils ?
                            " (FMA)" : "");
+                printf(" GStencil/s\n");
+            }
+            /* GPU: each row's compute ceiling with the work its tiles do */
+            int counted = 0;
+            for (int i = 0; i < R.nrows; i++)
+                counted |= R.row[i].work > 0 && strncmp(R.row[i].check, "not run", 7);
+            if (counted && R.ceiling_gstencils > 0) {
+                printf("%-14s compute ceiling per row (the FMA ceiling over the row's FP64 work per stored point: "
+                       "recomputed halos, tiles past the grid, z fill):", tok);
+                for (int i = 0; i < R.nrows; i++) {
+                    const gk__stencil_bench_row *r = &R.row[i];
+                    char name[32];
+                    if (strcmp(r->kernel, "temporal"))
+                        snprintf(name, sizeof name, "%s", r->kernel);
+                    else
+                        snprintf(name, sizeof name, "T=%d", r->tsteps);
+                    if (r->work > 0 && strncmp(r->check, "not run", 7))
+                        printf(" %s %.3fx %.2f", name, r->work, R.ceiling_gstencils / r->work);
+                }
                 printf(" GStencil/s\n");
             }
         }

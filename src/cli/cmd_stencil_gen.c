@@ -176,6 +176,12 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                     json_num("percent_of_floor", R.floor_gstencils > 0 ? 100 * w->gstencils / R.floor_gstencils : 0);
                     /* the memory floor of this row's T steps per pass */
                     json_num("floor_t_gstencil_per_s", w->tsteps * R.floor_gstencils);
+                    /* the FMA ceiling (one operation per point of the mask;
+                       recomputed halos not counted) and the lower of the two */
+                    json_num("ceiling_gstencil_per_s", R.ceiling_gstencils > 0 ? R.ceiling_gstencils : NAN);
+                    json_num("bound_gstencil_per_s", R.ceiling_gstencils > 0
+                             && R.ceiling_gstencils < w->tsteps * R.floor_gstencils ? R.ceiling_gstencils
+                             : w->tsteps * R.floor_gstencils);
                     json_str("check", w->check); json_bool("ok", w->ok); json_str("config", w->config);
                     json_object_end();
                 } else if (!strncmp(w->check, "not run", 7)) {
@@ -195,6 +201,19 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                 for (int tt = 1; tt <= tmax; tt++)
                     printf(" T=%d %.2f", tt, tt * R.floor_gstencils);
                 printf(" GStencil/s\n");
+                if (R.ceiling_gstencils > 0) {
+                    printf("%-26s %-16s %s FMA chains: %.2f TFMA/s -> compute ceiling %.2f GStencil/s at %d "
+                           "operations/point (recomputed halos not counted)\n", d, tok,
+                           spec.dtype == GK_DTYPE_FLOAT32 ? "float32" : "float64", R.fma_per_s * 1e-12,
+                           R.ceiling_gstencils, spec.npoints);
+                    printf("%-26s %-16s bound per T (the lower of the two):", d, tok);
+                    for (int tt = 1; tt <= tmax; tt++) {
+                        double fl = tt * R.floor_gstencils;
+                        printf(" T=%d %.2f%s", tt, fl < R.ceiling_gstencils ? fl : R.ceiling_gstencils,
+                               fl < R.ceiling_gstencils ? "" : " (FMA)");
+                    }
+                    printf(" GStencil/s\n");
+                }
             }
             fflush(stdout);
         }

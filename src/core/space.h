@@ -114,5 +114,13 @@ size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps);
 /* The same for any complete stencil configuration (RX widens the tile;
  * ASYNC: a ring of PREFETCH+1 input planes) and tsteps steps per pass. */
 size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps);
+/* The FP64 work of `steps` steps of the 27-point GPU kernels with a
+ * complete configuration on an nx x ny x nz grid, per stored point and
+ * step, in units of one point's 27 operations: 1 where nothing is computed
+ * twice; above 1 by the tiles' points past the grid, the z chunks' extra
+ * planes and DESIGN 2's recomputed halos (overlapped tiles, or RING=1's
+ * ring points), passes of TSTEPS steps then one of the remainder.
+ * naive != 0: the naive kernel (1).  0 for a size below 1. */
+double gk__stencil_work(const gk_config *complete, int naive, int64_t nx, int64_t ny, int64_t nz, int64_t steps);
 
 #endif /* GK_SPACE_H */

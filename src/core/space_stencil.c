@@ -61,6 +61,56 @@ size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps)
     return planes * (size_t)((int64_t)bx * rx + 2) * (size_t)((int64_t)by * ry + 2) * sizeof(double);
 }
 
+/* One pass of t steps (t = 1 for DESIGN 0 and 1): the point-iterations of
+ * every block (each costs one point's 27 operations, spread over three
+ * planes in the streaming kernels), summed over the stages.  The loops are
+ * those of stencil.cu: DESIGN 0 visits the chunk's planes once; DESIGN 1
+ * and every stage s of DESIGN 2 run the chunk's planes plus 2 + 2(t-s)
+ * (the stream's fill and the halo planes of the later stages); DESIGN 2
+ * computes its whole TI x H tile at every stage (overlapped tiles, which
+ * store (TI-2(t-1)) x (H-2(t-1))), or with RING=1 the tile plus a ring of
+ * t-s points (the ring's points spread over the threads: a warp with one
+ * computes it whole, so the count is rounded up to whole warps). */
+static double pass_work(const gk_config *c, int t, int64_t nx, int64_t ny, int64_t nz)
+{
+    int design = gk__param(c, "DESIGN"), ring = design == 2 && gk__param(c, "RING");
+    int64_t ti = (int64_t)gk__param(c, "BX") * gk__param(c, "RX"), h = (int64_t)gk__param(c, "BY") * gk__param(c, "RY");
+    int64_t zc = gk__param(c, "ZC"), ow = ti, oh = h;
+    if (design == 2 && !ring) {
+        ow -= 2 * (t - 1);
+        oh -= 2 * (t - 1);
+    }
+    if (ow < 1 || oh < 1 || zc < 1)
+        return 0;
+    double tiles = (double)((nx + ow - 1) / ow) * (double)((ny + oh - 1) / oh), work = 0;
+    int64_t chunks = (nz + zc - 1) / zc;
+    int stages = design == 2 ? t : 1;
+    for (int s = 1; s <= stages; s++) {
+        int64_t m = stages - s, pts = ti * h;
+        if (ring && m > 0)
+            pts += ((ti + 2 * m) * (h + 2 * m) - ti * h + 31) / 32 * 32;
+        /* the planes of every chunk: nz in all, plus per chunk the fill */
+        int64_t extra = design == 0 ? 0 : 2 + 2 * m;
+        work += tiles * (double)pts * (double)(nz + chunks * extra);
+    }
+    return work;
+}
+
+double gk__stencil_work(const gk_config *complete, int naive, int64_t nx, int64_t ny, int64_t nz, int64_t steps)
+{
+    if (nx < 1 || ny < 1 || nz < 1 || steps < 1)
+        return 0;
+    if (naive)
+        return 1;
+    int t = gk__param(complete, "DESIGN") == 2 ? gk__param(complete, "TSTEPS") : 1;
+    if (t < 1)
+        return 0;
+    double work = (double)(steps / t) * pass_work(complete, t, nx, ny, nz);
+    if (steps % t)
+        work += pass_work(complete, (int)(steps % t), nx, ny, nz);
+    return work / ((double)steps * (double)nx * (double)ny * (double)nz);
+}
+
 static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char *why, size_t n)
 {
     if (gk__space_check_ranges(&gk__space_stencil, cfg, why, n))

@@ -91,6 +91,11 @@ void gk__gpu_timer_free(gk_gpu_timer *t);
  * over a buffer of `bytes`; median of `reps` after a warm-up. */
 gk_status gk__gpu_copy_bandwidth(size_t bytes, int reps, double *bytes_per_s);
 
+/* The FMA ceiling of the current device (ceiling.c): independent chains of
+ * float32 (f32 != 0) or float64 FMAs on stream, FMAs per second; median of
+ * 5 runs after a warm-up.  The kernel is compiled by NVRTC on first use. */
+gk_status gk__gpu_fma_ceiling(int f32, void *stream, double *fma_per_s);
+
 static inline dim3 gk__dim3(unsigned x, unsigned y, unsigned z)
 {
     dim3 d; d.x = x; d.y = y; d.z = z; return d;
