@@ -24,7 +24,7 @@ static const gk_param_def stencil_params[] = {
     { "BX", 32, 1, 1024, 3, { 32, 64, 128 }, "threads along x (tile width)" },
     { "BY", 8, 1, 1024, 5, { 1, 2, 4, 8, 16 }, "threads along y" },
     { "RY", 4, 1, 8, 3, { 1, 2, 4 }, "outputs per thread along y (register pressure)" },
-    { "ZC", 64, 1, 65535, 4, { 32, 64, 128, 256 }, "z planes per block" },
+    { "ZC", 128, 1, 65535, 4, { 32, 64, 128, 256 }, "z planes per block" },
     { "UNROLL", 1, 1, 16, 2, { 1, 2 }, "unroll of the z loop" },
     { "MAXRREG", 0, 0, 255, 2, { 0, 64 }, "--maxrregcount (0 = none)" },
     { "PREFETCH", 1, 1, 2, 2, { 1, 2 }, "planes loaded ahead, into registers or the ASYNC ring (DESIGN 1 and 2)" },
@@ -33,7 +33,11 @@ static const gk_param_def stencil_params[] = {
       "planes (DESIGN 1 and 2)" },
     { "MINB", 2, 0, 4, 2, { 0, 2 }, "blocks per SM the registers must allow (__launch_bounds__; 0 = "
       "the compiler's choice)" },
-    { "RING", 0, 0, 1, 2, { 0, 1 }, "DESIGN 2 tiling: 0 = overlapped tiles (a block stores (BX*RX-2T+2) x "
+    /* RING=1 and ZC=128 are the built-in defaults since gktune chose
+     * them on an H200 at 512^3 (T=2: 368.3 GStencil/s against 306.7 for
+     * RING=0, ZC=64; at 256^3 RING=1 too, 0.0509 against 0.0917 ms a
+     * step: bench/stencil-results.md, "Deep temporal blocking") */
+    { "RING", 1, 0, 1, 2, { 0, 1 }, "DESIGN 2 tiling: 0 = overlapped tiles (a block stores (BX*RX-2T+2) x "
       "(BY*RY-2T+2)), 1 = exact tiles (stores BX*RX x BY*RY; the stages' halos computed as a ring; "
       "needs ASYNC=1; ignored by DESIGN 0 and 1)" },
 };
