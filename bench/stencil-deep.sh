@@ -55,10 +55,10 @@ ncu)
     f="$out/deep-ncu-T$t.txt"
     timeout 120 "$NCU" --section SpeedOfLight --section WarpStateStats --section InstructionStats \
       --section SchedulerStats --section Occupancy --section LaunchStats \
-      --metrics 'dram__bytes_read.sum,dram__bytes_write.sum,sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_op_dfma.sum,smsp__inst_executed.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
+      --metrics 'dram__bytes_read.sum,dram__bytes_write.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum,sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_op_dfma.sum,smsp__inst_executed.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
       -k regex:gk_stencil_temporal$t -c 1 "$GK" stencil --size=512 --steps=4 --device=gpu --config="$c" > "$f" 2>&1
     echo "ncu $c: rc=$?"
-    grep -E 'dram__bytes|pipe_fp64|issue_active|inst_executed|Registers Per|Achieved Occupancy|Duration|wavefronts|bank_conflicts' "$f" | head -16
+    grep -E 'dram__bytes|mem_local|pipe_fp64|issue_active|inst_executed|Registers Per|Achieved Occupancy|Duration|wavefronts|bank_conflicts' "$f" | head -18
     grep -E 'stalled_.*ratio' "$f" | awk '$NF+0 > 0.05' | sort -k3 -rn | head -10
   done ;;
 sass)
