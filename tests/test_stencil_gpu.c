@@ -102,20 +102,25 @@ int main(void)
      * output column (sizes below the tile and its halo), both coefficient
      * sets; the halo stays zero. */
     for (int T = 1; T <= 4; T++) {
-        char tc[3][128];
+        /* (RING=0 named where the overlapped tiles are meant: RING=1 is
+         * the default since 1.2's issue 27; tc[3], the default shape with
+         * overlapped tiles, the default of before) */
+        char tc[4][128];
         snprintf(tc[0], sizeof tc[0], "DESIGN=2,TSTEPS=%d", T);
         snprintf(tc[1], sizeof tc[1], "DESIGN=2,TSTEPS=%d,BX=16,BY=4,RY=3,ZC=5,UNROLL=2,PREFETCH=2,RX=1,ASYNC=0,"
-                 "MINB=0", T);
+                 "MINB=0,RING=0", T);
         /* the smallest tiles: one output column (and row, at T = 4) */
         static const int small[5][2] = { { 0, 0 }, { 8, 4 }, { 3, 11 }, { 5, 7 }, { 7, 7 } };
-        snprintf(tc[2], sizeof tc[2], "DESIGN=2,TSTEPS=%d,BX=%d,BY=%d,RY=1,ZC=3", T, small[T][0], small[T][1]);
+        snprintf(tc[2], sizeof tc[2], "DESIGN=2,TSTEPS=%d,BX=%d,BY=%d,RY=1,ZC=3,RING=0", T, small[T][0],
+                 small[T][1]);
+        snprintf(tc[3], sizeof tc[3], "DESIGN=2,TSTEPS=%d,RING=0", T);
         int stv[6] = { 0, 1, T - 1, T, T + 1, 2 * T + 1 }, nst = 0, uniq[6];
         for (int i = 0; i < 6; i++) {
             int dup = 0;
             for (int j = 0; j < nst; j++) dup |= uniq[j] == stv[i];
             if (!dup) uniq[nst++] = stv[i];
         }
-        for (int ci = 0; ci < 3; ci++) {
+        for (int ci = 0; ci < 4; ci++) {
             gk_config cfg, full;
             gk__config_clear(&cfg);
             ok(gk__config_parse(tc[ci], &cfg) == GK_OK, "config '%s' parses", tc[ci]);
@@ -167,7 +172,7 @@ int main(void)
         gk_config cfg, full;
         char w[160];
         gk__config_clear(&cfg);
-        gk__config_parse("DESIGN=2,TSTEPS=4,BX=6,BY=16,RY=2", &cfg);
+        gk__config_parse("DESIGN=2,TSTEPS=4,BX=6,BY=16,RY=2,RING=0", &cfg);
         gk__space_complete(&gk__space_stencil, &cfg, &full);
         ok(gk__space_stencil.reject(&full, NULL, w, sizeof w) == 1 && strstr(w, "no output"),
            "a DESIGN 2 tile with no output column refused: %s", w);

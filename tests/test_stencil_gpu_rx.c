@@ -45,8 +45,9 @@ static int rejected(const char *text, const char *want)
 
 static void rules(void)
 {
-    ok(rejected("DESIGN=2,TSTEPS=4,RY=8,RX=2", "TSTEPS*RY*RX"), "TSTEPS*RY*RX > 32 refused");
-    ok(rejected("DESIGN=2,TSTEPS=4,RY=4,RX=2", NULL), "TSTEPS*RY*RX = 32 accepted");
+    ok(rejected("DESIGN=2,TSTEPS=4,RY=8,RX=2,RING=0", "TSTEPS*RY*RX"), "TSTEPS*RY*RX > 32 refused");
+    ok(rejected("DESIGN=2,TSTEPS=4,RY=4,RX=2,RING=0", NULL), "TSTEPS*RY*RX = 32 accepted");
+    ok(rejected("DESIGN=2,TSTEPS=4,RY=4,RX=2", NULL), "TSTEPS*RY*RX = 32 accepted with RING=1 (the default)");
     gk_config cfg;
     gk__config_clear(&cfg);
     ok(gk__config_parse("RX=3", &cfg) == GK_OK && rejected("RX=3", "RX"), "RX=3 outside 1..2 refused");
@@ -59,10 +60,11 @@ static void rules(void)
     ok(rejected("DESIGN=1,BX=32,BY=1,RY=8,RX=2,PREFETCH=1,ASYNC=1", NULL), "the same with ASYNC accepted");
     /* shared memory: the RX=1, ASYNC=0 layout is the old one; RX widens the
      * tile, ASYNC makes the input ring PREFETCH+1 planes */
-    static const char *sm[] = { "DESIGN=0,RX=1", "DESIGN=1,RX=1,ASYNC=0", "DESIGN=2,TSTEPS=3,RX=1,ASYNC=0",
-                                "DESIGN=2,TSTEPS=1,BX=16,BY=4,RY=3,RX=1,ASYNC=0", "DESIGN=2,TSTEPS=3", "DESIGN=0",
-                                "DESIGN=1,RX=2,ASYNC=1,PREFETCH=2", "DESIGN=2,TSTEPS=2,RX=2,RY=2,ASYNC=1",
-                                "DESIGN=2,TSTEPS=4,BX=16,RY=2,ASYNC=1,PREFETCH=2" };
+    static const char *sm[] = { "DESIGN=0,RX=1", "DESIGN=1,RX=1,ASYNC=0", "DESIGN=2,TSTEPS=3,RX=1,ASYNC=0,RING=0",
+                                "DESIGN=2,TSTEPS=1,BX=16,BY=4,RY=3,RX=1,ASYNC=0,RING=0", "DESIGN=2,TSTEPS=3,RING=0",
+                                "DESIGN=0", "DESIGN=1,RX=2,ASYNC=1,PREFETCH=2",
+                                "DESIGN=2,TSTEPS=2,RX=2,RY=2,ASYNC=1,RING=0",
+                                "DESIGN=2,TSTEPS=4,BX=16,RY=2,ASYNC=1,PREFETCH=2,RING=0" };
     /* RING: the rules, and its planes (tile + T each side, x offset odd) */
     ok(rejected("DESIGN=1,RING=1,ASYNC=0", NULL),
        "RING=1 with DESIGN=1 accepted and ignored (the bench's one-step rows of a RING=1 entry)");
@@ -204,12 +206,14 @@ int main(void)
             if (!dup) uniq[nst++] = stv[i];
         }
         char tc[5][160];
-        snprintf(tc[0], sizeof tc[0], "DESIGN=2,TSTEPS=%d,RY=2,RX=2,ASYNC=1,MINB=2", T);
-        snprintf(tc[1], sizeof tc[1], "DESIGN=2,TSTEPS=%d,BX=16,BY=4,RY=3,ZC=5,UNROLL=2,RX=1,ASYNC=1,PREFETCH=2", T);
-        snprintf(tc[2], sizeof tc[2], "DESIGN=2,TSTEPS=%d,BX=16,BY=8,RY=1,ZC=3,RX=2,ASYNC=0,MINB=0", T);
-        snprintf(tc[3], sizeof tc[3], "DESIGN=2,TSTEPS=%d,BX=%d,BY=%d,RY=1,ZC=3,RX=2,ASYNC=1", T, small[T][0],
+        /* (the overlapped tiles: RING=0 named, RING=1 the default) */
+        snprintf(tc[0], sizeof tc[0], "DESIGN=2,TSTEPS=%d,RY=2,RX=2,ASYNC=1,MINB=2,RING=0", T);
+        snprintf(tc[1], sizeof tc[1], "DESIGN=2,TSTEPS=%d,BX=16,BY=4,RY=3,ZC=5,UNROLL=2,RX=1,ASYNC=1,PREFETCH=2,RING=0",
+                 T);
+        snprintf(tc[2], sizeof tc[2], "DESIGN=2,TSTEPS=%d,BX=16,BY=8,RY=1,ZC=3,RX=2,ASYNC=0,MINB=0,RING=0", T);
+        snprintf(tc[3], sizeof tc[3], "DESIGN=2,TSTEPS=%d,BX=%d,BY=%d,RY=1,ZC=3,RX=2,ASYNC=1,RING=0", T, small[T][0],
                  small[T][1]);
-        snprintf(tc[4], sizeof tc[4], "DESIGN=2,TSTEPS=%d,BX=33,BY=8,RY=%d,ZC=4,RX=2,ASYNC=1,MINB=2", T,
+        snprintf(tc[4], sizeof tc[4], "DESIGN=2,TSTEPS=%d,BX=33,BY=8,RY=%d,ZC=4,RX=2,ASYNC=1,MINB=2,RING=0", T,
                  T > 2 ? 2 : 4);
         for (int ci = 0; ci < 5; ci++)
             check_config(&dev, tc[ci], uniq, nst);

@@ -46,7 +46,8 @@ int main(void)
     int nvrtc = gk_build_info_get()->has_nvrtc;
     /* "" is the embedded build; the others need NVRTC */
     const char *cfgs[] = { "", "DESIGN=0,BX=32,BY=4,RY=2,ZC=3", "DESIGN=1,BX=16,BY=4,RY=3,ZC=5",
-                           "DESIGN=2,TSTEPS=3,BX=32,BY=8,RY=2,ZC=7", "DESIGN=2,TSTEPS=4,BX=32,BY=8,RY=4,ZC=16" };
+                           "DESIGN=2,TSTEPS=3,BX=32,BY=8,RY=2,ZC=7,RING=0", "DESIGN=2,TSTEPS=4,BX=32,BY=8,RY=4,ZC=16",
+                           "DESIGN=2,TSTEPS=2,BX=32,BY=8,RY=4,ZC=9,RING=0" };
     const int sizes[][3] = { { 37, 21, 19 }, { 16, 9, 5 }, { 70, 33, 12 } };
     const int parts[] = { 2, 3, 5 };
     const int steps[] = { 0, 1, 3, 5, 8 };     /* 0, below, at and past the halo, remainders */
