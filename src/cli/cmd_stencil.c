@@ -653,7 +653,9 @@ int cmd_bench_stencil(int argc, char **argv)
                    "pass over memory).  GPU: a naive kernel (one point per thread, 27 global\n"
                    "loads), the shared-memory tile, the 2.5D z-streaming kernel and the\n"
                    "temporally blocked kernel with T = 1..4 steps per pass, and the fp64 FMA\n"
-                   "ceiling (27 FMAs per point) measured in the same run; median of R runs\n"
+                   "ceiling (27 FMAs per point) measured in the same run, over each row's work\n"
+                   "per stored point (halos recomputed, tiles past the grid: the row's compute\n"
+                   "ceiling); median of R runs\n"
                    "(default 5) of NT steps (default 100) on sizes 256,512.  CPU: the plain\n"
                    "reference loop (one run of 2 steps), the backend with one step per sweep\n"
                    "for each instruction set the CPU has and its temporal sweeps (T = 2..4);\n"
@@ -769,7 +771,7 @@ int cmd_bench_stencil(int argc, char **argv)
                 json_num("percent_of_floor", R.floor_gstencils > 0 ? 100 * r->gstencils / R.floor_gstencils : NAN);
                 json_str("check", r->check); json_bool("ok", r->ok); json_str("config", r->config);
                 json_num("floor_gstencil_per_s", R.floor_gstencils > 0 ? R.floor_gstencils : NAN);
-                json_num("ceiling_gstencil_per_s", R.ceiling_gstencils);
+                json_num("ceiling_gstencil_per_s", R.ceiling_gstencils > 0 ? R.ceiling_gstencils : NAN);
                 /* what bounds this row's T: the memory floor of T steps per
                    pass (one read and one write of the grid a pass) and the
                    FMA ceiling (GPU; recomputed halos not counted) */
