@@ -44,7 +44,9 @@ int main(void)
     if (ngpu > 1 && t_gpu_info(1, &dev[1]))
         ngpu = 1;
     int nvrtc = gk_build_info_get()->has_nvrtc;
-    /* "" is the embedded build; the others need NVRTC */
+    /* "" is the embedded build; the others need NVRTC.  RING=0 (the
+     * overlapped tiles) named at T=2 and 3; T=4 and "" run RING=1, the
+     * default */
     const char *cfgs[] = { "", "DESIGN=0,BX=32,BY=4,RY=2,ZC=3", "DESIGN=1,BX=16,BY=4,RY=3,ZC=5",
                            "DESIGN=2,TSTEPS=3,BX=32,BY=8,RY=2,ZC=7,RING=0", "DESIGN=2,TSTEPS=4,BX=32,BY=8,RY=4,ZC=16",
                            "DESIGN=2,TSTEPS=2,BX=32,BY=8,RY=4,ZC=9,RING=0" };

@@ -57,8 +57,13 @@ static double walk_pass(const gk_config *c, int t, long long nx, long long ny, l
         for (long long x0 = 0; x0 < nx; x0 += ow)
             for (long long z0 = 0; z0 < nz; z0 += zc) {
                 long long z1 = z0 + zc < nz ? z0 + zc : nz;
+                /* the tile's points, by warp: 32 lanes of RX*RY points
+                 * (a partial warp issues whole) */
+                double tile = 0;
+                for (int w = 0; w * 32 < tpb; w++)
+                    tile += 32.0 * param(c, "RX") * param(c, "RY");
                 if (design == 0) {            /* the tile: its planes once */
-                    work += (double)(ti * h) * (double)(z1 - z0);
+                    work += tile * (double)(z1 - z0);
                     continue;
                 }
                 /* DESIGN 1: k = z0-1 .. z1; DESIGN 2: k = z0-ns .. z1+2ns-2,
@@ -70,7 +75,7 @@ static double walk_pass(const gk_config *c, int t, long long nx, long long ny, l
                         long long rp = k - 2 * (s - 1), m = ns - s;
                         if (design == 2 && (rp < z0 - m - 1 || rp > z1 + m))
                             continue;
-                        work += (double)(ti * h);
+                        work += tile;
                         if (ring && m > 0)
                             work += (double)ring_warp_points(tpb, (ti + 2 * m) * (h + 2 * m) - ti * h);
                     }
@@ -138,6 +143,11 @@ int main(void)
         "DESIGN=2,TSTEPS=3,BX=33,BY=4,RY=3,RX=1,ZC=32,ASYNC=1,RING=1",
         "DESIGN=2,TSTEPS=2,BX=32,BY=8,RY=4,RX=2,ZC=64,RING=0",
         "DESIGN=2,TSTEPS=4,BX=32,BY=8,RY=4,RX=1,ZC=32,RING=0",
+        /* blocks of threads no multiple of 32: partial warps, ring rounds
+         * with remainders */
+        "DESIGN=2,TSTEPS=3,BX=33,BY=4,RY=2,RX=1,ZC=32,ASYNC=1,RING=1",
+        "DESIGN=2,TSTEPS=2,BX=20,BY=2,RY=2,RX=1,ZC=32,ASYNC=1,RING=1",
+        "DESIGN=1,BX=20,BY=3,RY=2,RX=1,ZC=16",
     };
     static const long long grids[][4] = { { 512, 512, 512, 100 }, { 97, 61, 45, 7 }, { 1, 1, 1, 5 },
                                           { 130, 33, 300, 9 }, { 64, 32, 256, 4 } };

@@ -119,7 +119,8 @@ size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps);
  * step, in units of one point's 27 operations: 1 where nothing is computed
  * twice; above 1 by the tiles' points past the grid, the z chunks' extra
  * planes and DESIGN 2's recomputed halos (overlapped tiles, or RING=1's
- * ring points), passes of TSTEPS steps then one of the remainder.
+ * ring points), counted in warp lanes (a partial warp pays 32), passes of
+ * TSTEPS steps then one of the remainder.
  * naive != 0: the naive kernel (1).  0 for a size below 1. */
 double gk__stencil_work(const gk_config *complete, int naive, int64_t nx, int64_t ny, int64_t nz, int64_t steps);
 

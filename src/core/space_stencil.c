@@ -73,13 +73,17 @@ size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps)
  * (the stream's fill and the halo planes of the later stages); DESIGN 2
  * computes its whole TI x H tile at every stage (overlapped tiles, which
  * store (TI-2(t-1)) x (H-2(t-1))), or with RING=1 the tile plus a ring of
- * t-s points (the ring's points spread over the threads: a warp with one
- * computes it whole, so the count is rounded up to whole warps). */
+ * t-s points (the ring's points spread over the threads, point i to thread
+ * i mod the block: each round of one point a thread occupies every warp of
+ * the block, the last round the warps its remainder reaches).  Work is
+ * counted in warp lanes, as the FP64 pipe spends it: a block whose threads
+ * are no multiple of 32 pays its last warp whole. */
 static double pass_work(const gk_config *c, int t, int64_t nx, int64_t ny, int64_t nz)
 {
     int design = gk__param(c, "DESIGN"), ring = design == 2 && gk__param(c, "RING");
     int64_t ti = (int64_t)gk__param(c, "BX") * gk__param(c, "RX"), h = (int64_t)gk__param(c, "BY") * gk__param(c, "RY");
     int64_t zc = gk__param(c, "ZC"), ow = ti, oh = h;
+    int64_t tpb = (int64_t)gk__param(c, "BX") * gk__param(c, "BY"), lanes = (tpb + 31) / 32 * 32;
     if (design == 2 && !ring) {
         ow -= 2 * (t - 1);
         oh -= 2 * (t - 1);
@@ -90,9 +94,12 @@ static double pass_work(const gk_config *c, int t, int64_t nx, int64_t ny, int64
     int64_t chunks = (nz + zc - 1) / zc;
     int stages = design == 2 ? t : 1;
     for (int s = 1; s <= stages; s++) {
-        int64_t m = stages - s, pts = ti * h;
-        if (ring && m > 0)
-            pts += ((ti + 2 * m) * (h + 2 * m) - ti * h + 31) / 32 * 32;
+        /* the tile: RX*RY points per thread, every lane of the block's warps */
+        int64_t m = stages - s, pts = ti * h / tpb * lanes;
+        if (ring && m > 0) {
+            int64_t cnt = (ti + 2 * m) * (h + 2 * m) - ti * h;
+            pts += cnt / tpb * lanes + (cnt % tpb + 31) / 32 * 32;
+        }
         /* the planes of every chunk: nz in all, plus per chunk the fill */
         int64_t extra = design == 0 ? 0 : 2 + 2 * m;
         work += tiles * (double)pts * (double)(nz + chunks * extra);

@@ -45,11 +45,11 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static gk_status kernel_for(int f32, int dev, cudaKernel_t *k)
 {
     gk_status st = GK_OK;
+    void *cubin = NULL;
     pthread_mutex_lock(&lock);
     if (!loaded[f32][dev].k) {
         int major = 0, minor = 0;
         char src[sizeof src_fmt + 16], log[512];
-        void *cubin = NULL;
         size_t size = 0;
         cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
         if (e == cudaSuccess)
@@ -62,18 +62,27 @@ static gk_status kernel_for(int f32, int dev, cudaKernel_t *k)
         gk_kernel_image img = { "fma_ceiling", NULL, 0, src, strlen(src) };
         gk_config none;
         gk__config_clear(&none);
-        if ((st = gk__nvrtc_compile(&img, NULL, &none, major, minor, &cubin, &size, log, sizeof log)))
+        if ((st = gk__nvrtc_compile(&img, NULL, &none, major, minor, &cubin, &size, log, sizeof log))) {
+            char *nl = strchr(log, '\n');
+            if (nl) *nl = '\0';
+            if (log[0])
+                st = gk__fail(st, "FMA ceiling: NVRTC: %.400s", log);
             goto out;
+        }
         e = cudaLibraryLoadData(&loaded[f32][dev].lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
-        free(cubin);
-        if (e == cudaSuccess)
+        if (e == cudaSuccess) {
             e = cudaLibraryGetKernel(&loaded[f32][dev].k, loaded[f32][dev].lib, "gk_fma_ceiling");
+            if (e != cudaSuccess)
+                cudaLibraryUnload(loaded[f32][dev].lib);
+        }
         if (e != cudaSuccess) {
+            loaded[f32][dev].lib = NULL;
             loaded[f32][dev].k = NULL;
             st = gk__cuda_fail(e, "FMA ceiling: load");
         }
     }
 out:
+    free(cubin);                      /* (NULL, or a copy the library no longer needs) */
     *k = loaded[f32][dev].k;
     pthread_mutex_unlock(&lock);
     return st;
