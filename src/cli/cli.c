@@ -585,6 +585,14 @@ void json_array(const char *key) { open_(key, '['); }
 void json_array_end(void) { depth--; fputc(']', REPORT); }
 void json_str(const char *key, const char *val) { sep(key); put_string(val ? val : ""); }
 void json_int(const char *key, long long val) { sep(key); fprintf(REPORT, "%lld", val); }
+double cli_stencil_bound(double floor, double ceiling, int t)
+{
+    if (!(floor > 0))
+        return NAN;
+    double b = (t < 1 ? 1 : t) * floor;
+    return ceiling > 0 && ceiling < b ? ceiling : b;
+}
+
 void json_num(const char *key, double val)
 {
     sep(key);

@@ -153,6 +153,12 @@ void json_num(const char *key, double val);        /* null when not finite or < 
 void json_phase(const char *key, double val);      /* seconds; null when < 0 (not applicable) */
 void json_bool(const char *key, int val);
 
+/* What bounds a stencil design of t steps per pass (gk bench stencil): t
+ * times the one-step memory floor (a pass reads and writes the grid once),
+ * capped by a compute ceiling where one was measured (> 0); NAN without a
+ * floor.  All in GStencil/s. */
+double cli_stencil_bound(double floor, double ceiling, int t);
+
 /* Subcommands of gk: `gk NAME`, `gk gen GEN`, `gk bench NAME` for each line
  * of src/kernels.def, and `gk info`. */
 int cmd_info(int argc, char **argv);

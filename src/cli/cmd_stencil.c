@@ -609,14 +609,10 @@ static void check_sizes_for(const char *sizes, const gk__stencil_spec *spec, int
 }
 
 /* The rate that bounds a design of t steps per pass: t times the one-step
- * memory floor (a pass reads and writes the grid once), capped by the FMA
- * ceiling where one was measured (GPU); NAN without a floor. */
+ * memory floor, capped by the FMA ceiling where one was measured (GPU) */
 static double bench_bound(const gk__stencil_bench_report *R, int t)
 {
-    if (!(R->floor_gstencils > 0))
-        return NAN;
-    double b = (t < 1 ? 1 : t) * R->floor_gstencils;
-    return R->ceiling_gstencils > 0 && R->ceiling_gstencils < b ? R->ceiling_gstencils : b;
+    return cli_stencil_bound(R->floor_gstencils, R->ceiling_gstencils, t);
 }
 
 int cmd_bench_stencil(int argc, char **argv)
@@ -781,10 +777,10 @@ int cmd_bench_stencil(int argc, char **argv)
                    points past the grid, the z chunks' fill) and the FMA
                    ceiling over it, then the lower of that and the floor */
                 if (r->work > 0 && R.ceiling_gstencils > 0) {
-                    double ceil_row = R.ceiling_gstencils / r->work, fl = r->tsteps * R.floor_gstencils;
+                    double ceil_row = R.ceiling_gstencils / r->work;
                     json_num("work_per_point", r->work);
                     json_num("ceiling_row_gstencil_per_s", ceil_row);
-                    json_num("bound_row_gstencil_per_s", R.floor_gstencils > 0 && fl < ceil_row ? fl : ceil_row);
+                    json_num("bound_row_gstencil_per_s", cli_stencil_bound(R.floor_gstencils, ceil_row, r->tsteps));
                 }
                 json_object_end();
             } else if (!strncmp(r->check, "not run", 7)) {

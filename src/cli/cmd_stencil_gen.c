@@ -179,9 +179,8 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                     /* the FMA ceiling (one operation per point of the mask;
                        recomputed halos not counted) and the lower of the two */
                     json_num("ceiling_gstencil_per_s", R.ceiling_gstencils > 0 ? R.ceiling_gstencils : NAN);
-                    json_num("bound_gstencil_per_s", R.ceiling_gstencils > 0
-                             && R.ceiling_gstencils < w->tsteps * R.floor_gstencils ? R.ceiling_gstencils
-                             : w->tsteps * R.floor_gstencils);
+                    json_num("bound_gstencil_per_s",
+                             cli_stencil_bound(R.floor_gstencils, R.ceiling_gstencils, w->tsteps));
                     json_str("check", w->check); json_bool("ok", w->ok); json_str("config", w->config);
                     json_object_end();
                 } else if (!strncmp(w->check, "not run", 7)) {
@@ -208,9 +207,8 @@ int cmd_bench_stencil_gen(int argc, char **argv)
                            R.ceiling_gstencils, spec.npoints);
                     printf("%-26s %-16s bound per T (the lower of the two):", d, tok);
                     for (int tt = 1; tt <= tmax; tt++) {
-                        double fl = tt * R.floor_gstencils;
-                        printf(" T=%d %.2f%s", tt, fl < R.ceiling_gstencils ? fl : R.ceiling_gstencils,
-                               fl < R.ceiling_gstencils ? "" : " (FMA)");
+                        double b = cli_stencil_bound(R.floor_gstencils, R.ceiling_gstencils, tt);
+                        printf(" T=%d %.2f%s", tt, b, b < tt * R.floor_gstencils ? " (FMA)" : "");
                     }
                     printf(" GStencil/s\n");
                 }
