@@ -78,9 +78,13 @@ static void rules(void)
        "RING=1: a tile 2 rows high (BY=1, RY=2) at T=2 accepted, the overlapped one refused");
     {
         static const struct { const char *cfg; int T; size_t want; } rs[] = {
-            { "DESIGN=2,TSTEPS=2,RING=1", 2, 4 * 70 * 36 * 8 },
-            { "DESIGN=2,TSTEPS=2,RING=1", 1, 2 * 66 * 34 * 8 },
-            { "DESIGN=2,TSTEPS=4,RING=1,BX=7,BY=5,RY=1,RX=1,PREFETCH=2", 4, 9 * 17 * 13 * 8 },
+            /* planes of (TI + 2(T+1)) x (H + 2T) rounded up to 16 doubles,
+             * one mbarrier (8 bytes) per input plane: 70 x 36 = 2520 -> 2528 */
+            { "DESIGN=2,TSTEPS=2,RING=1", 2, (4 * 2528 + 2) * 8 },
+            /* 68 x 34 = 2312 -> 2320 */
+            { "DESIGN=2,TSTEPS=2,RING=1", 1, (2 * 2320 + 2) * 8 },
+            /* 17 x 13 = 221 -> 224, 3 input planes */
+            { "DESIGN=2,TSTEPS=4,RING=1,BX=7,BY=5,RY=1,RX=1,PREFETCH=2", 4, (9 * 224 + 3) * 8 },
         };
         for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++) {
             gk_config full;

@@ -56,10 +56,15 @@ size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps)
      * then 2 planes per intermediate stage of DESIGN 2 */
     size_t in = gk__param(complete, "ASYNC") ? (size_t)gk__param(complete, "PREFETCH") + 1 : 2;
     if (design == 2 && gk__param(complete, "RING")) {
-        /* RING: every plane (tile + tsteps each side; x offset odd, >= tsteps, both sides) */
-        int64_t t = tsteps > 0 ? tsteps : 1, off = t | 1;
-        size_t pl = (size_t)((int64_t)bx * rx + 2 * off) * (size_t)((int64_t)by * ry + 2 * t);
-        return ((size_t)gk__param(complete, "PREFETCH") + 1 + 2 * (size_t)(t - 1)) * pl * sizeof(double);
+        /* RING (stencil.cu's ring_geo): the input ring and the stages'
+         * planes, each (tile + tsteps + 1 each side) x (tile + tsteps each
+         * side), rounded up to 16 doubles (128 bytes: the TMA's alignment;
+         * the x offset within, odd or even, takes at most tsteps + 1), then
+         * an 8-byte mbarrier per input plane */
+        int64_t t = tsteps > 0 ? tsteps : 1, nin = gk__param(complete, "PREFETCH") + 1;
+        size_t pl = (size_t)((int64_t)bx * rx + 2 * (t + 1)) * (size_t)((int64_t)by * ry + 2 * t);
+        pl = (pl + 15) / 16 * 16;
+        return (((size_t)nin + 2 * (size_t)(t - 1)) * pl + (size_t)nin) * sizeof(double);
     }
     size_t planes = design == 0 ? 4 : in + (design == 2 ? 2 * (size_t)(tsteps > 0 ? tsteps - 1 : 0) : 0);
     return planes * (size_t)((int64_t)bx * rx + 2) * (size_t)((int64_t)by * ry + 2) * sizeof(double);

@@ -75,7 +75,10 @@
 //   RING    DESIGN 2 tiling: 0 = overlapped tiles (above: a block stores
 //           (BX*RX-2N+2) x (BY*RY-2N+2) points), 1 = exact tiles (below:
 //           a block stores BX*RX x BY*RY points; the halos of the
-//           intermediate stages are computed by ring points; needs ASYNC)
+//           intermediate stages are computed by ring points; needs ASYNC;
+//           on sm_90 and later one thread copies each input plane with
+//           the TMA instead of every thread's cp.async, when the tile's
+//           box allows it: ring_geo)
 #ifndef BX
 #error "BX must be defined (gk passes every parameter of the kernel's space)"
 #endif
@@ -233,6 +236,63 @@ __device__ __forceinline__ void cp_wait()
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 #endif
 }
+
+// The tensor memory accelerator (TMA, sm_90 and later) for RING=1: one
+// thread copies a whole input plane of the tile (its halo included) into
+// shared memory with one instruction, and an mbarrier counts its bytes;
+// the per-thread cp.async copies and their address arithmetic leave the
+// plane loop (the SASS of temporal2 spent about 60 of its ~430 non-FP64
+// instructions per plane on them: bench/stencil-results.md, "TMA").  The
+// box must start 16 bytes aligned in the grid, even outside it (an odd
+// double index faults: an illegal instruction), so the TMA layout's x
+// offset is even (ring_geo).  The map is the host's CUtensorMap
+// (cuTensorMapEncodeTiled, stencil_gpu.c): 128 opaque bytes passed as a
+// __grid_constant__ parameter.
+struct __align__(64) gk_tmap { unsigned long long v[16]; };
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define GK_HAVE_TMA_ 1
+#else
+#define GK_HAVE_TMA_ 0
+#endif
+
+__device__ __forceinline__ unsigned smem_u32(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+#if GK_HAVE_TMA_
+__device__ __forceinline__ void mbar_init(unsigned long long *bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(count) : "memory");
+}
+
+// the barrier's phase completes when `bytes` have arrived (this thread's
+// arrival is the one the barrier counts)
+__device__ __forceinline__ void mbar_expect(unsigned long long *bar, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void mbar_wait(unsigned long long *bar, unsigned parity)
+{
+    asm volatile("{\n\t.reg .pred p;\n"
+                 "GK_MBAR_WAIT_%=:\n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t"
+                 "@!p bra GK_MBAR_WAIT_%=;\n}\n" ::"r"(smem_u32(bar)), "r"(parity) : "memory");
+}
+
+// box of the map at (x, y, z) into dst (128-byte aligned); outside the
+// grid the TMA writes zeros
+__device__ __forceinline__ void tma_load(double *dst, const gk_tmap *map, int x, int y, int z,
+                                         unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(smem_u32(dst)), "l"(map), "r"(x), "r"(y), "r"(z),
+                 "r"(smem_u32(bar)) : "memory");
+}
+
+// orders this thread's shared-memory writes before the TMA's accesses
+__device__ __forceinline__ void fence_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+#endif
 
 // Starts the copy of plane z of the tile at (x0, y0) into s (ASYNC).
 __device__ __forceinline__ void issue_plane(double *s, const double *__restrict__ in, int x0, int y0, int z,
@@ -442,7 +502,8 @@ gk_stencil_stream(const double *__restrict__ in, double *__restrict__ out, int n
 template <int NS>
 __device__ __forceinline__ void temporal(const double *__restrict__ in, double *__restrict__ out,
                                          int nx, int ny, int nz, int px, int py,
-                                         const gk_stencil_coeffs &c, double *smem)
+                                         const gk_stencil_coeffs &c, double *smem,
+                                         const gk_tmap *)                     // RING=1's map
 {
     constexpr int PL = TW * TH;
     constexpr int OW = TI - 2 * (NS - 1), OH = BY * RY - 2 * (NS - 1);
@@ -560,7 +621,20 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
 // tiles of 62 x 30), and the ring costs stage 1 one point per thread for
 // 196 of 256 threads.
 template <int NS> struct ring_geo {
-    static constexpr int H = BY * RY, OFF = NS | 1, XW = TI + 2 * OFF, YH = H + 2 * NS, PL = XW * YH;
+    // the TMA's boxes: at most 256 per dimension, rows a multiple of 16
+    // bytes, starting 16 bytes aligned (an even x offset; stencil_gpu.c
+    // builds its maps on the same test)
+    static constexpr int H = BY * RY, OFFT = NS + (NS & 1);
+    static constexpr bool TMA = GK_HAVE_TMA_ && TI + 2 * OFFT <= 256 && H + 2 * NS <= 256 && TI % 2 == 0;
+    // x offset: odd for cp.async (a thread's window then starts 16-byte
+    // aligned: two 16-byte loads per row), even for the TMA (the window
+    // takes 8 + 16 + 8 bytes)
+    static constexpr int OFF = TMA ? OFFT : NS | 1, XW = TI + 2 * OFF, YH = H + 2 * NS, PL0 = XW * YH;
+    // planes start 128-byte aligned (the TMA's rule), PL doubles apart
+    // whatever the offset (gk__stencil_smem_cfg in space_stencil.c counts
+    // the same: rows of TI + 2(NS+1), rounded up to 16 doubles), then the
+    // input ring's mbarriers
+    static constexpr int PL = ((TI + 2 * (NS + 1)) * YH + 15) / 16 * 16;
     // ring points of width m, and per thread
     __host__ __device__ static constexpr int count(int m) { return (TI + 2 * m) * (H + 2 * m) - TI * H; }
     __host__ __device__ static constexpr int per(int m) { return m <= 0 ? 0 : (count(m) + TPB - 1) / TPB; }
@@ -619,11 +693,14 @@ __device__ __forceinline__ void issue_plane_ring(double *s, const double *__rest
 }
 
 // One row of CC+2 values at src (CC = 2: two 16-byte loads, src 16-byte
-// aligned).
-template <int CC>
+// aligned; ODD: src 8 bytes past it, 8 + 16 + 8 bytes).
+template <int CC, bool ODD = false>
 __device__ __forceinline__ void read_row(double (&w)[CC + 2], const double *src)
 {
-    if (CC == 2) {
+    if (CC == 2 && ODD) {                        // src 8 bytes past a 16-byte boundary
+        double2 m = *reinterpret_cast<const double2 *>(src + 1);
+        w[0] = src[0]; w[1] = m.x; w[2] = m.y; w[3] = src[3];
+    } else if (CC == 2) {
         double2 a = *reinterpret_cast<const double2 *>(src), b = *reinterpret_cast<const double2 *>(src + 2);
         w[0] = a.x; w[1] = a.y; w[2] = b.x; w[3] = b.y;
     } else {
@@ -636,15 +713,31 @@ __device__ __forceinline__ void read_row(double (&w)[CC + 2], const double *src)
 template <int NS>
 __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, double *__restrict__ out,
                                               int nx, int ny, int nz, int px, int py,
-                                              const gk_stencil_coeffs &c, double *smem)
+                                              const gk_stencil_coeffs &c, double *smem,
+                                              const gk_tmap *tin)
 {
     typedef ring_geo<NS> G;
-    constexpr int NRIN = PREFETCH + 1;           // the input ring (always cp.async)
+    constexpr int NRIN = PREFETCH + 1;           // the input ring (cp.async or TMA)
     constexpr int PL = G::PL, XW = G::XW, OFF = G::OFF, NR = G::NR > 0 ? G::NR : 1;
+    constexpr bool TMA = G::TMA, ODD = (OFF & 1) == 0;   // ODD: windows start 8 bytes off
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
     const i64 plane = (i64)px * py;
+    unsigned long long *const bar = reinterpret_cast<unsigned long long *>(smem + (NRIN + 2 * (NS - 1)) * PL);
+    (void)bar;                                   // (used by the TMA only)
+    (void)TMA;
     for (int i = tid; i < (NRIN + 2 * (NS - 1)) * PL; i += TPB)
         smem[i] = 0.0;
+#if GK_HAVE_TMA_
+    if (TMA) {
+        if (tid == 0) {
+#pragma unroll
+            for (int i = 0; i < NRIN; i++)
+                mbar_init(bar + i, 1);
+            asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        }
+        fence_async();                           // the zeros before the TMA's writes
+    }
+#endif
     __syncthreads();
     const int x0 = blockIdx.x * TI, y0 = blockIdx.y * G::H;
     const int z0 = blockIdx.z * ZC, z1 = min(z0 + ZC, nz);
@@ -676,24 +769,44 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
         for (int j = 0; j < NR; j++)
             ra0[s][j] = ra1[s][j] = 0.0;
     }
+    // input plane z into slot `slot` of the ring: the TMA (one thread; the
+    // slot's mbarrier counts the bytes) or every thread's cp.async (one
+    // group per plane, also when there is nothing to copy)
+    auto fetch = [&](int slot, int z, bool any) {
+#if GK_HAVE_TMA_
+        if (TMA) {
+            if (any && tid == 0) {
+                mbar_expect(bar + slot, G::PL0 * (unsigned)sizeof(double));
+                tma_load(smem + slot * PL, tin, x0 - OFF, y0 - NS, z, bar + slot);
+            }
+            return;
+        }
+#endif
+        if (any)
+            issue_plane_ring<NS>(smem + slot * PL, in, x0, y0, z, px, plane, tx, ty, tid);
+        cp_commit();
+    };
     const int kbeg = z0 - NS, klast = z1 + NS - 1, kend = z1 + 2 * NS - 2;
 #pragma unroll
-    for (int i = 0; i < PREFETCH; i++) {
-        if (kbeg + i <= klast)
-            issue_plane_ring<NS>(smem + i * PL, in, x0, y0, kbeg + i, px, plane, tx, ty, tid);
-        cp_commit();
-    }
+    for (int i = 0; i < PREFETCH; i++)
+        fetch(i, kbeg + i, kbeg + i <= klast);
     int rs = 0;
+#if GK_HAVE_TMA_
+    unsigned phase = 0;                          // TMA: bit i, the parity slot i waits for
+#endif
     GK_UNROLL_(UNROLL)
     for (int k = kbeg; k <= kend; k++) {
-        cp_wait<PREFETCH - 1>();
+#if GK_HAVE_TMA_
+        if (TMA) {
+            if (k <= klast) {
+                mbar_wait(bar + rs, (phase >> rs) & 1);
+                phase ^= 1u << rs;
+            }
+        } else
+#endif
+            cp_wait<PREFETCH - 1>();
         __syncthreads();
-        {
-            int ws = rs == 0 ? NRIN - 1 : rs - 1;
-            if (k + PREFETCH <= klast)
-                issue_plane_ring<NS>(smem + ws * PL, in, x0, y0, k + PREFETCH, px, plane, tx, ty, tid);
-            cp_commit();
-        }
+        fetch(rs == 0 ? NRIN - 1 : rs - 1, k + PREFETCH, k + PREFETCH <= klast);
         const double *inp = smem + rs * PL;
         rs = rs == NRIN - 1 ? 0 : rs + 1;
 #pragma unroll
@@ -709,20 +822,27 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
             // needs the registers)
             const double *wsrc = src + (ty * RY + NS - 1) * XW + tx * RX + OFF - 1;
             double w[RY + 2][RX + 2];
-            read_row<RX>(w[0], wsrc);
-            read_row<RX>(w[1], wsrc + XW);
+            read_row<RX, ODD>(w[0], wsrc);
+            read_row<RX, ODD>(w[1], wsrc + XW);
 #pragma unroll
             for (int r = 0; r < RY; r++) {
                 const int ly = ty * RY + r, y = y0 + ly;
-                read_row<RX>(w[r + 2], wsrc + (r + 2) * XW);
+                read_row<RX, ODD>(w[r + 2], wsrc + (r + 2) * XW);
                 double t[RX];
 #pragma unroll
                 for (int cx = 0; cx < RX; cx++)
                     t[cx] = stream_point(w, c, a0[s - 1][r][cx], a1[s - 1][r][cx], r, cx);
                 if (s < NS) {
+                    double *o = dst + (ly + NS) * XW + tx * RX + OFF;
+                    if (RX == 2 && ODD) {        // o 16-byte aligned
+                        const bool in = fin && y < ny;
+                        *reinterpret_cast<double2 *>(o) = make_double2(in && xt < nx ? t[0] : 0.0,
+                                                                       in && xt + 1 < nx ? t[RX - 1] : 0.0);
+                    } else {
 #pragma unroll
-                    for (int cx = 0; cx < RX; cx++)
-                        dst[(ly + NS) * XW + tx * RX + cx + OFF] = fin && xt + cx < nx && y < ny ? t[cx] : 0.0;
+                        for (int cx = 0; cx < RX; cx++)
+                            o[cx] = fin && xt + cx < nx && y < ny ? t[cx] : 0.0;
+                    }
                 } else if (f >= z0 && y < ny) {
                     store_row(out + (i64)f * plane + (i64)y * px + xt, xt, nx, t);
                 }
@@ -758,17 +878,19 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
 #define GK_TEMPORAL_KERNEL(N)                                                              \
     extern "C" __global__ void GK_BOUNDS_                                      \
     gk_stencil_temporal##N(const double *__restrict__ in, double *__restrict__ out, int nx, \
-                           int ny, int nz, int px, int py, gk_stencil_coeffs c)            \
+                           int ny, int nz, int px, int py, gk_stencil_coeffs c,            \
+                           const __grid_constant__ gk_tmap tin)                            \
     {                                                                                      \
-        extern __shared__ __align__(16) double smem[];                                     \
-        GK_TEMPORAL_(N)(in, out, nx, ny, nz, px, py, c, smem);                              \
+        extern __shared__ __align__(128) double gk_tsmem[];                                \
+        GK_TEMPORAL_(N)(in, out, nx, ny, nz, px, py, c, gk_tsmem, &tin);                   \
     }
 
 #define GK_FITS_(N) (RING || (TI - 2 * ((N) - 1) >= 1 && BY * RY - 2 * ((N) - 1) >= 1))
 // a kernel whose tile would be empty is built as a stub the host never runs
 #define GK_TEMPORAL_STUB(N)                                                                \
     extern "C" __global__ void gk_stencil_temporal##N(const double *in, double *out, int nx,\
-                           int ny, int nz, int px, int py, gk_stencil_coeffs c) {}
+                           int ny, int nz, int px, int py, gk_stencil_coeffs c,            \
+                           const __grid_constant__ gk_tmap tin) {}
 
 #if GK_FITS_(1)
 GK_TEMPORAL_KERNEL(1)

@@ -2,6 +2,7 @@
  * device buffers, uploads/downloads and the sweep loop. */
 #include "gpu/stencil_gpu.h"
 
+#include <cuda.h>            /* CUtensorMap and its enums; the encoder comes from cudart */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +40,12 @@ struct gk_stencil_gpu {
     int cur;                       /* buffer holding the current grid */
     struct { double c[27]; } coeffs;
     gk_gpu_timer timer;
+    /* RING=1 on sm_90 and later: the temporal kernels copy their input
+     * planes with the TMA (stencil.cu); per buffer and T steps per pass, the
+     * map its planes are read through (a box of the tile and its T-point
+     * halo, x widened to an even offset).  Zero (unused) otherwise. */
+    int tma;
+    CUtensorMap tin[2][5];
 };
 
 static void dims(int nx, int ny, int *px, int *py)
@@ -67,6 +74,65 @@ static double *origin(const gk_stencil_gpu *g, int b)
     return g->buf[b] + ((size_t)ZOFF * (size_t)g->py + 1) * (size_t)g->px + XOFF;
 }
 
+/* The TMA's maps of RING=1 (see struct gk_stencil_gpu).  The boxes follow
+ * stencil.cu's ring_geo: rows of XW = TI + 2*OFF columns (OFF = T rounded
+ * up to even: the box starts at x0 - OFF, 16 bytes aligned), YH = H + 2T
+ * rows, and the kernel uses the TMA exactly when the same test holds there
+ * (and it was compiled for sm_90 or later: else the map goes unused).  A
+ * map covers the grid's nx x ny x nz interior (32-byte aligned, pitches
+ * multiples of 32 bytes): a box reaching past it reads zeros. */
+typedef CUresult (*tma_encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                                  const cuuint64_t *, const cuuint32_t *, const cuuint32_t *,
+                                  CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                  CUtensorMapFloatOOBfill);
+
+static int tma_off(int t) { return t + (t & 1); }
+
+static int tma_fits(int ti, int h, int t)
+{
+    return ti + 2 * tma_off(t) <= 256 && h + 2 * t <= 256 && ti % 2 == 0;
+}
+
+static gk_status tma_map(tma_encode_fn enc, CUtensorMap *m, const gk_stencil_gpu *g, int b, int bw, int bh)
+{
+    cuuint64_t dim[3] = { (cuuint64_t)g->nx, (cuuint64_t)g->ny, (cuuint64_t)g->nz };
+    cuuint64_t stride[2] = { (cuuint64_t)g->px * sizeof(double), (cuuint64_t)g->px * (cuuint64_t)g->py * sizeof(double) };
+    cuuint32_t box[3] = { (cuuint32_t)bw, (cuuint32_t)bh, 1 }, one[3] = { 1, 1, 1 };
+    CUresult r = enc(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3, origin(g, b), dim, stride, box, one,
+                     CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        return gk__fail(GK_ECUDA, "stencil grid %dx%dx%d: cuTensorMapEncodeTiled of a %dx%d box failed "
+                        "(CUresult %d)", g->nx, g->ny, g->nz, bw, bh, (int)r);
+    return GK_OK;
+}
+
+static gk_status tma_maps(gk_stencil_gpu *g)
+{
+    int ti = g->bx * g->rx, h = g->by * g->ry;
+    g->tma = g->ring && g->dev.cc_major >= 9 && tma_fits(ti, h, 1);
+    if (!g->tma)
+        return GK_OK;
+    void *p = NULL;
+    enum cudaDriverEntryPointQueryResult q;
+#if CUDART_VERSION >= 12050
+    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
+#else
+    cudaError_t e = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &p, cudaEnableDefault, &q);
+#endif
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !p)
+        return gk__fail(GK_ECUDA, "the CUDA driver has no cuTensorMapEncodeTiled (the stencil's RING=1 kernels "
+                        "on sm_%d%d need it): driver %d", g->dev.cc_major, g->dev.cc_minor, g->dev.driver_version);
+    tma_encode_fn enc;
+    memcpy(&enc, &p, sizeof enc);
+    gk_status st = GK_OK;
+    for (int b = 0; b < 2 && !st; b++)
+        for (int t = 1; t <= g->tsteps && !st; t++)
+            if (tma_fits(ti, h, t))
+                st = tma_map(enc, &g->tin[b][t], g, b, ti + 2 * tma_off(t), h + 2 * t);
+    return st;
+}
+
 gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, cudaStream_t stream,
                                int nx, int ny, int nz, const double coeffs[27], const gk_config *cfg)
 {
@@ -74,9 +140,11 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, 
     *out = NULL;
     if (nx < 1 || ny < 1 || nz < 1)
         return gk__fail(GK_EINVAL, "stencil grid %dx%dx%d: sizes must be >= 1", nx, ny, nz);
-    gk_stencil_gpu *g = calloc(1, sizeof *g);
+    /* aligned: the CUtensorMaps in it are 128-byte aligned types */
+    gk_stencil_gpu *g = aligned_alloc(_Alignof(gk_stencil_gpu), sizeof *g);
     if (!g)
         return gk__fail(GK_ENOMEM, "out of host memory for the GPU stencil context");
+    memset(g, 0, sizeof *g);
     g->dev = *dev;
     g->stream = stream;
     if ((st = gk__space_complete(&gk__space_stencil, cfg, &g->cfg)))
@@ -141,7 +209,7 @@ gk_status gk__stencil_gpu_open(gk_stencil_gpu **out, const gk_device_info *dev, 
     GK_CUDA_GOTO(cudaMemsetAsync(g->buf[0], 0, one, g->stream), st, fail);
     GK_CUDA_GOTO(cudaMemsetAsync(g->buf[1], 0, one, g->stream), st, fail);
     memcpy(g->coeffs.c, coeffs, sizeof g->coeffs.c);
-    if ((st = gk__gpu_timer_init(&g->timer)))
+    if ((st = tma_maps(g)) || (st = gk__gpu_timer_init(&g->timer)))
         goto fail;
     *out = g;
     return GK_OK;
@@ -269,7 +337,8 @@ static gk_status launch(gk_stencil_gpu *g, int naive, int nsteps)
     int nx = g->nx, ny = g->ny, nz = g->nz, px = g->px, py = g->py;
     const double *in = origin(g, g->cur);
     double *out = origin(g, g->cur ^ 1);
-    void *args[] = { &in, &out, &nx, &ny, &nz, &px, &py, &g->coeffs };
+    /* the temporal kernels take the TMA's map too (zeros when unused) */
+    void *args[] = { &in, &out, &nx, &ny, &nz, &px, &py, &g->coeffs, &g->tin[g->cur][nsteps] };
     gk_status st = gk__gpu_launch(k, grid, block, smem, g->stream, args);
     if (!st)
         g->cur ^= 1;

@@ -52,16 +52,19 @@ static void constraints(const gk_config *c)
         /* the shared memory, recomputed: the input ring (PREFETCH+1 planes
          * with ASYNC, else 2), 2 planes per further stage of DESIGN 2; a
          * RING plane holds the tile and TSTEPS each side (x offset odd) */
-        int64_t planes, plane;
+        int64_t planes, plane, extra = 0;
         if (design == 2 && ring) {
+            /* planes (x offset up to TSTEPS+1) rounded up to 16 doubles,
+             * an 8-byte mbarrier per input plane */
             planes = pf + 1 + 2 * (ts - 1);
-            plane = (bx * rx + 2 * (ts | 1)) * (by * ry + 2 * ts);
+            plane = ((bx * rx + 2 * (ts + 1)) * (by * ry + 2 * ts) + 15) / 16 * 16;
+            extra = pf + 1;
         } else {
             planes = design == 0 ? 4 : (async ? pf + 1 : 2) + (design == 2 ? 2 * (ts - 1) : 0);
             plane = (bx * rx + 2) * (by * ry + 2);
         }
-        int64_t limit = k ? 232448 : 227 * 1024;
-        FUZZ_ASSERT(planes * plane * 8 <= limit && (int64_t)gk__stencil_smem_cfg(&full, (int)ts) == planes * plane * 8);
+        int64_t limit = k ? 232448 : 227 * 1024, bytes = (planes * plane + extra) * 8;
+        FUZZ_ASSERT(bytes <= limit && (int64_t)gk__stencil_smem_cfg(&full, (int)ts) == bytes);
         /* the one-plane-wide formula of gk__stencil_smem_bytes (RX=1, two
          * input planes) is a lower bound of it */
         int64_t smem = (design == 0 ? 4 : design == 1 ? 2 : 2 * ts) * (bx + 2) * (by * ry + 2) * 8;
