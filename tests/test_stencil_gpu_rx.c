@@ -65,7 +65,8 @@ static void rules(void)
                                 "DESIGN=0", "DESIGN=1,RX=2,ASYNC=1,PREFETCH=2",
                                 "DESIGN=2,TSTEPS=2,RX=2,RY=2,ASYNC=1,RING=0",
                                 "DESIGN=2,TSTEPS=4,BX=16,RY=2,ASYNC=1,PREFETCH=2,RING=0" };
-    /* RING: the rules, and its planes (tile + T each side, x offset odd) */
+    /* RING: the rules, and its planes (tile + T each side, room for either x
+     * offset: odd for cp.async, even for the TMA) */
     ok(rejected("DESIGN=1,RING=1,ASYNC=0", NULL),
        "RING=1 with DESIGN=1 accepted and ignored (the bench's one-step rows of a RING=1 entry)");
     ok(rejected("DESIGN=2,RING=1,ASYNC=0", "ASYNC=1"), "RING=1 without ASYNC refused");
@@ -78,11 +79,16 @@ static void rules(void)
        "RING=1: a tile 2 rows high (BY=1, RY=2) at T=2 accepted, the overlapped one refused");
     {
         static const struct { const char *cfg; int T; size_t want; } rs[] = {
-            /* planes of (TI + 2(T+1)) x (H + 2T) rounded up to 16 doubles,
-             * one mbarrier (8 bytes) per input plane: 70 x 36 = 2520 -> 2528 */
+            /* planes of (TI + 2 OFF) x (H + 2T), OFF the larger of the
+             * cp.async layout's (T|1) and the TMA's (T rounded up to even),
+             * rounded up to 16 doubles, one mbarrier (8 bytes) per input
+             * plane: 70 x 36 = 2520 -> 2528 */
             { "DESIGN=2,TSTEPS=2,RING=1", 2, (4 * 2528 + 2) * 8 },
             /* 68 x 34 = 2312 -> 2320 */
             { "DESIGN=2,TSTEPS=2,RING=1", 1, (2 * 2320 + 2) * 8 },
+            /* T=3: the TMA's even x offset (4) sets the width: 72 x 38 =
+             * 2736, 2 + 4 planes */
+            { "DESIGN=2,TSTEPS=3,RING=1", 3, (6 * 2736 + 2) * 8 },
             /* 17 x 13 = 221 -> 224, 3 input planes */
             { "DESIGN=2,TSTEPS=4,RING=1,BX=7,BY=5,RY=1,RX=1,PREFETCH=2", 4, (9 * 224 + 3) * 8 },
         };
@@ -241,6 +247,15 @@ int main(void)
     check_config(&dev, "BY=1,RING=1,RY=2", r12, 6);
     check_config(&dev, "DESIGN=2,TSTEPS=1,RING=1,BY=1,RY=2,ZC=5", r12, 6);
     check_config(&dev, "DESIGN=2,TSTEPS=3,RING=1,BX=32,BY=1,RY=2,RX=1,ASYNC=1,ZC=3", r12, 6);
+    /* RING=1 on sm_90 and later: the TMA copies the input planes of the
+     * tiles whose box it takes (stencil.cu's ring_geo), cp.async those of
+     * the others.  cp.async with RX=2 (TI=256: rows wider than 256); both
+     * in one run (TI=252: T=3 by cp.async, the remainder passes of T=1 and
+     * 2 by the TMA); the y limit (H=252: T=3 by cp.async, T=1 and 2 by the
+     * TMA) */
+    check_config(&dev, "DESIGN=2,TSTEPS=3,RING=1,BX=128,BY=4,RY=2,RX=2", r12, 6);
+    check_config(&dev, "DESIGN=2,TSTEPS=3,RING=1,BX=126,BY=4,RY=2,RX=2", r12, 6);
+    check_config(&dev, "DESIGN=2,TSTEPS=3,RING=1,BX=4,BY=63,RY=4,RX=2", r12, 6);
     return done_testing();
 #endif
 }

@@ -616,7 +616,8 @@ __device__ __forceinline__ void temporal(const double *__restrict__ in, double *
 // tid + TPB, ...: the first warps, whole), each a 3x3 window and the same
 // three partial sums per plane.  Every plane (input and stage) is stored
 // with the same geometry: XW x YH, point (x0+lx, y0+ly) at (ly+NS)*XW +
-// lx+OFF; OFF is odd so that every thread's window starts 16-byte aligned.
+// lx+OFF; OFF is odd for cp.async, so that every thread's window starts
+// 16-byte aligned, and even for the TMA (ring_geo below).
 // At 512 a 64 x 32 tile divides the grid (overlapped tiles at T = 2: 9 x 18
 // tiles of 62 x 30), and the ring costs stage 1 one point per thread for
 // 196 of 256 threads.
@@ -693,11 +694,11 @@ __device__ __forceinline__ void issue_plane_ring(double *s, const double *__rest
 }
 
 // One row of CC+2 values at src (CC = 2: two 16-byte loads, src 16-byte
-// aligned; ODD: src 8 bytes past it, 8 + 16 + 8 bytes).
-template <int CC, bool ODD = false>
+// aligned; WIN8: src 8 bytes past it, 8 + 16 + 8 bytes).
+template <int CC, bool WIN8 = false>
 __device__ __forceinline__ void read_row(double (&w)[CC + 2], const double *src)
 {
-    if (CC == 2 && ODD) {                        // src 8 bytes past a 16-byte boundary
+    if (CC == 2 && WIN8) {                       // src 8 bytes past a 16-byte boundary
         double2 m = *reinterpret_cast<const double2 *>(src + 1);
         w[0] = src[0]; w[1] = m.x; w[2] = m.y; w[3] = src[3];
     } else if (CC == 2) {
@@ -719,7 +720,7 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
     typedef ring_geo<NS> G;
     constexpr int NRIN = PREFETCH + 1;           // the input ring (cp.async or TMA)
     constexpr int PL = G::PL, XW = G::XW, OFF = G::OFF, NR = G::NR > 0 ? G::NR : 1;
-    constexpr bool TMA = G::TMA, ODD = (OFF & 1) == 0;   // ODD: windows start 8 bytes off
+    constexpr bool TMA = G::TMA, WIN8 = (OFF & 1) == 0;  // even offset: windows start 8 bytes off
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
     const i64 plane = (i64)px * py;
     unsigned long long *const bar = reinterpret_cast<unsigned long long *>(smem + (NRIN + 2 * (NS - 1)) * PL);
@@ -822,22 +823,22 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
             // needs the registers)
             const double *wsrc = src + (ty * RY + NS - 1) * XW + tx * RX + OFF - 1;
             double w[RY + 2][RX + 2];
-            read_row<RX, ODD>(w[0], wsrc);
-            read_row<RX, ODD>(w[1], wsrc + XW);
+            read_row<RX, WIN8>(w[0], wsrc);
+            read_row<RX, WIN8>(w[1], wsrc + XW);
 #pragma unroll
             for (int r = 0; r < RY; r++) {
                 const int ly = ty * RY + r, y = y0 + ly;
-                read_row<RX, ODD>(w[r + 2], wsrc + (r + 2) * XW);
+                read_row<RX, WIN8>(w[r + 2], wsrc + (r + 2) * XW);
                 double t[RX];
 #pragma unroll
                 for (int cx = 0; cx < RX; cx++)
                     t[cx] = stream_point(w, c, a0[s - 1][r][cx], a1[s - 1][r][cx], r, cx);
                 if (s < NS) {
                     double *o = dst + (ly + NS) * XW + tx * RX + OFF;
-                    if (RX == 2 && ODD) {        // o 16-byte aligned
-                        const bool in = fin && y < ny;
-                        *reinterpret_cast<double2 *>(o) = make_double2(in && xt < nx ? t[0] : 0.0,
-                                                                       in && xt + 1 < nx ? t[RX - 1] : 0.0);
+                    if (RX == 2 && WIN8) {       // o 16-byte aligned
+                        const bool ok = fin && y < ny;
+                        *reinterpret_cast<double2 *>(o) = make_double2(ok && xt < nx ? t[0] : 0.0,
+                                                                       ok && xt + 1 < nx ? t[RX - 1] : 0.0);
                     } else {
 #pragma unroll
                         for (int cx = 0; cx < RX; cx++)

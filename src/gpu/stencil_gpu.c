@@ -3,6 +3,7 @@
 #include "gpu/stencil_gpu.h"
 
 #include <cuda.h>            /* CUtensorMap and its enums; the encoder comes from cudart */
+#include <cudaTypedefs.h>    /* its type */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -81,10 +82,7 @@ static double *origin(const gk_stencil_gpu *g, int b)
  * (and it was compiled for sm_90 or later: else the map goes unused).  A
  * map covers the grid's nx x ny x nz interior (32-byte aligned, pitches
  * multiples of 32 bytes): a box reaching past it reads zeros. */
-typedef CUresult (*tma_encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
-                                  const cuuint64_t *, const cuuint32_t *, const cuuint32_t *,
-                                  CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
-                                  CUtensorMapFloatOOBfill);
+typedef PFN_cuTensorMapEncodeTiled_v12000 tma_encode_fn;
 
 static int tma_off(int t) { return t + (t & 1); }
 
@@ -93,7 +91,7 @@ static int tma_fits(int ti, int h, int t)
     return ti + 2 * tma_off(t) <= 256 && h + 2 * t <= 256 && ti % 2 == 0;
 }
 
-static gk_status tma_map(tma_encode_fn enc, CUtensorMap *m, const gk_stencil_gpu *g, int b, int bw, int bh)
+static gk_status tma_map(tma_encode_fn enc, CUtensorMap *m, const gk_stencil_gpu *g, int b, int t, int bw, int bh)
 {
     cuuint64_t dim[3] = { (cuuint64_t)g->nx, (cuuint64_t)g->ny, (cuuint64_t)g->nz };
     cuuint64_t stride[2] = { (cuuint64_t)g->px * sizeof(double), (cuuint64_t)g->px * (cuuint64_t)g->py * sizeof(double) };
@@ -102,8 +100,9 @@ static gk_status tma_map(tma_encode_fn enc, CUtensorMap *m, const gk_stencil_gpu
                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
-        return gk__fail(GK_ECUDA, "stencil grid %dx%dx%d: cuTensorMapEncodeTiled of a %dx%d box failed "
-                        "(CUresult %d)", g->nx, g->ny, g->nz, bw, bh, (int)r);
+        return gk__fail(GK_ECUDA, "stencil grid %dx%dx%d: cuTensorMapEncodeTiled failed (CUresult %d) for "
+                        "buffer %d, T=%d: a %dx%d box of the %dx%d tile", g->nx, g->ny, g->nz, (int)r, b, t, bw, bh,
+                        g->bx * g->rx, g->by * g->ry);
     return GK_OK;
 }
 
@@ -129,7 +128,7 @@ static gk_status tma_maps(gk_stencil_gpu *g)
     for (int b = 0; b < 2 && !st; b++)
         for (int t = 1; t <= g->tsteps && !st; t++)
             if (tma_fits(ti, h, t))
-                st = tma_map(enc, &g->tin[b][t], g, b, ti + 2 * tma_off(t), h + 2 * t);
+                st = tma_map(enc, &g->tin[b][t], g, b, t, ti + 2 * tma_off(t), h + 2 * t);
     return st;
 }
 

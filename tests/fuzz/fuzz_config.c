@@ -51,20 +51,25 @@ static void constraints(const gk_config *c)
         FUZZ_ASSERT(ry <= 8 && mr >= 0 && mr <= 255 && (mr == 0 || (mr >= 24 && mr * bx * by <= 65536)));
         /* the shared memory, recomputed: the input ring (PREFETCH+1 planes
          * with ASYNC, else 2), 2 planes per further stage of DESIGN 2; a
-         * RING plane holds the tile and TSTEPS each side (x offset odd) */
-        int64_t planes, plane, extra = 0;
-        if (design == 2 && ring) {
-            /* planes (x offset up to TSTEPS+1) rounded up to 16 doubles,
-             * an 8-byte mbarrier per input plane */
-            planes = pf + 1 + 2 * (ts - 1);
-            plane = ((bx * rx + 2 * (ts + 1)) * (by * ry + 2 * ts) + 15) / 16 * 16;
-            extra = pf + 1;
-        } else {
-            planes = design == 0 ? 4 : (async ? pf + 1 : 2) + (design == 2 ? 2 * (ts - 1) : 0);
-            plane = (bx * rx + 2) * (by * ry + 2);
+         * RING plane holds the tile and T each side, its x offset odd
+         * (T|1: cp.async) or even (T rounded up: the TMA), room for the
+         * larger, rounded up to 16 doubles, then an 8-byte mbarrier per
+         * input plane; for every T up to TSTEPS (the remainder passes) */
+        int64_t limit = k ? 232448 : 227 * 1024;
+        for (int64_t t = design == 2 ? 1 : ts; t <= ts; t++) {
+            int64_t planes, plane, extra = 0;
+            if (design == 2 && ring) {
+                int64_t oc = t | 1, ot = t + t % 2, off = oc > ot ? oc : ot;
+                planes = pf + 1 + 2 * (t - 1);
+                plane = ((bx * rx + 2 * off) * (by * ry + 2 * t) + 15) / 16 * 16;
+                extra = pf + 1;
+            } else {
+                planes = design == 0 ? 4 : (async ? pf + 1 : 2) + (design == 2 ? 2 * (t - 1) : 0);
+                plane = (bx * rx + 2) * (by * ry + 2);
+            }
+            int64_t bytes = (planes * plane + extra) * 8;
+            FUZZ_ASSERT(bytes <= limit && (int64_t)gk__stencil_smem_cfg(&full, (int)t) == bytes);
         }
-        int64_t limit = k ? 232448 : 227 * 1024, bytes = (planes * plane + extra) * 8;
-        FUZZ_ASSERT(bytes <= limit && (int64_t)gk__stencil_smem_cfg(&full, (int)ts) == bytes);
         /* the one-plane-wide formula of gk__stencil_smem_bytes (RX=1, two
          * input planes) is a lower bound of it */
         int64_t smem = (design == 0 ? 4 : design == 1 ? 2 : 2 * ts) * (bx + 2) * (by * ry + 2) * 8;
