@@ -141,8 +141,9 @@ static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char 
     /* RING=1 is accepted (and ignored) with DESIGN 0 and 1: the bench runs
      * every design from one configuration (a tuned DESIGN 2 entry) */
     if (design == 2 && ring && !gk__param(cfg, "ASYNC"))
-        return snprintf(why, n, "RING=1 loads its planes with cp.async (or the TMA, which falls back on it): it "
-                        "needs ASYNC=1 (ASYNC=0 runs with RING=0, the overlapped tiles; RING=1 is the default)"), 1;
+        return snprintf(why, n, "RING=1 has no register prefetch (its planes arrive by cp.async, or by the TMA on "
+                        "sm_90 where the tile allows): it needs ASYNC=1 (ASYNC=0 runs with RING=0, the overlapped "
+                        "tiles; RING=1 is the default)"), 1;
     if (design == 2 && ring) {
         /* ring points per thread, summed over the stages 1..TSTEPS-1 (ring width TSTEPS-s) */
         int64_t ti = (int64_t)bx * rx, h = (int64_t)by * ry, thr = (int64_t)bx * by, pts = 0;
