@@ -45,7 +45,6 @@ struct gk_stencil_gpu {
      * planes with the TMA (stencil.cu); per buffer and T steps per pass, the
      * map its planes are read through (a box of the tile and its T-point
      * halo, x widened to an even offset).  Zero (unused) otherwise. */
-    int tma;
     CUtensorMap tin[2][5];
 };
 
@@ -109,9 +108,8 @@ static gk_status tma_map(tma_encode_fn enc, CUtensorMap *m, const gk_stencil_gpu
 static gk_status tma_maps(gk_stencil_gpu *g)
 {
     int ti = g->bx * g->rx, h = g->by * g->ry;
-    g->tma = g->ring && g->dev.cc_major >= 9 && tma_fits(ti, h, 1);
-    if (!g->tma)
-        return GK_OK;
+    if (!g->ring || g->dev.cc_major < 9 || !tma_fits(ti, h, 1))
+        return GK_OK;                         /* no T fits if T=1 does not */
     void *p = NULL;
     enum cudaDriverEntryPointQueryResult q;
 #if CUDART_VERSION >= 12050
