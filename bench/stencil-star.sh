@@ -10,6 +10,9 @@
 #   starncu  ncu of gk_sg_t* for each of STARNCU (6 steps at 512^3)
 #   onestep  gk stencil --size=512 --steps=96 --time (the 27-point box) for
 #            each of ONECFGS: DESIGN=1 and DESIGN=2 at T=1 over tiles
+#   ab       the generated engine's DESIGN=2, two builds: OLDGK (a gk built
+#            from the commit before) and GK, runs alternating, REPS rounds,
+#            each "description|configuration" of ABCFGS (kernel time)
 out=${OUT:-/tmp}
 GK=${GK:-./gk}
 PARTS=${PARTS:-"star starncu onestep"}
@@ -44,6 +47,26 @@ DESIGN=2,TSTEPS=1,RING=1,$O,BX=64,BY=1,RY=4,ZC=64
 DESIGN=2,TSTEPS=1,RING=1,$O,BX=64,BY=4,RY=2,ZC=128
 DESIGN=2,TSTEPS=1,RING=1,$O,BX=32,BY=8,RY=4,ZC=128
 "}
+ABCFGS=${ABCFGS:-"
+3d-star-r1|
+3d-star-r1|ZC=128
+3d-star-r1|RX=2,RY=2,TX=32,TY=32,NT=256,TSTEPS=3
+3d-star-r1|RX=2,RY=2,TX=32,TY=32,NT=256,TSTEPS=3,ZC=128
+3d-star-r1|RX=2,RY=4,TX=32,TY=32,NT=128,TSTEPS=3
+3d-star-r1|RX=2,RY=4,TX=64,TY=32,NT=256,TSTEPS=3
+3d-star-r1|RX=2,RY=2,TX=32,TY=32,NT=256,TSTEPS=2
+3d-star-r1|RX=2,RY=2,TX=32,TY=64,NT=512,TSTEPS=3
+3d-box-r1:f32|
+3d-box-r1:f32|RX=2,RY=2,TX=32,TY=32,NT=256
+3d-box-r1:f32|RX=2,RY=4,TX=64,TY=32,NT=256,TSTEPS=2
+3d-box-r1:f32|RX=2,RY=4,TX=32,TY=32,NT=128
+3d-box-r1:fixed:f64|
+3d-box-r1:fixed:f64|RX=2,RY=2,TX=32,TY=32,NT=256,TSTEPS=2
+3d-star-r2|
+3d-star-r2|RX=2,RY=2,TX=32,TY=32,NT=256
+3d-box-r2:f32|
+3d-box-r2:f32|RX=2,RY=2,TX=32,TY=16,NT=128
+"}
 timed() {   # $1: the stencil option (or none), $2: a configuration
   o=$(timeout 90 "$GK" stencil $1 --size=512 --steps=96 --device=gpu --time ${2:+--config="$2"} 2>&1)
   r=$(echo "$o" | grep 'GStencil' | sed 's/.*steps on gpu: //;s/, [0-9.]* GFLOP.*//')
@@ -70,6 +93,13 @@ starncu)
     grep -E 'dram__bytes|pipe_fp64|issue_active|inst_executed|Registers Per|Achieved Occupancy|Theoretical Occ|Duration|wavefronts|bank_conflicts|Shared Memory Config|Block Limit' "$f" | head -24
     grep -E 'stalled_.*ratio' "$f" | awk '$NF+0 > 0.05' | sort -k3 -rn | head -10
   done ;;
+ab)
+  : "${OLDGK:?OLDGK must name a gk built from the commit before}"
+  echo "== A/B, 512^3, 96 steps (kernel time, one run each): old $OLDGK, new $GK"
+  for rep in $(seq "${REPS:-2}"); do for c in $ABCFGS; do for v in old new; do
+    g=$GK; [ $v = old ] && g=$OLDGK
+    printf '%s %-4s %-72s %s\n' "$rep" "$v" "$c" "$(GK=$g timed --stencil="${c%%|*}" "${c#*|}")"
+  done; done; done | tee "$out/ab.log" ;;
 onestep)
   echo "== 27-point box f64, 512^3, 96 steps, one step per pass (kernel time, one run each)"
   for c in $ONECFGS; do printf '%-72s %s\n' "$c" "$(timed "" "$c")"; done | tee "$out/onestep-sweep.log" ;;

@@ -564,6 +564,33 @@ static void design2_checks(void)
             ok(strstr(src, "a[1][0][0] = __dmul_rn(0x1p-2, v);") != NULL, "DESIGN=2: chain starts with w0*v0");
             ok(strstr(src, "gk_sg_t1") && !strstr(src, "gk_sg_t2"), "DESIGN=2: one kernel (T=1)");
             ok(strstr(src, "__syncthreads") && strstr(src, "__shared__"), "DESIGN=2: shared planes and a barrier");
+            ok(!strstr(src, "v2 = *reinterpret_cast"), "DESIGN=2 RX=1: one load per window point");
+            free(src);
+        }
+        /* RX=2: a row's used column pairs (wx even) come in one 2-wide
+         * load; the star's rows above and below the thread's (one used
+         * column of each pair) and RX=1 keep one load per point.  Star
+         * r1, RX=2 x RY=2: window 4 x 4, rows 1-2 two pairs each, rows 0
+         * and 3 columns 1 and 2 alone */
+        gk_config c2 = c;
+        gk__config_set(&c2, "TX", 32);
+        gk__config_set(&c2, "RX", 2);
+        gk__config_set(&c2, "RY", 2);
+        gk__config_set(&c2, "TY", 16);
+        gk__config_set(&c2, "NT", 128);
+        gk__config_set(&c2, "TSTEPS", 1);
+        if (ok(gk__stencil_gen_source(&s, &c2, &src) == GK_OK && src, "DESIGN=2 RX=2 source generated")) {
+            const char *p0 = strstr(src, "void sgz_p0("), *p1 = p0 ? strstr(p0, "void sgz_p1(") : NULL;
+            int pairs = 0, singles = 0;
+            for (const char *q = p0; q && (q = strstr(q, "v2 = *reinterpret_cast<const sgz_v2 *>(sp + ")) && q < p1; q++)
+                pairs++;
+            for (const char *q = p0; q && (q = strstr(q, "v = sp[")) && q < p1; q++)
+                singles++;
+            is_int(pairs, 4, "DESIGN=2 RX=2 star: 4 pair loads per plane (rows 1-2)");
+            is_int(singles, 4, "DESIGN=2 RX=2 star: 4 single loads per plane (rows 0, 3)");
+            ok(strstr(src, "v2 = *reinterpret_cast<const sgz_v2 *>(sp + 1 * PW + 0);\n    v = v2.x;\n") != NULL
+                   && strstr(src, "struct __align__(16) sgz_v2") != NULL,
+               "DESIGN=2 RX=2: the pair at an even column, 16-byte aligned");
             free(src);
         }
         gk__config_set(&c, "TSTEPS", 3);
@@ -1824,6 +1851,13 @@ int main(void)
             /* RX*RY = 32: 36 loads per thread and plane, past one 32-bit word of in-grid flags */
             { 3, S, 1, Z, E, "DESIGN=2,TX=32,TY=64,RX=2,RY=16,NT=64,TSTEPS=1", 45, 131, 13, 2 },
             { 3, B, 1, F, E, "DESIGN=2,TX=32,TY=64,RX=2,RY=16,NT=64,TSTEPS=1,PF=1", 45, 131, 13, 2 },
+            /* RX even: a window's column pairs read by one 2-wide load
+               (star, box, mask; the rotating queue of box r3; RX=4) */
+            { 3, S, 1, Z, D, "DESIGN=2,TX=32,TY=32,RX=2,RY=2,NT=256,TSTEPS=3", 75, 67, 29, 7 },
+            { 3, S, 1, P, E, "DESIGN=2,TX=32,TY=16,RX=2,RY=4,NT=64,TSTEPS=2,PF=1", 45, 37, 19, 5 },
+            { 3, B, 3, P, D, "DESIGN=2,TX=32,TY=8,RX=2,RY=2,NT=64", 39, 21, 17, 2 },
+            { 3, M, 2, Z, E, "DESIGN=2,TX=64,TY=8,RX=4,RY=2,NT=64,TSTEPS=2", 71, 19, 15, 3 },
+            { 3, B, 1, F, D, "DESIGN=2,TX=64,TY=16,RX=4,RY=4,NT=64,TSTEPS=2,ZC=9", 67, 35, 23, 4 },
         };
         for (size_t i = 0; i < sizeof zcases / sizeof zcases[0]; i++)
             run_case(&dev, &zcases[i], 0x2d5f0000ULL + i);

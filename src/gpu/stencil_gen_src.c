@@ -147,7 +147,7 @@ static void put_next_plane(sbuf *b, const char *ind)
            "%s    real *dst = sg_buf + ((k + 1) & 1) * PLANE;\n"
            "#pragma unroll\n"
            "%s    for (int j = 0; j < NL; j++)\n"
-           "%s        if (tid + j * NT < PLANE) dst[tid + j * NT] = ld[j];\n"
+           "%s        if (SGZ_MINE(tid, j)) dst[tid + j * NT] = ld[j];\n"
            "%s}\n"
            "%s__syncthreads();\n", ind, ind, ind, ind, ind, ind);
 }
@@ -933,6 +933,11 @@ static const char z_body[] =
 "#define PH (TY + 2 * R)\n"
 "#define PLANE (PW * PH)\n"
 "#define NL ((PLANE + NT - 1) / NT)\n"
+"/* thread tid (< NT) has point tid + j*NT of a plane: always below the\n"
+"   last j (NL - 1 whole rounds of NT fit in the plane), and in the last\n"
+"   when NT divides the plane; a compile-time true after unrolling, not a\n"
+"   test and a branch per copy */\n"
+"#define SGZ_MINE(tid, j) ((j) < NL - 1 || PLANE % NT == 0 || (tid) + (j) * NT < PLANE)\n"
 "#define DQ (2 * R + 1)\n"
 "#if RX * RY > 32\n"
 "typedef unsigned long long sgz_mask;\n"
@@ -1016,7 +1021,7 @@ static const char z_body[] =
 "#endif\n"
 "#pragma unroll\n"
 "    for (int j = 0; j < NL; j++)\n"
-"        if (threadIdx.x + j * NT < PLANE) {\n"
+"        if (SGZ_MINE(threadIdx.x, j)) {\n"
 "#if BND == 1\n"
 "            ld[j] = t.src[j][po];\n"
 "#else\n"
@@ -1068,7 +1073,7 @@ static const char z_body[] =
 "#endif\n"
 "#pragma unroll\n"
 "    for (int j = 0; j < NL; j++)\n"
-"        if (threadIdx.x + j * NT < PLANE) {\n"
+"        if (SGZ_MINE(threadIdx.x, j)) {\n"
 "#if BND == 1\n"
 "            sgz_cp(dst + threadIdx.x + j * NT, t.src[j] + po, true);\n"
 "#else\n"
@@ -1151,6 +1156,21 @@ static const char z_body[] =
  * terms come in ascending (dy, dx) within the plane, the planes in
  * ascending dz, the first point of the description (index 0) as w0*v0, so
  * the chain is the contract's. */
+/* 1 if column wx of window row wy holds a point of some output's chain
+ * (put_z_plane's window: RX + 2r columns, RY + 2r rows) */
+static int z_column_used(const gk__stencil_spec *s, int rx, int ry, int wy, int wx, const short *at)
+{
+    int r = s->radius, n = 2 * r + 1;
+    for (int dz = -r; dz <= r; dz++)
+        for (int jy = 0; jy < ry; jy++)
+            for (int jx = 0; jx < rx; jx++) {
+                int dy = wy - r - jy, dx = wx - r - jx;
+                if (dy >= -r && dy <= r && dx >= -r && dx <= r && at[((dz + r) * n + dy + r) * n + dx + r] >= 0)
+                    return 1;
+            }
+    return 0;
+}
+
 static void put_z_plane(sbuf *b, const gk__stencil_spec *s, int f32, int rx, int ry, int i, int rot, const short *at)
 {
     int r = s->radius, n = 2 * r + 1, wxn = rx + 2 * r, wyn = ry + 2 * r;
@@ -1160,9 +1180,23 @@ static void put_z_plane(sbuf *b, const gk__stencil_spec *s, int f32, int rx, int
     else
         put(b, "__device__ __forceinline__ void sgz_p%d(const real *__restrict__ sp, real (&a)[DQ][RY][RX])\n{\n"
                "    real v;\n", i);
+    if (rx % 2 == 0)
+        put(b, "    sgz_v2 v2;\n");
     for (int wy = 0; wy < wyn; wy++)
         for (int wx = 0; wx < wxn; wx++) {
-            int first = 1;
+            if (!z_column_used(s, rx, ry, wy, wx, at))
+                continue;
+            /* RX even: the window's columns wx, wx+1 (wx even) are one
+             * aligned pair (sp, the planes and PW are even: sgz_v2), read
+             * by one 2-wide load where both are used (a window row of a
+             * box: half the loads).  Only the loads move: every chain
+             * keeps its order (the terms below, column by column) */
+            if (rx % 2 == 0 && wx % 2 == 0 && wx + 1 < wxn && z_column_used(s, rx, ry, wy, wx + 1, at))
+                put(b, "    v2 = *reinterpret_cast<const sgz_v2 *>(sp + %d * PW + %d);\n    v = v2.x;\n", wy, wx);
+            else if (rx % 2 == 0 && wx % 2 == 1 && z_column_used(s, rx, ry, wy, wx - 1, at))
+                put(b, "    v = v2.y;\n");
+            else
+                put(b, "    v = sp[%d * PW + %d];\n", wy, wx);
             for (int dz = -r; dz <= r; dz++)
                 for (int jy = 0; jy < ry; jy++)
                     for (int jx = 0; jx < rx; jx++) {
@@ -1172,9 +1206,6 @@ static void put_z_plane(sbuf *b, const gk__stencil_spec *s, int f32, int rx, int
                         int k = at[((dz + r) * n + dy + r) * n + dx + r];
                         if (k < 0)
                             continue;
-                        if (first)
-                            put(b, "    v = sp[%d * PW + %d];\n", wy, wx);
-                        first = 0;
                         char lit[64];
                         snprintf(lit, sizeof lit, f32 ? "%af" : "%a", s->w[k]);
                         int slot = rot ? r + dz : ((i - dz) % n + n) % n;
@@ -1218,7 +1249,7 @@ static void put_z_kernel(sbuf *b, int t, int r, int rot, int pf)
     int n = 2 * r + 1, h = (t - 1) * r;
     put(b, "extern \"C\" __global__ void __launch_bounds__(NT) gk_sg_t%d(const real *__restrict__ in, "
            "real *__restrict__ out, int nx, int ny, int nz, i64 sy, i64 sz)\n{\n"
-           "    extern __shared__ real sg_buf[];\n"
+           "    extern __shared__ __align__(16) real sg_buf[];\n"
            "    constexpr int T = %d, H = %d;\n"
            "    const int tid = threadIdx.x, lx0 = tid %% (TX / RX) * RX, ly0 = tid / (TX / RX) * RY;\n"
            "    const int x0 = ORX + blockIdx.x * (TX - 2 * H) - H, y0 = OR + blockIdx.y * (TY - 2 * H) - H;\n"
@@ -1245,7 +1276,7 @@ static void put_z_kernel(sbuf *b, int t, int r, int rot, int pf)
     if (pf == 1)
         put(b, "    sgz_load(xy, zs, nz, sz, ld);\n"
                "#pragma unroll\n    for (int j = 0; j < NL; j++)\n"
-               "        if (tid + j * NT < PLANE) sg_buf[tid + j * NT] = ld[j];\n"
+               "        if (SGZ_MINE(tid, j)) sg_buf[tid + j * NT] = ld[j];\n"
                "    __syncthreads();\n");
     else                /* planes 0..PF-1 in flight, a group each (the loop's wait counts groups) */
         put(b, "#pragma unroll\n    for (int p = 0; p < PF; p++) {\n"
@@ -1331,6 +1362,10 @@ static gk_status z_source(const gk__stencil_spec *s, const gk_config *cfg, int t
     sbuf b = { 0 };
     put(&b, "// generated by gk for %s, DESIGN=2 (src/gpu/stencil_gen_src.c: the design)\n", s->key);
     put(&b, "typedef %s real;\n", f32 ? "float" : "double");
+    /* two neighbouring values of a shared plane, one load (put_z_plane, RX
+     * even: TX, PW = TX + 2R, PLANE and a thread's first column are even,
+     * so a window's even column is 2-value aligned; sg_buf is 16 bytes) */
+    put(&b, "struct __align__(%d) sgz_v2 { real x, y; };\n", f32 ? 8 : 16);
     put(&b, "#define R %d\n#define BND %d\n#define TX %d\n#define TY %d\n#define NT %d\n#define ZC %d\n"
             "#define RX %d\n#define RY %d\n#define PF %d\n#define NS %d\n", r, (int)s->boundary, tx, ty, nt,
         gk__param(cfg, "ZC"), rx, ry, pf, pf > 1 ? pf + 1 : 2);

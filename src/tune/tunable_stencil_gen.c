@@ -385,7 +385,8 @@ gk_status gk__stencil_gen_tune(const gk_device_info *dev, const char *cache_dir,
         Z.best_ms = 0;
         static const int zlay[][5] = { { 32, 32, 1, 4, 256 }, { 32, 16, 1, 2, 256 }, { 32, 16, 1, 4, 128 },
                                        { 32, 64, 1, 8, 256 }, { 64, 16, 1, 4, 256 }, { 32, 8, 1, 1, 256 },
-                                       { 64, 32, 2, 4, 256 }, { 32, 32, 1, 8, 128 } };
+                                       { 64, 32, 2, 4, 256 }, { 32, 32, 1, 8, 128 }, { 32, 32, 2, 2, 256 },
+                                       { 32, 16, 2, 2, 128 } };
         static const int zcz[] = { 32, 64, 128, 256 };
         gk_config zdef, zfull;
         gk__stencil_gen_default_design(3, s->radius, gk__stencil_gen_points(s), es, 2, &zdef);
