@@ -10,6 +10,8 @@
 #   starncu  ncu of gk_sg_t* for each of STARNCU (6 steps at 512^3)
 #   onestep  gk stencil --size=512 --steps=96 --time (the 27-point box) for
 #            each of ONECFGS: DESIGN=1 and DESIGN=2 at T=1 over tiles
+#   layouts  the generated engine's DESIGN=2 layouts of LAYCFGS (and the
+#            defaults) for each description of LAYDESCS (kernel time)
 #   ab       the generated engine's DESIGN=2, two builds: OLDGK (a gk built
 #            from the commit before) and GK, runs alternating, REPS rounds,
 #            each "description|configuration" of ABCFGS (kernel time)
@@ -67,6 +69,17 @@ ABCFGS=${ABCFGS:-"
 3d-box-r2:f32|
 3d-box-r2:f32|RX=2,RY=2,TX=32,TY=16,NT=128
 "}
+LAYDESCS=${LAYDESCS:-"3d-star-r1:zero:f64 3d-star-r1:fixed:f64 3d-box-r1:zero:f32 3d-box-r1:fixed:f32
+3d-star-r1:zero:f32 3d-star-r1:fixed:f32 3d-box-r1:fixed:f64"}
+L2="DESIGN=2,RX=2"
+LAYCFGS=${LAYCFGS:-"
+$L2,RY=4,TX=64,TY=32,NT=256,TSTEPS=2
+$L2,RY=4,TX=64,TY=32,NT=256,TSTEPS=3
+$L2,RY=4,TX=32,TY=32,NT=128,TSTEPS=2
+$L2,RY=4,TX=32,TY=32,NT=128,TSTEPS=3
+$L2,RY=2,TX=32,TY=32,NT=256,TSTEPS=3
+$L2,RY=4,TX=64,TY=32,NT=256,TSTEPS=2,ZC=128
+"}
 timed() {   # $1: the stencil option (or none), $2: a configuration
   o=$(timeout 90 "$GK" stencil $1 --size=512 --steps=96 --device=gpu --time ${2:+--config="$2"} 2>&1)
   r=$(echo "$o" | grep 'GStencil' | sed 's/.*steps on gpu: //;s/, [0-9.]* GFLOP.*//')
@@ -93,6 +106,15 @@ starncu)
     grep -E 'dram__bytes|pipe_fp64|issue_active|inst_executed|Registers Per|Achieved Occupancy|Theoretical Occ|Duration|wavefronts|bank_conflicts|Shared Memory Config|Block Limit' "$f" | head -24
     grep -E 'stalled_.*ratio' "$f" | awk '$NF+0 > 0.05' | sort -k3 -rn | head -10
   done ;;
+layouts)
+  echo "== DESIGN=2 layouts, 512^3, 96 steps (kernel time, one run each)"
+  for d in $LAYDESCS; do
+    printf '%-22s %-56s %s\n' "$d" defaults "$(timed --stencil="$d")"
+    for c in $LAYCFGS; do
+      printf '%-22s %-56s %s\n' "$d" "$c" "$(timed --stencil="$d" "$c")"
+      case $d in *fixed*) printf '%-22s %-56s %s\n' "$d" "$c,OX=0" "$(timed --stencil="$d" "$c,OX=0")" ;; esac
+    done
+  done | tee "$out/layouts.log" ;;
 ab)
   : "${OLDGK:?OLDGK must name a gk built from the commit before}"
   echo "== A/B, 512^3, 96 steps (kernel time, one run each): old $OLDGK, new $GK"

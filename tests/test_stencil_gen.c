@@ -1857,7 +1857,7 @@ int main(void)
             { 3, S, 1, P, E, "DESIGN=2,TX=32,TY=16,RX=2,RY=4,NT=64,TSTEPS=2,PF=1", 45, 37, 19, 5 },
             { 3, B, 3, P, D, "DESIGN=2,TX=32,TY=8,RX=2,RY=2,NT=64", 39, 21, 17, 2 },
             { 3, M, 2, Z, E, "DESIGN=2,TX=64,TY=8,RX=4,RY=2,NT=64,TSTEPS=2", 71, 19, 15, 3 },
-            { 3, B, 1, F, D, "DESIGN=2,TX=64,TY=16,RX=4,RY=4,NT=64,TSTEPS=2,ZC=9", 67, 35, 23, 4 },
+            { 3, B, 1, F, D, "DESIGN=2,TX=64,TY=16,RX=4,RY=2,NT=128,TSTEPS=2,ZC=9", 67, 35, 23, 4 },
         };
         for (size_t i = 0; i < sizeof zcases / sizeof zcases[0]; i++)
             run_case(&dev, &zcases[i], 0x2d5f0000ULL + i);
