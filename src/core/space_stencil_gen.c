@@ -221,19 +221,28 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
  * box r2 f32 146 against 137, box r3 within 2 % either way; radius 1 at
  * T=3 with PF=3: star f32 446 (T=3 PF=1: 371), star f64 313 (T=2 PF=1:
  * 283), box f32 312 (283), box f64 217 (T=2 PF=1: 233, the one shape that
- * loses, by 7 %). */
+ * loses, by 7 %).
+ *   Since a window row's column pairs come in one 2-wide load (RX even:
+ * issue 27, third round; bench/stencil-results.md, "Pair loads"): the
+ * float32 boxes of radius 1 (more than 6r+1 points) take RX=2 x RY=4 of a
+ * 32x32 tile, NT=128, T=2 (H200, 512^3, 96 steps: zero boundary 523
+ * GStencil/s against 391, fixed 332 against 325).  The stars stay: RX=2
+ * gains with the zero boundary (f32 762 against 607, f64 420 against 407)
+ * but loses with the fixed one (f32 402 against 468, f64 294 against 343:
+ * its per-point band path costs that layout 192 registers). */
 static void z_default(int radius, int npoints, size_t elem, gk_config *out)
 {
     int ry = radius == 1 || (elem == 4 && radius >= 3) ? 4 : 2;
+    int pairs = radius == 1 && elem == 4 && npoints > 6 * radius + 1;
     gk__config_clear(out);
     gk__config_set(out, "TX", 32);
     gk__config_set(out, "TY", 8 * ry);
-    gk__config_set(out, "NT", 256);
+    gk__config_set(out, "NT", pairs ? 128 : 256);
     gk__config_set(out, "ZC", 64);
-    gk__config_set(out, "TSTEPS", radius > 1 ? 1 : 3);
+    gk__config_set(out, "TSTEPS", radius > 1 ? 1 : pairs ? 2 : 3);
     gk__config_set(out, "DESIGN", 2);
     gk__config_set(out, "PX", 4);
-    gk__config_set(out, "RX", 1);
+    gk__config_set(out, "RX", pairs ? 2 : 1);
     gk__config_set(out, "RY", ry);
     gk__config_set(out, "PF", 3);
     gk__config_set(out, "SK", 0);

@@ -80,7 +80,8 @@
  * input planes z0-r .. z0+ZC-1+r: each goes to shared memory once (the
  * tile and r of halo in x and y; two buffers), and each thread reads the
  * (RX+2r) x (RY+2r) window of it that its outputs need ONCE, in ascending
- * (y, x), adding each value to every accumulator whose chain has it: the
+ * (y, x) (RX even: a row's used column pairs in one 2-wide load each),
+ * adding each value to every accumulator whose chain has it: the
  * partial sums of the 2r+1 output planes p-r..p+r the plane touches, per
  * output point, (2r+1)*RX*RY registers, a queue indexed by the output
  * plane modulo 2r+1.  The stream loop is unrolled 2r+1 times, so every
