@@ -408,12 +408,35 @@ static void design2_checks(void)
     sg_cfg(3, 1, 4, 2, "RY=3", &c);
     ok(gk__stencil_gen_reject(&c, 3, 1, 4, NULL, why, sizeof why) && strstr(why, "multiple"),
        "DESIGN=2 with RY not dividing TY refused: %s", why);
-    sg_cfg(3, 1, 4, 2, "NT=128", &c);
+    sg_cfg(3, 1, 4, 2, "RX=1,NT=128", &c);
     ok(gk__stencil_gen_reject(&c, 3, 1, 4, NULL, why, sizeof why) && strstr(why, "needs NT=256"),
        "DESIGN=2 with NT not (TX/RX)*(TY/RY) refused: %s", why);
-    sg_cfg(3, 1, 4, 2, "NT=128,TY=16,RY=4", &c);
+    sg_cfg(3, 1, 4, 2, "RX=1,NT=128,TY=16,RY=4", &c);
     ok(!gk__stencil_gen_reject(&c, 3, 1, 4, NULL, why, sizeof why), "DESIGN=2 TX=32 TY=16 RY=4 NT=128 accepted (%s)",
        why);
+    /* the radius-1 defaults by shape and type: float32 the pair layout
+     * (RX=2 x RY=4 of a 32x32 tile, NT=128, OX=0), the boxes at T=2 and
+     * the stars (at most 6r+1 points; 0, unknown, a star) at T=3; float64
+     * the layout of before (RX=1, NT=256, T=3; OX=0 for the stars) */
+    {
+        static const struct { int np; size_t es; int rx, nt, t, ox; } dd[] = {
+            { 27, 4, 2, 128, 2, 0 }, { 7, 4, 2, 128, 3, 0 }, { 0, 4, 2, 128, 3, 0 },
+            { 27, 8, 1, 256, 3, 1 }, { 7, 8, 1, 256, 3, 0 }, { 0, 8, 1, 256, 3, 0 },
+        };
+        for (size_t i = 0; i < sizeof dd / sizeof dd[0]; i++) {
+            gk_config dfl, dfull;
+            gk__stencil_gen_default_design(3, 1, dd[i].np, dd[i].es, -1, &dfl);
+            int okc = !gk__space_complete(&gk__space_stencil_gen, &dfl, &dfull)
+                      && !gk__stencil_gen_reject(&dfull, 3, 1, dd[i].es, NULL, why, sizeof why);
+            ok(okc && gk__param(&dfull, "DESIGN") == 2 && gk__param(&dfull, "RX") == dd[i].rx
+                   && gk__param(&dfull, "RY") == 4 && gk__param(&dfull, "TX") == 32 && gk__param(&dfull, "TY") == 32
+                   && gk__param(&dfull, "NT") == dd[i].nt && gk__param(&dfull, "TSTEPS") == dd[i].t
+                   && gk__param(&dfull, "OX") == dd[i].ox,
+               "3D r1 defaults, %d points, %zu-byte values: RX=%d NT=%d TSTEPS=%d OX=%d (got RX=%d NT=%d T=%d OX=%d)",
+               dd[i].np, dd[i].es, dd[i].rx, dd[i].nt, dd[i].t, dd[i].ox, gk__param(&dfull, "RX"),
+               gk__param(&dfull, "NT"), gk__param(&dfull, "TSTEPS"), gk__param(&dfull, "OX"));
+        }
+    }
     /* registers: r=4 fp64, 9 planes of 16 outputs = 288 registers */
     sg_cfg(3, 4, 8, 2, "RY=16,TY=16,NT=32", &c);
     ok(gk__stencil_gen_reject(&c, 3, 4, 8, NULL, why, sizeof why) && strstr(why, "registers"),

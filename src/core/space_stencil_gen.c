@@ -222,24 +222,26 @@ static void warp_default(int radius, int npoints, size_t elem, gk_config *out)
  * T=3 with PF=3: star f32 446 (T=3 PF=1: 371), star f64 313 (T=2 PF=1:
  * 283), box f32 312 (283), box f64 217 (T=2 PF=1: 233, the one shape that
  * loses, by 7 %).
- *   Since a window row's column pairs come in one 2-wide load (RX even:
- * issue 27, third round; bench/stencil-results.md, "Pair loads"): the
- * float32 boxes of radius 1 (more than 6r+1 points) take RX=2 x RY=4 of a
- * 32x32 tile, NT=128, T=2 (H200, 512^3, 96 steps: zero boundary 523
- * GStencil/s against 391, fixed 332 against 325).  The stars stay: RX=2
- * gains with the zero boundary (f32 762 against 607, f64 420 against 407)
- * but loses with the fixed one (f32 402 against 468, f64 294 against 343:
- * its per-point band path costs that layout 192 registers). */
+ *   Since a window row's column pairs come in one 2-wide load (RX even)
+ * and the fixed boundary's band is a mask (issue 27, third round;
+ * bench/stencil-results.md, "Pair loads"): float32 at radius 1 takes
+ * RX=2 x RY=4 of a 32x32 tile, NT=128, OX=0, the boxes (more than 6r+1
+ * points) at T=2, the stars at T=3 (H200, 512^3, 96 steps, GStencil/s
+ * against the layout of before: box zero 523 against 391, periodic 514
+ * against 434, fixed 361 against 347; star zero 762 against 607, periodic
+ * 762 against 701, fixed 560 against 496).  Float64 stays: the star's
+ * RX=2 gains with the zero boundary (420 against 407) but loses with the
+ * periodic (418 against 428) and the fixed one (336 against 356). */
 static void z_default(int radius, int npoints, size_t elem, gk_config *out)
 {
     int ry = radius == 1 || (elem == 4 && radius >= 3) ? 4 : 2;
-    int pairs = radius == 1 && elem == 4 && npoints > 6 * radius + 1;
+    int box = npoints > 6 * radius + 1, pairs = radius == 1 && elem == 4;
     gk__config_clear(out);
     gk__config_set(out, "TX", 32);
     gk__config_set(out, "TY", 8 * ry);
     gk__config_set(out, "NT", pairs ? 128 : 256);
     gk__config_set(out, "ZC", 64);
-    gk__config_set(out, "TSTEPS", radius > 1 ? 1 : pairs ? 2 : 3);
+    gk__config_set(out, "TSTEPS", radius > 1 ? 1 : pairs && box ? 2 : 3);
     gk__config_set(out, "DESIGN", 2);
     gk__config_set(out, "PX", 4);
     gk__config_set(out, "RX", pairs ? 2 : 1);
@@ -252,8 +254,11 @@ static void z_default(int radius, int npoints, size_t elem, gk_config *out)
     gk__config_set(out, "MB", 0);
     /* fixed boundary: x tiles from the interior's first column but for the
      * float64 stars of radius 1 and 2 (the AN5D suite's n + 2r grids:
-     * bench/stencil-suite-results.md, "Tiles of the interior") */
-    gk__config_set(out, "OX", elem == 8 && npoints <= 6 * radius + 1 && radius <= 2 ? 0 : 1);
+     * bench/stencil-suite-results.md, "Tiles of the interior") and the
+     * float32 pair layouts (stores aligned with the grid's rows: star T=3
+     * 559.7 against 518.9 GStencil/s, box T=2 360.6 against 334.8; H200,
+     * 512^3, bench/stencil-results.md "Pair loads") */
+    gk__config_set(out, "OX", pairs || (elem == 8 && !box && radius <= 2) ? 0 : 1);
     gk__config_set(out, "XH", 0);
 }
 

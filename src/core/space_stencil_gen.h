@@ -49,9 +49,9 @@ void gk__stencil_gen_default(int dims, int radius, gk_config *out);
  * DESIGN=2 (3D): TX=32, RX=1 (a warp is one row: conflict-free shared
  * loads, coalesced stores), NT=256, ZC=64, RY=4 (TY=32) at radius 1 and
  * in float32 from radius 3, else RY=2 (TY=16); TSTEPS 3 at radius 1, else
- * 1; PF=3 (three input planes in flight); but the float32 boxes of radius
- * 1 (npoints > 7) RX=2, RY=4, NT=128 (a 32x32 tile) and TSTEPS 2; as
- * measured on an H200 (the function says what).  In 2D,
+ * 1; PF=3 (three input planes in flight); but float32 at radius 1 RX=2,
+ * RY=4, NT=128 (a 32x32 tile), OX=0, with TSTEPS 2 for the boxes (npoints
+ * > 7); as measured on an H200 (the function says what).  In 2D,
  * design 2 falls back to the ring's defaults (the rules refuse it). */
 void gk__stencil_gen_default_design(int dims, int radius, int npoints, size_t elem, int design, gk_config *out);
 
