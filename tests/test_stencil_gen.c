@@ -670,6 +670,113 @@ static void design2_checks(void)
     }
 }
 
+/* The window loads of a generated DESIGN=2 source with RX even
+ * (put_z_plane): each 2-wide load at an even column, its x half taken at
+ * once and its y half by the next load (the column after it); no two
+ * one-wide loads of an even column and the next in one row (a pair
+ * missed); the pairs counted in *pairs.  0 when one of them fails. */
+static int z_pairs_well_formed(const char *src, int *pairs)
+{
+    int n = 0, want_y = 0, ly = -1, lx = -1;
+    for (const char *l = src; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        int y, x;
+        if (sscanf(l, " v2 = *reinterpret_cast<const sgz_v2 *>(sp + %d * PW + %d);", &y, &x) == 2) {
+            const char *nl = strchr(l, '\n');
+            if (want_y || x % 2 || !nl || strncmp(nl + 1, "    v = v2.x;\n", 14))
+                return 0;
+            want_y = 1;
+            n++;
+            l = nl + 1;              /* past its x half */
+            ly = lx = -1;
+        } else if (!strncmp(l, "    v = v2.y;\n", 14)) {
+            if (!want_y)
+                return 0;
+            want_y = 0;
+        } else if (sscanf(l, " v = sp[%d * PW + %d];", &y, &x) == 2) {
+            if (want_y || (y == ly && x == lx + 1 && lx % 2 == 0))
+                return 0;
+            ly = y;
+            lx = x;
+        } else if (!strncmp(l, "}", 1)) {
+            if (want_y)
+                return 0;
+            ly = lx = -1;
+        }
+    }
+    *pairs = n;
+    return !want_y;
+}
+
+/* DESIGN=2 with RX even, without a GPU: over stars, boxes and masks of
+ * radius 1-3, float32 and float64, RX=2 and 4 (the unrolled and the
+ * rotating queues), every pair load well formed (z_pairs_well_formed), a
+ * box's every window row in pairs, the pair type aligned to two values
+ * and the shared planes to 16 bytes; and the defaults: float32 at radius
+ * 1 RX=2 x RY=4 of a 32x32 tile, NT=128, the boxes (more than the star's
+ * 6r+1 points) at TSTEPS=2, the stars at 3; float64 and radius 2 RX=1 */
+static void design2_pair_checks(void)
+{
+    static const char *const lay[] = { "TX=32,TY=16,RX=2,RY=2,NT=128,TSTEPS=1",
+                                       "TX=64,TY=16,RX=4,RY=2,NT=128,TSTEPS=2" };
+    static const gk_stencil_shape shp[] = { GK_STENCIL_STAR, GK_STENCIL_BOX, GK_STENCIL_MASK };
+    int good = 1, checked = 0;
+    for (int r = 1; r <= 3; r++)
+        for (int f = 0; f < 2; f++)
+            for (int sh = 0; sh < 3; sh++)
+                for (int li = 0; li < 2; li++) {
+                    int k = 2 * r + 1, rx = li ? 4 : 2, ry = 2;
+                    double w[343];
+                    for (int i = 0; i < k * k * k; i++) {
+                        int dx = i % k - r, dy = i / k % k - r, dz = i / (k * k) - r;
+                        int axes = (dx != 0) + (dy != 0) + (dz != 0);
+                        int off = (shp[sh] == GK_STENCIL_STAR && axes > 1)
+                                  || (shp[sh] == GK_STENCIL_MASK && (i * 7 + r) % 3 == 0);
+                        w[i] = off ? 0 : 0.125 + 0.001 * i;
+                    }
+                    gk__stencil_spec s;
+                    gk_config c;
+                    char *src = NULL;
+                    int pairs = -1;
+                    gk__config_clear(&c);
+                    if (gk__sg_spec_build(3, shp[sh], r, GK_BOUNDARY_ZERO, f ? GK_DTYPE_FLOAT64 : GK_DTYPE_FLOAT32, w,
+                                          &s)
+                        || sg_cfg(3, r, f ? 8 : 4, 2, lay[li], &c) || gk__stencil_gen_source(&s, &c, &src) || !src) {
+                        good = 0;
+                        diag("RX=%d r=%d %s shape %d: no source (%s)", rx, r, f ? "f64" : "f32", sh, gk_last_error());
+                        continue;
+                    }
+                    int wanted = shp[sh] == GK_STENCIL_BOX ? (rx + 2 * r) * (ry + 2 * r) / 2 : -1;
+                    int fns = 0;
+                    for (const char *q = strstr(src, "void sgz_"); q; q = strstr(q + 1, "void sgz_"))
+                        fns += !strncmp(q, "void sgz_p", 10) || !strncmp(q, "void sgz_r(", 11);
+                    if (!z_pairs_well_formed(src, &pairs) || pairs < 1 || (wanted > 0 && pairs != wanted * fns)
+                        || !strstr(src, f ? "struct __align__(16) sgz_v2 { real x, y; };"
+                                          : "struct __align__(8) sgz_v2 { real x, y; };")
+                        || !strstr(src, "extern __shared__ __align__(16) real sg_buf[];")) {
+                        good = 0;
+                        diag("RX=%d r=%d %s shape %d: %d pair loads in %d plane functions (box: %d each)", rx, r,
+                             f ? "f64" : "f32", sh, pairs, fns, wanted);
+                    }
+                    checked++;
+                    free(src);
+                }
+    ok(good && checked == 36, "DESIGN=2 RX=2, 4: every pair load at an even column, both halves used, no pair missed "
+       "(%d sources: stars, boxes, masks r=1-3, f32, f64)", checked);
+    static const struct { int r, np; size_t es; int tx, ty, rx, ry, nt, ts; } zd[] = {
+        { 1, 27, 4, 32, 32, 2, 4, 128, 2 }, { 1, 8, 4, 32, 32, 2, 4, 128, 2 }, { 1, 7, 4, 32, 32, 2, 4, 128, 3 },
+        { 1, 27, 8, 32, 32, 1, 4, 256, 3 }, { 1, 7, 8, 32, 32, 1, 4, 256, 3 }, { 2, 125, 4, 32, 16, 1, 2, 256, 1 } };
+    for (size_t i = 0; i < sizeof zd / sizeof zd[0]; i++) {
+        gk_config d;
+        gk__stencil_gen_default_design(3, zd[i].r, zd[i].np, zd[i].es, -1, &d);
+        ok(gk__config_get(&d, "TX", 0) == zd[i].tx && gk__config_get(&d, "TY", 0) == zd[i].ty
+               && gk__config_get(&d, "RX", 0) == zd[i].rx && gk__config_get(&d, "RY", 0) == zd[i].ry
+               && gk__config_get(&d, "NT", 0) == zd[i].nt && gk__config_get(&d, "TSTEPS", 0) == zd[i].ts
+               && gk__config_get(&d, "PF", 0) == 3 && gk__config_get(&d, "DESIGN", 0) == 2,
+           "DESIGN=2 defaults r=%d, %d points, %zu-byte: TX=%d TY=%d RX=%d RY=%d NT=%d TSTEPS=%d PF=3", zd[i].r,
+           zd[i].np, zd[i].es, zd[i].tx, zd[i].ty, zd[i].rx, zd[i].ry, zd[i].nt, zd[i].ts);
+    }
+}
+
 /* every WHAT of a generated DESIGN=1 source lies under the directive U1
    or U2 (the nearest directive before it); the count of them, -1 if one
    lies elsewhere */
@@ -1231,6 +1338,7 @@ static void source_checks(void)
     ok(!gk__stencil_gen_reject(&c, 2, 1, 4, NULL, why, sizeof why), "PX=1 r=1 T=4: 24 output columns, accepted (%s)",
        why);
     design2_checks();
+    design2_pair_checks();
     ok(gk__sg_spec_build(3, GK_STENCIL_BOX, 5, GK_BOUNDARY_ZERO, GK_DTYPE_FLOAT64, NULL, &s) == GK_EINVAL,
        "radius 5 refused");
     double bad[9] = { 1, 1, 0, 1, 1, 1, 0, 1, 0 };
@@ -1881,6 +1989,16 @@ int main(void)
             { 3, B, 3, P, D, "DESIGN=2,TX=32,TY=8,RX=2,RY=2,NT=64", 39, 21, 17, 2 },
             { 3, M, 2, Z, E, "DESIGN=2,TX=64,TY=8,RX=4,RY=2,NT=64,TSTEPS=2", 71, 19, 15, 3 },
             { 3, B, 1, F, D, "DESIGN=2,TX=64,TY=16,RX=4,RY=2,NT=128,TSTEPS=2,ZC=9", 67, 35, 23, 4 },
+            /* the float32 box's defaults (RX=2 x RY=4 of a 32x32 tile,
+               NT=128, TSTEPS=2, PF=3) with each boundary: several blocks,
+               a remainder pass */
+            { 3, B, 1, Z, E, "DESIGN=2", 67, 45, 37, 5 },
+            { 3, B, 1, P, E, "DESIGN=2", 45, 37, 19, 5 },
+            { 3, B, 1, F, E, "DESIGN=2", 61, 35, 29, 5 },
+            /* and the float32 star's (the same layout at TSTEPS=3, OX=0) */
+            { 3, S, 1, Z, E, "DESIGN=2", 67, 45, 37, 7 },
+            { 3, S, 1, P, E, "DESIGN=2", 45, 37, 19, 4 },
+            { 3, S, 1, F, E, "DESIGN=2", 61, 35, 29, 7 },
         };
         for (size_t i = 0; i < sizeof zcases / sizeof zcases[0]; i++)
             run_case(&dev, &zcases[i], 0x2d5f0000ULL + i);
