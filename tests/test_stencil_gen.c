@@ -414,29 +414,6 @@ static void design2_checks(void)
     sg_cfg(3, 1, 4, 2, "RX=1,NT=128,TY=16,RY=4", &c);
     ok(!gk__stencil_gen_reject(&c, 3, 1, 4, NULL, why, sizeof why), "DESIGN=2 TX=32 TY=16 RY=4 NT=128 accepted (%s)",
        why);
-    /* the radius-1 defaults by shape and type: float32 the pair layout
-     * (RX=2 x RY=4 of a 32x32 tile, NT=128, OX=0), the boxes at T=2 and
-     * the stars (at most 6r+1 points; 0, unknown, a star) at T=3; float64
-     * the layout of before (RX=1, NT=256, T=3; OX=0 for the stars) */
-    {
-        static const struct { int np; size_t es; int rx, nt, t, ox; } dd[] = {
-            { 27, 4, 2, 128, 2, 0 }, { 7, 4, 2, 128, 3, 0 }, { 0, 4, 2, 128, 3, 0 },
-            { 27, 8, 1, 256, 3, 1 }, { 7, 8, 1, 256, 3, 0 }, { 0, 8, 1, 256, 3, 0 },
-        };
-        for (size_t i = 0; i < sizeof dd / sizeof dd[0]; i++) {
-            gk_config dfl, dfull;
-            gk__stencil_gen_default_design(3, 1, dd[i].np, dd[i].es, -1, &dfl);
-            int okc = !gk__space_complete(&gk__space_stencil_gen, &dfl, &dfull)
-                      && !gk__stencil_gen_reject(&dfull, 3, 1, dd[i].es, NULL, why, sizeof why);
-            ok(okc && gk__param(&dfull, "DESIGN") == 2 && gk__param(&dfull, "RX") == dd[i].rx
-                   && gk__param(&dfull, "RY") == 4 && gk__param(&dfull, "TX") == 32 && gk__param(&dfull, "TY") == 32
-                   && gk__param(&dfull, "NT") == dd[i].nt && gk__param(&dfull, "TSTEPS") == dd[i].t
-                   && gk__param(&dfull, "OX") == dd[i].ox,
-               "3D r1 defaults, %d points, %zu-byte values: RX=%d NT=%d TSTEPS=%d OX=%d (got RX=%d NT=%d T=%d OX=%d)",
-               dd[i].np, dd[i].es, dd[i].rx, dd[i].nt, dd[i].t, dd[i].ox, gk__param(&dfull, "RX"),
-               gk__param(&dfull, "NT"), gk__param(&dfull, "TSTEPS"), gk__param(&dfull, "OX"));
-        }
-    }
     /* registers: r=4 fp64, 9 planes of 16 outputs = 288 registers */
     sg_cfg(3, 4, 8, 2, "RY=16,TY=16,NT=32", &c);
     ok(gk__stencil_gen_reject(&c, 3, 4, 8, NULL, why, sizeof why) && strstr(why, "registers"),
@@ -762,18 +739,28 @@ static void design2_pair_checks(void)
                 }
     ok(good && checked == 36, "DESIGN=2 RX=2, 4: every pair load at an even column, both halves used, no pair missed "
        "(%d sources: stars, boxes, masks r=1-3, f32, f64)", checked);
-    static const struct { int r, np; size_t es; int tx, ty, rx, ry, nt, ts; } zd[] = {
-        { 1, 27, 4, 32, 32, 2, 4, 128, 2 }, { 1, 8, 4, 32, 32, 2, 4, 128, 2 }, { 1, 7, 4, 32, 32, 2, 4, 128, 3 },
-        { 1, 27, 8, 32, 32, 1, 4, 256, 3 }, { 1, 7, 8, 32, 32, 1, 4, 256, 3 }, { 2, 125, 4, 32, 16, 1, 2, 256, 1 } };
+    /* float32 at radius 1 the pair layout (OX=0), the boxes at T=2 and the
+     * stars (at most 6r+1 points; 0, unknown, a star) at T=3; float64 the
+     * layout of before (OX=0 for its stars); each accepted by the rules */
+    static const struct { int r, np; size_t es; int tx, ty, rx, ry, nt, ts, ox; } zd[] = {
+        { 1, 27, 4, 32, 32, 2, 4, 128, 2, 0 }, { 1, 8, 4, 32, 32, 2, 4, 128, 2, 0 },
+        { 1, 7, 4, 32, 32, 2, 4, 128, 3, 0 },  { 1, 0, 4, 32, 32, 2, 4, 128, 3, 0 },
+        { 1, 27, 8, 32, 32, 1, 4, 256, 3, 1 }, { 1, 7, 8, 32, 32, 1, 4, 256, 3, 0 },
+        { 1, 0, 8, 32, 32, 1, 4, 256, 3, 0 },  { 2, 125, 4, 32, 16, 1, 2, 256, 1, 1 } };
     for (size_t i = 0; i < sizeof zd / sizeof zd[0]; i++) {
-        gk_config d;
+        gk_config d, full;
+        char why[256] = "";
         gk__stencil_gen_default_design(3, zd[i].r, zd[i].np, zd[i].es, -1, &d);
-        ok(gk__config_get(&d, "TX", 0) == zd[i].tx && gk__config_get(&d, "TY", 0) == zd[i].ty
+        int accepted = !gk__space_complete(&gk__space_stencil_gen, &d, &full)
+                       && !gk__stencil_gen_reject(&full, 3, zd[i].r, zd[i].es, NULL, why, sizeof why);
+        ok(accepted && gk__config_get(&d, "TX", 0) == zd[i].tx && gk__config_get(&d, "TY", 0) == zd[i].ty
                && gk__config_get(&d, "RX", 0) == zd[i].rx && gk__config_get(&d, "RY", 0) == zd[i].ry
                && gk__config_get(&d, "NT", 0) == zd[i].nt && gk__config_get(&d, "TSTEPS", 0) == zd[i].ts
-               && gk__config_get(&d, "PF", 0) == 3 && gk__config_get(&d, "DESIGN", 0) == 2,
-           "DESIGN=2 defaults r=%d, %d points, %zu-byte: TX=%d TY=%d RX=%d RY=%d NT=%d TSTEPS=%d PF=3", zd[i].r,
-           zd[i].np, zd[i].es, zd[i].tx, zd[i].ty, zd[i].rx, zd[i].ry, zd[i].nt, zd[i].ts);
+               && gk__config_get(&d, "OX", -1) == zd[i].ox && gk__config_get(&d, "PF", 0) == 3
+               && gk__config_get(&d, "DESIGN", 0) == 2,
+           "DESIGN=2 defaults r=%d, %d points, %zu-byte: TX=%d TY=%d RX=%d RY=%d NT=%d TSTEPS=%d OX=%d PF=3, "
+           "accepted (%s)", zd[i].r, zd[i].np, zd[i].es, zd[i].tx, zd[i].ty, zd[i].rx, zd[i].ry, zd[i].nt,
+           zd[i].ts, zd[i].ox, why);
     }
 }
 
