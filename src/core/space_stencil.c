@@ -40,6 +40,9 @@ static const gk_param_def stencil_params[] = {
     { "RING", 1, 0, 1, 2, { 0, 1 }, "DESIGN 2 tiling: 0 = overlapped tiles (a block stores (BX*RX-2T+2) x "
       "(BY*RY-2T+2)), 1 = exact tiles (stores BX*RX x BY*RY; the stages' halos computed as a ring; "
       "needs ASYNC=1; ignored by DESIGN 0 and 1)" },
+    { "SPLIT", 0, 0, 1, 1, { 0 }, "RING=1 with the TMA (sm_90), TSTEPS >= 2: 1 = no block barrier per plane "
+      "(an mbarrier arrival after a plane's last stage, its wait before the next plane's stage 2; one more "
+      "shared plane); ignored otherwise" },
 };
 
 size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps)
@@ -60,11 +63,14 @@ size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps)
          * planes, each (tile + tsteps + 1 each side) x (tile + tsteps each
          * side), rounded up to 16 doubles (128 bytes: the TMA's alignment;
          * the x offset within, odd or even, takes at most tsteps + 1), then
-         * an 8-byte mbarrier per input plane */
+         * an 8-byte mbarrier per input plane; SPLIT (at 2 steps or more) a
+         * third plane for stage 1 and one mbarrier more (counted whether
+         * the kernel takes the TMA or not: the host does not know) */
         int64_t t = tsteps > 0 ? tsteps : 1, nin = gk__param(complete, "PREFETCH") + 1;
+        int64_t split = t >= 2 && gk__param(complete, "SPLIT");
         size_t pl = (size_t)((int64_t)bx * rx + 2 * (t + 1)) * (size_t)((int64_t)by * ry + 2 * t);
         pl = (pl + 15) / 16 * 16;
-        return (((size_t)nin + 2 * (size_t)(t - 1)) * pl + (size_t)nin) * sizeof(double);
+        return (((size_t)nin + 2 * (size_t)(t - 1) + (size_t)split) * pl + (size_t)(nin + split)) * sizeof(double);
     }
     size_t planes = design == 0 ? 4 : in + (design == 2 ? 2 * (size_t)(tsteps > 0 ? tsteps - 1 : 0) : 0);
     return planes * (size_t)((int64_t)bx * rx + 2) * (size_t)((int64_t)by * ry + 2) * sizeof(double);

@@ -115,6 +115,9 @@
 #ifndef RING
 #error "RING must be defined (gk passes every parameter of the kernel's space)"
 #endif
+#ifndef SPLIT
+#error "SPLIT must be defined (gk passes every parameter of the kernel's space)"
+#endif
 #if TSTEPS < 1 || TSTEPS > 4
 #error "TSTEPS must be 1..4 (gk_stencil_temporal1..4 are built)"
 #endif
@@ -270,6 +273,13 @@ __device__ __forceinline__ void mbar_expect(unsigned long long *bar, unsigned by
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(bytes)
                  : "memory");
+}
+
+// this thread's arrival (release: its shared-memory writes before it are
+// seen by the threads its phase's completion lets through)
+__device__ __forceinline__ void mbar_arrive(unsigned long long *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_u32(bar)) : "memory");
 }
 
 __device__ __forceinline__ void mbar_wait(unsigned long long *bar, unsigned parity)
@@ -721,12 +731,25 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
     constexpr int NRIN = PREFETCH + 1;           // the input ring (cp.async or TMA)
     constexpr int PL = G::PL, XW = G::XW, OFF = G::OFF, NR = G::NR > 0 ? G::NR : 1;
     constexpr bool TMA = G::TMA, WIN8 = (OFF & 1) == 0;  // even offset: windows start 8 bytes off
+    // SPLIT (TMA, NS >= 2): no block barrier in the plane loop.  Stage 1
+    // reads only the input plane (its mbarrier says it has arrived); the
+    // later stages read what the stages before them finished at the last
+    // iteration.  So each thread arrives on the mbarrier `done` after an
+    // iteration's last stage and waits for every thread's arrival only
+    // before the next iteration's stage 2, with stage 1 in between: warps
+    // drift apart by up to a stage instead of meeting at every plane.
+    // Stage 1 writes its plane before that wait, over the plane stage 2
+    // read two iterations before (three planes, not two, so that every
+    // thread has finished reading it), and the next input plane is fetched
+    // after it (the slot it fills was read at the last iteration).
+    constexpr bool SPL = SPLIT && TMA && NS >= 2;
+    constexpr int S1 = SPL ? 3 : 2, NSP = NS >= 2 ? S1 + 2 * (NS - 2) : 0;  // stage 1's planes, all stages'
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
     const i64 plane = (i64)px * py;
-    unsigned long long *const bar = reinterpret_cast<unsigned long long *>(smem + (NRIN + 2 * (NS - 1)) * PL);
+    unsigned long long *const bar = reinterpret_cast<unsigned long long *>(smem + (NRIN + NSP) * PL);
     (void)bar;                                   // (used by the TMA only)
     (void)TMA;
-    for (int i = tid; i < (NRIN + 2 * (NS - 1)) * PL; i += TPB)
+    for (int i = tid; i < (NRIN + NSP) * PL; i += TPB)
         smem[i] = 0.0;
 #if GK_HAVE_TMA_
     if (TMA) {
@@ -734,12 +757,19 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
 #pragma unroll
             for (int i = 0; i < NRIN; i++)
                 mbar_init(bar + i, 1);
+            if (SPL)
+                mbar_init(bar + NRIN, TPB);
             asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
         }
         fence_async();                           // the zeros before the TMA's writes
     }
 #endif
     __syncthreads();
+#if GK_HAVE_TMA_
+    unsigned dph = 0;                            // SPLIT: the parity of done's next phase
+    if (SPL)
+        mbar_arrive(bar + NRIN);                 // phase 0: iteration kbeg waits for nothing
+#endif
     const int x0 = blockIdx.x * TI, y0 = blockIdx.y * G::H;
     const int z0 = blockIdx.z * ZC, z1 = min(z0 + ZC, nz);
     const int xt = x0 + tx * RX;                 // the thread's first column
@@ -806,17 +836,34 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
         } else
 #endif
             cp_wait<PREFETCH - 1>();
-        __syncthreads();
-        fetch(rs == 0 ? NRIN - 1 : rs - 1, k + PREFETCH, k + PREFETCH <= klast);
+        if (!SPL) {
+            __syncthreads();
+            fetch(rs == 0 ? NRIN - 1 : rs - 1, k + PREFETCH, k + PREFETCH <= klast);
+        }
+        const int fslot = rs == 0 ? NRIN - 1 : rs - 1;   // SPLIT: fetched into after the wait
         const double *inp = smem + rs * PL;
         rs = rs == NRIN - 1 ? 0 : rs + 1;
 #pragma unroll
         for (int s = 1; s <= NS; s++) {
             const int rp = k - 2 * (s - 1), f = rp - 1;
+#if GK_HAVE_TMA_
+            if (SPL && s == 2) {                 // every thread is past iteration k-1
+                mbar_wait(bar + NRIN, dph);
+                dph ^= 1;
+                fetch(fslot, k + PREFETCH, k + PREFETCH <= klast);
+            }
+#endif
             if (rp < z0 - (NS - s) - 1 || rp > z1 + (NS - s))
                 continue;                                 // uniform over the block
-            const double *src = s == 1 ? inp : smem + (NRIN + 2 * (s - 2) + (rp & 1)) * PL;
-            double *dst = smem + (NRIN + 2 * (s - 1) + (f & 1)) * PL;
+            // the stages' planes: two per stage, plane p in slot p mod 2;
+            // SPLIT: three for stage 1 (slot (p + 6) mod 3; p >= -5)
+            const double *src = s == 1   ? inp
+                              : !SPL     ? smem + (NRIN + 2 * (s - 2) + (rp & 1)) * PL
+                              : s == 2   ? smem + (NRIN + (rp + 6) % 3) * PL
+                                         : smem + (NRIN + 3 + 2 * (s - 3) + (rp & 1)) * PL;
+            double *dst = !SPL   ? smem + (NRIN + 2 * (s - 1) + (f & 1)) * PL
+                        : s == 1 ? smem + (NRIN + (f + 6) % 3) * PL
+                                 : smem + (NRIN + 3 + 2 * (s - 2) + (f & 1)) * PL;
             const bool fin = f >= 0 && f < nz;
             // the window row by row: rows r..r+2 feed output row r; loaded
             // just before it, so that fewer rows are live at once (RING=1
@@ -869,6 +916,10 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
                 }
             }
         }
+#if GK_HAVE_TMA_
+        if (SPL)
+            mbar_arrive(bar + NRIN);             // this thread is done with iteration k
+#endif
     }
 }
 #define GK_TEMPORAL_(N) temporal_ring<N>

@@ -1,0 +1,51 @@
+#!/bin/sh
+# bench/stencil-split.sh - issue 27, fourth round: the 27-point box's RING=1
+# kernels with SPLIT=1 (no block barrier in the plane loop: an mbarrier
+# arrival after a plane's last stage, its wait before the next plane's
+# stage 2) against SPLIT=0, on a GPU machine with an sm_90 GPU (the TMA
+# path), in a built tree (run in the build directory).  Logs go to $OUT
+# (or /tmp).  PARTS selects, in order:
+#   ab     gk stencil --size=512 --steps=96 --time for each of CFGS with
+#          SPLIT=0 then SPLIT=1, REPS rounds (kernel time, one run each:
+#          differences under ~3 % are noise)
+#   bench  gk bench stencil --sizes=512 --steps=100 --config=C for each of
+#          BENCHCFGS (median of 5, every row bit for bit against the CPU)
+#   ncu    ncu of gk_stencil_temporal2 (4 steps at 512^3, the first launch)
+#          for each of NCUCFGS with SPLIT=0 and 1
+out=${OUT:-/tmp}
+GK=${GK:-./gk}
+PARTS=${PARTS:-"ab bench"}
+export NCCL_NVLS_ENABLE=0
+A=DESIGN=2,RX=2,ASYNC=1,RING=1,UNROLL=1
+CFGS=${CFGS:-"
+$A,TSTEPS=2,BX=64,BY=8,RY=4,ZC=256,MINB=0,PREFETCH=1
+$A,TSTEPS=2,BX=32,BY=8,RY=4,ZC=128,MINB=2,PREFETCH=1
+$A,TSTEPS=2,BX=32,BY=8,RY=4,ZC=128,MINB=1,PREFETCH=2
+$A,TSTEPS=2,BX=32,BY=16,RY=2,ZC=256,MINB=0,PREFETCH=1
+$A,TSTEPS=3,BX=32,BY=16,RY=2,ZC=512,MINB=1,PREFETCH=1
+$A,TSTEPS=3,BX=32,BY=8,RY=4,ZC=256,MINB=1,PREFETCH=1
+$A,TSTEPS=4,BX=32,BY=8,RY=4,ZC=256,MINB=1,PREFETCH=1
+"}
+BENCHCFGS=${BENCHCFGS:-"$A,TSTEPS=2,BX=64,BY=8,RY=4,ZC=256,MINB=0,PREFETCH=1,SPLIT=1
+$A,TSTEPS=2,BX=32,BY=8,RY=4,ZC=128,MINB=2,PREFETCH=1,SPLIT=1"}
+NCUCFGS=${NCUCFGS:-"$A,TSTEPS=2,BX=64,BY=8,RY=4,ZC=256,MINB=0,PREFETCH=1"}
+for p in $PARTS; do case $p in
+ab)
+  for rep in $(seq "${REPS:-2}"); do for c in $CFGS; do for s in 0 1; do
+    o=$(timeout 60 "$GK" stencil --size=512 --steps=96 --device=gpu --time --config="$c,SPLIT=$s" 2>&1 \
+        | grep GStencil | sed 's/.*gpu: //;s/, [0-9.]* GFLOP.*//')
+    echo "$rep SPLIT=$s $c ${o:-failed}"
+  done; done; done | tee "$out/split-ab.txt" ;;
+bench)
+  for c in $BENCHCFGS; do
+    timeout 150 "$GK" bench stencil --sizes=512 --steps=100 --config="$c" 2>&1
+  done | tee "$out/split-bench.txt" ;;
+ncu)
+  for c in $NCUCFGS; do for s in 0 1; do
+    echo "== $c,SPLIT=$s"
+    timeout 200 ncu --kernel-name regex:gk_stencil_temporal2 --launch-count 1 --section SpeedOfLight \
+      --section WarpStateStats --section Occupancy --section LaunchStats \
+      --metrics sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active \
+      "$GK" stencil --size=512 --steps=4 --device=gpu --config="$c,SPLIT=$s" 2>&1 | grep -v '^==PROF==' | tail -60
+  done; done > "$out/split-ncu.txt" 2>&1 ;;
+esac; done
