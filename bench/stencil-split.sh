@@ -10,7 +10,7 @@
 #          differences under ~3 % are noise)
 #   bench  gk bench stencil --sizes=512 --steps=100 --config=C for each of
 #          BENCHCFGS (median of 5, every row bit for bit against the CPU)
-#   ncu    ncu of gk_stencil_temporal2 (4 steps at 512^3, the first launch)
+#   ncu    ncu of the first temporal launch (4 steps at 512^3)
 #          for each of NCUCFGS with SPLIT=0 and 1
 out=${OUT:-/tmp}
 GK=${GK:-./gk}
@@ -28,7 +28,8 @@ $A,TSTEPS=4,BX=32,BY=8,RY=4,ZC=256,MINB=1,PREFETCH=1
 "}
 BENCHCFGS=${BENCHCFGS:-"$A,TSTEPS=2,BX=64,BY=8,RY=4,ZC=256,MINB=0,PREFETCH=1,SPLIT=1
 $A,TSTEPS=2,BX=32,BY=8,RY=4,ZC=128,MINB=2,PREFETCH=1,SPLIT=1"}
-NCUCFGS=${NCUCFGS:-"$A,TSTEPS=2,BX=64,BY=8,RY=4,ZC=256,MINB=0,PREFETCH=1"}
+NCUCFGS=${NCUCFGS:-"$A,TSTEPS=2,BX=64,BY=8,RY=4,ZC=256,MINB=0,PREFETCH=1
+$A,TSTEPS=3,BX=32,BY=16,RY=2,ZC=512,MINB=1,PREFETCH=1"}
 for p in $PARTS; do case $p in
 ab)
   for rep in $(seq "${REPS:-2}"); do for c in $CFGS; do for s in 0 1; do
@@ -43,9 +44,10 @@ bench)
 ncu)
   for c in $NCUCFGS; do for s in 0 1; do
     echo "== $c,SPLIT=$s"
-    timeout 200 ncu --kernel-name regex:gk_stencil_temporal2 --launch-count 1 --section SpeedOfLight \
-      --section WarpStateStats --section Occupancy --section LaunchStats \
-      --metrics sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active \
-      "$GK" stencil --size=512 --steps=4 --device=gpu --config="$c,SPLIT=$s" 2>&1 | grep -v '^==PROF==' | tail -60
+    timeout 200 ncu --kernel-name regex:gk_stencil_temporal --launch-count 1 --section SpeedOfLight \
+      --section WarpStateStats \
+      --metrics sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
+      "$GK" stencil --size=512 --steps=4 --device=gpu --config="$c,SPLIT=$s" 2>&1 \
+      | grep -v '^==PROF==' | grep -E 'Duration|Throughput|Busy|Stall|Cycles|Warp|sm__|smsp__|launch__|gk_stencil' 
   done; done > "$out/split-ncu.txt" 2>&1 ;;
 esac; done

@@ -91,11 +91,11 @@ static void rules(void)
             { "DESIGN=2,TSTEPS=3,RING=1", 3, (6 * 2736 + 2) * 8 },
             /* 17 x 13 = 221 -> 224, 3 input planes */
             { "DESIGN=2,TSTEPS=4,RING=1,BX=7,BY=5,RY=1,RX=1,PREFETCH=2", 4, (9 * 224 + 3) * 8 },
-            /* SPLIT: a third plane for stage 1 and one mbarrier more at
+            /* SPLIT: a third plane for stage 1 and two mbarriers more at
              * T >= 2; nothing at T=1 */
-            { "DESIGN=2,TSTEPS=2,RING=1,SPLIT=1", 2, (5 * 2528 + 3) * 8 },
+            { "DESIGN=2,TSTEPS=2,RING=1,SPLIT=1", 2, (5 * 2528 + 4) * 8 },
             { "DESIGN=2,TSTEPS=2,RING=1,SPLIT=1", 1, (2 * 2320 + 2) * 8 },
-            { "DESIGN=2,TSTEPS=3,RING=1,SPLIT=1", 3, (7 * 2736 + 3) * 8 },
+            { "DESIGN=2,TSTEPS=3,RING=1,SPLIT=1", 3, (7 * 2736 + 4) * 8 },
         };
         for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++) {
             gk_config full;
@@ -245,13 +245,14 @@ int main(void)
             check_config(&dev, rc[ci], uniq, nst);
         /* SPLIT=1 (no block barrier in the plane loop; the TMA's tiles on
          * sm_90, T >= 2): the 64 x 32 and 128 x 32 tiles of the defaults
-         * and the shipped table with short chunks, PREFETCH=2, RX=1, and
+         * and the shipped table with short chunks (128 x 16 at T=3, 128 x 8
+         * at T=4: the shared memory), PREFETCH=2, RX=1, and
          * a tile the TMA does not take (7 wide: SPLIT ignored) */
         char sc[5][160];
         snprintf(sc[0], sizeof sc[0], "DESIGN=2,TSTEPS=%d,RING=1,SPLIT=1,BX=32,BY=8,RY=%d,ZC=4,UNROLL=2,MINB=2", T,
                  T > 2 ? 2 : 4);
         snprintf(sc[1], sizeof sc[1], "DESIGN=2,TSTEPS=%d,RING=1,SPLIT=1,BX=64,BY=8,RY=%d,ZC=5,MINB=0", T,
-                 T > 2 ? 2 : 4);
+                 T > 3 ? 1 : T > 2 ? 2 : 4);
         snprintf(sc[2], sizeof sc[2], "DESIGN=2,TSTEPS=%d,RING=1,SPLIT=1,RY=2,MINB=2,PREFETCH=2", T);
         snprintf(sc[3], sizeof sc[3], "DESIGN=2,TSTEPS=%d,RING=1,SPLIT=1,BX=16,BY=4,RY=3,ZC=5,UNROLL=2,RX=1", T);
         snprintf(sc[4], sizeof sc[4], "DESIGN=2,TSTEPS=%d,RING=1,SPLIT=1,BX=7,BY=5,RY=1,ZC=3,RX=1,PREFETCH=2", T);

@@ -64,13 +64,13 @@ size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps)
          * side), rounded up to 16 doubles (128 bytes: the TMA's alignment;
          * the x offset within, odd or even, takes at most tsteps + 1), then
          * an 8-byte mbarrier per input plane; SPLIT (at 2 steps or more) a
-         * third plane for stage 1 and one mbarrier more (counted whether
+         * third plane for stage 1 and two mbarriers more (counted whether
          * the kernel takes the TMA or not: the host does not know) */
         int64_t t = tsteps > 0 ? tsteps : 1, nin = gk__param(complete, "PREFETCH") + 1;
         int64_t split = t >= 2 && gk__param(complete, "SPLIT");
         size_t pl = (size_t)((int64_t)bx * rx + 2 * (t + 1)) * (size_t)((int64_t)by * ry + 2 * t);
         pl = (pl + 15) / 16 * 16;
-        return (((size_t)nin + 2 * (size_t)(t - 1) + (size_t)split) * pl + (size_t)(nin + split)) * sizeof(double);
+        return (((size_t)nin + 2 * (size_t)(t - 1) + (size_t)split) * pl + (size_t)(nin + 2 * split)) * sizeof(double);
     }
     size_t planes = design == 0 ? 4 : in + (design == 2 ? 2 * (size_t)(tsteps > 0 ? tsteps - 1 : 0) : 0);
     return planes * (size_t)((int64_t)bx * rx + 2) * (size_t)((int64_t)by * ry + 2) * sizeof(double);

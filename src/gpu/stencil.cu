@@ -740,8 +740,13 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
     // drift apart by up to a stage instead of meeting at every plane.
     // Stage 1 writes its plane before that wait, over the plane stage 2
     // read two iterations before (three planes, not two, so that every
-    // thread has finished reading it), and the next input plane is fetched
-    // after it (the slot it fills was read at the last iteration).
+    // thread has finished reading it).  The next input plane goes into the
+    // slot stage 1 read at the last iteration: each thread arrives on
+    // `used` after its stage 1 and waits for all of them at the top of the
+    // next iteration (a stage of slack), so that the fetch stays a whole
+    // iteration ahead (a fetch after the wait on `done`, half an iteration
+    // ahead at T=2, ran the 128 x 32 tile at 252 GStencil/s instead of
+    // 385: bench/stencil-results.md).
     constexpr bool SPL = SPLIT && TMA && NS >= 2;
     constexpr int S1 = SPL ? 3 : 2, NSP = NS >= 2 ? S1 + 2 * (NS - 2) : 0;  // stage 1's planes, all stages'
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
@@ -757,8 +762,10 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
 #pragma unroll
             for (int i = 0; i < NRIN; i++)
                 mbar_init(bar + i, 1);
-            if (SPL)
-                mbar_init(bar + NRIN, TPB);
+            if (SPL) {
+                mbar_init(bar + NRIN, TPB);      // done
+                mbar_init(bar + NRIN + 1, TPB);  // used
+            }
             asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
         }
         fence_async();                           // the zeros before the TMA's writes
@@ -766,9 +773,11 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
 #endif
     __syncthreads();
 #if GK_HAVE_TMA_
-    unsigned dph = 0;                            // SPLIT: the parity of done's next phase
-    if (SPL)
-        mbar_arrive(bar + NRIN);                 // phase 0: iteration kbeg waits for nothing
+    unsigned dph = 0, uph = 0;                   // SPLIT: the parities of done's and used's next phases
+    if (SPL) {                                   // phase 0: iteration kbeg waits for nothing
+        mbar_arrive(bar + NRIN);
+        mbar_arrive(bar + NRIN + 1);
+    }
 #endif
     const int x0 = blockIdx.x * TI, y0 = blockIdx.y * G::H;
     const int z0 = blockIdx.z * ZC, z1 = min(z0 + ZC, nz);
@@ -840,17 +849,26 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
             __syncthreads();
             fetch(rs == 0 ? NRIN - 1 : rs - 1, k + PREFETCH, k + PREFETCH <= klast);
         }
-        const int fslot = rs == 0 ? NRIN - 1 : rs - 1;   // SPLIT: fetched into after the wait
+#if GK_HAVE_TMA_
+        else {
+            // every thread has read input plane k-1 (all threads wait: a
+            // wait by the fetching thread alone took 10 registers more,
+            // and spilled, with 512 threads)
+            mbar_wait(bar + NRIN + 1, uph);
+            uph ^= 1;
+            fetch(rs == 0 ? NRIN - 1 : rs - 1, k + PREFETCH, k + PREFETCH <= klast);
+        }
+#endif
         const double *inp = smem + rs * PL;
         rs = rs == NRIN - 1 ? 0 : rs + 1;
 #pragma unroll
         for (int s = 1; s <= NS; s++) {
             const int rp = k - 2 * (s - 1), f = rp - 1;
 #if GK_HAVE_TMA_
-            if (SPL && s == 2) {                 // every thread is past iteration k-1
-                mbar_wait(bar + NRIN, dph);
+            if (SPL && s == 2) {
+                mbar_arrive(bar + NRIN + 1);     // this thread is done with input plane k
+                mbar_wait(bar + NRIN, dph);      // every thread is past iteration k-1
                 dph ^= 1;
-                fetch(fslot, k + PREFETCH, k + PREFETCH <= klast);
             }
 #endif
             if (rp < z0 - (NS - s) - 1 || rp > z1 + (NS - s))
