@@ -12,6 +12,12 @@
 #          BENCHCFGS (median of 5, every row bit for bit against the CPU)
 #   ncu    ncu of the first temporal launch (4 steps at 512^3)
 #          for each of NCUCFGS with SPLIT=0 and 1
+#   tune   gktune --kernels=stencil at 256 (90 s) and 512 (120 s) into a
+#          fresh cache ($out/cache), then gk bench stencil --sizes=512
+#          --steps=100 with it, with the built-in defaults and DESIGN=1
+#   sizes  gk stencil --size=N --steps=STEPS --time, no table, for each of
+#          SIZECFGS at 256, 384, 512, 768 and 1024 (candidates for the
+#          built-in defaults)
 out=${OUT:-/tmp}
 GK=${GK:-./gk}
 PARTS=${PARTS:-"ab bench"}
@@ -30,6 +36,10 @@ BENCHCFGS=${BENCHCFGS:-"$A,TSTEPS=2,BX=64,BY=8,RY=4,ZC=256,MINB=0,PREFETCH=1,SPL
 $A,TSTEPS=2,BX=32,BY=8,RY=4,ZC=128,MINB=2,PREFETCH=1,SPLIT=1"}
 NCUCFGS=${NCUCFGS:-"$A,TSTEPS=2,BX=64,BY=8,RY=4,ZC=256,MINB=0,PREFETCH=1
 $A,TSTEPS=3,BX=32,BY=16,RY=2,ZC=512,MINB=1,PREFETCH=1"}
+SIZECFGS=${SIZECFGS:-"DESIGN=2,TSTEPS=2
+DESIGN=2,TSTEPS=2,SPLIT=1
+DESIGN=2,TSTEPS=2,BX=64,BY=8,RY=4,ZC=256,MINB=0,SPLIT=1
+DESIGN=2,TSTEPS=2,BX=64,BY=8,RY=4,ZC=128,MINB=0,SPLIT=1"}
 for p in $PARTS; do case $p in
 ab)
   for rep in $(seq "${REPS:-2}"); do for c in $CFGS; do for s in 0 1; do
@@ -50,4 +60,24 @@ ncu)
       "$GK" stencil --size=512 --steps=4 --device=gpu --config="$c,SPLIT=$s" 2>&1 \
       | grep -v '^==PROF==' | grep -E 'Duration|Throughput|Busy|Stall|Cycles|Warp|sm__|smsp__|launch__|gk_stencil' 
   done; done > "$out/split-ncu.txt" 2>&1 ;;
+tune)
+  C=$out/cache; rm -rf "$C"; mkdir -p "$C"
+  GK_CACHE_DIR=$C GK_DATA_DIR=/tmp/none "$GK"tune --kernels=stencil --sizes='stencil=256' --budget=90 -q > "$out/gktune256.log" 2>&1
+  GK_CACHE_DIR=$C GK_DATA_DIR=/tmp/none "$GK"tune --kernels=stencil --sizes='stencil=512' --budget=120 -q > "$out/gktune512.log" 2>&1
+  grep -h 'kernel=stencil' "$C"/tune-*.txt
+  GK_CACHE_DIR=$C GK_DATA_DIR=/tmp/none timeout 150 "$GK" bench stencil --sizes=512 --steps=100 2>&1 | tee "$out/bench-tuned.txt"
+  E=$(mktemp -d)
+  for c in DESIGN=2,TSTEPS=2 DESIGN=1; do
+    GK_CACHE_DIR=$E GK_DATA_DIR=/tmp/none timeout 100 "$GK" bench stencil --sizes=512 --steps=100 --config=$c 2>&1
+  done | tee "$out/bench-defaults.txt"
+  rm -rf "$E" ;;
+sizes)
+  E=$(mktemp -d)
+  for n in 256 384 512 768 1024; do for c in $SIZECFGS; do
+    st=$((n > 512 ? 24 : 96))
+    o=$(GK_CACHE_DIR=$E GK_DATA_DIR=/tmp/none timeout 60 "$GK" stencil --size=$n --steps=$st --device=gpu --time \
+        --config="$c" 2>&1 | grep GStencil | sed 's/.*gpu: //;s/, [0-9.]* GFLOP.*//')
+    echo "$n $c ${o:-failed}"
+  done; done | tee "$out/split-sizes.txt"
+  rm -rf "$E" ;;
 esac; done

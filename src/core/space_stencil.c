@@ -40,7 +40,7 @@ static const gk_param_def stencil_params[] = {
     { "RING", 1, 0, 1, 2, { 0, 1 }, "DESIGN 2 tiling: 0 = overlapped tiles (a block stores (BX*RX-2T+2) x "
       "(BY*RY-2T+2)), 1 = exact tiles (stores BX*RX x BY*RY; the stages' halos computed as a ring; "
       "needs ASYNC=1; ignored by DESIGN 0 and 1)" },
-    { "SPLIT", 0, 0, 1, 1, { 0 }, "RING=1 with the TMA (sm_90), TSTEPS >= 2: 1 = no block barrier per plane "
+    { "SPLIT", 0, 0, 1, 2, { 0, 1 }, "RING=1 with the TMA (sm_90), TSTEPS >= 2: 1 = no block barrier per plane "
       "(an mbarrier arrival after a plane's last stage, its wait before the next plane's stage 2; one more "
       "shared plane); ignored otherwise" },
 };

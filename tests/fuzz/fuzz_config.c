@@ -32,9 +32,10 @@ static void constraints(const gk_config *c)
                 by = gk__config_get(&full, "BY", -1), ry = gk__config_get(&full, "RY", -1),
                 mr = gk__config_get(&full, "MAXRREG", -1), ts = gk__config_get(&full, "TSTEPS", -1),
                 rx = gk__config_get(&full, "RX", -1), ring = gk__config_get(&full, "RING", -1),
-                async = gk__config_get(&full, "ASYNC", -1), pf = gk__config_get(&full, "PREFETCH", -1);
+                async = gk__config_get(&full, "ASYNC", -1), pf = gk__config_get(&full, "PREFETCH", -1),
+                split = gk__config_get(&full, "SPLIT", -1);
         FUZZ_ASSERT(design >= 0 && design <= 2 && ts >= 1 && ts <= 4 && rx >= 1 && rx <= 2 && pf >= 1 && pf <= 2);
-        FUZZ_ASSERT(ring >= 0 && ring <= 1 && async >= 0 && async <= 1);
+        FUZZ_ASSERT(ring >= 0 && ring <= 1 && async >= 0 && async <= 1 && split >= 0 && split <= 1);
         if (design == 2 && ring) {
             /* exact tiles (RING=1, space_stencil.c): no overlap to leave room
              * for, but cp.async, at most 8 ring points per thread over the
@@ -54,15 +55,16 @@ static void constraints(const gk_config *c)
          * RING plane holds the tile and T each side, its x offset odd
          * (T|1: cp.async) or even (T rounded up: the TMA), room for the
          * larger, rounded up to 16 doubles, then an 8-byte mbarrier per
-         * input plane; for every T up to TSTEPS (the remainder passes) */
+         * input plane; SPLIT at T >= 2: one plane and two mbarriers more;
+         * for every T up to TSTEPS (the remainder passes) */
         int64_t limit = k ? 232448 : 227 * 1024;
         for (int64_t t = design == 2 ? 1 : ts; t <= ts; t++) {
             int64_t planes, plane, extra = 0;
             if (design == 2 && ring) {
                 int64_t oc = t | 1, ot = t + t % 2, off = oc > ot ? oc : ot;
-                planes = pf + 1 + 2 * (t - 1);
+                planes = pf + 1 + 2 * (t - 1) + (t >= 2 && split);
                 plane = ((bx * rx + 2 * off) * (by * ry + 2 * t) + 15) / 16 * 16;
-                extra = pf + 1;
+                extra = pf + 1 + 2 * (t >= 2 && split);
             } else {
                 planes = design == 0 ? 4 : (async ? pf + 1 : 2) + (design == 2 ? 2 * (t - 1) : 0);
                 plane = (bx * rx + 2) * (by * ry + 2);
