@@ -414,14 +414,20 @@ static int listed(const gk_config *list, int n, const gk_config *c)
 
 /* The stored configurations gk would run t at size with (gk__tune_stored)
  * that are not among have[0..nhave-1], appended at have[nhave]; returns
- * how many (0..2). */
+ * how many (0..2).  Each is completed with the space's defaults first, as
+ * gk completes it before it runs: an entry may name fewer parameters than
+ * the space has (one written before a parameter was added, its source
+ * hash then moved with cubins shown identical), and the candidates are
+ * compiled here as they are listed (an incomplete one failed to compile:
+ * the kernel has no defaults of its own). */
 static int stored_candidates(tuner *T, const gk_tunable *t, int64_t size, gk_config *have, int nhave)
 {
-    gk_config now[2];
+    gk_config now[2], full;
     int n = gk__tune_stored(&T->dev, T->dir, T->data_dir, t->kernel, size, now), added = 0;
     for (int i = 0; i < n; i++)
-        if (!listed(have, nhave + added, &now[i]))
-            have[nhave + added++] = now[i];
+        if (gk__space_complete(t->space, &now[i], &full) == GK_OK && !listed(have, nhave + added, &full))
+            have[nhave + added++] = full;
+    gk__clear_error();
     return added;
 }
 
