@@ -1,24 +1,34 @@
 #!/bin/sh
 # bench/stencil-split.sh - issue 27, fourth round: the 27-point box's RING=1
-# kernels with SPLIT=1 (no block barrier in the plane loop: an mbarrier
-# arrival after a plane's last stage, its wait before the next plane's
-# stage 2) against SPLIT=0, on a GPU machine with an sm_90 GPU (the TMA
-# path), in a built tree (run in the build directory).  Logs go to $OUT
-# (or /tmp).  PARTS selects, in order:
+# kernels with SPLIT=1 (no block barrier in the plane loop: two mbarriers,
+# every thread arriving after a plane's stage 1 and after its last stage
+# and waiting for all at the next plane's top and before its stage 2)
+# against SPLIT=0, on a GPU machine with an sm_90 GPU (the TMA path), in a
+# built tree (`./configure --with-cuda-arch=90 && make`, then run
+# `sh bench/stencil-split.sh` in the build directory), e.g.
+#   OUT=$(mktemp -d) PARTS="ab bench" sh bench/stencil-split.sh
+# Logs go to $OUT (default: a new directory under /tmp, printed).  GK,
+# REPS, CFGS, BENCHCFGS, NCUCFGS and SIZECFGS may be set to override the
+# lists below; the ncu part needs Nsight Compute's ncu on the PATH.
+# PARTS (default "ab bench") selects, in order:
 #   ab     gk stencil --size=512 --steps=96 --time for each of CFGS with
-#          SPLIT=0 then SPLIT=1, REPS rounds (kernel time, one run each:
-#          differences under ~3 % are noise)
+#          SPLIT=0 then SPLIT=1, REPS rounds (kernel time, one run each;
+#          the rounds of one call agreed within 1 %, calls on different
+#          machines differ by up to 3 %)
 #   bench  gk bench stencil --sizes=512 --steps=100 --config=C for each of
 #          BENCHCFGS (median of 5, every row bit for bit against the CPU)
 #   ncu    ncu of the first temporal launch (4 steps at 512^3)
 #          for each of NCUCFGS with SPLIT=0 and 1
-#   tune   gktune --kernels=stencil at 256 (90 s) and 512 (120 s) into a
-#          fresh cache ($out/cache), then gk bench stencil --sizes=512
-#          --steps=100 with it, with the built-in defaults and DESIGN=1
+#   tune   gktune --kernels=stencil at 512 (150 s) and 256 (90 s), each
+#          size in a fresh cache ($out/c512, $out/c256) with the tree's
+#          shipped table competing (GK_DATA_DIR=data: how the shipped
+#          entries were made), then gk bench stencil --sizes=512 --steps=100
+#          with the 512 cache, with the built-in defaults and DESIGN=1
 #   sizes  gk stencil --size=N --steps=STEPS --time, no table, for each of
 #          SIZECFGS at 256, 384, 512, 768 and 1024 (candidates for the
 #          built-in defaults)
-out=${OUT:-/tmp}
+out=${OUT:-$(mktemp -d /tmp/stencil-split.XXXXXX)}
+echo "logs: $out"
 GK=${GK:-./gk}
 PARTS=${PARTS:-"ab bench"}
 export NCCL_NVLS_ENABLE=0
@@ -61,11 +71,14 @@ ncu)
       | grep -v '^==PROF==' | grep -E 'Duration|Throughput|Busy|Stall|Cycles|Warp|sm__|smsp__|launch__|gk_stencil' 
   done; done > "$out/split-ncu.txt" 2>&1 ;;
 tune)
-  C=$out/cache; rm -rf "$C"; mkdir -p "$C"
-  GK_CACHE_DIR=$C GK_DATA_DIR=/tmp/none "$GK"tune --kernels=stencil --sizes='stencil=256' --budget=90 -q > "$out/gktune256.log" 2>&1
-  GK_CACHE_DIR=$C GK_DATA_DIR=/tmp/none "$GK"tune --kernels=stencil --sizes='stencil=512' --budget=120 -q > "$out/gktune512.log" 2>&1
-  grep -h 'kernel=stencil' "$C"/tune-*.txt
-  GK_CACHE_DIR=$C GK_DATA_DIR=/tmp/none timeout 150 "$GK" bench stencil --sizes=512 --steps=100 2>&1 | tee "$out/bench-tuned.txt"
+  for n in 512 256; do
+    C=$out/c$n; rm -rf "$C"; mkdir -p "$C"
+    GK_CACHE_DIR=$C GK_DATA_DIR=$PWD/data "$GK"tune --kernels=stencil --sizes="stencil=$n" \
+      --budget=$((n == 512 ? 150 : 90)) -q > "$out/gktune$n.log" 2>&1
+    grep -h 'kernel=stencil' "$C"/tune-*.txt
+  done
+  GK_CACHE_DIR=$out/c512 GK_DATA_DIR=/tmp/none timeout 150 "$GK" bench stencil --sizes=512 --steps=100 2>&1 \
+    | tee "$out/bench-tuned.txt"
   E=$(mktemp -d)
   for c in DESIGN=2,TSTEPS=2 DESIGN=1; do
     GK_CACHE_DIR=$E GK_DATA_DIR=/tmp/none timeout 100 "$GK" bench stencil --sizes=512 --steps=100 --config=$c 2>&1
