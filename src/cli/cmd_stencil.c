@@ -48,7 +48,7 @@ static void stencil_usage(void)
            "  --config=K=V,...   GPU kernel parameters; they replace the tuned choice\n"
            "                     (unnamed parameters take the built-in defaults): the\n"
            "                     27-point box's kernel (3d-box-r1 in f64 with the zero\n"
-           "                     boundary; its parameters: gktune --list), or for\n"
+           "                     boundary; gktune(1) tells how to list them), or for\n"
            "                     another stencil the generated engine's TX, TY, NT, ZC,\n"
            "                     TSTEPS, DESIGN, PX, RX, RY, PF, SK, PL, AC, ST, MB, OX,\n"
            "                     XH (ranges, defaults: gk(1));\n"
