@@ -845,10 +845,8 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
         } else
 #endif
             cp_wait<PREFETCH - 1>();
-        if (!SPL) {
+        if (!SPL)
             __syncthreads();
-            fetch(rs == 0 ? NRIN - 1 : rs - 1, k + PREFETCH, k + PREFETCH <= klast);
-        }
 #if GK_HAVE_TMA_
         else {
             // every thread has read input plane k-1 (all threads wait: a
@@ -856,9 +854,9 @@ __device__ __forceinline__ void temporal_ring(const double *__restrict__ in, dou
             // and spilled, with 512 threads)
             mbar_wait(bar + NRIN + 1, uph);
             uph ^= 1;
-            fetch(rs == 0 ? NRIN - 1 : rs - 1, k + PREFETCH, k + PREFETCH <= klast);
         }
 #endif
+        fetch(rs == 0 ? NRIN - 1 : rs - 1, k + PREFETCH, k + PREFETCH <= klast);
         const double *inp = smem + rs * PL;
         rs = rs == NRIN - 1 ? 0 : rs + 1;
 #pragma unroll
