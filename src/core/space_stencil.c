@@ -53,6 +53,13 @@ size_t gk__stencil_smem_bytes(int design, int bx, int by, int ry, int tsteps)
     return planes * (size_t)((int64_t)bx + 2) * (size_t)((int64_t)by * ry + 2) * sizeof(double);
 }
 
+/* 1 when a RING=1 pass of tsteps steps takes SPLIT's extra plane (and its
+ * two mbarriers): SPLIT=1 at 2 steps or more */
+static int split_plane(const gk_config *complete, int64_t tsteps)
+{
+    return tsteps >= 2 && gk__param(complete, "SPLIT");
+}
+
 size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps)
 {
     int design = gk__param(complete, "DESIGN"), bx = gk__param(complete, "BX"), by = gk__param(complete, "BY"),
@@ -69,7 +76,7 @@ size_t gk__stencil_smem_cfg(const gk_config *complete, int tsteps)
          * third plane for stage 1 and two mbarriers more (counted whether
          * the kernel takes the TMA or not: the host does not know) */
         int64_t t = tsteps > 0 ? tsteps : 1, nin = gk__param(complete, "PREFETCH") + 1;
-        int64_t split = t >= 2 && gk__param(complete, "SPLIT");
+        int64_t split = split_plane(complete, t);
         size_t pl = (size_t)((int64_t)bx * rx + 2 * (t + 1)) * (size_t)((int64_t)by * ry + 2 * t);
         pl = (pl + 15) / 16 * 16;
         return (((size_t)nin + 2 * (size_t)(t - 1) + (size_t)split) * pl + (size_t)(nin + 2 * split)) * sizeof(double);
@@ -204,8 +211,7 @@ static int stencil_reject(const gk_config *cfg, const gk_device_info *dev, char 
     size_t limit = dev ? dev->smem_per_block_optin : 227 * 1024;
     if (sm > limit)
         return snprintf(why, n, "shared memory %zu > %zu bytes%s", sm, limit,
-                        design == 2 && ring && ts >= 2 && gk__param(cfg, "SPLIT") ? " (SPLIT=1 takes one plane more)"
-                                                                                   : ""), 1;
+                        design == 2 && ring && split_plane(cfg, ts) ? " (SPLIT=1 takes one plane more)" : ""), 1;
     if (mr > 0 && mr < 24)
         return snprintf(why, n, "MAXRREG %d < 24", mr), 1;
     int64_t regs = dev && dev->regs_per_sm ? dev->regs_per_sm : 65536;
